@@ -1,0 +1,257 @@
+/*
+ * kmx.h — the stable C ABI of kmx, a library of scalable kernel machines.
+ *
+ * Conventions (after libgit2 and zstd):
+ *  - Every fallible function returns kmx_status (KMX_OK == 0). On failure,
+ *    kmx_last_error() holds a message for the calling thread.
+ *  - Outputs come first and are named out/out_*. A handle returned through
+ *    `out` belongs to the caller and is released by its NULL-safe _free.
+ *  - No struct layout crosses the ABI. Options are enum-keyed parameters
+ *    (kmx_param) set by value or by a "key=value key=value" string; new options
+ *    add enum values, never fields.
+ *  - Sizes and counts are int64_t. Matrices are dense, row-major doubles.
+ *
+ * Thread safety: a kmx_context is used by one thread at a time, except
+ * kmx_context_cancel(), which any thread may call. A kmx_kernel is immutable
+ * once its parameters are set and may then be shared by many threads.
+ * A kmx_dataset is read-only after creation and may be shared by many threads.
+ * There is no global mutable state.
+ */
+#ifndef KMX_KMX_H
+#define KMX_KMX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(KMX_BUILDING_LIBRARY) && defined(__GNUC__)
+#define KMX_API __attribute__((visibility("default")))
+#else
+#define KMX_API
+#endif
+
+/* ------------------------------------------------------------------ version */
+#define KMX_VERSION_MAJOR 0
+#define KMX_VERSION_MINOR 1
+#define KMX_VERSION_PATCH 0
+#define KMX_VERSION_NUMBER (KMX_VERSION_MAJOR * 10000 + KMX_VERSION_MINOR * 100 + KMX_VERSION_PATCH)
+#define KMX_VERSION_STRING "0.1.0"
+
+/* The library's version as "MAJOR.MINOR.PATCH". Compare with KMX_VERSION_STRING
+ * to check that the header matches the library at run time. */
+KMX_API const char *kmx_version(void);
+/* The library's KMX_VERSION_NUMBER. */
+KMX_API int kmx_version_number(void);
+
+/* ------------------------------------------------------------------- status */
+/* The one list of status codes: the enum and kmx_status_name() are both made
+ * from it. Numeric values are frozen: never renumber, only append. */
+#define KMX_STATUS_LIST(X)                                                     \
+    X(KMX_OK, 0)                /* success */                                  \
+    X(KMX_E_INVALID_ARGUMENT, 1) /* bad pointer, size or parameter value */    \
+    X(KMX_E_OUT_OF_MEMORY, 2)   /* memory budget too small, or no memory */    \
+    X(KMX_E_IO, 3)              /* a file could not be opened/read/written */  \
+    X(KMX_E_FORMAT, 4)          /* malformed input file or corrupt model */    \
+    X(KMX_E_NOT_CONVERGED, 5)   /* a solver stopped before its tolerance */    \
+    X(KMX_E_UNSUPPORTED, 6)     /* valid request this build cannot do */       \
+    X(KMX_E_CANCELLED, 7)       /* stopped by kmx_context_cancel/progress */   \
+    X(KMX_E_INTERNAL, 8)        /* a bug in kmx: please report it */           \
+    X(KMX_E_NUMERICAL, 9)       /* a factorization failed (not positive definite) */
+
+#define KMX_STATUS_ENUM_ITEM_(name, value) name = value,
+typedef enum kmx_status {
+    KMX_STATUS_LIST(KMX_STATUS_ENUM_ITEM_)
+    KMX_STATUS_MAX_DO_NOT_USE /* not a status; may grow between versions */
+} kmx_status;
+#undef KMX_STATUS_ENUM_ITEM_
+
+/* "KMX_OK", "KMX_E_INVALID_ARGUMENT", ...; "KMX_E_UNKNOWN" for other values. */
+KMX_API const char *kmx_status_name(kmx_status status);
+
+/* The message of the last failure on this thread ("" if none). The text lives
+ * in fixed-size thread-local storage: valid until the next kmx call on this
+ * thread; reporting never allocates. */
+KMX_API const char *kmx_last_error(void);
+/* Forget the last error on this thread. */
+KMX_API void kmx_clear_error(void);
+
+/* --------------------------------------------------------------- parameters */
+/* Every tunable value in kmx. Values are passed as double; integer
+ * parameters must hold whole numbers; enum parameters hold the enum value
+ * (in the string form they may also be given by name, e.g. "kernel=rbf"). */
+typedef enum kmx_param {
+    /* context */
+    KMX_PARAM_THREADS = 100,       /* worker threads, 1..1024 (default 1) */
+    KMX_PARAM_SEED = 101,          /* random seed, 0..2^53 (default 0) */
+    KMX_PARAM_MEMORY_BUDGET = 102, /* bytes a call may use, 2^16..2^53 (default 2^53: unlimited) */
+    KMX_PARAM_LOG_LEVEL = 103,     /* kmx_log_level: messages at or below it reach the log callback */
+    /* kernel */
+    KMX_PARAM_KERNEL = 200,        /* kmx_kernel_type */
+    KMX_PARAM_GAMMA = 201,         /* > 0; default 0 = "auto": 1/d, as LIBSVM */
+    KMX_PARAM_COEF0 = 202,         /* any finite value (default 0) */
+    KMX_PARAM_DEGREE = 203,        /* polynomial degree, 1..100 (default 3) */
+    /* k-means */
+    KMX_PARAM_KMEANS_MAX_ITER = 301, /* Lloyd iterations, 1..10^6 (default 100) */
+    KMX_PARAM_KMEANS_TOL = 302,      /* stop when the relative objective decrease is below it, [0,1) (default 1e-6) */
+    KMX_PARAM_MAX_DO_NOT_USE = 100000
+} kmx_param;
+
+/* Bound flags returned by kmx_param_bounds(). */
+#define KMX_BOUND_LOWER_OPEN 1 /* lower bound excluded */
+#define KMX_BOUND_UPPER_OPEN 2 /* upper bound excluded */
+#define KMX_BOUND_INTEGER 4    /* only whole numbers */
+#define KMX_BOUND_ENUM 8       /* an enum: whole numbers, names accepted */
+
+/* The allowed range of a parameter. */
+KMX_API kmx_status kmx_param_bounds(double *out_lower, double *out_upper, int *out_flags,
+                                    kmx_param param);
+/* The parameter's name in the "key=value" form ("threads", "gamma", ...). */
+KMX_API const char *kmx_param_name(kmx_param param);
+/* Looks a parameter up by its name. */
+KMX_API kmx_status kmx_param_from_name(kmx_param *out, const char *name);
+/* KMX_OK if `value` is allowed for `param`, else KMX_E_INVALID_ARGUMENT with a
+ * message naming the parameter and its allowed range. Changes nothing. */
+KMX_API kmx_status kmx_param_check(kmx_param param, double value);
+
+/* ------------------------------------------------------------------ context */
+typedef struct kmx_context kmx_context;
+
+typedef enum kmx_log_level {
+    KMX_LOG_ERROR = 0,
+    KMX_LOG_WARNING = 1,
+    KMX_LOG_INFO = 2,
+    KMX_LOG_DEBUG = 3
+} kmx_log_level;
+
+/* Receives log messages; `message` is valid only during the call. */
+typedef void (*kmx_log_fn)(void *user_data, kmx_log_level level, const char *message);
+/* Receives progress: fraction done in [0,1] and the current phase's name.
+ * Return nonzero to cancel the running call (it then fails with KMX_E_CANCELLED). */
+typedef int (*kmx_progress_fn)(void *user_data, double fraction, const char *phase);
+
+/* A context carries threads, seed, memory budget and callbacks for the calls
+ * made with it. */
+KMX_API kmx_status kmx_context_create(kmx_context **out);
+KMX_API void kmx_context_free(kmx_context *ctx);
+KMX_API kmx_status kmx_context_set_param(kmx_context *ctx, kmx_param param, double value);
+KMX_API kmx_status kmx_context_get_param(double *out, const kmx_context *ctx, kmx_param param);
+/* "threads=2 seed=7 memory_budget=1e9": all checked first; on error nothing changes. */
+KMX_API kmx_status kmx_context_set_params(kmx_context *ctx, const char *params);
+/* NULL fn removes the callback. */
+KMX_API kmx_status kmx_context_set_log_callback(kmx_context *ctx, kmx_log_fn fn, void *user_data);
+KMX_API kmx_status kmx_context_set_progress_callback(kmx_context *ctx, kmx_progress_fn fn,
+                                                     void *user_data);
+/* Asks the call running with ctx to stop soon (it fails with KMX_E_CANCELLED).
+ * Safe from any thread. The request is cleared when the next call starts. */
+KMX_API kmx_status kmx_context_cancel(kmx_context *ctx);
+/* Largest workspace in bytes the last call on ctx reserved from its budget. */
+KMX_API kmx_status kmx_context_peak_bytes(int64_t *out, const kmx_context *ctx);
+
+/* ------------------------------------------------------------------ dataset */
+typedef struct kmx_dataset kmx_dataset;
+
+typedef enum kmx_ownership {
+    KMX_COPY = 0,   /* kmx copies the caller's arrays */
+    KMX_BORROW = 1  /* kmx uses them in place; they must outlive the dataset */
+} kmx_ownership;
+
+typedef enum kmx_format {
+    KMX_FORMAT_AUTO = 0,   /* detected from the first data line */
+    KMX_FORMAT_LIBSVM = 1, /* "label j:v j:v ...", j 1-based and increasing */
+    KMX_FORMAT_CSV = 2     /* "label,x1,...,xd", no header */
+} kmx_format;
+
+/* A dataset from dense row-major x (n rows, d columns) and optional targets y
+ * (length n; NULL for none). Values must be finite. */
+KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_t n, int64_t d,
+                                      const double *y, kmx_ownership ownership);
+/* Reads a LIBSVM or CSV file (label first). Sparse LIBSVM input stays sparse
+ * (CSR) when d is large and few entries are nonzero, else becomes dense rows.
+ * ctx may be NULL; its memory budget bounds the dataset's size. A malformed
+ * file fails with KMX_E_FORMAT naming file, line and column. */
+KMX_API kmx_status kmx_dataset_load(kmx_dataset **out, kmx_context *ctx, const char *path,
+                                    kmx_format format);
+/* Like kmx_dataset_load, from text in memory (`name` appears in messages). */
+KMX_API kmx_status kmx_dataset_parse(kmx_dataset **out, kmx_context *ctx, const char *text,
+                                     int64_t text_len, kmx_format format, const char *name);
+KMX_API void kmx_dataset_free(kmx_dataset *ds);
+/* Per-row sample weights (copied; finite and >= 0, not all zero). */
+KMX_API kmx_status kmx_dataset_set_weights(kmx_dataset *ds, const double *w, int64_t n);
+KMX_API kmx_status kmx_dataset_rows(int64_t *out, const kmx_dataset *ds);
+KMX_API kmx_status kmx_dataset_cols(int64_t *out, const kmx_dataset *ds);
+/* Number of stored nonzeros (n*d for dense data). */
+KMX_API kmx_status kmx_dataset_nnz(int64_t *out, const kmx_dataset *ds);
+/* 1 if the dataset is stored sparse (CSR), else 0. */
+KMX_API kmx_status kmx_dataset_is_sparse(int *out, const kmx_dataset *ds);
+/* 1 if it has labels/targets, 1 if it has weights. */
+KMX_API kmx_status kmx_dataset_has_labels(int *out, const kmx_dataset *ds);
+KMX_API kmx_status kmx_dataset_has_weights(int *out, const kmx_dataset *ds);
+/* Copies rows [row_begin, row_end) as dense row-major values into out
+ * (out_len >= (row_end-row_begin)*d). Works for dense and sparse datasets. */
+KMX_API kmx_status kmx_dataset_get_rows(double *out, int64_t out_len, const kmx_dataset *ds,
+                                        int64_t row_begin, int64_t row_end);
+/* Copies the n labels/targets into out. */
+KMX_API kmx_status kmx_dataset_get_labels(double *out, int64_t out_len, const kmx_dataset *ds);
+/* Distinct label values in increasing order and their counts. Pass out_len 0
+ * to learn the number of classes through out_count only. */
+KMX_API kmx_status kmx_dataset_classes(int64_t *out_count, double *out_labels,
+                                       int64_t *out_counts, int64_t out_len,
+                                       const kmx_dataset *ds);
+/* A dense copy of a (possibly sparse) dataset, within ctx's budget (ctx may be NULL). */
+KMX_API kmx_status kmx_dataset_to_dense(kmx_dataset **out, kmx_context *ctx,
+                                        const kmx_dataset *ds);
+
+/* ------------------------------------------------------------------- kernel */
+typedef struct kmx_kernel kmx_kernel;
+
+typedef enum kmx_kernel_type {
+    KMX_KERNEL_RBF = 0,        /* exp(-gamma |a-b|^2)  (Gaussian) */
+    KMX_KERNEL_LAPLACIAN = 1,  /* exp(-gamma |a-b|_1) */
+    KMX_KERNEL_POLYNOMIAL = 2, /* (gamma a.b + coef0)^degree */
+    KMX_KERNEL_LINEAR = 3,     /* a.b */
+    KMX_KERNEL_SIGMOID = 4     /* tanh(gamma a.b + coef0) */
+} kmx_kernel_type;
+
+KMX_API kmx_status kmx_kernel_create(kmx_kernel **out, kmx_kernel_type type);
+/* A kernel from "kernel=rbf gamma=0.5" (kernel defaults to rbf). */
+KMX_API kmx_status kmx_kernel_create_from_string(kmx_kernel **out, const char *params);
+KMX_API void kmx_kernel_free(kmx_kernel *kernel);
+KMX_API kmx_status kmx_kernel_set_param(kmx_kernel *kernel, kmx_param param, double value);
+KMX_API kmx_status kmx_kernel_get_param(double *out, const kmx_kernel *kernel, kmx_param param);
+KMX_API kmx_status kmx_kernel_set_params(kmx_kernel *kernel, const char *params);
+/* K(a, b) for two vectors of length d. */
+KMX_API kmx_status kmx_kernel_eval(double *out, const kmx_kernel *kernel, const double *a,
+                                   const double *b, int64_t d);
+/* out[i*nb + j] = K(a_i, b_j) for row-major a (na x d) and b (nb x d);
+ * out_len >= na*nb. ctx (may be NULL) gives threads and budget. */
+KMX_API kmx_status kmx_kernel_block(double *out, int64_t out_len, kmx_context *ctx,
+                                    const kmx_kernel *kernel, const double *a, int64_t na,
+                                    const double *b, int64_t nb, int64_t d);
+/* The same for row ranges of two datasets (dense or sparse, equal d). */
+KMX_API kmx_status kmx_kernel_block_rows(double *out, int64_t out_len, kmx_context *ctx,
+                                         const kmx_kernel *kernel, const kmx_dataset *a,
+                                         int64_t a_begin, int64_t a_end, const kmx_dataset *b,
+                                         int64_t b_begin, int64_t b_end);
+
+/* ------------------------------------------------------------------ k-means */
+/* k-means with k-means++ seeding (Lloyd iterations, distances through GEMM),
+ * k clusters, 1 <= k <= n. If the dataset has weights, the weighted objective
+ * sum_i w_i |x_i - c(i)|^2 is minimised. max_iter and tol come from params
+ * ("max_iter=100 tol=1e-6", NULL for defaults). Outputs: centers (k*d, row-major), assignment (n),
+ * objective; any output may be NULL. Same seed and threads give the same result. */
+KMX_API kmx_status kmx_kmeans(double *out_centers, int64_t centers_len, int32_t *out_assignment,
+                              int64_t assignment_len, double *out_objective, kmx_context *ctx,
+                              const kmx_dataset *data, int64_t k, const char *params);
+/* Nearest center for each row of data: out_assignment (n), and optionally the
+ * squared distances (n). centers is k x d row-major. */
+KMX_API kmx_status kmx_kmeans_assign(int32_t *out_assignment, int64_t assignment_len,
+                                     double *out_sqdist, int64_t sqdist_len, kmx_context *ctx,
+                                     const kmx_dataset *data, const double *centers, int64_t k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KMX_KMX_H */

@@ -1,0 +1,185 @@
+// kmx_dataset: dense data from caller memory, LIBSVM/CSV files, queries.
+#include <algorithm>
+#include <cstring>
+
+#include "firewall.h"
+#include "handles.h"
+#include "io/text_reader.h"
+
+namespace kmx::capi {
+
+const Dataset &dataset_of(const kmx_dataset *ds, const char *name) {
+    require_pointer(ds, name);
+    return *ds->impl;
+}
+
+void require_row_range(const Dataset &ds, int64_t begin, int64_t end, const char *name) {
+    if (begin < 0 || end > ds.n || begin >= end)
+        fail(KMX_E_INVALID_ARGUMENT, "rows [%lld, %lld) of %s are not a non-empty range in [0, %lld)",
+             (long long)begin, (long long)end, name, (long long)ds.n);
+}
+
+namespace {
+
+kmx_dataset *wrap(std::unique_ptr<Dataset> impl) {
+    kmx_dataset *ds = new kmx_dataset();
+    ds->impl = std::move(impl);
+    return ds;
+}
+
+void check_dense_input(const double *x, int64_t n, int64_t d, const double *y) {
+    require_pointer(x, "x");
+    if (n <= 0) fail(KMX_E_INVALID_ARGUMENT, "n = %lld rows: a dataset needs at least one", (long long)n);
+    if (d <= 0) fail(KMX_E_INVALID_ARGUMENT, "d = %lld columns: a dataset needs at least one", (long long)d);
+    if (n > INT64_MAX / d) fail(KMX_E_INVALID_ARGUMENT, "n*d overflows");
+    check_finite(x, n, d, "x");
+    if (y) check_finite(y, n, 1, "y");
+}
+
+// Sorted distinct labels with counts; returns the number of classes.
+int64_t count_classes(const Dataset &ds, double *labels, int64_t *counts, int64_t capacity) {
+    std::unique_ptr<double[]> sorted(new double[size_t(ds.n)]);
+    std::copy(ds.y, ds.y + ds.n, sorted.get());
+    std::sort(sorted.get(), sorted.get() + ds.n);
+    int64_t classes = 0;
+    for (int64_t i = 0; i < ds.n;) {
+        int64_t j = i;
+        while (j < ds.n && sorted[j] == sorted[i]) ++j;
+        if (classes < capacity) {
+            labels[classes] = sorted[i];
+            counts[classes] = j - i;
+        }
+        ++classes;
+        i = j;
+    }
+    return classes;
+}
+
+}  // namespace
+}  // namespace kmx::capi
+
+using namespace kmx::capi;
+
+extern "C" {
+
+KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_t n, int64_t d, const double *y,
+                                      kmx_ownership ownership) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        check_dense_input(x, n, d, y);
+        if (ownership != KMX_COPY && ownership != KMX_BORROW)
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "ownership %d is neither KMX_COPY (0) nor KMX_BORROW (1)",
+                      int(ownership));
+        *out = wrap(ownership == KMX_COPY ? kmx::Dataset::dense_copy(x, n, d, y)
+                                          : kmx::Dataset::dense_borrow(x, n, d, y));
+    });
+}
+
+KMX_API kmx_status kmx_dataset_load(kmx_dataset **out, kmx_context *ctx, const char *path, kmx_format format) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(path, "path");
+        CallContext call(ctx);
+        *out = wrap(kmx::read_dataset_file(*call, path, format));
+    });
+}
+
+KMX_API kmx_status kmx_dataset_parse(kmx_dataset **out, kmx_context *ctx, const char *text, int64_t text_len,
+                                     kmx_format format, const char *name) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(text, "text");
+        if (text_len < 0) kmx::fail(KMX_E_INVALID_ARGUMENT, "text_len = %lld is negative", (long long)text_len);
+        CallContext call(ctx);
+        *out = wrap(kmx::parse_dataset(*call, text, size_t(text_len), format, name ? name : "<memory>"));
+    });
+}
+
+KMX_API void kmx_dataset_free(kmx_dataset *ds) { delete ds; }
+
+KMX_API kmx_status kmx_dataset_set_weights(kmx_dataset *ds, const double *w, int64_t n) {
+    return KMX_GUARDED({
+        require_pointer(ds, "ds");
+        require_pointer(w, "w");
+        if (n != ds->impl->n)
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "%lld weights for %lld rows", (long long)n, (long long)ds->impl->n);
+        ds->impl->set_weights(w);
+    });
+}
+
+KMX_API kmx_status kmx_dataset_rows(int64_t *out, const kmx_dataset *ds) {
+    return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").n);
+}
+
+KMX_API kmx_status kmx_dataset_cols(int64_t *out, const kmx_dataset *ds) {
+    return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").d);
+}
+
+KMX_API kmx_status kmx_dataset_nnz(int64_t *out, const kmx_dataset *ds) {
+    return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").nnz());
+}
+
+KMX_API kmx_status kmx_dataset_is_sparse(int *out, const kmx_dataset *ds) {
+    return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").sparse() ? 1 : 0);
+}
+
+KMX_API kmx_status kmx_dataset_has_labels(int *out, const kmx_dataset *ds) {
+    return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").y ? 1 : 0);
+}
+
+KMX_API kmx_status kmx_dataset_has_weights(int *out, const kmx_dataset *ds) {
+    return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").w ? 1 : 0);
+}
+
+KMX_API kmx_status kmx_dataset_get_rows(double *out, int64_t out_len, const kmx_dataset *ds, int64_t row_begin,
+                                        int64_t row_end) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        const kmx::Dataset &data = dataset_of(ds, "ds");
+        require_row_range(data, row_begin, row_end, "ds");
+        require_length(out_len, (row_end - row_begin) * data.d, "out");
+        data.copy_rows(row_begin, row_end, out);
+    });
+}
+
+KMX_API kmx_status kmx_dataset_get_labels(double *out, int64_t out_len, const kmx_dataset *ds) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        const kmx::Dataset &data = dataset_of(ds, "ds");
+        if (!data.y) kmx::fail(KMX_E_INVALID_ARGUMENT, "the dataset has no labels");
+        require_length(out_len, data.n, "out");
+        std::memcpy(out, data.y, sizeof(double) * size_t(data.n));
+    });
+}
+
+KMX_API kmx_status kmx_dataset_classes(int64_t *out_count, double *out_labels, int64_t *out_counts,
+                                       int64_t out_len, const kmx_dataset *ds) {
+    return KMX_GUARDED({
+        require_pointer(out_count, "out_count");
+        const kmx::Dataset &data = dataset_of(ds, "ds");
+        if (!data.y) kmx::fail(KMX_E_INVALID_ARGUMENT, "the dataset has no labels");
+        if (out_len < 0) kmx::fail(KMX_E_INVALID_ARGUMENT, "out_len = %lld is negative", (long long)out_len);
+        if (out_len > 0) {
+            require_pointer(out_labels, "out_labels");
+            require_pointer(out_counts, "out_counts");
+        }
+        *out_count = count_classes(data, out_labels, out_counts, out_len);
+    });
+}
+
+KMX_API kmx_status kmx_dataset_to_dense(kmx_dataset **out, kmx_context *ctx, const kmx_dataset *ds) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        const kmx::Dataset &data = dataset_of(ds, "ds");
+        CallContext call(ctx);
+        call->check_budget(kmx::Dataset::dense_bytes(data.n, data.d, data.y != nullptr, data.w != nullptr),
+                           "a dense copy of the dataset");
+        *out = wrap(data.to_dense());
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,72 @@
+// Version, status names, last error and the parameter table's C face.
+#include <cstring>
+
+#include "core/params.h"
+#include "firewall.h"
+
+extern "C" {
+
+KMX_API const char *kmx_version(void) { return KMX_VERSION_STRING; }
+
+KMX_API int kmx_version_number(void) { return KMX_VERSION_NUMBER; }
+
+KMX_API const char *kmx_status_name(kmx_status status) {
+#define KMX_STATUS_NAME_CASE_(name, value) \
+    case name:                              \
+        return #name;
+    switch (status) {
+        KMX_STATUS_LIST(KMX_STATUS_NAME_CASE_)
+        default:
+            return "KMX_E_UNKNOWN";
+    }
+#undef KMX_STATUS_NAME_CASE_
+}
+
+KMX_API const char *kmx_last_error(void) { return kmx::last_error(); }
+
+KMX_API void kmx_clear_error(void) { kmx::clear_last_error(); }
+
+KMX_API kmx_status kmx_param_bounds(double *out_lower, double *out_upper, int *out_flags, kmx_param param) {
+    return KMX_GUARDED({
+        const kmx::ParamSpec *spec = kmx::find_param(param);
+        if (!spec) kmx::fail(KMX_E_INVALID_ARGUMENT, "unknown parameter %d", int(param));
+        if (out_lower) *out_lower = spec->lower;
+        if (out_upper) *out_upper = spec->upper;
+        if (out_flags) *out_flags = spec->flags;
+    });
+}
+
+KMX_API const char *kmx_param_name(kmx_param param) {
+    const kmx::ParamSpec *spec = kmx::find_param(param);
+    return spec ? spec->name : "";
+}
+
+KMX_API kmx_status kmx_param_from_name(kmx_param *out, const char *name) {
+    return KMX_GUARDED({
+        kmx::capi::require_pointer(out, "out");
+        kmx::capi::require_pointer(name, "name");
+        const kmx::ParamSpec *spec = kmx::find_param(name, std::strlen(name));
+        if (!spec) kmx::fail(KMX_E_INVALID_ARGUMENT, "no parameter is named '%s'", name);
+        *out = spec->id;
+    });
+}
+
+KMX_API kmx_status kmx_param_check(kmx_param param, double value) {
+    return KMX_GUARDED({
+        const kmx::ParamSpec *spec = kmx::find_param(param);
+        if (!spec) kmx::fail(KMX_E_INVALID_ARGUMENT, "unknown parameter %d", int(param));
+        kmx::check_param(*spec, value);
+    });
+}
+
+}  // extern "C"
+
+namespace kmx::capi {
+
+void require_length(int64_t have, int64_t need, const char *name) {
+    if (have < need)
+        fail(KMX_E_INVALID_ARGUMENT, "%s has %lld elements but %lld are needed", name, (long long)have,
+             (long long)need);
+}
+
+}  // namespace kmx::capi

@@ -1,0 +1,29 @@
+// handles.h — what the opaque C handles hold. Only lib/capi sees these.
+#pragma once
+#include <memory>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "kernel/kernel.h"
+
+struct kmx_context {
+    kmx::Context impl;
+};
+
+struct kmx_dataset {
+    std::unique_ptr<kmx::Dataset> impl;
+};
+
+struct kmx_kernel {
+    kmx::KernelSpec spec;
+};
+
+namespace kmx::capi {
+
+// The internals behind a handle, after a NULL check naming the argument.
+const Dataset &dataset_of(const kmx_dataset *ds, const char *name);
+const KernelSpec &kernel_of(const kmx_kernel *kernel, const char *name);
+// Throws unless [begin, end) is a non-empty range of the dataset's rows.
+void require_row_range(const Dataset &ds, int64_t begin, int64_t end, const char *name);
+
+}  // namespace kmx::capi

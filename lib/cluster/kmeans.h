@@ -1,0 +1,40 @@
+// kmeans.h — k-means (Lloyd) with k-means++ seeding, per-point weights, and
+// assignment of new points; squared distances through GEMM
+// (‖x‖² + ‖c‖² − 2 X Cᵀ) in row blocks, so memory stays O(block·k + k·d).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/arena.h"
+
+namespace kmx {
+
+class Context;
+class Dataset;
+
+struct KMeansOptions {
+    int64_t k = 8;
+    int max_iter = 100;
+    double tol = 1e-6;  // stop when (J_prev − J) <= tol · J_prev
+};
+
+struct KMeansResult {
+    double objective = 0;  // Σ_i w_i ‖x_i − c_{a(i)}‖² at the returned centers and assignment
+    int iterations = 0;    // Lloyd iterations run
+};
+
+// Clusters `data` (weights data.w if present). centers: k*d row-major out;
+// assignment: n out. history (optional, max_iter + 1 entries) receives the
+// objective after seeding and after each iteration. Deterministic for a
+// given ctx.seed and ctx.threads.
+KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options,
+                    double *centers, int32_t *assignment, double *history = nullptr);
+size_t kmeans_workspace_bytes(const Dataset &data, int64_t k, int threads);
+
+// Nearest center (k x d row-major) for every row; sqdist (optional) gets the
+// squared distance to it.
+void kmeans_assign(Context &ctx, Arena &scratch, const Dataset &data, const double *centers, int64_t k,
+                   int32_t *assignment, double *sqdist);
+size_t kmeans_assign_workspace_bytes(const Dataset &data, int64_t k, int threads);
+
+}  // namespace kmx

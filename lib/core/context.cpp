@@ -1,0 +1,51 @@
+#include "context.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+#include "error.h"
+
+namespace kmx {
+
+void Context::begin_call() {
+    cancel_requested_.store(false, std::memory_order_relaxed);
+    reserved_bytes_ = 0;
+    peak_bytes_ = 0;
+}
+
+void Context::check_budget(size_t bytes, const char *what) {
+    const size_t available = memory_budget > reserved_bytes_ ? memory_budget - reserved_bytes_ : 0;
+    if (bytes > available)
+        fail(KMX_E_OUT_OF_MEMORY,
+             "%s needs %zu bytes but the memory budget allows %zu (memory_budget=%zu, %zu already reserved)",
+             what, bytes, available, memory_budget, reserved_bytes_);
+    reserved_bytes_ += bytes;
+    if (reserved_bytes_ > peak_bytes_) peak_bytes_ = reserved_bytes_;
+}
+
+Arena Context::reserve(size_t bytes, const char *what) {
+    check_budget(align_up(bytes), what);
+    return Arena(bytes);
+}
+
+void Context::check_cancel() const {
+    if (cancel_requested_.load(std::memory_order_relaxed)) fail(KMX_E_CANCELLED, "cancelled by kmx_context_cancel()");
+}
+
+void Context::progress(double fraction, const char *phase) const {
+    check_cancel();
+    if (progress_fn && progress_fn(progress_user, fraction, phase) != 0)
+        fail(KMX_E_CANCELLED, "cancelled by the progress callback during '%s'", phase);
+}
+
+void Context::log(kmx_log_level level, const char *fmt, ...) const {
+    if (!log_fn || level > log_level) return;
+    char text[512];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    log_fn(log_user, level, text);
+}
+
+}  // namespace kmx

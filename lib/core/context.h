@@ -1,0 +1,51 @@
+// context.h — what every library call runs with: threads, seed, memory
+// budget, log and progress callbacks, cooperative cancellation.
+// (The C handle kmx_context wraps one of these; lib/ code sees only this.)
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "arena.h"
+#include "kmx/kmx.h"
+
+namespace kmx {
+
+constexpr size_t kUnlimitedBudget = size_t(1) << 53;
+
+class Context {
+public:
+    int threads = 1;
+    uint64_t seed = 0;
+    size_t memory_budget = kUnlimitedBudget;
+    kmx_log_level log_level = KMX_LOG_WARNING;
+
+    kmx_log_fn log_fn = nullptr;
+    void *log_user = nullptr;
+    kmx_progress_fn progress_fn = nullptr;
+    void *progress_user = nullptr;
+
+    // Called at the start of each API call made with this context.
+    void begin_call();
+    // Throws KMX_E_OUT_OF_MEMORY (naming `what`, bytes needed and allowed)
+    // if `bytes` would not fit the budget; otherwise records the reservation.
+    void check_budget(size_t bytes, const char *what);
+    // check_budget, then an arena of exactly that size.
+    Arena reserve(size_t bytes, const char *what);
+    size_t peak_bytes() const { return peak_bytes_; }
+
+    // Cooperative cancellation: request() may come from any thread; the
+    // running call sees it at its next check_cancel() or progress().
+    void request_cancel() { cancel_requested_.store(true, std::memory_order_relaxed); }
+    void check_cancel() const;
+    // Reports progress; throws KMX_E_CANCELLED if cancelled or the callback asks to stop.
+    void progress(double fraction, const char *phase) const;
+    void log(kmx_log_level level, const char *fmt, ...) const __attribute__((format(printf, 3, 4)));
+
+private:
+    std::atomic<bool> cancel_requested_{false};
+    size_t reserved_bytes_ = 0;
+    size_t peak_bytes_ = 0;
+};
+
+}  // namespace kmx

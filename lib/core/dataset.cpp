@@ -1,0 +1,106 @@
+#include "dataset.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "arena.h"
+#include "error.h"
+
+namespace kmx {
+
+void Dataset::FreeBlock::operator()(unsigned char *p) const { std::free(p); }
+
+void check_finite(const double *values, int64_t rows, int64_t cols, const char *name) {
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+            const double v = values[i * cols + j];
+            if (std::isfinite(v)) continue;
+            const char *kind = std::isnan(v) ? "NaN" : "infinite";
+            if (cols == 1) fail(KMX_E_INVALID_ARGUMENT, "%s[%lld] is %s", name, (long long)i, kind);
+            fail(KMX_E_INVALID_ARGUMENT, "%s[%lld,%lld] is %s", name, (long long)i, (long long)j, kind);
+        }
+}
+
+void Dataset::copy_rows(int64_t begin, int64_t end, double *out) const {
+    const int64_t rows = end - begin;
+    if (!sparse()) {
+        std::memcpy(out, x + begin * d, sizeof(double) * size_t(rows * d));
+        return;
+    }
+    std::memset(out, 0, sizeof(double) * size_t(rows * d));
+    for (int64_t r = begin; r < end; ++r)
+        for (int64_t e = row_ptr[r]; e < row_ptr[r + 1]; ++e) out[(r - begin) * d + col[e]] = values[e];
+}
+
+size_t Dataset::dense_bytes(int64_t n, int64_t d, bool with_labels, bool with_weights) {
+    WorkspacePlan plan;
+    plan.add<double>(size_t(n) * size_t(d));
+    if (with_labels) plan.add<double>(size_t(n));
+    if (with_weights) plan.add<double>(size_t(n));
+    return plan.bytes();
+}
+
+void Dataset::adopt_block(size_t bytes) {
+    void *p = std::aligned_alloc(kArenaAlignment, align_up(bytes ? bytes : 1));
+    if (!p) fail(KMX_E_OUT_OF_MEMORY, "the system could not provide %zu bytes for a dataset", bytes);
+    block_.reset(static_cast<unsigned char *>(p));
+}
+
+std::unique_ptr<Dataset> Dataset::dense_copy(const double *src, int64_t n, int64_t d, const double *labels) {
+    auto ds = std::make_unique<Dataset>();
+    ds->n = n;
+    ds->d = d;
+    ds->adopt_block(dense_bytes(n, d, labels != nullptr, false));
+    double *xs = reinterpret_cast<double *>(ds->block());
+    std::memcpy(xs, src, sizeof(double) * size_t(n * d));
+    ds->x = xs;
+    if (labels) {
+        double *ys = reinterpret_cast<double *>(ds->block() + align_up(sizeof(double) * size_t(n * d)));
+        std::memcpy(ys, labels, sizeof(double) * size_t(n));
+        ds->y = ys;
+    }
+    return ds;
+}
+
+std::unique_ptr<Dataset> Dataset::dense_borrow(const double *src, int64_t n, int64_t d, const double *labels) {
+    auto ds = std::make_unique<Dataset>();
+    ds->n = n;
+    ds->d = d;
+    ds->x = src;
+    ds->y = labels;
+    return ds;
+}
+
+std::unique_ptr<Dataset> Dataset::to_dense() const {
+    auto ds = std::make_unique<Dataset>();
+    ds->n = n;
+    ds->d = d;
+    ds->adopt_block(dense_bytes(n, d, y != nullptr, false));
+    double *xs = reinterpret_cast<double *>(ds->block());
+    copy_rows(0, n, xs);
+    ds->x = xs;
+    if (y) {
+        double *ys = reinterpret_cast<double *>(ds->block() + align_up(sizeof(double) * size_t(n * d)));
+        std::memcpy(ys, y, sizeof(double) * size_t(n));
+        ds->y = ys;
+    }
+    if (w) ds->set_weights(w);
+    return ds;
+}
+
+void Dataset::set_weights(const double *weights) {
+    check_finite(weights, n, 1, "weights");
+    double total = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        if (weights[i] < 0)
+            fail(KMX_E_INVALID_ARGUMENT, "weights[%lld] = %g is negative", (long long)i, weights[i]);
+        total += weights[i];
+    }
+    if (!(total > 0)) fail(KMX_E_INVALID_ARGUMENT, "weights are all zero");
+    weights_.reset(new double[size_t(n)]);
+    std::memcpy(weights_.get(), weights, sizeof(double) * size_t(n));
+    w = weights_.get();
+}
+
+}  // namespace kmx

@@ -1,0 +1,60 @@
+// dataset.h — rows of features (dense row-major or CSR), optional labels or
+// targets, optional sample weights. Immutable once built.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+namespace kmx {
+
+class Context;
+
+class Dataset {
+public:
+    int64_t n = 0;  // rows
+    int64_t d = 0;  // columns
+
+    // Dense storage (x != nullptr): n*d row-major values.
+    const double *x = nullptr;
+    // Sparse storage (CSR, x == nullptr): row r holds entries
+    // [row_ptr[r], row_ptr[r+1]) of col/values, columns increasing, 0-based.
+    const int64_t *row_ptr = nullptr;
+    const int32_t *col = nullptr;
+    const double *values = nullptr;
+
+    const double *y = nullptr;  // n labels/targets, or nullptr
+    const double *w = nullptr;  // n weights, or nullptr
+
+    bool sparse() const { return x == nullptr; }
+    int64_t nnz() const { return sparse() ? row_ptr[n] : n * d; }
+
+    // Writes rows [begin, end) as dense row-major values into out ((end-begin)*d).
+    void copy_rows(int64_t begin, int64_t end, double *out) const;
+
+    // A dataset that owns one block holding everything it points to.
+    static std::unique_ptr<Dataset> dense_copy(const double *x, int64_t n, int64_t d, const double *y);
+    // A dataset pointing into caller memory (which must outlive it).
+    static std::unique_ptr<Dataset> dense_borrow(const double *x, int64_t n, int64_t d, const double *y);
+    // An owned dense copy of any dataset (labels and weights too).
+    std::unique_ptr<Dataset> to_dense() const;
+    // Bytes that dense_copy/to_dense would allocate.
+    static size_t dense_bytes(int64_t n, int64_t d, bool with_labels, bool with_weights);
+    // Copies w (n finite non-negative values, not all zero) in as sample weights.
+    void set_weights(const double *weights);
+
+    // Owned storage for loaders: one block of `bytes`.
+    void adopt_block(size_t bytes);
+    unsigned char *block() { return block_.get(); }
+
+private:
+    struct FreeBlock {
+        void operator()(unsigned char *p) const;
+    };
+    std::unique_ptr<unsigned char, FreeBlock> block_;
+    std::unique_ptr<double[]> weights_;
+};
+
+// Fails with KMX_E_INVALID_ARGUMENT naming the first non-finite value of a
+// matrix (rows x cols, row-major) or vector, e.g. "x[12,3] is NaN".
+void check_finite(const double *values, int64_t rows, int64_t cols, const char *name);
+
+}  // namespace kmx

@@ -1,0 +1,37 @@
+// parallel.h — the library's one way to run a loop on several threads
+// (OpenMP, static schedule so that the same thread count gives the same
+// partition). An exception thrown by the body is carried out of the
+// parallel region and rethrown on the calling thread.
+#pragma once
+#include <cstdint>
+#include <exception>
+#include <mutex>
+
+namespace kmx {
+
+// Calls body(i) for i in [0, count) on up to `threads` threads.
+template <class Body>
+void parallel_for(int64_t count, int threads, Body &&body) {
+    if (count <= 0) return;
+    if (threads <= 1 || count == 1) {
+        for (int64_t i = 0; i < count; ++i) body(i);
+        return;
+    }
+    std::exception_ptr error;
+    std::mutex error_mutex;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t i = 0; i < count; ++i) {
+        try {
+            body(i);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(error_mutex);
+            if (!error) error = std::current_exception();
+        }
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+// Index of the calling thread inside parallel_for (0 outside).
+int thread_index();
+
+}  // namespace kmx

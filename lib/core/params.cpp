@@ -1,0 +1,171 @@
+#include "params.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "error.h"
+
+namespace kmx {
+
+namespace {
+
+const char *const kKernelNames[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid", nullptr};
+const char *const kLogLevelNames[] = {"error", "warning", "info", "debug", nullptr};
+constexpr double kInf = INFINITY;
+constexpr double kMaxExact = 9007199254740992.0;  // 2^53
+
+const ParamSpec kParams[] = {
+    {KMX_PARAM_THREADS, "threads", 1, 1024, KMX_BOUND_INTEGER, 1, nullptr},
+    {KMX_PARAM_SEED, "seed", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr},
+    {KMX_PARAM_MEMORY_BUDGET, "memory_budget", 65536, kMaxExact, KMX_BOUND_INTEGER, kMaxExact, nullptr},
+    {KMX_PARAM_LOG_LEVEL, "log_level", 0, 3, KMX_BOUND_ENUM, KMX_LOG_WARNING, kLogLevelNames},
+    {KMX_PARAM_KERNEL, "kernel", 0, 4, KMX_BOUND_ENUM, KMX_KERNEL_RBF, kKernelNames},
+    {KMX_PARAM_GAMMA, "gamma", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr},
+    {KMX_PARAM_COEF0, "coef0", -kInf, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr},
+    {KMX_PARAM_DEGREE, "degree", 1, 100, KMX_BOUND_INTEGER, 3, nullptr},
+    {KMX_PARAM_KMEANS_MAX_ITER, "max_iter", 1, 1e6, KMX_BOUND_INTEGER, 100, nullptr},
+    {KMX_PARAM_KMEANS_TOL, "tol", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-6, nullptr},
+};
+
+// Aliases accepted for enum values in the string form.
+struct EnumAlias {
+    kmx_param param;
+    const char *name;
+    int value;
+};
+const EnumAlias kAliases[] = {
+    {KMX_PARAM_KERNEL, "gaussian", KMX_KERNEL_RBF},
+    {KMX_PARAM_KERNEL, "laplace", KMX_KERNEL_LAPLACIAN},
+    {KMX_PARAM_KERNEL, "poly", KMX_KERNEL_POLYNOMIAL},
+};
+
+bool token_is(const char *token, size_t len, const char *name) {
+    return std::strlen(name) == len && std::strncmp(token, name, len) == 0;
+}
+
+// An enum value given by name (or alias); -1 if unknown.
+int enum_value(const ParamSpec &spec, const char *token, size_t len) {
+    for (int v = 0; spec.enum_names[v]; ++v)
+        if (token_is(token, len, spec.enum_names[v])) return v;
+    for (const EnumAlias &alias : kAliases)
+        if (alias.param == spec.id && token_is(token, len, alias.name)) return alias.value;
+    return -1;
+}
+
+double parse_value(const ParamSpec &spec, const char *token, size_t len) {
+    char text[128];
+    if (len == 0 || len >= sizeof text) fail(KMX_E_INVALID_ARGUMENT, "parameter %s has no valid value", spec.name);
+    std::memcpy(text, token, len);
+    text[len] = '\0';
+    if (spec.flags & KMX_BOUND_ENUM) {
+        const int v = enum_value(spec, token, len);
+        if (v >= 0) return v;
+    }
+    char *end = nullptr;
+    errno = 0;
+    const double value = std::strtod(text, &end);
+    if (end == text || *end != '\0') {
+        char range[256];
+        describe_range(spec, range, sizeof range);
+        fail(KMX_E_INVALID_ARGUMENT, "parameter %s: '%s' is not a value; allowed: %s", spec.name, text, range);
+    }
+    return value;
+}
+
+// "threads, seed, memory_budget" for the parameters an object accepts.
+void list_names(const kmx_param *allowed, int allowed_count, char *out, size_t out_len) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < allowed_count && used < out_len; ++i) {
+        const ParamSpec *spec = find_param(allowed[i]);
+        used += std::snprintf(out + used, out_len - used, "%s%s", i ? ", " : "", spec ? spec->name : "?");
+    }
+}
+
+}  // namespace
+
+const ParamSpec *find_param(kmx_param param) {
+    for (const ParamSpec &spec : kParams)
+        if (spec.id == param) return &spec;
+    return nullptr;
+}
+
+const ParamSpec *find_param(const char *name, size_t name_len) {
+    for (const ParamSpec &spec : kParams)
+        if (token_is(name, name_len, spec.name)) return &spec;
+    return nullptr;
+}
+
+void describe_range(const ParamSpec &spec, char *out, size_t out_len) {
+    if (spec.flags & KMX_BOUND_ENUM) {
+        size_t used = std::snprintf(out, out_len, "one of {");
+        for (int v = 0; spec.enum_names[v] && used < out_len; ++v)
+            used += std::snprintf(out + used, out_len - used, "%s%s=%d", v ? ", " : "", spec.enum_names[v], v);
+        if (used < out_len) std::snprintf(out + used, out_len - used, "}");
+        return;
+    }
+    std::snprintf(out, out_len, "%s%c%.17g, %.17g%c", (spec.flags & KMX_BOUND_INTEGER) ? "whole numbers in " : "",
+                  (spec.flags & KMX_BOUND_LOWER_OPEN) ? '(' : '[', spec.lower, spec.upper,
+                  (spec.flags & KMX_BOUND_UPPER_OPEN) ? ')' : ']');
+}
+
+void check_param(const ParamSpec &spec, double value) {
+    bool ok = !std::isnan(value);
+    ok = ok && ((spec.flags & KMX_BOUND_LOWER_OPEN) ? value > spec.lower : value >= spec.lower);
+    ok = ok && ((spec.flags & KMX_BOUND_UPPER_OPEN) ? value < spec.upper : value <= spec.upper);
+    if (spec.flags & (KMX_BOUND_INTEGER | KMX_BOUND_ENUM)) ok = ok && value == std::floor(value);
+    if (ok) return;
+    char range[256];
+    describe_range(spec, range, sizeof range);
+    fail(KMX_E_INVALID_ARGUMENT, "parameter %s = %g is out of range; allowed: %s", spec.name, value, range);
+}
+
+void require_param_in(kmx_param param, const kmx_param *allowed, int allowed_count, const char *owner) {
+    for (int i = 0; i < allowed_count; ++i)
+        if (allowed[i] == param) return;
+    const ParamSpec *spec = find_param(param);
+    char names[256];
+    list_names(allowed, allowed_count, names, sizeof names);
+    if (!spec) fail(KMX_E_INVALID_ARGUMENT, "unknown parameter %d; a %s takes: %s", int(param), owner, names);
+    fail(KMX_E_INVALID_ARGUMENT, "parameter %s does not apply to a %s, which takes: %s", spec->name, owner, names);
+}
+
+ParamList::ParamList(const char *text, const kmx_param *allowed, int allowed_count, const char *owner) {
+    if (!text) return;
+    const char *p = text;
+    for (;;) {
+        while (std::isspace(static_cast<unsigned char>(*p)) || *p == ',') ++p;
+        if (!*p) break;
+        const char *key = p;
+        while (*p && *p != '=' && !std::isspace(static_cast<unsigned char>(*p)) && *p != ',') ++p;
+        const size_t key_len = size_t(p - key);
+        if (*p != '=')
+            fail(KMX_E_INVALID_ARGUMENT, "expected key=value, got '%.*s'", int(key_len), key);
+        const char *value = ++p;
+        while (*p && !std::isspace(static_cast<unsigned char>(*p)) && *p != ',') ++p;
+        const ParamSpec *spec = find_param(key, key_len);
+        if (!spec) {
+            char names[256];
+            list_names(allowed, allowed_count, names, sizeof names);
+            fail(KMX_E_INVALID_ARGUMENT, "unknown parameter '%.*s'; a %s takes: %s", int(key_len), key, owner, names);
+        }
+        require_param_in(spec->id, allowed, allowed_count, owner);
+        const double v = parse_value(*spec, value, size_t(p - value));
+        check_param(*spec, v);
+        if (count_ == kMax) fail(KMX_E_INVALID_ARGUMENT, "more than %d parameters in one string", kMax);
+        items_[count_++] = {spec, v};
+    }
+}
+
+double ParamList::get(kmx_param param, double fallback) const {
+    double value = fallback;
+    for (int i = 0; i < count_; ++i)
+        if (items_[i].spec->id == param) value = items_[i].value;
+    return value;
+}
+
+}  // namespace kmx

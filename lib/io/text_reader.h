@@ -1,0 +1,28 @@
+// text_reader.h — LIBSVM and CSV text into a Dataset.
+//
+// Two passes: the first counts rows, columns and nonzeros and validates every
+// token (a bad one fails with KMX_E_FORMAT naming file, line and column); the
+// dataset's one block is then sized exactly and checked against the memory
+// budget before the second pass fills it. Sparse LIBSVM input stays CSR when
+// it is wide and sparse, else becomes dense rows (see choose_dense()).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "kmx/kmx.h"
+
+namespace kmx {
+
+class Context;
+class Dataset;
+
+std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format);
+std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format,
+                                       const char *name);
+
+// Dense rows are chosen when d is small or the data is not sparse enough for
+// CSR to save memory.
+bool choose_dense(int64_t n, int64_t d, int64_t nnz);
+
+}  // namespace kmx
