@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Fails if libkmx exports a symbol that is not kmx_* (or not in a version
+node of lib/kmx.map), or if the exported functions and the KMX_API
+declarations of kmx.h differ."""
+import re
+import subprocess
+import sys
+
+library, header = sys.argv[1], sys.argv[2]
+out = subprocess.run(["nm", "-D", "--defined-only", library], check=True, capture_output=True, text=True).stdout
+exported, stray = set(), []
+for line in out.splitlines():
+    parts = line.split()
+    kind, name = parts[-2], parts[-1].split("@")[0]
+    if kind == "A" and re.fullmatch(r"KMX_\d+\.\d+", name):
+        continue  # a version node of lib/kmx.map, not a symbol
+    if name.startswith("kmx_") and "@@KMX_" in parts[-1]:
+        exported.add(name)
+    else:
+        stray.append(f"{kind} {name}")
+
+declared = set(re.findall(r"KMX_API[^;]*?\b(kmx_\w+)\s*\(", open(header).read()))
+problems = []
+if stray:
+    problems.append(f"{len(stray)} exported symbol(s) without the kmx_ prefix:\n  " + "\n  ".join(sorted(stray)[:50]))
+if declared - exported:
+    problems.append("declared in kmx.h but not exported: " + ", ".join(sorted(declared - exported)))
+if exported - declared:
+    problems.append("exported but not declared in kmx.h: " + ", ".join(sorted(exported - declared)))
+if problems:
+    print("\n".join(problems))
+    sys.exit(1)
+print(f"{len(exported)} exported symbols, all kmx_* and all declared in kmx.h")

@@ -1,0 +1,138 @@
+// The ABI's fixed points: status codes and names, version, last error,
+// the parameter table, NULL handling.
+#include <gtest/gtest.h>
+#include <kmx/kmx.h>
+
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <string>
+#include <thread>
+
+TEST(Status, NamesAgreeWithTheEnumForEveryListedCode) {
+    int listed = 0;
+#define KMX_CHECK_NAME_(name, value)                                  \
+    EXPECT_STREQ(kmx_status_name(kmx_status(value)), #name);          \
+    EXPECT_EQ(int(name), value);                                      \
+    ++listed;
+    KMX_STATUS_LIST(KMX_CHECK_NAME_)
+#undef KMX_CHECK_NAME_
+    EXPECT_EQ(listed, int(KMX_STATUS_MAX_DO_NOT_USE));
+    EXPECT_STREQ(kmx_status_name(KMX_STATUS_MAX_DO_NOT_USE), "KMX_E_UNKNOWN");
+    EXPECT_STREQ(kmx_status_name(kmx_status(-1)), "KMX_E_UNKNOWN");
+}
+
+TEST(Status, NumericCodesAreFrozen) {
+    // Bindings and saved logs depend on these numbers: never change them.
+    EXPECT_EQ(KMX_OK, 0);
+    EXPECT_EQ(KMX_E_INVALID_ARGUMENT, 1);
+    EXPECT_EQ(KMX_E_OUT_OF_MEMORY, 2);
+    EXPECT_EQ(KMX_E_IO, 3);
+    EXPECT_EQ(KMX_E_FORMAT, 4);
+    EXPECT_EQ(KMX_E_NOT_CONVERGED, 5);
+    EXPECT_EQ(KMX_E_UNSUPPORTED, 6);
+    EXPECT_EQ(KMX_E_CANCELLED, 7);
+    EXPECT_EQ(KMX_E_INTERNAL, 8);
+    EXPECT_EQ(KMX_E_NUMERICAL, 9);
+}
+
+TEST(Version, HeaderMatchesLibrary) {
+    EXPECT_STREQ(kmx_version(), KMX_VERSION_STRING);
+    EXPECT_EQ(kmx_version_number(), KMX_VERSION_NUMBER);
+    char expected[32];
+    std::snprintf(expected, sizeof expected, "%d.%d.%d", KMX_VERSION_MAJOR, KMX_VERSION_MINOR, KMX_VERSION_PATCH);
+    EXPECT_STREQ(kmx_version(), expected);
+}
+
+TEST(LastError, IsPerThreadAndNamesTheFunction) {
+    kmx_clear_error();
+    EXPECT_STREQ(kmx_last_error(), "");
+    EXPECT_EQ(kmx_context_create(nullptr), KMX_E_INVALID_ARGUMENT);
+    const std::string here = kmx_last_error();
+    EXPECT_NE(here.find("kmx_context_create"), std::string::npos) << here;
+    EXPECT_NE(here.find("out is NULL"), std::string::npos) << here;
+    std::string there = "unset";
+    std::thread([&] { there = kmx_last_error(); }).join();
+    EXPECT_EQ(there, "");
+    EXPECT_EQ(kmx_last_error(), here);
+}
+
+TEST(LastError, SurvivesSuccessUntilCleared) {
+    kmx_kernel *kernel = nullptr;
+    EXPECT_EQ(kmx_kernel_create(&kernel, kmx_kernel_type(99)), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kernel, nullptr);
+    EXPECT_NE(std::string(kmx_last_error()).find("kernel"), std::string::npos);
+    ASSERT_EQ(kmx_kernel_create(&kernel, KMX_KERNEL_RBF), KMX_OK);
+    EXPECT_STRNE(kmx_last_error(), "");
+    kmx_clear_error();
+    EXPECT_STREQ(kmx_last_error(), "");
+    kmx_kernel_free(kernel);
+}
+
+TEST(LastError, LongMessagesAreTruncatedNotOverflowed) {
+    std::string key(5000, 'x');
+    key += "=1";
+    kmx_context *ctx = nullptr;
+    ASSERT_EQ(kmx_context_create(&ctx), KMX_OK);
+    EXPECT_EQ(kmx_context_set_params(ctx, key.c_str()), KMX_E_INVALID_ARGUMENT);
+    EXPECT_LT(std::strlen(kmx_last_error()), 1024u);
+    kmx_context_free(ctx);
+}
+
+TEST(Free, AcceptsNull) {
+    kmx_context_free(nullptr);
+    kmx_dataset_free(nullptr);
+    kmx_kernel_free(nullptr);
+    SUCCEED();
+}
+
+TEST(Params, BoundsQueryDescribesEachRange) {
+    double lower = 0, upper = 0;
+    int flags = 0;
+    ASSERT_EQ(kmx_param_bounds(&lower, &upper, &flags, KMX_PARAM_GAMMA), KMX_OK);
+    EXPECT_EQ(lower, 0);
+    EXPECT_TRUE(std::isinf(upper));
+    EXPECT_EQ(flags, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN);
+    ASSERT_EQ(kmx_param_bounds(&lower, &upper, &flags, KMX_PARAM_THREADS), KMX_OK);
+    EXPECT_EQ(lower, 1);
+    EXPECT_EQ(upper, 1024);
+    EXPECT_EQ(flags, KMX_BOUND_INTEGER);
+    ASSERT_EQ(kmx_param_bounds(&lower, &upper, &flags, KMX_PARAM_KERNEL), KMX_OK);
+    EXPECT_EQ(flags, KMX_BOUND_ENUM);
+    EXPECT_EQ(upper, KMX_KERNEL_SIGMOID);
+    EXPECT_EQ(kmx_param_bounds(&lower, &upper, &flags, kmx_param(12345)), KMX_E_INVALID_ARGUMENT);
+}
+
+TEST(Params, NamesRoundTripAndAreUnique) {
+    const kmx_param all[] = {KMX_PARAM_THREADS, KMX_PARAM_SEED,   KMX_PARAM_MEMORY_BUDGET,   KMX_PARAM_LOG_LEVEL,
+                             KMX_PARAM_KERNEL,  KMX_PARAM_GAMMA,  KMX_PARAM_COEF0,           KMX_PARAM_DEGREE,
+                             KMX_PARAM_KMEANS_MAX_ITER, KMX_PARAM_KMEANS_TOL};
+    std::set<std::string> names;
+    for (kmx_param p : all) {
+        const char *name = kmx_param_name(p);
+        ASSERT_STRNE(name, "");
+        names.insert(name);
+        kmx_param back = kmx_param(0);
+        ASSERT_EQ(kmx_param_from_name(&back, name), KMX_OK);
+        EXPECT_EQ(back, p);
+    }
+    EXPECT_EQ(names.size(), sizeof all / sizeof all[0]);
+    kmx_param unused;
+    EXPECT_EQ(kmx_param_from_name(&unused, "no_such_param"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_STREQ(kmx_param_name(kmx_param(12345)), "");
+}
+
+TEST(Params, CheckNamesTheParameterAndRange) {
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_GAMMA, 0.5), KMX_OK);
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_GAMMA, 0.0), KMX_E_INVALID_ARGUMENT);
+    std::string message = kmx_last_error();
+    EXPECT_NE(message.find("gamma"), std::string::npos) << message;
+    EXPECT_NE(message.find("(0, inf)"), std::string::npos) << message;
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_DEGREE, 0), KMX_E_INVALID_ARGUMENT);
+    message = kmx_last_error();
+    EXPECT_NE(message.find("degree"), std::string::npos) << message;
+    EXPECT_NE(message.find("[1, 100]"), std::string::npos) << message;
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_THREADS, 1.5), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_GAMMA, NAN), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_MEMORY_BUDGET, 100), KMX_E_INVALID_ARGUMENT);
+}

@@ -1,0 +1,72 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.h"
+#include "core/params.h"
+
+namespace {
+const kmx_param kKernelParams[] = {KMX_PARAM_KERNEL, KMX_PARAM_GAMMA, KMX_PARAM_COEF0, KMX_PARAM_DEGREE};
+
+std::string error_of(const char *text) {
+    try {
+        kmx::ParamList list(text, kKernelParams, 4, "kernel");
+    } catch (const kmx::Error &e) {
+        EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT);
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST(Params, ParsesKeyValuePairsAndEnumNames) {
+    kmx::ParamList list(" kernel=poly gamma=0.25,degree=2 coef0=-1 ", kKernelParams, 4, "kernel");
+    ASSERT_EQ(list.size(), 4);
+    EXPECT_EQ(list.get(KMX_PARAM_KERNEL, -1), KMX_KERNEL_POLYNOMIAL);
+    EXPECT_EQ(list.get(KMX_PARAM_GAMMA, -1), 0.25);
+    EXPECT_EQ(list.get(KMX_PARAM_DEGREE, -1), 2);
+    EXPECT_EQ(list.get(KMX_PARAM_COEF0, 0), -1);
+    EXPECT_EQ(list.get(KMX_PARAM_THREADS, 7), 7);
+}
+
+TEST(Params, EmptyAndNullAreEmptyLists) {
+    EXPECT_EQ(kmx::ParamList(nullptr, kKernelParams, 4, "kernel").size(), 0);
+    EXPECT_EQ(kmx::ParamList("  ", kKernelParams, 4, "kernel").size(), 0);
+}
+
+TEST(Params, ErrorsNameTheParameterAndRange) {
+    EXPECT_NE(error_of("gamma=0").find("gamma"), std::string::npos);
+    EXPECT_NE(error_of("gamma=0").find("(0, inf)"), std::string::npos);
+    EXPECT_NE(error_of("gamma=-1").find("out of range"), std::string::npos);
+    EXPECT_NE(error_of("degree=2.5").find("whole numbers"), std::string::npos);
+    EXPECT_NE(error_of("degree=0").find("degree"), std::string::npos);
+    EXPECT_NE(error_of("kernel=cubic").find("rbf"), std::string::npos);
+    EXPECT_NE(error_of("gamma").find("key=value"), std::string::npos);
+    EXPECT_NE(error_of("gamma=abc").find("not a value"), std::string::npos);
+    EXPECT_NE(error_of("bogus=1").find("unknown parameter 'bogus'"), std::string::npos);
+    EXPECT_NE(error_of("threads=2").find("does not apply to a kernel"), std::string::npos);
+    EXPECT_NE(error_of("gamma=nan").find("gamma"), std::string::npos);
+    EXPECT_NE(error_of("coef0=inf").find("coef0"), std::string::npos);
+}
+
+TEST(Params, CheckParamRespectsOpenAndClosedBounds) {
+    const kmx::ParamSpec &tol = *kmx::find_param(KMX_PARAM_KMEANS_TOL);
+    EXPECT_NO_THROW(kmx::check_param(tol, 0.0));   // closed below
+    EXPECT_THROW(kmx::check_param(tol, 1.0), kmx::Error);  // open above
+    const kmx::ParamSpec &gamma = *kmx::find_param(KMX_PARAM_GAMMA);
+    EXPECT_THROW(kmx::check_param(gamma, 0.0), kmx::Error);
+    EXPECT_NO_THROW(kmx::check_param(gamma, 1e-300));
+}
+
+TEST(Params, EveryParameterHasAUniqueNameAndFindsItself) {
+    const kmx_param all[] = {KMX_PARAM_THREADS, KMX_PARAM_SEED,   KMX_PARAM_MEMORY_BUDGET,   KMX_PARAM_LOG_LEVEL,
+                             KMX_PARAM_KERNEL,  KMX_PARAM_GAMMA,  KMX_PARAM_COEF0,           KMX_PARAM_DEGREE,
+                             KMX_PARAM_KMEANS_MAX_ITER, KMX_PARAM_KMEANS_TOL};
+    for (kmx_param p : all) {
+        const kmx::ParamSpec *spec = kmx::find_param(p);
+        ASSERT_NE(spec, nullptr) << int(p);
+        EXPECT_EQ(kmx::find_param(spec->name, std::string(spec->name).size()), spec);
+        EXPECT_NO_THROW(kmx::check_param(*spec, spec->default_value == 0 && p == KMX_PARAM_GAMMA ? 1 : spec->default_value))
+            << spec->name;
+    }
+}
