@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The main job on the bundled demo data (UCI Letter): installs what kmx needs,
+# builds it, describes the data, times a Gaussian kernel block and clusters
+# the letters with k-means.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+[ -f build/build.ninja ] || meson setup build --buildtype=release
+ninja -C build
+kmx=build/tools/kmx/kmx
+data=examples/data
+echo; echo "== kmx info: the binary Letter training set"
+$kmx info $data/letter_bin.train.libsvm
+echo; echo "== kmx kernel: a 4096 x 4096 Gaussian kernel block"
+$kmx kernel -k rbf -g 2 -n 4096 -m 4096 $data/letter_bin.train.libsvm
+echo; echo "== examples/c/quickstart: k-means (k=26) on the 26-letter training set"
+build/examples/quickstart $data/letter_mc.train.libsvm 26

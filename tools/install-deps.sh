@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what kmx needs from Debian's package archive; does nothing when
+# everything is already there.  Usage: tools/install-deps.sh [--bench]
+#   --bench  also what bench/ compares against (scikit-learn, LIBSVM)
+set -euo pipefail
+packages=(g++ meson ninja-build pkg-config python3
+          libblis-dev libblis-openmp-dev libflame-dev libgtest-dev)
+if [ "${1:-}" = "--bench" ]; then
+    packages+=(python3-sklearn python3-numpy python3-libsvm libsvm-tools time)
+fi
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    echo "installing: ${missing[*]}"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

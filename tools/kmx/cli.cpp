@@ -1,0 +1,106 @@
+#include "cli.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace kmx_cli {
+
+const OptionSpec kContextOptions[3] = {
+    {nullptr, "--threads", true, "worker threads (default 1)"},
+    {nullptr, "--seed", true, "random seed (default 0)"},
+    {nullptr, "--memory", true, "memory budget in bytes (default: unlimited)"},
+};
+
+bool ParsedArgs::has(const char *long_name) const {
+    for (const auto &option : options)
+        if (option.first == long_name) return true;
+    return false;
+}
+
+std::string ParsedArgs::get(const char *long_name, const std::string &fallback) const {
+    std::string value = fallback;
+    for (const auto &option : options)
+        if (option.first == long_name) value = option.second;
+    return value;
+}
+
+namespace {
+const OptionSpec *find_option(const std::vector<OptionSpec> &specs, const char *arg) {
+    for (const OptionSpec &spec : specs)
+        if ((spec.short_name && std::strcmp(arg, spec.short_name) == 0) || std::strcmp(arg, spec.long_name) == 0)
+            return &spec;
+    return nullptr;
+}
+}  // namespace
+
+ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &specs) {
+    ParsedArgs parsed;
+    for (int i = 0; i < argc; ++i) {
+        const char *arg = argv[i];
+        if (arg[0] != '-' || arg[1] == '\0') {
+            parsed.positional.emplace_back(arg);
+            continue;
+        }
+        const OptionSpec *spec = find_option(specs, arg);
+        if (!spec) throw UsageError{std::string("unknown option ") + arg};
+        if (!spec->takes_value) {
+            parsed.options.emplace_back(spec->long_name, "");
+            continue;
+        }
+        if (i + 1 >= argc) throw UsageError{std::string("option ") + arg + " needs a value"};
+        parsed.options.emplace_back(spec->long_name, argv[++i]);
+    }
+    return parsed;
+}
+
+void print_options(const std::vector<OptionSpec> &specs) {
+    for (const OptionSpec &spec : specs) {
+        char names[64];
+        std::snprintf(names, sizeof names, "%s%s%s%s", spec.short_name ? spec.short_name : "",
+                      spec.short_name ? ", " : "", spec.long_name, spec.takes_value ? " VALUE" : "");
+        std::fprintf(stderr, "  %-26s %s\n", names, spec.help);
+    }
+}
+
+void check(kmx_status status) {
+    if (status == KMX_OK) return;
+    std::fprintf(stderr, "kmx: error: %s\n", kmx_last_error());
+    std::exit(1);
+}
+
+long long to_int(const std::string &text, const char *name) {
+    char *end = nullptr;
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0') throw UsageError{std::string(name) + " must be a whole number, not '" + text + "'"};
+    return value;
+}
+
+double to_double(const std::string &text, const char *name) {
+    char *end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value))
+        throw UsageError{std::string(name) + " must be a number, not '" + text + "'"};
+    return value;
+}
+
+kmx_context *make_context(const ParsedArgs &args) {
+    kmx_context *ctx = nullptr;
+    check(kmx_context_create(&ctx));
+    if (args.has("--threads"))
+        check(kmx_context_set_param(ctx, KMX_PARAM_THREADS, double(to_int(args.get("--threads", ""), "--threads"))));
+    if (args.has("--seed"))
+        check(kmx_context_set_param(ctx, KMX_PARAM_SEED, double(to_int(args.get("--seed", ""), "--seed"))));
+    if (args.has("--memory"))
+        check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, to_double(args.get("--memory", ""), "--memory")));
+    return ctx;
+}
+
+double now_seconds() {
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+}  // namespace kmx_cli

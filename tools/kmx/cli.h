@@ -1,0 +1,52 @@
+// cli.h — what every kmx subcommand shares: option parsing in the style of
+// LIBSVM's tools (short flags with a value, then positional files), error
+// reporting from kmx_last_error(), and a monotonic clock.
+#pragma once
+#include <kmx/kmx.h>
+
+#include <string>
+#include <vector>
+
+namespace kmx_cli {
+
+// One option a subcommand accepts: "-g" / "--gamma", and whether it takes a value.
+struct OptionSpec {
+    const char *short_name;  // "-g" or nullptr
+    const char *long_name;   // "--gamma"
+    bool takes_value;
+    const char *help;
+};
+
+struct ParsedArgs {
+    std::vector<std::pair<std::string, std::string>> options;  // long name -> value ("" for flags)
+    std::vector<std::string> positional;
+    bool has(const char *long_name) const;
+    std::string get(const char *long_name, const std::string &fallback) const;
+};
+
+// Thrown for a usage mistake (exit status 2).
+struct UsageError {
+    std::string message;
+};
+
+ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &specs);
+void print_options(const std::vector<OptionSpec> &specs);
+
+// Exits with status 1 and "kmx: error: <message>" unless status is KMX_OK.
+void check(kmx_status status);
+
+// Parses a whole number or a finite real for option `name` (UsageError if not).
+long long to_int(const std::string &text, const char *name);
+double to_double(const std::string &text, const char *name);
+
+// A context with threads/seed/memory budget from --threads/--seed/--memory.
+kmx_context *make_context(const ParsedArgs &args);
+extern const OptionSpec kContextOptions[3];
+
+double now_seconds();
+
+// Subcommands: each returns the process exit status.
+int run_info(int argc, char **argv);
+int run_kernel(int argc, char **argv);
+
+}  // namespace kmx_cli

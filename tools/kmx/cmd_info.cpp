@@ -1,0 +1,98 @@
+// kmx info DATA_FILE — rows, columns, storage, sparsity, classes or target range.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "cli.h"
+
+namespace kmx_cli {
+
+namespace {
+
+const std::vector<OptionSpec> &info_options() {
+    static const std::vector<OptionSpec> specs = {
+        {"-f", "--format", true, "auto (default), libsvm or csv"},
+        {"-h", "--help", false, "show this help"},
+        kContextOptions[2],
+    };
+    return specs;
+}
+
+const int kMaxListedClasses = 50;
+
+bool all_whole(const std::vector<double> &values) {
+    for (double v : values)
+        if (v != std::floor(v)) return false;
+    return true;
+}
+
+void print_labels(const kmx_dataset *ds, int64_t rows) {
+    int64_t classes = 0;
+    check(kmx_dataset_classes(&classes, nullptr, nullptr, 0, ds));
+    std::vector<double> labels(static_cast<size_t>(classes));
+    std::vector<int64_t> counts(static_cast<size_t>(classes));
+    check(kmx_dataset_classes(&classes, labels.data(), counts.data(), classes, ds));
+    if (classes <= kMaxListedClasses && all_whole(labels)) {
+        std::printf("classes   %lld\n", (long long)classes);
+        for (int64_t c = 0; c < classes; ++c)
+            std::printf("  label %-8g %8lld rows (%.1f%%)\n", labels[size_t(c)], (long long)counts[size_t(c)],
+                        100.0 * double(counts[size_t(c)]) / double(rows));
+        return;
+    }
+    std::vector<double> y(static_cast<size_t>(rows));
+    check(kmx_dataset_get_labels(y.data(), rows, ds));
+    double sum = 0;
+    for (double v : y) sum += v;
+    std::printf("target    real-valued: %lld distinct values in [%g, %g], mean %g\n", (long long)classes,
+                labels.front(), labels.back(), sum / double(rows));
+}
+
+kmx_format parse_format(const std::string &name) {
+    if (name == "auto") return KMX_FORMAT_AUTO;
+    if (name == "libsvm") return KMX_FORMAT_LIBSVM;
+    if (name == "csv") return KMX_FORMAT_CSV;
+    throw UsageError{"--format must be auto, libsvm or csv, not '" + name + "'"};
+}
+
+}  // namespace
+
+kmx_format format_option(const ParsedArgs &args) { return parse_format(args.get("--format", "auto")); }
+
+int run_info(int argc, char **argv) {
+    const ParsedArgs args = parse_args(argc, argv, info_options());
+    if (args.has("--help") || args.positional.size() != 1) {
+        std::fprintf(stderr, "usage: kmx info [options] DATA_FILE\n");
+        print_options(info_options());
+        return args.has("--help") ? 0 : 2;
+    }
+    kmx_context *ctx = make_context(args);
+    kmx_dataset *ds = nullptr;
+    const char *path = args.positional[0].c_str();
+    check(kmx_dataset_load(&ds, ctx, path, format_option(args)));
+    int64_t rows = 0, cols = 0, nnz = 0;
+    int sparse = 0;
+    check(kmx_dataset_rows(&rows, ds));
+    check(kmx_dataset_cols(&cols, ds));
+    check(kmx_dataset_nnz(&nnz, ds));
+    check(kmx_dataset_is_sparse(&sparse, ds));
+    std::vector<double> row(static_cast<size_t>(cols));
+    int64_t nonzero = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+        check(kmx_dataset_get_rows(row.data(), cols, ds, r, r + 1));
+        for (double v : row) nonzero += v != 0;
+    }
+    std::printf("file      %s\n", path);
+    std::printf("rows      %lld\n", (long long)rows);
+    std::printf("columns   %lld\n", (long long)cols);
+    std::printf("storage   %s (%lld stored values)\n", sparse ? "sparse CSR" : "dense", (long long)nnz);
+    std::printf("nonzeros  %lld (%.2f%% of entries; sparsity %.2f%%)\n", (long long)nonzero,
+                100.0 * double(nonzero) / (double(rows) * double(cols)),
+                100.0 - 100.0 * double(nonzero) / (double(rows) * double(cols)));
+    print_labels(ds, rows);
+    kmx_dataset_free(ds);
+    kmx_context_free(ctx);
+    return 0;
+}
+
+}  // namespace kmx_cli

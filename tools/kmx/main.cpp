@@ -1,0 +1,52 @@
+// kmx — the command-line program: LIBSVM-style subcommands over the C ABI.
+#include <cstdio>
+#include <cstring>
+
+#include "cli.h"
+
+namespace {
+
+struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+int run_version(int, char **) {
+    std::printf("kmx %s\n", kmx_version());
+    return 0;
+}
+
+const Command kCommands[] = {
+    {"version", run_version, "print the library version"},
+    {"info", kmx_cli::run_info, "describe a LIBSVM or CSV data file"},
+    {"kernel", kmx_cli::run_kernel, "time a kernel block on a data file"},
+};
+
+void usage() {
+    std::fprintf(stderr, "usage: kmx COMMAND [options] FILES\n\ncommands:\n");
+    for (const Command &command : kCommands) std::fprintf(stderr, "  %-10s %s\n", command.name, command.summary);
+    std::fprintf(stderr, "\n'kmx COMMAND --help' describes a command's options.\n");
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+        usage();
+        return argc < 2 ? 2 : 0;
+    }
+    if (std::strcmp(argv[1], "--version") == 0) return run_version(0, nullptr);
+    for (const Command &command : kCommands) {
+        if (std::strcmp(argv[1], command.name) != 0) continue;
+        try {
+            return command.run(argc - 2, argv + 2);
+        } catch (const kmx_cli::UsageError &error) {
+            std::fprintf(stderr, "kmx %s: %s\n", command.name, error.message.c_str());
+            return 2;
+        }
+    }
+    std::fprintf(stderr, "kmx: unknown command '%s'\n\n", argv[1]);
+    usage();
+    return 2;
+}
