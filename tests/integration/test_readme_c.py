@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+"""The README's C quick start compiles as C99 against kmx.h, links against
+libkmx and runs from the source root (so the README stays true)."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+source_root, include_dir, library_dir = sys.argv[1:4]
+readme = open(os.path.join(source_root, "README.md")).read()
+snippet = re.search(r"```c\n(.*?)```", readme, re.S).group(1)
+with tempfile.TemporaryDirectory() as tmp:
+    c_file, exe = os.path.join(tmp, "quick.c"), os.path.join(tmp, "quick")
+    open(c_file, "w").write(snippet)
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", c_file, "-I", include_dir, "-L", library_dir, "-lkmx",
+                    "-Wl,-rpath," + library_dir, "-o", exe], check=True)
+    out = subprocess.run([exe], cwd=source_root, capture_output=True, text=True, timeout=300)
+    print(out.stdout, out.stderr)
+    if out.returncode != 0 or "k-means objective" not in out.stdout:
+        sys.exit(1)
