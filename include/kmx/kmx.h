@@ -123,7 +123,8 @@ typedef enum kmx_log_level {
     KMX_LOG_ERROR = 0,
     KMX_LOG_WARNING = 1,
     KMX_LOG_INFO = 2,
-    KMX_LOG_DEBUG = 3
+    KMX_LOG_DEBUG = 3,
+    KMX_LOG_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_log_level;
 
 /* Receives log messages; `message` is valid only during the call. */
@@ -155,13 +156,15 @@ typedef struct kmx_dataset kmx_dataset;
 
 typedef enum kmx_ownership {
     KMX_COPY = 0,   /* kmx copies the caller's arrays */
-    KMX_BORROW = 1  /* kmx uses them in place; they must outlive the dataset */
+    KMX_BORROW = 1, /* kmx uses them in place; they must outlive the dataset */
+    KMX_OWNERSHIP_FORCE_INT_ = 0x7FFFFFFF /* not a value: keeps any int a valid enum */
 } kmx_ownership;
 
 typedef enum kmx_format {
     KMX_FORMAT_AUTO = 0,   /* detected from the first data line */
     KMX_FORMAT_LIBSVM = 1, /* "label j:v j:v ...", j 1-based and increasing */
-    KMX_FORMAT_CSV = 2     /* "label,x1,...,xd", no header */
+    KMX_FORMAT_CSV = 2,    /* "label,x1,...,xd", no header */
+    KMX_FORMAT_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_format;
 
 /* A dataset from dense row-major x (n rows, d columns) and optional targets y
@@ -212,7 +215,8 @@ typedef enum kmx_kernel_type {
     KMX_KERNEL_LAPLACIAN = 1,  /* exp(-gamma |a-b|_1) */
     KMX_KERNEL_POLYNOMIAL = 2, /* (gamma a.b + coef0)^degree */
     KMX_KERNEL_LINEAR = 3,     /* a.b */
-    KMX_KERNEL_SIGMOID = 4     /* tanh(gamma a.b + coef0) */
+    KMX_KERNEL_SIGMOID = 4,    /* tanh(gamma a.b + coef0) */
+    KMX_KERNEL_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_kernel_type;
 
 KMX_API kmx_status kmx_kernel_create(kmx_kernel **out, kmx_kernel_type type);

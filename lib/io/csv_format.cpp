@@ -1,0 +1,61 @@
+// CSV rows: "label,x1,...,xd", no header.
+#include <cstring>
+
+#include "row_formats.h"
+
+namespace kmx {
+
+namespace {
+
+const char *find_comma(const char *p, const char *end) {
+    const char *comma = static_cast<const char *>(std::memchr(p, ',', size_t(end - p)));
+    return comma ? comma : end;
+}
+
+int64_t count_fields(const char *p, const char *end) {
+    int64_t fields = 1;
+    for (const char *comma = find_comma(p, end); comma < end; comma = find_comma(comma + 1, end)) ++fields;
+    return fields;
+}
+
+[[noreturn]] void fail_ragged(const Line &line, const char *where, const CsvShape &shape, int64_t fields) {
+    fail_at(line, where, "expected %lld fields as on line %lld, got %lld", (long long)shape.fields,
+            (long long)shape.first_line, (long long)fields);
+}
+
+// Fields of a row once they are all read: the count every row must match.
+void check_field_count(const Line &line, CsvShape &shape, int64_t fields) {
+    if (fields < 2)
+        fail_at(line, line.end, "a CSV row needs a label and at least one feature, got 1 field");
+    if (fields - 1 > kMaxColumns)
+        fail_at(line, line.end, "%lld features: at most %lld columns are supported", (long long)(fields - 1),
+                (long long)kMaxColumns);
+    if (shape.fields == 0) shape = CsvShape{fields, line.number};
+    if (fields < shape.fields) fail_ragged(line, line.end, shape, fields);
+}
+
+}  // namespace
+
+void parse_csv_line(const Line &line, CsvShape &shape, ParsedRow &row) {
+    row.clear();
+    int64_t index = 0;  // of the current field; 0 is the label
+    for (const char *field = line.begin;; ++index) {
+        if (shape.fields != 0 && index == shape.fields)
+            fail_ragged(line, field, shape, index + count_fields(field, line.end));
+        const char *comma = find_comma(field, line.end);
+        const char *begin = field;
+        const char *end = comma;
+        trim_blanks(begin, end);
+        const double value = parse_finite(line, begin, end, index == 0 ? "label" : "value");
+        if (index == 0)
+            row.label = value;
+        else
+            row.add(index - 1, value);
+        if (comma == line.end) break;
+        field = comma + 1;
+    }
+    check_field_count(line, shape, index + 1);
+    row.width = index;
+}
+
+}  // namespace kmx
