@@ -34,10 +34,15 @@ void symmetrize(Uplo from, int64_t n, double *a, int64_t lda);
 
 // Cholesky factorization of the symmetric positive definite A (n x n) in
 // place: A = L Lᵀ (Uplo::Lower, L in the lower triangle) or A = Uᵀ U (Upper).
+// Only the `uplo` triangle is read. The other strict triangle is overwritten
+// with the mirror image of the input (the backup for retries), so a full
+// symmetric A keeps its off-diagonal entries there.
 // If A is not numerically positive definite, retries with jitter added to the
-// diagonal: 1e-10, 1e-9, ... up to max_relative_jitter times the mean diagonal.
+// diagonal: 1e-10, 1e-9, ... up to max_relative_jitter (then that value itself
+// if the decades skip it), times the mean diagonal.
 // Returns the jitter added (0 if none). Fails with KMX_E_NUMERICAL, naming the
-// failing pivot, when even the largest jitter does not help.
+// failing pivot, when even the largest jitter does not help; then A holds the
+// failed attempt. Non-finite entries: KMX_E_INVALID_ARGUMENT.
 double cholesky(Uplo uplo, int64_t n, double *a, int64_t lda, double max_relative_jitter = 1e-4);
 
 // Solves op(T) X = alpha B (Side::Left) or X op(T) = alpha B (Side::Right) for
@@ -50,17 +55,21 @@ void trsv(Uplo uplo, Trans trans, int64_t n, const double *t, int64_t ldt, doubl
 
 // Eigen-decomposition of symmetric A (n x n; the lower triangle is read, A is
 // destroyed): eigenvalues ascending in `values` (n); if `vectors` is not
-// null, the eigenvectors as its columns (n x n, ld ldv).
+// null, the eigenvectors as its columns (n x n, ld ldv). `vectors` may be `a`
+// itself (with ldv == lda), otherwise it must not overlap A. n is limited to
+// 32765 by LAPACK's 32-bit workspace sizes (KMX_E_UNSUPPORTED beyond).
 void eig_sym(int64_t n, double *a, int64_t lda, double *values, double *vectors, int64_t ldv, Arena &scratch);
 
-// Moore–Penrose pseudo-inverse of symmetric A (n x n) into out (n x n):
-// eigenvalues with |λ| <= rcond * max|λ| are treated as zero. rcond < 0 means
-// n * machine epsilon. A is destroyed. Returns the numerical rank.
+// Moore–Penrose pseudo-inverse of symmetric A (n x n, lower triangle read)
+// into out (n x n, exactly symmetric, must not overlap A): eigenvalues with
+// |λ| <= rcond * max|λ| are treated as zero. rcond < 0 means n * machine
+// epsilon. A is destroyed. Returns the numerical rank.
 int64_t pinv_sym(int64_t n, double *a, int64_t lda, double *out, int64_t ldo, Arena &scratch, double rcond = -1);
 
-// Pseudo-inverse of a general A (m x n) into out (n x m), through the SVD;
-// singular values <= rcond * σ_max are treated as zero (rcond < 0: max(m,n) * eps).
-// A is destroyed. Returns the numerical rank.
+// Pseudo-inverse of a general A (m x n) into out (n x m, must not overlap A),
+// through the SVD; singular values <= rcond * σ_max are treated as zero
+// (rcond < 0: max(m,n) * eps). A is destroyed. Returns the numerical rank.
+// libFLAME's SVD also mallocs internal workspace of its own, outside `scratch`.
 int64_t pinv(int64_t m, int64_t n, double *a, int64_t lda, double *out, int64_t ldo, Arena &scratch,
              double rcond = -1);
 
