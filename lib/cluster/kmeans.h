@@ -25,8 +25,10 @@ struct KMeansResult {
 
 // Clusters `data` (weights data.w if present). centers: k*d row-major out;
 // assignment: n out. history (optional, max_iter + 1 entries) receives the
-// objective after seeding and after each iteration. Deterministic for a
-// given ctx.seed and ctx.threads.
+// objective after seeding and after each iteration, as the iterations track
+// it (distances as ‖x‖² + ‖c‖² − 2⟨x, c⟩); entries past the last iteration
+// are left alone. The returned objective is recomputed from exact squared
+// differences. Deterministic for a given ctx.seed and ctx.threads.
 KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options,
                     double *centers, int32_t *assignment, double *history = nullptr);
 size_t kmeans_workspace_bytes(const Dataset &data, int64_t k, int threads);

@@ -1,0 +1,79 @@
+#include "distances.h"
+
+#include "linalg/linalg.h"
+
+namespace kmx::cluster {
+
+namespace {
+
+// Σ_j term(j) for j in [0, d) with kLanes independent partial sums (so the
+// additions pipeline and vectorise), combined in a fixed order.
+template <class Term>
+double lane_sum(int64_t d, const Term &term) {
+    constexpr int kLanes = 8;
+    double lanes[kLanes] = {};
+    int64_t j = 0;
+    for (; j + kLanes <= d; j += kLanes)
+        for (int lane = 0; lane < kLanes; ++lane) lanes[lane] += term(j + lane);
+    for (; j < d; ++j) lanes[0] += term(j);
+    return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+}
+
+}  // namespace
+
+double squared_distance(const double *a, const double *b, int64_t d) {
+    return lane_sum(d, [&](int64_t j) {
+        const double diff = a[j] - b[j];
+        return diff * diff;
+    });
+}
+
+double squared_norm(const double *a, int64_t d) {
+    return lane_sum(d, [&](int64_t j) { return a[j] * a[j]; });
+}
+
+double row_squared_norm(const Dataset &data, int64_t i) {
+    if (!data.sparse()) return squared_norm(data.x + i * data.d, data.d);
+    const int64_t begin = data.row_ptr[i];
+    return squared_norm(data.values + begin, data.row_ptr[i + 1] - begin);
+}
+
+void center_squared_norms(const double *centers, int64_t k, int64_t d, double *sqnorms) {
+    for (int64_t c = 0; c < k; ++c) sqnorms[c] = squared_norm(centers + c * d, d);
+}
+
+void add_scaled(double alpha, const double *x, double *y, int64_t d) {
+    for (int64_t j = 0; j < d; ++j) y[j] += alpha * x[j];
+}
+
+void center_dot_products(const double *x, int64_t m, const CenterSet &centers, double *dots) {
+    linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, m, centers.k, centers.d, 1.0, x, centers.d, centers.rows,
+                 centers.d, 0.0, dots, centers.k, 1);
+}
+
+void nearest_centers(const double *x, int64_t m, const CenterSet &centers, double *dots, int32_t *nearest,
+                     double *best_scores) {
+    center_dot_products(x, m, centers, dots);
+    for (int64_t r = 0; r < m; ++r) {
+        const double *row_dots = dots + r * centers.k;
+        int64_t best = 0;
+        double best_score = centers.sqnorms[0] - 2 * row_dots[0];
+        for (int64_t c = 1; c < centers.k; ++c) {
+            const double score = centers.sqnorms[c] - 2 * row_dots[c];
+            if (score < best_score) {
+                best_score = score;
+                best = c;
+            }
+        }
+        nearest[r] = int32_t(best);
+        if (best_scores) best_scores[r] = best_score;
+    }
+}
+
+void row_squared_norms(const Dataset &data, const RowPartition &partition, double *row_sqnorms) {
+    for_each_block(partition, [&](int, int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) row_sqnorms[i] = row_squared_norm(data, i);
+    });
+}
+
+}  // namespace kmx::cluster

@@ -1,0 +1,53 @@
+#include "row_blocks.h"
+
+#include <algorithm>
+
+namespace kmx::cluster {
+
+namespace {
+
+// A block's rows plus its distances to all centers: about an L2 cache.
+constexpr int64_t kBlockBytes = int64_t(2) << 20;
+constexpr int64_t kMinBlockRows = 64;    // below this GEMM efficiency drops
+constexpr int64_t kMaxBlockRows = 2048;  // more rows gain nothing
+// Sparse rows are expanded to dense per block; wide data gets fewer rows.
+constexpr int64_t kMaxExpandedBytes = int64_t(64) << 20;
+
+int64_t rows_per_block(const Dataset &data, int64_t width) {
+    const int64_t bytes_per_row = int64_t(sizeof(double)) * (data.d + width);
+    int64_t rows = std::clamp(kBlockBytes / bytes_per_row, kMinBlockRows, kMaxBlockRows);
+    if (data.sparse())
+        rows = std::min(rows, std::max<int64_t>(1, kMaxExpandedBytes / (int64_t(sizeof(double)) * data.d)));
+    return std::max<int64_t>(1, std::min(rows, data.n));
+}
+
+}  // namespace
+
+RowPartition partition_rows(const Dataset &data, int64_t width, int threads) {
+    RowPartition partition;
+    partition.rows = data.n;
+    partition.block_rows = rows_per_block(data, width);
+    partition.blocks = (data.n + partition.block_rows - 1) / partition.block_rows;
+    partition.slots = int(std::min<int64_t>(std::max(threads, 1), partition.blocks));
+    return partition;
+}
+
+BlockBuffers *carve_block_buffers(ScratchCarver &carver, const Dataset &data, const RowPartition &partition,
+                                  int64_t width) {
+    BlockBuffers *buffers = carver.take<BlockBuffers>(size_t(partition.slots));
+    const size_t expanded = data.sparse() ? size_t(partition.block_rows * data.d) : 0;
+    for (int slot = 0; slot < partition.slots; ++slot) {
+        const BlockBuffers carved{carver.take<double>(expanded),
+                                  carver.take<double>(size_t(partition.block_rows * width))};
+        if (buffers) buffers[slot] = carved;
+    }
+    return buffers;
+}
+
+const double *dense_rows(const Dataset &data, int64_t begin, int64_t end, double *buffer) {
+    if (!data.sparse()) return data.x + begin * data.d;
+    data.copy_rows(begin, end, buffer);
+    return buffer;
+}
+
+}  // namespace kmx::cluster
