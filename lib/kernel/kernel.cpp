@@ -1,12 +1,74 @@
-// PLACEHOLDER (replaced by the kernel implementation)
+// kernel.cpp — kernel values by the direct formulas, and kernel_block's
+// choice of block algorithm (GEMM-based in kernel_gram.cpp, direct L1 loop in
+// kernel_l1.cpp).
 #include "kernel.h"
+
+#include <cmath>
+
 #include "core/error.h"
+#include "kernel_blocks.h"
+
 namespace kmx {
-double kernel_eval(const KernelSpec &, const double *, const double *, int64_t) { fail(KMX_E_UNSUPPORTED, "PLACEHOLDER"); }
-void kernel_block(const KernelSpec &, const double *, int64_t, int64_t, const double *, int64_t, int64_t, int64_t,
-                  double *, int64_t, Arena &, int) { fail(KMX_E_UNSUPPORTED, "PLACEHOLDER"); }
-size_t kernel_block_workspace_bytes(const KernelSpec &, int64_t, int64_t, int64_t) { return 0; }
-void kernel_block_rows(const KernelSpec &, const Dataset &, int64_t, int64_t, const Dataset &, int64_t, int64_t,
-                       double *, int64_t, Arena &, int) { fail(KMX_E_UNSUPPORTED, "PLACEHOLDER"); }
-size_t kernel_block_rows_workspace_bytes(const KernelSpec &, const Dataset &, int64_t, const Dataset &, int64_t) { return 0; }
+
+namespace {
+
+double dot(const double *a, const double *b, int64_t d) {
+    double sum = 0;
+    for (int64_t k = 0; k < d; ++k) sum += a[k] * b[k];
+    return sum;
 }
+
+double squared_distance(const double *a, const double *b, int64_t d) {
+    double sum = 0;
+    for (int64_t k = 0; k < d; ++k) sum += (a[k] - b[k]) * (a[k] - b[k]);
+    return sum;
+}
+
+double l1_distance(const double *a, const double *b, int64_t d) {
+    double sum = 0;
+    for (int64_t k = 0; k < d; ++k) sum += std::fabs(a[k] - b[k]);
+    return sum;
+}
+
+void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_t nb, int64_t ldb, int64_t d,
+                         int64_t ldo) {
+    if (na < 0 || nb < 0 || d < 0)
+        fail(KMX_E_INVALID_ARGUMENT, "kernel block: negative size (na=%lld, nb=%lld, d=%lld)", (long long)na,
+             (long long)nb, (long long)d);
+    if (lda < d || ldb < d || ldo < nb)
+        fail(KMX_E_INVALID_ARGUMENT, "kernel block: row strides lda=%lld, ldb=%lld, ldo=%lld below d=%lld, nb=%lld",
+             (long long)lda, (long long)ldb, (long long)ldo, (long long)d, (long long)nb);
+    if (spec.type == KMX_KERNEL_POLYNOMIAL && spec.degree < 1)
+        fail(KMX_E_INVALID_ARGUMENT, "polynomial degree %d must be at least 1", spec.degree);
+}
+
+}  // namespace
+
+double kernel_eval(const KernelSpec &spec, const double *a, const double *b, int64_t d) {
+    const double gamma = spec.gamma_for(d);
+    switch (spec.type) {
+        case KMX_KERNEL_RBF: return std::exp(-gamma * squared_distance(a, b, d));
+        case KMX_KERNEL_LAPLACIAN: return std::exp(-gamma * l1_distance(a, b, d));
+        case KMX_KERNEL_POLYNOMIAL: return std::pow(gamma * dot(a, b, d) + spec.coef0, spec.degree);
+        case KMX_KERNEL_LINEAR: return dot(a, b, d);
+        case KMX_KERNEL_SIGMOID: return std::tanh(gamma * dot(a, b, d) + spec.coef0);
+        default: fail(KMX_E_INVALID_ARGUMENT, "unknown kernel type %d", int(spec.type));
+    }
+}
+
+void kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb,
+                  int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads) {
+    require_block_shape(spec, na, lda, nb, ldb, d, ldo);
+    if (na == 0 || nb == 0) return;
+    if (spec.type == KMX_KERNEL_LAPLACIAN)
+        kernel_detail::l1_kernel_block(spec, a, na, lda, b, nb, ldb, d, out, ldo, threads);
+    else
+        kernel_detail::gram_kernel_block(spec, a, na, lda, b, nb, ldb, d, out, ldo, scratch, threads);
+}
+
+size_t kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int64_t nb, int64_t) {
+    if (spec.type == KMX_KERNEL_LAPLACIAN) return 0;
+    return kernel_detail::gram_kernel_block_workspace_bytes(spec, na, nb);
+}
+
+}  // namespace kmx

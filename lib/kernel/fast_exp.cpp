@@ -1,0 +1,263 @@
+// fast_exp.cpp — table-driven e^x (Tang, "Table-driven implementation of
+// the exponential function in IEEE floating-point arithmetic", ACM TOMS 1989),
+// with N = 16 table entries:
+//
+//   k = round(x · N/ln2) = N·n + j  (0 ≤ j < N),   r = x − k·ln2/N,  |r| ≤ ln2/(2N)
+//   e^x = 2^n · 2^(j/N) · e^r,   e^r ≈ p(r)
+//
+// ln2/N is split in two (Cody & Waite) so that k·ln2/N is exact; p has degree
+// 6 (Chebyshev fit on [−ln2/32, ln2/32], error 7e-18, below double rounding);
+// 2^(j/N) comes from a table of 16 doubles. Errors: table entry 0.5 ulp,
+// polynomial and products about 1 ulp together.
+//
+// One algorithm, two codings:
+//  - portable C++ that the compiler vectorises, built for the baseline ISA and
+//    again for AVX2+FMA (the table lookup becomes a gather). 2^n is written
+//    into the exponent bits as 2^(n+60), and the table holds 2^(j/N)·2^−60,
+//    so that subnormal results stay correct;
+//  - AVX-512 intrinsics: the table sits in two registers (vpermt2pd) and
+//    vscalefpd applies 2^n, with correct underflow.
+// The fastest one the CPU supports is chosen once, at first use.
+#include "fast_exp.h"
+
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define KMX_X86_64 1
+#endif
+
+namespace kmx {
+
+namespace {
+
+constexpr int kTableBits = 4;
+constexpr int kTableSize = 1 << kTableBits;        // N
+constexpr double kInvLn2N = 23.083120654223414;    // N / ln2
+constexpr double kLn2HiN = 6.93147180369123816490e-01 / kTableSize;  // 21 significant bits: k · kLn2HiN is exact
+constexpr double kLn2LoN = 1.90821492927058770002e-10 / kTableSize;  // ln2/N − kLn2HiN
+// Adding 1.5·2^52 rounds to an integer and leaves it in the low mantissa bits.
+constexpr double kRoundShifter = 0x1.8p52;
+constexpr uint64_t kRoundShifterBits = 0x4338000000000000;
+constexpr double kLowest = -746.0;  // e^x rounds to 0 below −745.14
+
+// e^r ≈ Σ c_i r^i on |r| ≤ ln2/32 (mpmath.chebyfit(exp, [−ln2/32, ln2/32], 7)).
+constexpr double kPoly[7] = {
+    1.0, 1.0000000000000022, 0.5000000000000003, 0.16666666662844726, 0.04166666666188925, 0.008333496248686918,
+    0.0013889092532749104,
+};
+
+// 2^(j/16), rounded to nearest.
+alignas(64) constexpr double kTable[kTableSize] = {
+    1.0,                1.0442737824274138, 1.0905077326652577, 1.1387886347566916,
+    1.189207115002721,  1.241857812073484,  1.2968395546510096, 1.3542555469368927,
+    1.4142135623730951, 1.4768261459394993, 1.5422108254079407, 1.6104903319492543,
+    1.681792830507429,  1.7562521603732995, 1.8340080864093424, 1.9152065613971474,
+};
+
+// ------------------------------------------------------------ portable coding
+constexpr int kScaleBias = 60;  // 2^(n + bias) is a normal number for every n ≥ −1077
+
+struct ScaledTable {
+    double v[kTableSize];
+    constexpr ScaledTable() : v{} {
+        for (int j = 0; j < kTableSize; ++j) v[j] = kTable[j] * 0x1p-60;  // exact
+    }
+};
+alignas(64) constexpr ScaledTable kScaledTable;
+
+template <bool kFma>
+inline double mul_add(double a, double b, double c) {
+    if constexpr (kFma)
+        return __builtin_fma(a, b, c);
+    else
+        return a * b + c;
+}
+
+inline uint64_t bits_of(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
+inline double double_of(uint64_t bits) {
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+template <bool kFma>
+inline double polynomial(double r) {
+    double p = kPoly[6];
+    p = mul_add<kFma>(p, r, kPoly[5]);
+    p = mul_add<kFma>(p, r, kPoly[4]);
+    p = mul_add<kFma>(p, r, kPoly[3]);
+    p = mul_add<kFma>(p, r, kPoly[2]);
+    p = mul_add<kFma>(p, r, kPoly[1]);
+    return mul_add<kFma>(p, r, kPoly[0]);
+}
+
+template <bool kFma>
+inline double exp_portable(double x) {
+    x = x < kLowest ? kLowest : x;
+    const double shifted = mul_add<kFma>(x, kInvLn2N, kRoundShifter);  // 1.5·2^52 + k
+    const double k = shifted - kRoundShifter;
+    double r = mul_add<kFma>(-k, kLn2HiN, x);
+    r = mul_add<kFma>(-k, kLn2LoN, r);
+    const uint64_t bits = bits_of(shifted);
+    const double table = kScaledTable.v[bits % kTableSize];  // j = k mod N
+    // floor(k / N) + 1023 + bias, in the exponent field (wraps correctly for k < 0).
+    const uint64_t exponent = (bits >> kTableBits) - (kRoundShifterBits >> kTableBits) + 1023 + kScaleBias;
+    return table * polynomial<kFma>(r) * double_of(exponent << 52);
+}
+
+template <bool kFma>
+inline void exp_loop(double *x, int64_t n) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) x[i] = exp_portable<kFma>(x[i]);
+}
+
+template <bool kFma>
+inline void gaussian_loop(double *row, int64_t n, double gamma, double sq_a, const double *sq_b, double floor_a,
+                          const double *floor_b) {
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) {
+        const double dist2 = row[j] + (sq_a + sq_b[j]);
+        const double kept = dist2 > floor_a + floor_b[j] ? dist2 : 0.0;
+        row[j] = exp_portable<kFma>(-gamma * kept);
+    }
+}
+
+void exp_baseline(double *x, int64_t n) { exp_loop<false>(x, n); }
+
+void gaussian_baseline(double *row, int64_t n, double gamma, double sq_a, const double *sq_b, double floor_a,
+                       const double *floor_b) {
+    gaussian_loop<false>(row, n, gamma, sq_a, sq_b, floor_a, floor_b);
+}
+
+#ifdef KMX_X86_64
+__attribute__((target("avx2,fma"))) void exp_avx2_fma(double *x, int64_t n) { exp_loop<true>(x, n); }
+
+__attribute__((target("avx2,fma"))) void gaussian_avx2_fma(double *row, int64_t n, double gamma, double sq_a,
+                                                           const double *sq_b, double floor_a,
+                                                           const double *floor_b) {
+    gaussian_loop<true>(row, n, gamma, sq_a, sq_b, floor_a, floor_b);
+}
+
+// ------------------------------------------------------------ AVX-512 coding
+// (The maskz_ forms with all lanes set are the plain operations; GCC 12's
+// plain _mm512_max_pd/_mm512_scalef_pd trip -Wmaybe-uninitialized.)
+constexpr __mmask8 kAllLanes = 0xFF;
+
+// Lanes of the 8-wide group starting at i that lie inside [0, n).
+inline __mmask8 lanes_from(int64_t i, int64_t n) {
+    return n - i >= 8 ? kAllLanes : __mmask8((1u << (n - i)) - 1);
+}
+
+__attribute__((target("avx512f"))) inline __m512d exp8(__m512d x) {
+    x = _mm512_maskz_max_pd(kAllLanes, _mm512_set1_pd(kLowest), x);  // keeps NaN
+    const __m512d shifted = _mm512_fmadd_pd(x, _mm512_set1_pd(kInvLn2N), _mm512_set1_pd(kRoundShifter));
+    const __m512d k = _mm512_sub_pd(shifted, _mm512_set1_pd(kRoundShifter));
+    __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(kLn2HiN), x);
+    r = _mm512_fnmadd_pd(k, _mm512_set1_pd(kLn2LoN), r);
+    __m512d p = _mm512_set1_pd(kPoly[6]);
+    for (int i = 5; i >= 0; --i) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kPoly[i]));
+    // vpermt2pd reads the low 4 bits of each index: those of `shifted` are j.
+    const __m512d table = _mm512_permutex2var_pd(_mm512_load_pd(kTable), _mm512_castpd_si512(shifted),
+                                                 _mm512_load_pd(kTable + 8));
+    // scalef(v, k/N) multiplies v by 2^floor(k/N) = 2^n.
+    const __m512d k_over_n = _mm512_mul_pd(k, _mm512_set1_pd(1.0 / kTableSize));
+    return _mm512_maskz_scalef_pd(kAllLanes, _mm512_mul_pd(table, p), k_over_n);
+}
+
+__attribute__((target("avx512f"))) void exp_avx512(double *x, int64_t n) {
+    for (int64_t i = 0; i < n; i += 8) {
+        const __mmask8 lanes = lanes_from(i, n);
+        _mm512_mask_storeu_pd(x + i, lanes, exp8(_mm512_maskz_loadu_pd(lanes, x + i)));
+    }
+}
+
+// exp(−γ D) for the 8 entries at j of a Gaussian row (lanes: those inside the row).
+__attribute__((target("avx512f"))) inline void gaussian8(double *row, const double *sq_b, const double *floor_b,
+                                                         int64_t j, __mmask8 lanes, __m512d minus_gamma,
+                                                         __m512d sq_a8, __m512d floor_a8) {
+    const __m512d norms = _mm512_add_pd(sq_a8, _mm512_maskz_loadu_pd(lanes, sq_b + j));
+    const __m512d dist2 = _mm512_add_pd(_mm512_maskz_loadu_pd(lanes, row + j), norms);
+    const __m512d floor = _mm512_add_pd(floor_a8, _mm512_maskz_loadu_pd(lanes, floor_b + j));
+    const __mmask8 kept = _mm512_cmp_pd_mask(dist2, floor, _CMP_GT_OQ);
+    _mm512_mask_storeu_pd(row + j, lanes, exp8(_mm512_maskz_mul_pd(kept, dist2, minus_gamma)));
+}
+
+__attribute__((target("avx512f"))) void gaussian_avx512(double *row, int64_t n, double gamma, double sq_a,
+                                                        const double *sq_b, double floor_a, const double *floor_b) {
+    const __m512d minus_gamma = _mm512_set1_pd(-gamma), sq_a8 = _mm512_set1_pd(sq_a);
+    const __m512d floor_a8 = _mm512_set1_pd(floor_a);
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {  // two independent groups per step
+        gaussian8(row, sq_b, floor_b, j, kAllLanes, minus_gamma, sq_a8, floor_a8);
+        gaussian8(row, sq_b, floor_b, j + 8, kAllLanes, minus_gamma, sq_a8, floor_a8);
+    }
+    for (; j < n; j += 8) gaussian8(row, sq_b, floor_b, j, lanes_from(j, n), minus_gamma, sq_a8, floor_a8);
+}
+#endif  // KMX_X86_64
+
+// ------------------------------------------------------------------ dispatch
+using ExpFn = void (*)(double *, int64_t);
+using GaussianFn = void (*)(double *, int64_t, double, double, const double *, double, const double *);
+
+struct Implementation {
+    ExpFn exp;
+    GaussianFn gaussian;
+};
+
+Implementation implementation(ExpPath path) {
+    switch (path) {
+#ifdef KMX_X86_64
+        case ExpPath::Avx512: return {exp_avx512, gaussian_avx512};
+        case ExpPath::Avx2Fma: return {exp_avx2_fma, gaussian_avx2_fma};
+#endif
+        default: return {exp_baseline, gaussian_baseline};
+    }
+}
+
+ExpPath fastest_path() {
+    if (exp_path_supported(ExpPath::Avx512)) return ExpPath::Avx512;
+    if (exp_path_supported(ExpPath::Avx2Fma)) return ExpPath::Avx2Fma;
+    return ExpPath::Baseline;
+}
+
+const Implementation &chosen() {
+    static const Implementation impl = implementation(fastest_path());
+    return impl;
+}
+
+}  // namespace
+
+bool exp_path_supported(ExpPath path) {
+#ifdef KMX_X86_64
+    __builtin_cpu_init();
+    switch (path) {
+        case ExpPath::Avx512: return __builtin_cpu_supports("avx512f");
+        case ExpPath::Avx2Fma: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        default: return true;
+    }
+#else
+    return path == ExpPath::Baseline;
+#endif
+}
+
+void exp_in_place(double *x, int64_t n) { chosen().exp(x, n); }
+
+void gaussian_row_from_gram(double *row, int64_t n, double gamma, double sq_a, const double *sq_b, double floor_a,
+                            const double *floor_b) {
+    chosen().gaussian(row, n, gamma, sq_a, sq_b, floor_a, floor_b);
+}
+
+void exp_in_place(ExpPath path, double *x, int64_t n) { implementation(path).exp(x, n); }
+
+void gaussian_row_from_gram(ExpPath path, double *row, int64_t n, double gamma, double sq_a, const double *sq_b,
+                            double floor_a, const double *floor_b) {
+    implementation(path).gaussian(row, n, gamma, sq_a, sq_b, floor_a, floor_b);
+}
+
+}  // namespace kmx

@@ -1,0 +1,135 @@
+// test_fast_exp.cpp — every implementation of the vectorised exp the CPU
+// can run, against std::exp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernel/fast_exp.h"
+
+namespace {
+
+using kmx::ExpPath;
+
+constexpr double kRelative = 5e-16;       // a little over 2 ulp
+constexpr double kSubnormalUlp = 5e-324;  // 2^−1074
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+const char *name(ExpPath path) {
+    switch (path) {
+        case ExpPath::Avx512: return "avx512";
+        case ExpPath::Avx2Fma: return "avx2+fma";
+        default: return "baseline";
+    }
+}
+
+std::vector<ExpPath> supported_paths() {
+    std::vector<ExpPath> paths;
+    for (ExpPath path : {ExpPath::Baseline, ExpPath::Avx2Fma, ExpPath::Avx512})
+        if (kmx::exp_path_supported(path)) paths.push_back(path);
+    return paths;
+}
+
+bool matches_std_exp(double got, double x) {
+    const double want = std::exp(x);
+    return std::fabs(got - want) <= kRelative * want + kSubnormalUlp;
+}
+
+TEST(FastExp, BaselineIsAlwaysThere) { EXPECT_TRUE(kmx::exp_path_supported(ExpPath::Baseline)); }
+
+TEST(FastExp, MatchesStdExpOverTheKernelRange) {
+    std::mt19937_64 rng(3);
+    std::vector<double> x;
+    for (auto [lo, hi] : {std::pair{-746.0, 0.0}, {-1e-6, 0.0}, {-1.0, 1.0}, {0.0, 600.0}, {-745.2, -700.0}}) {
+        std::uniform_real_distribution<double> uniform(lo, hi);
+        for (int i = 0; i < 20000; ++i) x.push_back(uniform(rng));
+    }
+    for (ExpPath path : supported_paths()) {
+        std::vector<double> y = x;
+        kmx::exp_in_place(path, y.data(), int64_t(y.size()));
+        int64_t bad = 0;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (!matches_std_exp(y[i], x[i]) && bad++ == 0)
+                ADD_FAILURE() << name(path) << ": exp(" << x[i] << ") = " << y[i] << ", std::exp " << std::exp(x[i]);
+        EXPECT_EQ(bad, 0) << name(path);
+    }
+}
+
+TEST(FastExp, SpecialValues) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (ExpPath path : supported_paths()) {
+        double v[] = {0.0, -0.0, -kInf, -746.0, -1e4, -745.2, -745.1, -1e-300, nan};
+        kmx::exp_in_place(path, v, 9);
+        EXPECT_EQ(v[0], 1.0) << name(path);
+        EXPECT_EQ(v[1], 1.0) << name(path);
+        EXPECT_EQ(v[2], 0.0) << name(path);
+        EXPECT_EQ(v[3], 0.0) << name(path);
+        EXPECT_EQ(v[4], 0.0) << name(path);
+        EXPECT_EQ(v[5], 0.0) << name(path);
+        EXPECT_EQ(v[6], std::exp(-745.1)) << name(path);  // the smallest subnormal
+        EXPECT_EQ(v[7], 1.0) << name(path);
+        EXPECT_TRUE(std::isnan(v[8])) << name(path);
+    }
+}
+
+TEST(FastExp, NeverAboveOneForNonPositiveArguments) {
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> tiny(-0.1, 0.0);
+    std::vector<double> x(100000);
+    for (double &v : x) v = tiny(rng) * tiny(rng) * tiny(rng);
+    for (ExpPath path : supported_paths()) {
+        std::vector<double> y = x;
+        kmx::exp_in_place(path, y.data(), int64_t(y.size()));
+        for (double v : y) ASSERT_LE(v, 1.0) << name(path);
+    }
+}
+
+TEST(FastExp, EveryLengthAndTail) {
+    for (ExpPath path : supported_paths())
+        for (int64_t n : {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33}) {
+            std::vector<double> x(size_t(n) + 1);
+            for (int64_t i = 0; i <= n; ++i) x[size_t(i)] = -0.37 * double(i);
+            x[size_t(n)] = 123.0;  // past the end: must stay
+            kmx::exp_in_place(path, x.data(), n);
+            for (int64_t i = 0; i < n; ++i) EXPECT_TRUE(matches_std_exp(x[size_t(i)], -0.37 * double(i))) << n;
+            EXPECT_EQ(x[size_t(n)], 123.0) << name(path) << " wrote past n=" << n;
+        }
+}
+
+TEST(FastExp, GaussianRowFromGram) {
+    // row = −2 a·b_j; D_j = row + sq_a + sq_b[j]; K = exp(−γ D_j) unless D_j ≤ floor.
+    const int64_t size = 41;
+    std::vector<double> sq_b(size), floor_b(size), gram(size);
+    for (int64_t j = 0; j < size; ++j) {
+        sq_b[size_t(j)] = 1.0 + 0.25 * double(j);
+        floor_b[size_t(j)] = 1e-13 * sq_b[size_t(j)];
+        gram[size_t(j)] = -(2.0 + sq_b[size_t(j)]) + 0.5 * double(j % 5);  // D_j = 0.5 (j mod 5)
+    }
+    gram[3] += 1e-14;                      // D = 1.5 + 1e-14: above the floor
+    gram[10] = -(2.0 + sq_b[10]) + 1e-14;  // D tiny, below the floor: clamped
+    gram[15] = -(2.0 + sq_b[15]) - 1e-3;   // D negative: clamped
+    const double gamma = 0.7, sq_a = 2.0, floor_a = 1e-13 * sq_a;
+    for (ExpPath path : supported_paths())
+        for (int64_t n : {1, 7, 8, 15, 16, 21, 32, 40}) {
+            std::vector<double> row = gram;
+            kmx::gaussian_row_from_gram(path, row.data(), n, gamma, sq_a, sq_b.data(), floor_a, floor_b.data());
+            for (int64_t j = 0; j < n; ++j) {
+                const double dist2 = gram[size_t(j)] + (sq_a + sq_b[size_t(j)]);
+                if (dist2 <= floor_a + floor_b[size_t(j)]) {
+                    EXPECT_EQ(row[size_t(j)], 1.0) << name(path) << " j=" << j;
+                } else {
+                    EXPECT_TRUE(matches_std_exp(row[size_t(j)], -gamma * dist2)) << name(path) << " j=" << j;
+                }
+            }
+            EXPECT_EQ(row[size_t(n)], gram[size_t(n)]) << name(path) << " wrote past n=" << n;
+            if (n > 15) {
+                EXPECT_EQ(row[10], 1.0) << name(path);
+                EXPECT_EQ(row[15], 1.0) << name(path);
+            }
+        }
+}
+
+}  // namespace
