@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what kmx needs from Debian's package archive; does nothing when
 # everything is already there.  Usage: tools/install-deps.sh [--bench]
-#   --bench  also what bench/ compares against (scikit-learn, LIBSVM)
+#   --bench  also what bench/ compares against besides scikit-learn (LIBSVM, time)
 set -euo pipefail
 packages=(g++ meson ninja-build pkg-config python3
-          libblis-dev libblis-openmp-dev libflame-dev libgtest-dev)
+          libblis-dev libblis-openmp-dev libflame-dev libgtest-dev
+          python3-numpy python3-scipy python3-sklearn)   # the slow suite's references
 if [ "${1:-}" = "--bench" ]; then
-    packages+=(python3-sklearn python3-numpy python3-libsvm libsvm-tools time)
+    packages+=(python3-libsvm libsvm-tools time)
 fi
 missing=()
 for package in "${packages[@]}"; do
