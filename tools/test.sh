@@ -8,7 +8,7 @@ bash tools/install-deps.sh
 ninja -C build
 status=0
 meson test -C build --setup=full --print-errorlogs || status=$?
-python3 - build/meson-logs/testlog.json <<'PY'
+python3 - build/meson-logs/testlog-full.json <<'PY'
 import json, sys
 results = [json.loads(line)["result"] for line in open(sys.argv[1]) if line.strip()]
 passed = sum(r in ("OK", "EXPECTEDFAIL") for r in results)
