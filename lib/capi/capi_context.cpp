@@ -11,7 +11,7 @@ namespace kmx::capi {
 namespace {
 const kmx_param kContextParams[] = {KMX_PARAM_THREADS, KMX_PARAM_SEED, KMX_PARAM_MEMORY_BUDGET,
                                     KMX_PARAM_LOG_LEVEL};
-constexpr int kContextParamCount = sizeof kContextParams / sizeof kContextParams[0];
+constexpr ParamGroup kContextGroup = make_param_group(kContextParams, "context");
 
 void apply(Context &ctx, kmx_param param, double value) {
     switch (param) {
@@ -60,8 +60,7 @@ KMX_API void kmx_context_free(kmx_context *ctx) { delete ctx; }
 KMX_API kmx_status kmx_context_set_param(kmx_context *ctx, kmx_param param, double value) {
     return KMX_GUARDED({
         kmx::Context &impl = context_of(ctx);
-        kmx::require_param_in(param, kContextParams, kContextParamCount, "context");
-        kmx::check_param(*kmx::find_param(param), value);
+        kContextGroup.check(param, value);
         apply(impl, param, value);
     });
 }
@@ -70,7 +69,7 @@ KMX_API kmx_status kmx_context_get_param(double *out, const kmx_context *ctx, km
     return KMX_GUARDED({
         require_pointer(out, "out");
         require_pointer(ctx, "ctx");
-        kmx::require_param_in(param, kContextParams, kContextParamCount, "context");
+        kContextGroup.require_member(param);
         *out = value_of(ctx->impl, param);
     });
 }
@@ -78,7 +77,7 @@ KMX_API kmx_status kmx_context_get_param(double *out, const kmx_context *ctx, km
 KMX_API kmx_status kmx_context_set_params(kmx_context *ctx, const char *params) {
     return KMX_GUARDED({
         kmx::Context &impl = context_of(ctx);
-        const kmx::ParamList list(params, kContextParams, kContextParamCount, "context");
+        const kmx::ParamList list = kContextGroup.parse(params);
         for (int i = 0; i < list.size(); ++i) apply(impl, list[i].spec->id, list[i].value);
     });
 }

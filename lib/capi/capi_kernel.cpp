@@ -9,7 +9,7 @@ namespace kmx::capi {
 
 namespace {
 const kmx_param kKernelParams[] = {KMX_PARAM_KERNEL, KMX_PARAM_GAMMA, KMX_PARAM_COEF0, KMX_PARAM_DEGREE};
-constexpr int kKernelParamCount = sizeof kKernelParams / sizeof kKernelParams[0];
+constexpr ParamGroup kKernelGroup = make_param_group(kKernelParams, "kernel");
 
 void apply(KernelSpec &spec, kmx_param param, double value) {
     switch (param) {
@@ -22,7 +22,7 @@ void apply(KernelSpec &spec, kmx_param param, double value) {
 }
 
 void apply_string(KernelSpec &spec, const char *params) {
-    const ParamList list(params, kKernelParams, kKernelParamCount, "kernel");
+    const ParamList list = kKernelGroup.parse(params);
     for (int i = 0; i < list.size(); ++i) apply(spec, list[i].spec->id, list[i].value);
 }
 
@@ -75,8 +75,7 @@ KMX_API void kmx_kernel_free(kmx_kernel *kernel) { delete kernel; }
 KMX_API kmx_status kmx_kernel_set_param(kmx_kernel *kernel, kmx_param param, double value) {
     return KMX_GUARDED({
         kmx::KernelSpec &spec = mutable_kernel(kernel);
-        kmx::require_param_in(param, kKernelParams, kKernelParamCount, "kernel");
-        kmx::check_param(*kmx::find_param(param), value);
+        kKernelGroup.check(param, value);
         apply(spec, param, value);
     });
 }
@@ -85,7 +84,7 @@ KMX_API kmx_status kmx_kernel_get_param(double *out, const kmx_kernel *kernel, k
     return KMX_GUARDED({
         require_pointer(out, "out");
         const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
-        kmx::require_param_in(param, kKernelParams, kKernelParamCount, "kernel");
+        kKernelGroup.require_member(param);
         switch (param) {
             case KMX_PARAM_KERNEL: *out = spec.type; break;
             case KMX_PARAM_GAMMA: *out = spec.gamma; break;

@@ -134,6 +134,11 @@ void require_param_in(kmx_param param, const kmx_param *allowed, int allowed_cou
     fail(KMX_E_INVALID_ARGUMENT, "parameter %s does not apply to a %s, which takes: %s", spec->name, owner, names);
 }
 
+void ParamGroup::check(kmx_param param, double value) const {
+    require_member(param);
+    check_param(*find_param(param), value);
+}
+
 ParamList::ParamList(const char *text, const kmx_param *allowed, int allowed_count, const char *owner) {
     if (!text) return;
     const char *p = text;

@@ -53,4 +53,21 @@ private:
 // Throws unless `param` is among `allowed`, naming `owner`.
 void require_param_in(kmx_param param, const kmx_param *allowed, int allowed_count, const char *owner);
 
+// The parameters one kind of object (a context, a kernel, k-means) accepts.
+struct ParamGroup {
+    const kmx_param *params;
+    int count;
+    const char *owner;  // "context", "kernel", ... for messages
+
+    // Throws unless `param` belongs to the group (and, for check, `value` is allowed).
+    void require_member(kmx_param param) const { require_param_in(param, params, count, owner); }
+    void check(kmx_param param, double value) const;
+    ParamList parse(const char *text) const { return ParamList(text, params, count, owner); }
+};
+
+template <size_t N>
+constexpr ParamGroup make_param_group(const kmx_param (&params)[N], const char *owner) {
+    return ParamGroup{params, int(N), owner};
+}
+
 }  // namespace kmx
