@@ -5,7 +5,9 @@
 set -euo pipefail
 packages=(g++ meson ninja-build pkg-config python3
           libblis-dev libblis-openmp-dev libflame-dev libgtest-dev
-          python3-numpy python3-scipy python3-sklearn)   # the slow suite's references
+          python3-numpy python3-scipy python3-sklearn    # the slow suite's references
+          swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
+          r-base-dev r-cran-testthat)                    # the bindings and their tests
 if [ "${1:-}" = "--bench" ]; then
     packages+=(python3-libsvm libsvm-tools time)
 fi

@@ -1,0 +1,17 @@
+/* kmx.i — the one SWIG interface over include/kmx/kmx.h, shared by every
+ * language (after SimpleITK's Wrapping/Common). Each language's typemaps,
+ * error mapping and idiomatic helpers live in bindings/<language>/kmx_lang.i,
+ * found through -I: this file stays language-neutral and wraps the C header
+ * itself, so there is no second hand-written C layer to keep in step. */
+%module kmx
+
+%{
+#include "kmx/kmx.h"
+%}
+
+%include <stdint.i>
+
+/* Typemaps and the status -> exception mapping of the language being built. */
+%include "kmx_lang.i"
+
+%include "kmx/kmx.h"
