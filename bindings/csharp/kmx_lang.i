@@ -1,0 +1,161 @@
+/* kmx_lang.i (C#) — typemaps and error mapping for the C# binding, included by
+ * ../kmx.i. SWIG makes the internal class Kmx.Native (swig -module Native):
+ * one static method per C function, renamed to CamelCase (kmx_kernel_block ->
+ * KmxKernelBlock). The public API is the idiomatic layer in src/, which is
+ * the only caller of Native.
+ *
+ *  - A kmx_status other than KMX_OK raises Kmx.KmxException (status name,
+ *    code, kmx_last_error() message) through SWIG's pending-exception
+ *    mechanism: C calls back into C# to set it, the C# side throws on return.
+ *  - Handles are SafeHandle subclasses (ContextHandle, DatasetHandle,
+ *    KernelHandle): the marshaller keeps them alive and referenced for the
+ *    duration of each call. kmx_*_free is bound directly, taking an IntPtr,
+ *    because a SafeHandle cannot be marshalled from its own ReleaseHandle.
+ *  - Arrays are blittable and marshalled as LPArray, which pins them: C reads
+ *    and writes the managed memory in place, no copies. Lengths stay explicit
+ *    here; the idiomatic layer takes them from the arrays.
+ *  - Scalar outputs (int64_t *out, int *out, kmx_param *out, ...) are C# `out`
+ *    parameters. `double *out` is an output array ([Out] double[]) everywhere,
+ *    because the same name is an array in kmx_kernel_block and a scalar in
+ *    kmx_kernel_get_param: scalar reads pass a one-element array. */
+
+/* ------------------------------------------------------------------ names */
+%rename("%(camelcase)s", %$isfunction) "";
+/* KMX_PARAM_MEMORY_BUDGET -> Param.MemoryBudget, KMX_E_OUT_OF_MEMORY -> Status.OutOfMemory */
+%rename("%(regex:/^KMX_(?:PARAM_|LOG_|FORMAT_|KERNEL_|E_)?(.)([^_]*)_?(.?)([^_]*)_?(.?)([^_]*)$/\\1\\L\\2\\E\\3\\L\\4\\E\\5\\L\\6/)s", %$isenumitem) "";
+%rename(Status) kmx_status;
+%rename(Param) kmx_param;
+%rename(LogSeverity) kmx_log_level; /* LogLevel is a Param */
+%rename(Ownership) kmx_ownership;
+%rename(FileFormat) kmx_format; /* Format is a Status */
+%rename(KernelType) kmx_kernel_type;
+/* Sentinels that are not values. */
+%ignore KMX_STATUS_MAX_DO_NOT_USE;
+%ignore KMX_PARAM_MAX_DO_NOT_USE;
+%ignore KMX_LOG_FORCE_INT_;
+%ignore KMX_OWNERSHIP_FORCE_INT_;
+%ignore KMX_FORMAT_FORCE_INT_;
+%ignore KMX_KERNEL_FORCE_INT_;
+
+%pragma(csharp) moduleclassmodifiers="internal class"
+%pragma(csharp) imclassclassmodifiers="internal class"
+/* Datasets are always copied (KMX_COPY): nothing native points into managed memory. */
+%typemap(csclassmodifiers) kmx_ownership "internal enum"
+
+/* ----------------------------------------------------------------- errors */
+%insert(runtime) %{
+/* Set by the C# side at start-up: raises Kmx.KmxException as pending. */
+typedef void (SWIGSTDCALL *kmxcs_raise_fn)(int code, const char *name, const char *message);
+static kmxcs_raise_fn kmxcs_raise = NULL;
+
+SWIGEXPORT void SWIGSTDCALL KmxCsRegisterRaise(kmxcs_raise_fn fn) {
+  kmxcs_raise = fn;
+}
+%}
+
+%pragma(csharp) imclasscode=%{
+  /// <summary>Registers the C -> C# callback that makes a failing status a pending KmxException.</summary>
+  internal sealed class KmxExceptionHelper {
+    internal delegate void RaiseDelegate(int code, string name, string message);
+    static readonly RaiseDelegate raise = Raise;
+
+    [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="KmxCsRegisterRaise")]
+    static extern void KmxCsRegisterRaise(RaiseDelegate fn);
+
+    /// <summary>Wraps any exception a callback left pending (for example one thrown by a progress callback).</summary>
+    static void Raise(int code, string name, string message) {
+      SWIGPendingException.Set(new KmxException(code, name, message, SWIGPendingException.Retrieve()));
+    }
+
+    static KmxExceptionHelper() {
+      KmxCsRegisterRaise(raise);
+    }
+  }
+  static protected KmxExceptionHelper kmxExceptionHelper = new KmxExceptionHelper();
+
+  [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_context_free")]
+  internal static extern void KmxContextFree(global::System.IntPtr ctx);
+  [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_dataset_free")]
+  internal static extern void KmxDatasetFree(global::System.IntPtr ds);
+  [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_kernel_free")]
+  internal static extern void KmxKernelFree(global::System.IntPtr kernel);
+%}
+/* Bound above (libkmxcs links libkmx, so its symbols resolve through it). */
+%ignore kmx_context_free;
+%ignore kmx_dataset_free;
+%ignore kmx_kernel_free;
+
+/* Returned statuses: void in C#, a non-OK one raises. As a parameter, the enum. */
+%typemap(ctype) kmx_status "int"
+%typemap(imtype) kmx_status "int"
+%typemap(cstype) kmx_status "void"
+%typemap(out, canthrow=1) kmx_status %{
+  $result = (int)$1;
+  if ($1 != KMX_OK) kmxcs_raise((int)$1, kmx_status_name($1), kmx_last_error());
+%}
+%typemap(csout, excode=SWIGEXCODE) kmx_status {
+    $imcall;$excode
+  }
+%apply enum SWIGTYPE { kmx_status status };
+
+/* ---------------------------------------------------------------- handles */
+%define KMX_CS_HANDLE(CTYPE, CSHANDLE)
+%typemap(ctype) CTYPE *, const CTYPE * "void *"
+%typemap(imtype) CTYPE *, const CTYPE * "CSHANDLE"
+%typemap(cstype) CTYPE *, const CTYPE * "CSHANDLE"
+%typemap(csin) CTYPE *, const CTYPE * "$csinput"
+%typemap(in) CTYPE *, const CTYPE * %{ $1 = ($1_ltype)$input; %}
+%typemap(ctype) CTYPE **out "void **"
+%typemap(imtype) CTYPE **out "out CSHANDLE"
+%typemap(cstype) CTYPE **out "out CSHANDLE"
+%typemap(csin) CTYPE **out "out $csinput"
+%typemap(in) CTYPE **out %{ $1 = (CTYPE **)$input; %}
+%enddef
+KMX_CS_HANDLE(kmx_context, ContextHandle)
+KMX_CS_HANDLE(kmx_dataset, DatasetHandle)
+KMX_CS_HANDLE(kmx_kernel, KernelHandle)
+
+/* -------------------------------------------------------------- callbacks */
+%define KMX_CS_BY_VALUE(CTYPE, CSTYPE)
+%typemap(ctype) CTYPE "CTYPE"
+%typemap(imtype) CTYPE "CSTYPE"
+%typemap(cstype) CTYPE "CSTYPE"
+%typemap(csin) CTYPE "$csinput"
+%typemap(in) CTYPE %{ $1 = $input; %}
+%enddef
+KMX_CS_BY_VALUE(kmx_log_fn, NativeLogCallback)
+KMX_CS_BY_VALUE(kmx_progress_fn, NativeProgressCallback)
+%typemap(ctype) void *user_data "void *"
+%typemap(imtype) void *user_data "global::System.IntPtr"
+%typemap(cstype) void *user_data "global::System.IntPtr"
+%typemap(csin) void *user_data "$csinput"
+%typemap(in) void *user_data %{ $1 = $input; %}
+
+/* ---------------------------------------------------------------- outputs */
+%define KMX_CS_OUT(CTYPE, CSTYPE, NAMES...)
+%typemap(ctype) CTYPE *OUTVALUE "void *"
+%typemap(imtype) CTYPE *OUTVALUE "out CSTYPE"
+%typemap(cstype) CTYPE *OUTVALUE "out CSTYPE"
+%typemap(csin) CTYPE *OUTVALUE "out $csinput"
+%typemap(in) CTYPE *OUTVALUE %{ $1 = ($1_ltype)$input; %}
+%apply CTYPE *OUTVALUE { NAMES };
+%enddef
+KMX_CS_OUT(double, double, double *out_lower, double *out_upper, double *out_objective)
+KMX_CS_OUT(int, int, int *out, int *out_flags)
+KMX_CS_OUT(int64_t, long, int64_t *out, int64_t *out_count)
+KMX_CS_OUT(kmx_param, Param, kmx_param *out)
+
+/* ----------------------------------------------------------------- arrays */
+%define KMX_CS_ARRAY(CTYPE, CSTYPE, DIRECTION, NAMES...)
+%typemap(ctype) CTYPE *ARRAY_##DIRECTION "void *"
+%typemap(imtype, inattributes="[global::System.Runtime.InteropServices.DIRECTION, global::System.Runtime.InteropServices.MarshalAs(global::System.Runtime.InteropServices.UnmanagedType.LPArray)]") CTYPE *ARRAY_##DIRECTION "CSTYPE[]"
+%typemap(cstype) CTYPE *ARRAY_##DIRECTION "CSTYPE[]"
+%typemap(csin) CTYPE *ARRAY_##DIRECTION "$csinput"
+%typemap(in) CTYPE *ARRAY_##DIRECTION %{ $1 = ($1_ltype)$input; %}
+%apply CTYPE *ARRAY_##DIRECTION { NAMES };
+%enddef
+KMX_CS_ARRAY(double, double, In, const double *)
+KMX_CS_ARRAY(char, byte, In, const char *text)
+KMX_CS_ARRAY(double, double, Out, double *out, double *out_centers, double *out_labels, double *out_sqdist)
+KMX_CS_ARRAY(int32_t, int, Out, int32_t *out_assignment)
+KMX_CS_ARRAY(int64_t, long, Out, int64_t *out_counts)

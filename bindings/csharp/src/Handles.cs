@@ -1,0 +1,89 @@
+using System;
+using System.Runtime.InteropServices;
+
+namespace Kmx
+{
+    /// <summary>An owned native kmx handle; ReleaseHandle calls the matching kmx_*_free exactly once.</summary>
+    internal abstract class KmxHandle : SafeHandle
+    {
+        /// <summary>An empty handle that the marshaller fills through an out parameter.</summary>
+        protected KmxHandle() : base(IntPtr.Zero, true) { }
+
+        /// <summary>A handle that owns nothing and passes NULL to C.</summary>
+        protected KmxHandle(bool ownsHandle) : base(IntPtr.Zero, ownsHandle) { }
+
+        /// <summary>NULL is the only invalid value.</summary>
+        public override bool IsInvalid => handle == IntPtr.Zero;
+    }
+
+    /// <summary>A kmx_context*; also keeps the callback delegates that C holds alive.</summary>
+    internal sealed class ContextHandle : KmxHandle
+    {
+        /// <summary>Passes NULL: "no context" where C allows it, or a disposed Context.</summary>
+        internal static readonly ContextHandle Null = new ContextHandle(false);
+
+        /// <summary>The log trampoline C currently holds (or null).</summary>
+        internal NativeLogCallback LogCallback;
+
+        /// <summary>The progress trampoline C currently holds (or null).</summary>
+        internal NativeProgressCallback ProgressCallback;
+
+        /// <summary>Made by the marshaller for kmx_context_create's out parameter.</summary>
+        public ContextHandle() { }
+
+        ContextHandle(bool ownsHandle) : base(ownsHandle) { }
+
+        /// <summary>Frees the context (kmx_context_free).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativePINVOKE.KmxContextFree(handle);
+            return true;
+        }
+    }
+
+    /// <summary>A kmx_dataset*.</summary>
+    internal sealed class DatasetHandle : KmxHandle
+    {
+        /// <summary>Passes NULL, for a disposed Dataset.</summary>
+        internal static readonly DatasetHandle Null = new DatasetHandle(false);
+
+        /// <summary>Made by the marshaller for the out parameter of the creating calls.</summary>
+        public DatasetHandle() { }
+
+        DatasetHandle(bool ownsHandle) : base(ownsHandle) { }
+
+        /// <summary>Frees the dataset (kmx_dataset_free).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativePINVOKE.KmxDatasetFree(handle);
+            return true;
+        }
+    }
+
+    /// <summary>A kmx_kernel*.</summary>
+    internal sealed class KernelHandle : KmxHandle
+    {
+        /// <summary>Passes NULL, for a disposed Kernel.</summary>
+        internal static readonly KernelHandle Null = new KernelHandle(false);
+
+        /// <summary>Made by the marshaller for the out parameter of the creating calls.</summary>
+        public KernelHandle() { }
+
+        KernelHandle(bool ownsHandle) : base(ownsHandle) { }
+
+        /// <summary>Frees the kernel (kmx_kernel_free).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativePINVOKE.KmxKernelFree(handle);
+            return true;
+        }
+    }
+
+    /// <summary>The C log callback (kmx_log_fn).</summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    internal delegate void NativeLogCallback(IntPtr userData, LogSeverity level, [MarshalAs(UnmanagedType.LPStr)] string message);
+
+    /// <summary>The C progress callback (kmx_progress_fn); nonzero cancels.</summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    internal delegate int NativeProgressCallback(IntPtr userData, double fraction, [MarshalAs(UnmanagedType.LPStr)] string phase);
+}

@@ -1,0 +1,72 @@
+namespace Kmx
+{
+    /// <summary>A kernel function and its parameters (kmx_kernel); immutable once set up, it may be shared by many threads.</summary>
+    public sealed class Kernel : NativeObject
+    {
+        Kernel(KernelHandle handle) : base(handle, KernelHandle.Null) { }
+
+        /// <summary>A kernel of the given type with default parameters (kmx_kernel_create).</summary>
+        public Kernel(KernelType type) : this(Create(type)) { }
+
+        /// <summary>A kernel from "kernel=rbf gamma=0.5" (kernel defaults to rbf) (kmx_kernel_create_from_string).</summary>
+        public Kernel(string parameters) : this(Create(parameters)) { }
+
+        static KernelHandle Create(KernelType type)
+        {
+            Native.KmxKernelCreate(out KernelHandle handle, type);
+            return handle;
+        }
+
+        static KernelHandle Create(string parameters)
+        {
+            Native.KmxKernelCreateFromString(out KernelHandle handle, parameters);
+            return handle;
+        }
+
+        internal KernelHandle Handle => (KernelHandle)RawHandle;
+
+        /// <summary>Sets one parameter (kmx_kernel_set_param).</summary>
+        public void SetParam(Param param, double value) => Native.KmxKernelSetParam(Handle, param, value);
+
+        /// <summary>Reads one parameter (kmx_kernel_get_param).</summary>
+        public double GetParam(Param param) => Scalar.Read(value => Native.KmxKernelGetParam(value, Handle, param));
+
+        /// <summary>Sets parameters from "gamma=0.5 degree=2" (kmx_kernel_set_params).</summary>
+        public void SetParams(string parameters) => Native.KmxKernelSetParams(Handle, parameters);
+
+        /// <summary>K(a, b) for two vectors of equal length (kmx_kernel_eval).</summary>
+        public double Eval(double[] a, double[] b)
+        {
+            Arrays.RequireLength(b, a.Length, nameof(b));
+            return Scalar.Read(value => Native.KmxKernelEval(value, Handle, a, b, a.Length));
+        }
+
+        /// <summary>The kernel block K(a_i, b_j), row-major na × nb, of row-major a and b with d columns (kmx_kernel_block).</summary>
+        public double[] Block(double[] a, double[] b, long d, Context ctx = null)
+        {
+            var result = new double[Arrays.Rows(a, d, nameof(a)) * Arrays.Rows(b, d, nameof(b))];
+            Block(result, a, b, d, ctx);
+            return result;
+        }
+
+        /// <summary>The kernel block of the rows of two matrices with equal column counts, row-major na × nb.</summary>
+        public double[] Block(double[,] a, double[,] b, Context ctx = null) =>
+            Block(Arrays.Flatten(a), Arrays.Flatten(b), a.GetLength(1), ctx);
+
+        /// <summary>Writes the kernel block into result, which C checks holds na*nb values (kmx_kernel_block).</summary>
+        public void Block(double[] result, double[] a, double[] b, long d, Context ctx = null)
+        {
+            long na = Arrays.Rows(a, d, nameof(a)), nb = Arrays.Rows(b, d, nameof(b));
+            Native.KmxKernelBlock(result, result?.Length ?? 0, Context.OptionalHandle(ctx), Handle, a, na, b, nb, d);
+        }
+
+        /// <summary>The kernel block of rows [aBegin, aEnd) of a and [bBegin, bEnd) of b, row-major (kmx_kernel_block_rows).</summary>
+        public double[] BlockRows(Dataset a, long aBegin, long aEnd, Dataset b, long bBegin, long bEnd, Context ctx = null)
+        {
+            var result = new double[System.Math.Max(aEnd - aBegin, 0) * System.Math.Max(bEnd - bBegin, 0)];
+            Native.KmxKernelBlockRows(result, result.Length, Context.OptionalHandle(ctx), Handle,
+                                      a.Handle, aBegin, aEnd, b.Handle, bBegin, bEnd);
+            return result;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+namespace Kmx
+{
+    /// <summary>The allowed range of a parameter (kmx_param_bounds).</summary>
+    public struct ParamBounds
+    {
+        readonly int flags;
+
+        internal ParamBounds(double lower, double upper, int flags)
+        {
+            Lower = lower;
+            Upper = upper;
+            this.flags = flags;
+        }
+
+        /// <summary>The lower bound.</summary>
+        public double Lower { get; }
+        /// <summary>The upper bound.</summary>
+        public double Upper { get; }
+
+        /// <summary>True if the lower bound itself is excluded.</summary>
+        public bool LowerOpen => (flags & Native.KMX_BOUND_LOWER_OPEN) != 0;
+        /// <summary>True if the upper bound itself is excluded.</summary>
+        public bool UpperOpen => (flags & Native.KMX_BOUND_UPPER_OPEN) != 0;
+        /// <summary>True if only whole numbers are allowed.</summary>
+        public bool IsInteger => (flags & Native.KMX_BOUND_INTEGER) != 0;
+        /// <summary>True if the parameter is an enum (names are accepted in strings).</summary>
+        public bool IsEnum => (flags & Native.KMX_BOUND_ENUM) != 0;
+    }
+
+    /// <summary>Facts about parameters, usable as extension methods: Param.Gamma.Name().</summary>
+    public static class Params
+    {
+        /// <summary>The allowed range of param (kmx_param_bounds).</summary>
+        public static ParamBounds Bounds(this Param param)
+        {
+            Native.KmxParamBounds(out double lower, out double upper, out int flags, param);
+            return new ParamBounds(lower, upper, flags);
+        }
+
+        /// <summary>The name in the "key=value" form, e.g. "gamma" (kmx_param_name).</summary>
+        public static string Name(this Param param) => Native.KmxParamName(param);
+
+        /// <summary>Looks a parameter up by its name (kmx_param_from_name).</summary>
+        public static Param FromName(string name)
+        {
+            Native.KmxParamFromName(out Param param, name);
+            return param;
+        }
+
+        /// <summary>Throws KmxException naming the parameter and its range unless value is allowed (kmx_param_check).</summary>
+        public static void Check(this Param param, double value) => Native.KmxParamCheck(param, value);
+    }
+}

@@ -1,0 +1,114 @@
+using NUnit.Framework;
+
+namespace Kmx.Tests
+{
+    /// <summary>Creating, loading, parsing and reading datasets.</summary>
+    [TestFixture]
+    public class DatasetTests
+    {
+        [Test]
+        public void CreatedFromArraysReadsBack()
+        {
+            double[] x = TestData.Values(12, 1);
+            double[] y = { 1, 2, 1, 3 };
+            using (var data = new Dataset(x, 3, y))
+            {
+                Assert.AreEqual(4, data.Rows);
+                Assert.AreEqual(3, data.Cols);
+                Assert.AreEqual(12, data.Nnz);
+                Assert.IsFalse(data.IsSparse);
+                Assert.IsTrue(data.HasLabels);
+                Assert.IsFalse(data.HasWeights);
+                CollectionAssert.AreEqual(x, data.GetRows(0, 4));
+                CollectionAssert.AreEqual(y, data.GetLabels());
+            }
+        }
+
+        [Test]
+        public void CreatedFromMatrixIsRowMajor()
+        {
+            var x = new double[,] { { 1, 2, 3 }, { 4, 5, 6 } };
+            using (var data = new Dataset(x))
+            {
+                Assert.AreEqual(2, data.Rows);
+                Assert.IsFalse(data.HasLabels);
+                CollectionAssert.AreEqual(new double[] { 4, 5, 6 }, data.GetRows(1, 2));
+            }
+        }
+
+        [Test]
+        public void CopiesTheCallersArrays()
+        {
+            double[] x = { 1, 2, 3, 4 };
+            using (var data = new Dataset(x, 2))
+            {
+                x[0] = 100;
+                Assert.AreEqual(1.0, data.GetRows(0, 1)[0]);
+            }
+        }
+
+        [Test]
+        public void WeightsAreStored()
+        {
+            using (var data = new Dataset(TestData.Values(6, 2), 2))
+            {
+                data.SetWeights(new double[] { 1, 2, 3 });
+                Assert.IsTrue(data.HasWeights);
+            }
+        }
+
+        [Test]
+        public void ClassesCountLabels()
+        {
+            using (var data = new Dataset(TestData.Values(10, 3), 2, new double[] { 2, 1, 2, 5, 2 }))
+            {
+                LabelCount[] classes = data.Classes();
+                Assert.AreEqual(3, classes.Length);
+                Assert.AreEqual(1.0, classes[0].Label);
+                Assert.AreEqual(1, classes[0].Count);
+                Assert.AreEqual(2.0, classes[1].Label);
+                Assert.AreEqual(3, classes[1].Count);
+                Assert.AreEqual(5.0, classes[2].Label);
+            }
+        }
+
+        [Test]
+        public void ParsesSparseTextAndMakesItDense()
+        {
+            string text = "1 1:0.5 40:2\n-1 3:1\n";
+            using (var data = Dataset.Parse(text, "inline", FileFormat.Libsvm))
+            using (var dense = data.ToDense())
+            {
+                Assert.AreEqual(2, data.Rows);
+                Assert.AreEqual(40, data.Cols);
+                Assert.That(data.Nnz, Is.EqualTo(3).Or.EqualTo(80));
+                Assert.IsFalse(dense.IsSparse);
+                Assert.AreEqual(80, dense.Nnz);
+                double[] row0 = dense.GetRows(0, 1);
+                Assert.AreEqual(0.5, row0[0]);
+                Assert.AreEqual(2.0, row0[39]);
+                CollectionAssert.AreEqual(new double[] { 1, -1 }, dense.GetLabels());
+            }
+        }
+
+        [Test]
+        public void LoadsLetter()
+        {
+            using (var ctx = new Context())
+            using (var data = Dataset.Load(TestData.LetterTrain, FileFormat.Auto, ctx))
+            {
+                Assert.AreEqual(12000, data.Rows);
+                Assert.AreEqual(16, data.Cols);
+                Assert.AreEqual(26, data.Classes().Length);
+            }
+        }
+
+        [Test]
+        public void ParseErrorsNameTheLine()
+        {
+            var e = Assert.Throws<KmxException>(() => Dataset.Parse("1 1:0.5\n2 x:y\n", "broken.txt"));
+            Assert.AreEqual(Status.Format, e.Status);
+            StringAssert.Contains("broken.txt", e.NativeMessage);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+using NUnit.Framework;
+
+namespace Kmx.Tests
+{
+    /// <summary>Versions, status names, last error and parameter facts.</summary>
+    [TestFixture]
+    public class LibraryTests
+    {
+        [Test]
+        public void VersionMatchesTheHeader()
+        {
+            Assert.AreEqual(Library.HeaderVersion, Library.Version);
+            string[] parts = Library.Version.Split('.');
+            Assert.AreEqual(int.Parse(parts[0]) * 10000 + int.Parse(parts[1]) * 100 + int.Parse(parts[2]),
+                            Library.VersionNumber);
+        }
+
+        [Test]
+        public void StatusNamesComeFromC()
+        {
+            Assert.AreEqual("KMX_OK", Library.StatusName(Status.Ok));
+            Assert.AreEqual("KMX_E_INVALID_ARGUMENT", Library.StatusName(Status.InvalidArgument));
+            Assert.AreEqual("KMX_E_NUMERICAL", Library.StatusName(Status.Numerical));
+        }
+
+        [Test]
+        public void LastErrorIsKeptUntilCleared()
+        {
+            Assert.Throws<KmxException>(() => Param.Gamma.Check(-1));
+            StringAssert.Contains("gamma", Library.LastError);
+            Library.ClearError();
+            Assert.AreEqual("", Library.LastError);
+        }
+
+        [Test]
+        public void ParamNamesRoundTrip()
+        {
+            foreach (Param param in System.Enum.GetValues(typeof(Param)))
+                Assert.AreEqual(param, Params.FromName(param.Name()));
+            Assert.AreEqual("gamma", Param.Gamma.Name());
+        }
+
+        [Test]
+        public void ParamBoundsDescribeTheRange()
+        {
+            ParamBounds gamma = Param.Gamma.Bounds();
+            Assert.AreEqual(0.0, gamma.Lower);
+            Assert.IsTrue(gamma.LowerOpen);
+            Assert.IsFalse(gamma.IsInteger);
+            ParamBounds threads = Param.Threads.Bounds();
+            Assert.AreEqual(1.0, threads.Lower);
+            Assert.AreEqual(1024.0, threads.Upper);
+            Assert.IsTrue(threads.IsInteger);
+            Assert.IsTrue(Param.Kernel.Bounds().IsEnum);
+            Assert.IsTrue(Param.KmeansTol.Bounds().UpperOpen);
+        }
+
+        [Test]
+        public void ParamCheckAcceptsAndRejects()
+        {
+            Param.Gamma.Check(0.5);
+            var e = Assert.Throws<KmxException>(() => Param.Degree.Check(2.5));
+            Assert.AreEqual(Status.InvalidArgument, e.Status);
+            var unknown = Assert.Throws<KmxException>(() => Params.FromName("no_such_param"));
+            StringAssert.Contains("no_such_param", unknown.NativeMessage);
+        }
+    }
+}

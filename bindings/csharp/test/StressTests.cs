@@ -1,0 +1,47 @@
+using System;
+using NUnit.Framework;
+
+namespace Kmx.Tests
+{
+    /// <summary>Handles dropped without Dispose are freed by finalization, in any order, without growth.</summary>
+    [TestFixture]
+    public class StressTests
+    {
+        const int Total = 100000;
+        const int Checkpoint = 10000;
+        const double AllowedGrowthMegabytes = 50;
+
+        [Test]
+        public void HundredThousandUndisposedHandles()
+        {
+            double atCheckpoint = 0;
+            for (int i = 1; i <= Total; ++i)
+            {
+                DropObjects(i);
+                if (i % Checkpoint != 0) continue;
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+                if (i == Checkpoint) atCheckpoint = TestData.ResidentMegabytes();
+            }
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+            double atEnd = TestData.ResidentMegabytes();
+            Console.WriteLine("stress: VmRSS {0:F1} MB after {1} handles, {2:F1} MB after {3} (growth {4:F1} MB)",
+                              atCheckpoint, Checkpoint, atEnd, Total, atEnd - atCheckpoint);
+            Assert.Less(atEnd - atCheckpoint, AllowedGrowthMegabytes);
+        }
+
+        /// <summary>4 KB of values: each dropped dataset holds a native copy, so a leak of 100k of them would show.</summary>
+        static readonly double[] Values = TestData.Values(512, 99);
+
+        /// <summary>Makes and drops a kernel, a context and a dataset; every tenth time the kernel also uses the dataset.</summary>
+        static void DropObjects(int i)
+        {
+            var kernel = new Kernel(KernelType.Rbf);
+            kernel.SetParam(Param.Gamma, 0.5);
+            new Context().SetParam(Param.Seed, i);
+            var data = new Dataset(Values, 64);
+            if (i % 10 == 0) kernel.BlockRows(data, 0, 2, data, 0, 1);
+        }
+    }
+}
