@@ -1,0 +1,336 @@
+/* kmx_lang.i — the R side of bindings/kmx.i (SWIG -r).
+ *
+ * What the typemaps below give the R layer (pkg/R/*.R), which calls the
+ * generated functions, all renamed C_kmx_*:
+ *  - Every kmx_status is checked: a failure signals an R condition of class
+ *    c("kmx_error", "error", "condition") with the status name in $status and
+ *    kmx_last_error() in $message. Success returns the outputs instead of the
+ *    status: nothing (NULL), the one output, or a list of several in the C
+ *    argument order.
+ *  - Handles are external pointers tagged with their type ("kmx_context", ...)
+ *    and a finalizer; out-parameter handles (T **out) become return values.
+ *    kmx_r_free() frees a handle early and leaves a NULL pointer behind, which
+ *    the C library then reports ("ctx is NULL") if the handle is used again.
+ *  - Input arrays are the R double vectors themselves (REAL(), no copy); the R
+ *    layer passes doubles, already row-major. Output arrays are R vectors
+ *    allocated here at the length the R layer passes and filled in place.
+ *    Scalar outputs become R scalars; int64_t values travel as doubles.
+ *  - The log and progress callbacks take an R function (or NULL): a C
+ *    trampoline calls it with R_tryEval. The function stays preserved
+ *    (R_PreserveObject) while it is set, and is released when it is replaced
+ *    or when the context is freed. */
+
+/* kmx_foo -> C_kmx_foo: the idiomatic R functions keep the kmx_ names. */
+%rename("%(regex:/^(kmx_.*)$/C_\\1/)s", %$isfunction) "";
+
+/* Freed through kmx_r_free (below), which also clears the R handle. */
+%ignore kmx_context_free;
+%ignore kmx_dataset_free;
+%ignore kmx_kernel_free;
+
+%{
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <Rinternals.h>
+
+/* Signals the kmx_error condition for a failed call; does not return. */
+static void kmx_r_raise(kmx_status status) {
+    static const char *const fields[] = {"message", "call", "status"};
+    static const char *const classes[] = {"kmx_error", "error", "condition"};
+    char message[512];
+    SEXP condition, names, class_names;
+    int i;
+    /* Copied first: an allocation below may run finalizers that call kmx. */
+    snprintf(message, sizeof message, "%s", kmx_last_error());
+    condition = Rf_protect(Rf_allocVector(VECSXP, 3));
+    names = Rf_protect(Rf_allocVector(STRSXP, 3));
+    class_names = Rf_protect(Rf_allocVector(STRSXP, 3));
+    for (i = 0; i < 3; ++i) {
+        SET_STRING_ELT(names, i, Rf_mkChar(fields[i]));
+        SET_STRING_ELT(class_names, i, Rf_mkChar(classes[i]));
+    }
+    SET_VECTOR_ELT(condition, 0, Rf_mkString(message));
+    SET_VECTOR_ELT(condition, 2, Rf_mkString(kmx_status_name(status)));
+    Rf_setAttrib(condition, R_NamesSymbol, names);
+    Rf_setAttrib(condition, R_ClassSymbol, class_names);
+    Rf_eval(Rf_protect(Rf_lang2(Rf_install("stop"), condition)), R_BaseEnv);
+    Rf_unprotect(4); /* not reached: stop() does not return */
+}
+
+/* A whole number of at most 2^53 in magnitude for an int64_t argument. */
+static int64_t kmx_r_int64(SEXP x, const char *name) {
+    double value = Rf_length(x) == 1 ? Rf_asReal(x) : NA_REAL;
+    if (!R_finite(value) || fabs(value) > 9007199254740992.0 || value != floor(value))
+        Rf_error("kmx: '%s' must be one whole number", name);
+    return (int64_t)value;
+}
+
+static int kmx_r_int(SEXP x, const char *name) {
+    int value = Rf_length(x) == 1 ? Rf_asInteger(x) : NA_INTEGER;
+    if (value == NA_INTEGER) Rf_error("kmx: '%s' must be one integer", name);
+    return value;
+}
+
+/* A double vector read in place; NULL for R's NULL (optional arrays). */
+static const double *kmx_r_doubles(SEXP x, const char *name) {
+    if (x == R_NilValue) return NULL;
+    if (TYPEOF(x) != REALSXP) Rf_error("kmx: '%s' must be a double vector", name);
+    return REAL(x);
+}
+
+static const char *kmx_r_string(SEXP x, const char *name) {
+    if (!Rf_isString(x) || Rf_length(x) != 1 || STRING_ELT(x, 0) == NA_STRING)
+        Rf_error("kmx: '%s' must be one string", name);
+    return CHAR(STRING_ELT(x, 0));
+}
+
+/* ---------------------------------------------------------------- handles */
+enum { KMX_R_LOG_HANDLER, KMX_R_PROGRESS_HANDLER, KMX_R_HANDLERS };
+
+/* The object behind a handle: NULL for R's NULL and for a freed handle. */
+static void *kmx_r_handle(SEXP x, const char *type) {
+    if (x == R_NilValue) return NULL;
+    if (TYPEOF(x) != EXTPTRSXP || R_ExternalPtrTag(x) != Rf_install(type))
+        Rf_error("kmx: expected a %s handle", type);
+    return R_ExternalPtrAddr(x);
+}
+
+/* Replaces a context's handler in `slot`: releases the old R function and
+ * preserves the new one (R's NULL for none). */
+static void kmx_r_set_handler(SEXP handle, int slot, SEXP fn) {
+    SEXP handlers = R_ExternalPtrProtected(handle);
+    SEXP old = VECTOR_ELT(handlers, slot);
+    if (old != R_NilValue) R_ReleaseObject(old);
+    if (fn != R_NilValue) R_PreserveObject(fn);
+    SET_VECTOR_ELT(handlers, slot, fn);
+}
+
+/* Frees the object behind a handle once; also the handles' finalizer. */
+static void kmx_r_finalize(SEXP handle) {
+    void *object = R_ExternalPtrAddr(handle);
+    SEXP tag = R_ExternalPtrTag(handle);
+    int slot;
+    if (!object) return;
+    R_ClearExternalPtr(handle);
+    if (tag == Rf_install("kmx_context")) {
+        kmx_context_free((kmx_context *)object);
+        for (slot = 0; slot < KMX_R_HANDLERS; ++slot) kmx_r_set_handler(handle, slot, R_NilValue);
+    } else if (tag == Rf_install("kmx_dataset")) {
+        kmx_dataset_free((kmx_dataset *)object);
+    } else if (tag == Rf_install("kmx_kernel")) {
+        kmx_kernel_free((kmx_kernel *)object);
+    }
+}
+
+/* A handle owning `object`; a context's also records its R handlers. */
+static SEXP kmx_r_new_handle(void *object, const char *type) {
+    SEXP handlers = strcmp(type, "kmx_context") == 0 ? Rf_allocVector(VECSXP, KMX_R_HANDLERS)
+                                                     : R_NilValue;
+    SEXP handle = Rf_protect(R_MakeExternalPtr(object, Rf_install(type), handlers));
+    R_RegisterCFinalizerEx(handle, kmx_r_finalize, TRUE);
+    Rf_unprotect(1);
+    return handle;
+}
+
+/* -------------------------------------------------------------- callbacks */
+/* Calls fn(arg1, arg2) from inside a kmx call; an R error is reported by
+ * R_tryEval and does not unwind through the library. */
+static SEXP kmx_r_call_handler(void *fn, SEXP arg1, const char *arg2, int *failed) {
+    SEXP call = Rf_protect(Rf_lang3((SEXP)fn, arg1, R_NilValue));
+    SEXP result;
+    SETCADDR(call, Rf_mkString(arg2));
+    result = R_tryEval(call, R_GlobalEnv, failed);
+    Rf_unprotect(1);
+    return result;
+}
+
+static void kmx_r_log_trampoline(void *fn, kmx_log_level level, const char *message) {
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+    int failed = 0;
+    SEXP name = Rf_protect(Rf_mkString(level >= 0 && level <= 3 ? names[level] : "unknown"));
+    kmx_r_call_handler(fn, name, message, &failed);
+    Rf_unprotect(1);
+}
+
+/* TRUE from the handler cancels the running call; so does an error in it. */
+static int kmx_r_progress_trampoline(void *fn, double fraction, const char *phase) {
+    int failed = 0;
+    SEXP result = kmx_r_call_handler(fn, Rf_protect(Rf_ScalarReal(fraction)), phase, &failed);
+    int cancel = failed || (Rf_isLogical(result) && Rf_length(result) == 1 &&
+                            LOGICAL(result)[0] == TRUE);
+    Rf_unprotect(1);
+    return cancel;
+}
+%}
+
+/* --------------------------------------------------------------- statuses */
+%typemap(out) kmx_status %{
+    if ($1 != KMX_OK) kmx_r_raise($1);
+    r_ans = R_NilValue;
+%}
+/* SWIG returns list(status placeholder, outputs...) when a call has outputs.
+ * Kept: NULL for none, the one output, or the list of several in C order. */
+%typemap(scoerceout) kmx_status %{
+  if (is.list($result)) $result = $result[-1L];
+  if (is.list($result) && length($result) <= 1L) $result = if (length($result)) $result[[1L]];
+%}
+
+/* Enums travel as integers (the R layer maps names through the C API). */
+%define KMX_R_ENUM(TYPE)
+%typemap(rtype) TYPE "integer";
+%typemap(scoercein) TYPE "";
+%typemap(in) TYPE %{ $1 = (TYPE)kmx_r_int($input, "$1_name"); %}
+%enddef
+KMX_R_ENUM(kmx_status)
+KMX_R_ENUM(kmx_param)
+KMX_R_ENUM(kmx_ownership)
+KMX_R_ENUM(kmx_format)
+KMX_R_ENUM(kmx_kernel_type)
+
+%typemap(rtype) int64_t "numeric";
+%typemap(scoercein) int64_t "";
+%typemap(in) int64_t %{ $1 = kmx_r_int64($input, "$1_name"); %}
+
+%typemap(rtype) const char * "character";
+%typemap(scoercein) const char * "";
+%typemap(in) const char * %{
+    $1 = ($1_ltype)($input == R_NilValue ? NULL : kmx_r_string($input, "$1_name"));
+%}
+%typemap(freearg) const char * "";
+
+/* ------------------------------------------------------------ input arrays */
+%typemap(rtype) const double * "numeric";
+%typemap(scoercein) const double * "";
+%typemap(in) const double * %{ $1 = ($1_ltype)kmx_r_doubles($input, "$1_name"); %}
+%typemap(freearg) const double * "";
+
+/* Weights: the length comes from the vector, so the library checks it. */
+%typemap(rtype) (const double *w, int64_t n) "numeric";
+%typemap(scoercein) (const double *w, int64_t n) "";
+%typemap(in) (const double *w, int64_t n) %{
+    $1 = ($1_ltype)kmx_r_doubles($input, "$1_name");
+    $2 = (int64_t)Rf_xlength($input);
+%}
+%typemap(freearg) (const double *w, int64_t n) "";
+
+/* Text in memory: its byte length comes from the string. */
+%typemap(rtype) (const char *text, int64_t text_len) "character";
+%typemap(scoercein) (const char *text, int64_t text_len) "";
+%typemap(in) (const char *text, int64_t text_len) %{
+    $1 = ($1_ltype)kmx_r_string($input, "$1_name");
+    $2 = (int64_t)strlen($1);
+%}
+%typemap(freearg) (const char *text, int64_t text_len) "";
+
+/* ---------------------------------------------------------------- outputs */
+/* Scalar outputs: no R argument; the value is returned. */
+%define KMX_R_OUT_SCALAR(CTYPE, NAME, TO_SEXP, R_TYPE)
+%typemap(in, numinputs=0) CTYPE *NAME (CTYPE value = 0) %{ $1 = &value; %}
+%typemap(argout) CTYPE *NAME %{
+%append_output(TO_SEXP((R_TYPE)value$argnum)); %}
+%typemap(freearg) CTYPE *NAME "";
+%enddef
+KMX_R_OUT_SCALAR(double, out, Rf_ScalarReal, double)
+KMX_R_OUT_SCALAR(double, out_lower, Rf_ScalarReal, double)
+KMX_R_OUT_SCALAR(double, out_upper, Rf_ScalarReal, double)
+KMX_R_OUT_SCALAR(double, out_objective, Rf_ScalarReal, double)
+KMX_R_OUT_SCALAR(int64_t, out, Rf_ScalarReal, double)
+KMX_R_OUT_SCALAR(int64_t, out_count, Rf_ScalarReal, double)
+KMX_R_OUT_SCALAR(int, out, Rf_ScalarInteger, int)
+KMX_R_OUT_SCALAR(int, out_flags, Rf_ScalarInteger, int)
+KMX_R_OUT_SCALAR(kmx_param, out, Rf_ScalarInteger, int)
+
+/* Array outputs: the R argument is the length; the R vector is filled in place. */
+%define KMX_R_OUT_ARRAY(CTYPE, PTR, LEN, SEXPTYPE, ACCESS)
+%typemap(rtype) (CTYPE *PTR, int64_t LEN) "numeric";
+%typemap(scoercein) (CTYPE *PTR, int64_t LEN) "";
+%typemap(in) (CTYPE *PTR, int64_t LEN) (SEXP vector) %{
+    $2 = kmx_r_int64($input, "$2_name");
+    vector = Rf_protect(Rf_allocVector(SEXPTYPE, $2 > 0 ? (R_xlen_t)$2 : 0));
+    r_nprotect++;
+    $1 = (CTYPE *)ACCESS(vector);
+%}
+%typemap(argout) (CTYPE *PTR, int64_t LEN) %{ %append_output(vector$argnum); %}
+%typemap(freearg) (CTYPE *PTR, int64_t LEN) "";
+%enddef
+KMX_R_OUT_ARRAY(double, out, out_len, REALSXP, REAL)
+KMX_R_OUT_ARRAY(double, out_centers, centers_len, REALSXP, REAL)
+KMX_R_OUT_ARRAY(double, out_sqdist, sqdist_len, REALSXP, REAL)
+KMX_R_OUT_ARRAY(int32_t, out_assignment, assignment_len, INTSXP, INTEGER)
+
+/* kmx_dataset_classes: labels and int64 counts (returned as doubles). */
+%typemap(rtype) (double *out_labels, int64_t *out_counts, int64_t out_len) "numeric";
+%typemap(scoercein) (double *out_labels, int64_t *out_counts, int64_t out_len) "";
+%typemap(in) (double *out_labels, int64_t *out_counts, int64_t out_len) (SEXP labels) %{
+    $3 = kmx_r_int64($input, "$3_name");
+    labels = Rf_protect(Rf_allocVector(REALSXP, $3 > 0 ? (R_xlen_t)$3 : 0));
+    r_nprotect++;
+    $1 = REAL(labels);
+    $2 = (int64_t *)R_alloc($3 > 0 ? (size_t)$3 : 1, sizeof(int64_t));
+%}
+%typemap(argout) (double *out_labels, int64_t *out_counts, int64_t out_len) %{
+    {
+        SEXP both = Rf_protect(Rf_allocVector(VECSXP, 2));
+        SEXP counts = Rf_allocVector(REALSXP, Rf_xlength(labels$argnum));
+        R_xlen_t i;
+        r_nprotect++;
+        SET_VECTOR_ELT(both, 0, labels$argnum);
+        SET_VECTOR_ELT(both, 1, counts);
+        for (i = 0; i < Rf_xlength(counts); ++i) REAL(counts)[i] = (double)$2[i];
+        SET_VECTOR_ELT($result, $n, both); /* %append_output, inside a block */
+    }
+%}
+%typemap(freearg) (double *out_labels, int64_t *out_counts, int64_t out_len) "";
+
+/* ---------------------------------------------------------------- handles */
+%define KMX_R_HANDLE(TYPE)
+%typemap(rtype) TYPE *, const TYPE * "externalptr";
+%typemap(scoercein) TYPE *, const TYPE * "";
+%typemap(in) TYPE *, const TYPE * %{ $1 = (TYPE *)kmx_r_handle($input, #TYPE); %}
+%typemap(in, numinputs=0) TYPE **out (TYPE *object = NULL) %{ $1 = &object; %}
+%typemap(argout) TYPE **out %{ %append_output(kmx_r_new_handle(object$argnum, #TYPE)); %}
+%typemap(freearg) TYPE **out "";
+%enddef
+KMX_R_HANDLE(kmx_context)
+KMX_R_HANDLE(kmx_dataset)
+KMX_R_HANDLE(kmx_kernel)
+
+/* The callback setters take one R argument, list(context handle, function or
+ * NULL), so the handler can be recorded on the handle once the call succeeds. */
+%define KMX_R_CALLBACK(FN_TYPE, TRAMPOLINE, SLOT)
+%typemap(rtype) (kmx_context *ctx, FN_TYPE fn, void *user_data) "list";
+%typemap(scoercein) (kmx_context *ctx, FN_TYPE fn, void *user_data) "";
+%typemap(in) (kmx_context *ctx, FN_TYPE fn, void *user_data)
+             (SEXP context_handle, SEXP r_handler) %{
+    if (!Rf_isNewList($input) || Rf_length($input) != 2)
+        Rf_error("kmx: expected list(context handle, handler)");
+    context_handle = VECTOR_ELT($input, 0);
+    r_handler = VECTOR_ELT($input, 1);
+    if (r_handler != R_NilValue && !Rf_isFunction(r_handler))
+        Rf_error("kmx: expected a function or NULL");
+    $1 = (kmx_context *)kmx_r_handle(context_handle, "kmx_context");
+    $2 = r_handler == R_NilValue ? NULL : TRAMPOLINE;
+    $3 = r_handler == R_NilValue ? NULL : (void *)(r_handler);
+%}
+%typemap(argout) (kmx_context *ctx, FN_TYPE fn, void *user_data) %{
+    kmx_r_set_handler(context_handle$argnum, SLOT, r_handler$argnum);
+%}
+%enddef
+KMX_R_CALLBACK(kmx_log_fn, kmx_r_log_trampoline, KMX_R_LOG_HANDLER)
+KMX_R_CALLBACK(kmx_progress_fn, kmx_r_progress_trampoline, KMX_R_PROGRESS_HANDLER)
+
+/* ------------------------------------------------------- R-only helpers */
+%typemap(rtype) SEXP "externalptr";
+%typemap(scoercein) SEXP "";
+%typemap(in) SEXP %{ $1 = $input; %}
+%typemap(out) SEXP %{ r_ans = $1; %}
+
+%inline %{
+/* Frees the object behind a kmx handle now (later uses see NULL). */
+SEXP kmx_r_free(SEXP handle) {
+    if (TYPEOF(handle) != EXTPTRSXP) Rf_error("kmx: expected a kmx handle");
+    kmx_r_finalize(handle);
+    return R_NilValue;
+}
+%}

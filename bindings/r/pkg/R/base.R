@@ -1,0 +1,82 @@
+# base.R: helpers shared by the R layer, plus version, status and parameter
+# look-ups.
+#
+# The R layer calls the SWIG wrappers of include/kmx/kmx.h, generated into
+# R/swig_kmx.R and src/kmx_wrap_r.c from bindings/kmx.i with
+# bindings/r/kmx_lang.i. Each kmx_foo of the C API is C_kmx_foo here. Those
+# wrappers check every status (a failure signals a "kmx_error" condition
+# carrying $status and the C message) and return the call's outputs: nothing,
+# the one output, or a list of several in the C argument order.
+
+# The external pointer inside a kmx handle object; NULL stays NULL.
+.ptr <- function(x, class, allow_null = FALSE) {
+  if (is.null(x) && allow_null) return(NULL)
+  if (!inherits(x, class)) stop(sprintf("kmx: expected a %s object", class), call. = FALSE)
+  x$ptr
+}
+
+.new_handle <- function(ptr, class, ...) structure(list(ptr = ptr, ...), class = class)
+
+# An enum value by its C name, from the enumerations SWIG generated.
+.enum <- function(prefix, name, enum) {
+  enumToInteger(paste0(prefix, toupper(name)), enum)
+}
+
+# A parameter given by name ("gamma") or by its kmx_param number.
+.param <- function(param) {
+  if (is.numeric(param)) return(as.integer(param))
+  C_kmx_param_from_name(param)
+}
+
+# "key=value ..." from one such string or from named values.
+.params_string <- function(...) {
+  args <- list(...)
+  if (length(args) == 1L && is.null(names(args)) && is.character(args[[1L]])) return(args[[1L]])
+  if (length(args) == 0L || is.null(names(args)) || any(names(args) == ""))
+    stop("kmx: give parameters as name = value, or as one \"key=value ...\" string", call. = FALSE)
+  values <- vapply(args, function(value) {
+    if (is.character(value)) value else sprintf("%.17g", value)
+  }, "")
+  paste0(names(args), "=", values, collapse = " ")
+}
+
+kmx_version <- function() C_kmx_version()
+
+kmx_version_number <- function() C_kmx_version_number()
+
+kmx_status_name <- function(status) C_kmx_status_name(as.integer(status))
+
+kmx_last_error <- function() C_kmx_last_error()
+
+kmx_clear_error <- function() invisible(C_kmx_clear_error())
+
+kmx_param_from_name <- function(name) C_kmx_param_from_name(name)
+
+kmx_param_name <- function(param) C_kmx_param_name(.param(param))
+
+# Bound flags: KMX_BOUND_* in kmx.h (SWIG does not carry #define constants).
+.bound_flags <- c(lower_open = 1L, upper_open = 2L, integer = 4L, enum = 8L)
+
+kmx_param_bounds <- function(param) {
+  bounds <- C_kmx_param_bounds(.param(param))
+  flags <- as.list(stats::setNames(bitwAnd(bounds[[3L]], .bound_flags) != 0L, names(.bound_flags)))
+  c(list(lower = bounds[[1L]], upper = bounds[[2L]]), flags)
+}
+
+kmx_param_check <- function(param, value) {
+  C_kmx_param_check(.param(param), as.double(value))
+  invisible(TRUE)
+}
+
+# Frees a handle's native object now instead of at garbage collection.
+kmx_free <- function(x) {
+  if (!inherits(x, c("kmx_context", "kmx_dataset", "kmx_kernel")))
+    stop("kmx: kmx_free() takes a kmx_context, kmx_dataset or kmx_kernel", call. = FALSE)
+  C_kmx_r_free(x$ptr)
+  invisible(x)
+}
+
+# Parameters of a context or kernel, by name ("seed", "gamma", ...).
+kmx_set_param <- function(x, param, value) UseMethod("kmx_set_param")
+kmx_get_param <- function(x, param) UseMethod("kmx_get_param")
+kmx_set_params <- function(x, ...) UseMethod("kmx_set_params")

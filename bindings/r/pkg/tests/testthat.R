@@ -1,0 +1,4 @@
+library(testthat)
+library(kmx)
+
+test_check("kmx")

@@ -1,0 +1,56 @@
+test_that("k-means finds the blobs and reports its objective", {
+  b <- blobs()
+  km <- kmx_kmeans(b$x, 3, ctx = kmx_context(seed = 42), max_iter = 50, tol = 0)
+  expect_s3_class(km, "kmx_kmeans")
+  expect_identical(dim(km$centers), c(3L, 4L))
+  expect_length(km$cluster, 90)
+  expect_identical(sort(km$size), c(30L, 30L, 30L))
+  # Each cluster is one blob.
+  expect_true(all(rowSums(table(km$cluster, b$y) > 0) == 1))
+  expect_equal(km$objective, kmeans_objective(b$x, km$centers, km$cluster), tolerance = 1e-10)
+  expect_output(print(summary(km)), "3 clusters of 90 rows")
+  expect_output(print(km), "<kmx_kmeans: k = 3")
+})
+
+test_that("the same seed gives the same clustering; data.frames and datasets work", {
+  b <- blobs()
+  first <- kmx_kmeans(as.data.frame(b$x), 3, ctx = kmx_context(seed = 5))
+  second <- kmx_kmeans(kmx_dataset(b$x), 3, ctx = kmx_context(seed = 5))
+  expect_identical(unname(first$centers), unname(second$centers))
+  expect_identical(first$cluster, second$cluster)
+})
+
+test_that("assignment and predict use the centers", {
+  b <- blobs()
+  km <- kmx_kmeans(b$x, 3, ctx = kmx_context(seed = 1))
+  assigned <- kmx_kmeans_assign(km, b$x)
+  expect_identical(assigned$cluster, km$cluster)
+  expect_equal(sum(assigned$sqdist), km$objective, tolerance = 1e-10)
+  expect_identical(predict(km, b$x[c(1, 31, 61), ]), km$cluster[c(1, 31, 61)])
+  expect_identical(kmx_kmeans_assign(km$centers, kmx_dataset(b$x))$cluster, km$cluster)
+})
+
+test_that("weights enter the objective", {
+  b <- blobs()
+  w <- rep(c(1, 3), 45)
+  km <- kmx_kmeans(kmx_dataset(b$x, weights = w), 3, ctx = kmx_context(seed = 2))
+  weighted <- sum(w * rowSums((b$x - km$centers[km$cluster, ])^2))
+  expect_equal(km$objective, weighted, tolerance = 1e-10)
+})
+
+test_that("results outlive the objects they came from, in any collection order", {
+  b <- blobs()
+  ctx <- kmx_context(seed = 3)
+  ds <- kmx_dataset(b$x, b$y)
+  km <- kmx_kmeans(ds, 3, ctx = ctx)
+  kernel <- kmx_kernel("rbf")
+  rm(ds, ctx)
+  gc()
+  expect_identical(predict(km, b$x), km$cluster)
+  rm(km)
+  gc()
+  expect_equal(kmx_kernel_eval(kernel, c(0, 0), c(0, 0)), 1)
+  rm(kernel)
+  invisible(gc())
+  succeed()
+})

@@ -1,0 +1,29 @@
+# scenario.R DATA_FILE OUT_FILE: the shared scenario (tests/scenario/README.md)
+# through the R package, written in the README's format with round-trip
+# doubles, for check_scenario.py to compare with the C reference.
+library(kmx)
+
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) != 2L) stop("usage: Rscript scenario.R DATA_FILE OUT_FILE")
+
+ctx <- kmx_context("threads=1 seed=42")
+data <- kmx_read(args[1L], ctx = ctx)
+kernel <- kmx_kernel_from_string("kernel=rbf gamma=0.5")
+block <- kmx_kernel_block(kernel, data, data, ctx = ctx, a_rows = 1:10, b_rows = 1:8)
+dense_block <- kmx_kernel_block(kernel, as.matrix(data, rows = 1:3), as.matrix(data, rows = 4:7),
+                                ctx = ctx)
+km <- kmx_kmeans(data, 26, ctx = ctx, max_iter = 50)
+assigned <- kmx_kmeans_assign(km, data, ctx = ctx)
+
+result_line <- function(name, values, format) {
+  paste(name, length(values), paste(sprintf(format, values), collapse = " "))
+}
+lines <- c(
+  result_line("kernel_block", as.vector(t(block)), "%.17g"), # row-major, as in C
+  result_line("kernel_block_dense", as.vector(t(dense_block)), "%.17g"),
+  result_line("kmeans_objective", km$objective, "%.17g"),
+  result_line("kmeans_centers", as.vector(t(km$centers)), "%.17g"),
+  result_line("kmeans_assignment", km$cluster - 1L, "%d"), # 0-based, as in C
+  # Summed left to right in doubles like the C loop (sum() accumulates in long double).
+  result_line("assign_sqdist_sum", Reduce(`+`, assigned$sqdist), "%.17g"))
+writeLines(lines, args[2L])
