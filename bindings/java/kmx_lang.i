@@ -1,0 +1,313 @@
+/* kmx_lang.i — the Java side of kmx.i (package io.kmx).
+ *
+ * The SWIG layer it shapes is package-private: the public API is the
+ * hand-written classes in src/io/kmx (Context, Dataset, Kernel, KMeans...).
+ *  - Errors: a non-OK kmx_status throws io.kmx.KmxException(status name,
+ *    code, kmx_last_error()), constructed here through JNI. The throw does not
+ *    return early, so every array taken from Java is still released.
+ *  - Outputs: handles (kmx_x **out) and scalars (int64_t/double/int *out)
+ *    become the Java return value; functions without one return void.
+ *  - Arrays: Java arrays are passed through Get/Release<Type>ArrayElements
+ *    (JNI_ABORT for inputs, copy-back for outputs), lengths taken from the
+ *    arrays wherever C takes one. Critical pinning is not used: calls with a
+ *    context may run Java callbacks, and must not stall the GC while they run
+ *    (cancel() comes from another Java thread).
+ *  - Handles: C handle arguments take the owning Java object (NativePointer)
+ *    and read its address field, so the JNI argument keeps the owner
+ *    reachable: its Cleaner cannot free a handle that a running call uses.
+ *    A closed object has address 0, so C receives NULL and reports it.
+ *  - Callbacks: log and progress handlers are called through C trampolines
+ *    that hold a weak global reference to a Java object (the Context keeps
+ *    the strong one, so a handler that refers to its context is no leak).
+ */
+
+%{
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Throws io.kmx.KmxException for a failed call, unless a Java exception (one
+ * thrown by a log or progress handler) is already on its way out. */
+static void kmx_java_raise(JNIEnv *jenv, kmx_status status) {
+    jclass cls;
+    jmethodID init;
+    jstring name, message;
+    jobject error;
+    if ((*jenv)->ExceptionCheck(jenv)) return;
+    cls = (*jenv)->FindClass(jenv, "io/kmx/KmxException");
+    if (!cls) return;
+    init = (*jenv)->GetMethodID(jenv, cls, "<init>", "(Ljava/lang/String;ILjava/lang/String;)V");
+    name = (*jenv)->NewStringUTF(jenv, kmx_status_name(status));
+    message = (*jenv)->NewStringUTF(jenv, kmx_last_error());
+    if (init && name && message) {
+        error = (*jenv)->NewObject(jenv, cls, init, name, (jint)status, message);
+        if (error) (*jenv)->Throw(jenv, (jthrowable)error);
+    }
+}
+
+/* The address held by an io.kmx.NativePointer (0 after close), NULL for null. */
+static void *kmx_java_address(JNIEnv *jenv, jobject pointer) {
+    static jfieldID address_field; /* a benign race: every thread stores the same id */
+    if (!pointer) return NULL;
+    if (!address_field) {
+        jclass cls = (*jenv)->FindClass(jenv, "io/kmx/NativePointer");
+        if (!cls) return NULL;
+        address_field = (*jenv)->GetFieldID(jenv, cls, "address", "J");
+        (*jenv)->DeleteLocalRef(jenv, cls);
+        if (!address_field) return NULL;
+    }
+    return (void *)(intptr_t)(*jenv)->GetLongField(jenv, pointer, address_field);
+}
+
+/* A Java object that C calls back through a trampoline: the callback's user_data. */
+typedef struct kmx_java_handler {
+    JavaVM *vm;
+    jobject target; /* weak global reference */
+    jmethodID method;
+} kmx_java_handler;
+
+/* NULL for a null target (C then removes the callback) or on a pending exception. */
+static kmx_java_handler *kmx_java_handler_new(JNIEnv *jenv, jobject target, const char *method,
+                                              const char *signature) {
+    kmx_java_handler *handler;
+    jclass cls;
+    if (!target) return NULL;
+    handler = (kmx_java_handler *)calloc(1, sizeof *handler);
+    if (!handler) return NULL;
+    cls = (*jenv)->GetObjectClass(jenv, target);
+    handler->method = (*jenv)->GetMethodID(jenv, cls, method, signature);
+    (*jenv)->DeleteLocalRef(jenv, cls);
+    if (handler->method && (*jenv)->GetJavaVM(jenv, &handler->vm) == JNI_OK)
+        handler->target = (*jenv)->NewWeakGlobalRef(jenv, target);
+    if (!handler->target) {
+        free(handler);
+        return NULL;
+    }
+    return handler;
+}
+
+/* The calling thread's JNIEnv; a thread unknown to the JVM is attached for the call. */
+static JNIEnv *kmx_java_enter(JavaVM *vm, int *attached) {
+    JNIEnv *env = NULL;
+    *attached = 0;
+    if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) == JNI_EDETACHED) {
+        if ((*vm)->AttachCurrentThread(vm, (void **)&env, NULL) != JNI_OK) return NULL;
+        *attached = 1;
+    }
+    return env;
+}
+
+/* Detaches a thread attached by kmx_java_enter; its exception cannot reach any
+ * Java caller, so it is printed. */
+static void kmx_java_leave(JavaVM *vm, JNIEnv *env, int attached) {
+    if (!attached) return;
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionDescribe(env);
+    (*vm)->DetachCurrentThread(vm);
+}
+
+/* kmx_log_fn: calls target.log(int level, String message). Skipped while an
+ * exception from an earlier callback is pending. */
+static void kmx_java_log(void *user_data, kmx_log_level level, const char *message) {
+    const kmx_java_handler *handler = (const kmx_java_handler *)user_data;
+    JavaVM *vm = handler->vm;
+    int attached;
+    JNIEnv *env = kmx_java_enter(vm, &attached);
+    jobject target;
+    jstring text;
+    if (!env) return;
+    if (!(*env)->ExceptionCheck(env)) {
+        target = (*env)->NewLocalRef(env, handler->target);
+        text = (*env)->NewStringUTF(env, message);
+        if (target && text) (*env)->CallVoidMethod(env, target, handler->method, (jint)level, text);
+        if (text) (*env)->DeleteLocalRef(env, text);
+        if (target) (*env)->DeleteLocalRef(env, target);
+    }
+    kmx_java_leave(vm, env, attached);
+}
+
+/* kmx_progress_fn: calls target.progress(double fraction, String phase);
+ * true, or an exception (rethrown by the call), cancels. */
+static int kmx_java_progress(void *user_data, double fraction, const char *phase) {
+    const kmx_java_handler *handler = (const kmx_java_handler *)user_data;
+    JavaVM *vm = handler->vm;
+    int attached, cancel = 0;
+    JNIEnv *env = kmx_java_enter(vm, &attached);
+    jobject target;
+    jstring text;
+    if (!env) return 0;
+    if (!(*env)->ExceptionCheck(env)) {
+        target = (*env)->NewLocalRef(env, handler->target);
+        text = (*env)->NewStringUTF(env, phase);
+        if (target && text)
+            cancel = (*env)->CallBooleanMethod(env, target, handler->method, (jdouble)fraction, text) != JNI_FALSE;
+        if (text) (*env)->DeleteLocalRef(env, text);
+        if (target) (*env)->DeleteLocalRef(env, target);
+    }
+    cancel = cancel || (*env)->ExceptionCheck(env);
+    kmx_java_leave(vm, env, attached);
+    return cancel;
+}
+%}
+
+/* ------------------------------------------------------------- Java classes */
+%pragma(java) moduleclassmodifiers="final class"
+%pragma(java) jniclassclassmodifiers="final class"
+%pragma(java) jniclasscode=%{
+  static {
+    NativeLoader.load();
+  }
+%}
+%javaconst(1);
+%include <enums.swg>
+
+%rename(Status) kmx_status;
+%rename(Param) kmx_param;
+%rename(LogLevel) kmx_log_level;
+%rename(Format) kmx_format;
+%rename(KernelType) kmx_kernel_type;
+%rename("%(regex:/^KMX_(PARAM_|LOG_|FORMAT_|KERNEL_|E_)?(.*)$/\\2/)s", %$isenumitem) "";
+%rename("$ignore", regexmatch$name="_DO_NOT_USE$|_FORCE_INT_$") "";
+/* Datasets always copy: the GC may move Java arrays, so C never keeps one. */
+%ignore kmx_ownership;
+%typemap(in, numinputs=0) kmx_ownership ownership "$1 = KMX_COPY;"
+
+/* ------------------------------------------------------------------ status */
+%typemap(jni) kmx_status "void"
+%typemap(jtype) kmx_status "void"
+%typemap(jstype) kmx_status "void"
+%typemap(javaout) kmx_status { $jnicall; }
+%typemap(out) kmx_status %{ if ($1 != KMX_OK) kmx_java_raise(jenv, $1); %}
+%apply enum SWIGTYPE { kmx_status status };
+
+/* Functions whose output parameter is the Java return value. */
+%define KMX_RETURNS(PATTERN, JNI, JTYPE, JSTYPE, CONVERT)
+%typemap(jni) kmx_status PATTERN "JNI"
+%typemap(jtype) kmx_status PATTERN "JTYPE"
+%typemap(jstype) kmx_status PATTERN "JSTYPE"
+%typemap(javaout) kmx_status PATTERN { return CONVERT($jnicall); }
+%enddef
+KMX_RETURNS(KMX_RETURNS_LONG, jlong, long, long, )
+KMX_RETURNS(KMX_RETURNS_DOUBLE, jdouble, double, double, )
+KMX_RETURNS(KMX_RETURNS_BOOLEAN, jboolean, boolean, boolean, )
+KMX_RETURNS(KMX_RETURNS_DOUBLES, jdoubleArray, double[], double[], )
+KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
+%apply kmx_status KMX_RETURNS_LONG {
+    kmx_status kmx_context_create, kmx_status kmx_context_peak_bytes,
+    kmx_status kmx_context_set_log_callback, kmx_status kmx_context_set_progress_callback,
+    kmx_status kmx_dataset_create, kmx_status kmx_dataset_load, kmx_status kmx_dataset_parse,
+    kmx_status kmx_dataset_to_dense, kmx_status kmx_dataset_rows, kmx_status kmx_dataset_cols,
+    kmx_status kmx_dataset_nnz, kmx_status kmx_dataset_classes,
+    kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string };
+%apply kmx_status KMX_RETURNS_DOUBLE {
+    kmx_status kmx_context_get_param, kmx_status kmx_kernel_get_param, kmx_status kmx_kernel_eval,
+    kmx_status kmx_kmeans };
+%apply kmx_status KMX_RETURNS_BOOLEAN {
+    kmx_status kmx_dataset_is_sparse, kmx_status kmx_dataset_has_labels,
+    kmx_status kmx_dataset_has_weights };
+%apply kmx_status KMX_RETURNS_DOUBLES { kmx_status kmx_param_bounds };
+%apply kmx_status KMX_RETURNS_PARAM { kmx_status kmx_param_from_name };
+
+/* ----------------------------------------------------------------- outputs */
+%typemap(in, numinputs=0) kmx_context **out (kmx_context *handle = NULL),
+                          kmx_dataset **out (kmx_dataset *handle = NULL),
+                          kmx_kernel **out (kmx_kernel *handle = NULL) "$1 = &handle;"
+%typemap(argout) kmx_context **out, kmx_dataset **out, kmx_kernel **out
+    "$result = (jlong)(intptr_t)handle$argnum;"
+
+%typemap(in, numinputs=0) int64_t *out (int64_t value = 0), double *out (double value = 0),
+                          int *out (int value = 0), kmx_param *out (kmx_param value = KMX_PARAM_THREADS)
+    "$1 = &value;"
+%typemap(argout) int64_t *out, double *out, kmx_param *out "$result = value$argnum;"
+%typemap(argout) int *out "$result = value$argnum != 0;"
+%apply int64_t *out { int64_t *out_count };
+%apply double *out { double *out_objective };
+
+/* kmx_param_bounds returns {lower, upper, flags}. */
+%typemap(in, numinputs=0) (double *out_lower, double *out_upper, int *out_flags)
+    (double lower = 0, double upper = 0, int flags = 0) "$1 = &lower; $2 = &upper; $3 = &flags;"
+%typemap(argout) (double *out_lower, double *out_upper, int *out_flags) %{
+    if (result == KMX_OK) {
+        const jdouble bounds[3] = {lower$argnum, upper$argnum, (jdouble)flags$argnum};
+        $result = (*jenv)->NewDoubleArray(jenv, 3);
+        if ($result) (*jenv)->SetDoubleArrayRegion(jenv, $result, 0, 3, bounds);
+    } %}
+
+/* ----------------------------------------------------------------- handles */
+%typemap(jni) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
+              kmx_kernel *, const kmx_kernel * "jobject"
+%typemap(jtype) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
+                kmx_kernel *, const kmx_kernel * "NativePointer"
+%typemap(jstype) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
+                 kmx_kernel *, const kmx_kernel * "NativePointer"
+%typemap(javain) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
+                 kmx_kernel *, const kmx_kernel * "$javainput"
+%typemap(in) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
+             kmx_kernel *, const kmx_kernel * "$1 = ($1_ltype)kmx_java_address(jenv, $input);"
+
+/* ------------------------------------------------------------------ arrays */
+/* CTYPE arrays as JAVA[]: NAME alone, or (NAME, length) with the length taken
+ * from the array. A null array passes NULL (C decides whether that is allowed). */
+%define KMX_ARRAY(CTYPE, JNI, JNIARRAY, JAVA, ELEMENT, NAME, RELEASE)
+%typemap(jni) CTYPE *NAME, (CTYPE *NAME, int64_t KMX_LENGTH) "JNIARRAY"
+%typemap(jtype) CTYPE *NAME, (CTYPE *NAME, int64_t KMX_LENGTH) "JAVA[]"
+%typemap(jstype) CTYPE *NAME, (CTYPE *NAME, int64_t KMX_LENGTH) "JAVA[]"
+%typemap(javain) CTYPE *NAME, (CTYPE *NAME, int64_t KMX_LENGTH) "$javainput"
+%typemap(in) CTYPE *NAME
+    %{ $1 = $input ? ($1_ltype)(*jenv)->Get##ELEMENT##ArrayElements(jenv, $input, NULL) : NULL; %}
+%typemap(in) (CTYPE *NAME, int64_t KMX_LENGTH)
+    %{ $1 = $input ? ($1_ltype)(*jenv)->Get##ELEMENT##ArrayElements(jenv, $input, NULL) : NULL;
+       $2 = $1 ? (*jenv)->GetArrayLength(jenv, $input) : 0; %}
+%typemap(argout) CTYPE *NAME, (CTYPE *NAME, int64_t KMX_LENGTH) ""
+%typemap(freearg) CTYPE *NAME, (CTYPE *NAME, int64_t KMX_LENGTH)
+    %{ if ($1) (*jenv)->Release##ELEMENT##ArrayElements(jenv, $input, (JNI *)$1, RELEASE); %}
+%enddef
+KMX_ARRAY(const double, jdouble, jdoubleArray, double, Double, KMX_IN, JNI_ABORT)
+KMX_ARRAY(const char, jbyte, jbyteArray, byte, Byte, KMX_IN, JNI_ABORT)
+KMX_ARRAY(double, jdouble, jdoubleArray, double, Double, KMX_OUT, 0)
+KMX_ARRAY(int32_t, jint, jintArray, int, Int, KMX_OUT, 0)
+KMX_ARRAY(int64_t, jlong, jlongArray, long, Long, KMX_OUT, 0)
+
+%apply const double *KMX_IN { const double *x, const double *y, const double *a, const double *b,
+                              const double *centers };
+%apply (const double *KMX_IN, int64_t KMX_LENGTH) { (const double *w, int64_t n) };
+%apply (const char *KMX_IN, int64_t KMX_LENGTH) { (const char *text, int64_t text_len) };
+/* out_labels is sized by the caller to out_counts' length (Dataset.classes). */
+%apply double *KMX_OUT { double *out_labels };
+%apply (double *KMX_OUT, int64_t KMX_LENGTH) {
+    (double *out, int64_t out_len), (double *out_centers, int64_t centers_len),
+    (double *out_sqdist, int64_t sqdist_len) };
+%apply (int32_t *KMX_OUT, int64_t KMX_LENGTH) { (int32_t *out_assignment, int64_t assignment_len) };
+%apply (int64_t *KMX_OUT, int64_t KMX_LENGTH) { (int64_t *out_counts, int64_t out_len) };
+
+/* --------------------------------------------------------------- callbacks */
+/* The Java argument is the object called back (see Context); the return value
+ * is its handler, for kmx_java_handler_free once it is replaced or the context
+ * is freed. */
+%typemap(jni) (kmx_log_fn fn, void *user_data), (kmx_progress_fn fn, void *user_data) "jobject"
+%typemap(jtype) (kmx_log_fn fn, void *user_data), (kmx_progress_fn fn, void *user_data) "Object"
+%typemap(jstype) (kmx_log_fn fn, void *user_data), (kmx_progress_fn fn, void *user_data) "Object"
+%typemap(javain) (kmx_log_fn fn, void *user_data), (kmx_progress_fn fn, void *user_data) "$javainput"
+%typemap(in) (kmx_log_fn fn, void *user_data) %{
+    $2 = kmx_java_handler_new(jenv, $input, "log", "(ILjava/lang/String;)V");
+    $1 = $2 ? kmx_java_log : NULL; %}
+%typemap(in) (kmx_progress_fn fn, void *user_data) %{
+    $2 = kmx_java_handler_new(jenv, $input, "progress", "(DLjava/lang/String;)Z");
+    $1 = $2 ? kmx_java_progress : NULL; %}
+%typemap(argout) (kmx_log_fn fn, void *user_data), (kmx_progress_fn fn, void *user_data) %{
+    if (result == KMX_OK) $result = (jlong)(intptr_t)$2;
+    else kmx_java_handler_free(jenv, (kmx_java_handler *)$2); %}
+
+/* Releases a handler returned by kmx_context_set_log_callback or
+ * kmx_context_set_progress_callback once its context no longer uses it. */
+%typemap(in, numinputs=0) JNIEnv *jenv "$1 = jenv;"
+%typemap(jni) kmx_java_handler * "jlong"
+%typemap(jtype) kmx_java_handler * "long"
+%typemap(jstype) kmx_java_handler * "long"
+%typemap(javain) kmx_java_handler * "$javainput"
+%typemap(in) kmx_java_handler * "$1 = (kmx_java_handler *)(intptr_t)$input;"
+%inline %{
+static void kmx_java_handler_free(JNIEnv *jenv, kmx_java_handler *handler) {
+    if (!handler) return;
+    (*jenv)->DeleteWeakGlobalRef(jenv, handler->target);
+    free(handler);
+}
+%}

@@ -1,0 +1,108 @@
+package io.kmx;
+
+import java.util.function.ToLongBiFunction;
+
+/**
+ * What calls run with: threads, seed, memory budget, log and progress callbacks, cancellation.
+ * Used by one thread at a time, except cancel(), which any thread may call.
+ */
+public final class Context extends NativeResource {
+    private static final int LOG = 0;
+    private static final int PROGRESS = 1;
+
+    private final Release release;
+    /** The objects C calls back: JNI holds them weakly, this context strongly. */
+    private final Object[] callbackTargets = new Object[2];
+
+    private Context(Release release) {
+        super(release.context, release);
+        this.release = release;
+    }
+
+    /** A context with the defaults (1 thread, seed 0, no budget, no callbacks). */
+    public static Context create() {
+        return new Context(new Release(kmx.kmx_context_create()));
+    }
+
+    /** A context with parameters such as "threads=2 seed=7". */
+    public static Context create(String params) {
+        Context ctx = create();
+        try {
+            ctx.setParams(params);
+        } catch (RuntimeException e) {
+            ctx.close();
+            throw e;
+        }
+        return ctx;
+    }
+
+    /** Sets one context parameter (THREADS, SEED, MEMORY_BUDGET, LOG_LEVEL). */
+    public void setParam(Param param, double value) {
+        kmx.kmx_context_set_param(this, param, value);
+    }
+
+    /** A context parameter's value. */
+    public double getParam(Param param) {
+        return kmx.kmx_context_get_param(this, param);
+    }
+
+    /** Sets parameters from "key=value ..."; all are checked first, so on error nothing changes. */
+    public void setParams(String params) {
+        kmx.kmx_context_set_params(this, params);
+    }
+
+    /** Sends log messages at or below LOG_LEVEL to handler; null removes it. */
+    public void setLogCallback(LogHandler handler) {
+        setCallback(LOG, handler == null ? null : new LogBridge(handler), kmx::kmx_context_set_log_callback);
+    }
+
+    /** Sends progress to handler, which may cancel the call; null removes it. */
+    public void setProgressCallback(ProgressHandler handler) {
+        setCallback(PROGRESS, handler, kmx::kmx_context_set_progress_callback);
+    }
+
+    /** Asks the call running with this context to stop soon (it throws CANCELLED). Any thread. */
+    public void cancel() {
+        kmx.kmx_context_cancel(this);
+    }
+
+    /** The largest workspace in bytes the last call reserved from the memory budget. */
+    public long peakBytes() {
+        return kmx.kmx_context_peak_bytes(this);
+    }
+
+    private void setCallback(int slot, Object target, ToLongBiFunction<NativePointer, Object> set) {
+        long handler = set.applyAsLong(this, target);
+        callbackTargets[slot] = target;
+        release.replaceHandler(slot, handler);
+    }
+
+    /** Gives a LogHandler the level as an enum; JNI calls log(int, String). */
+    private record LogBridge(LogHandler handler) {
+        void log(int level, String message) {
+            handler.log(LogLevel.swigToEnum(level), message);
+        }
+    }
+
+    /** Frees the C context, then the JNI handlers it called; never refers to the Context. */
+    private static final class Release implements Runnable {
+        final long context;
+        private final long[] handlers = new long[2];
+
+        Release(long context) {
+            this.context = context;
+        }
+
+        /** Installs a new handler (0 for none) in slot and frees the one C no longer calls. */
+        synchronized void replaceHandler(int slot, long handler) {
+            kmx.kmx_java_handler_free(handlers[slot]);
+            handlers[slot] = handler;
+        }
+
+        @Override
+        public synchronized void run() {
+            kmx.kmx_context_free(new NativePointer(context));
+            for (long handler : handlers) kmx.kmx_java_handler_free(handler);
+        }
+    }
+}

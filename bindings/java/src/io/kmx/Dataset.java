@@ -1,0 +1,118 @@
+package io.kmx;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * Rows of features with optional labels and weights, dense or sparse (CSR); read-only once
+ * created. kmx always keeps its own copy of the values given to it.
+ */
+public final class Dataset extends NativeResource {
+    /** The distinct labels in increasing order and how many rows carry each. */
+    public record Classes(double[] labels, long[] counts) {}
+
+    private Dataset(long address) {
+        super(address, freeing(address, kmx::kmx_dataset_free));
+    }
+
+    /** A dense dataset from rows of equal length (copied), without labels. */
+    public static Dataset create(double[][] x) {
+        return create(x, null);
+    }
+
+    /** A dense dataset from rows of equal length and labels y (null for none); both copied. */
+    public static Dataset create(double[][] x, double[] y) {
+        return create(Matrices.rowMajor(x, "x"), Matrices.columns(x, "x"), y);
+    }
+
+    /** A dense dataset from row-major x with d columns and labels y (null for none); copied. */
+    public static Dataset create(double[] x, int d, double[] y) {
+        long n = Matrices.rows(Objects.requireNonNull(x, "x"), d, "x");
+        if (y != null && y.length != n) {
+            throw new IllegalArgumentException("y has " + y.length + " labels for n = " + n + " rows");
+        }
+        return new Dataset(kmx.kmx_dataset_create(x, n, d, y));
+    }
+
+    /** Reads a LIBSVM or CSV file (label first) with the default context. */
+    public static Dataset load(String path) {
+        return load(null, path, Format.AUTO);
+    }
+
+    /** Reads a LIBSVM or CSV file; ctx (may be null) bounds its size by the memory budget. */
+    public static Dataset load(Context ctx, String path, Format format) {
+        return new Dataset(kmx.kmx_dataset_load(ctx, path, format));
+    }
+
+    /** Like load, from text in memory; name appears in error messages. */
+    public static Dataset parse(Context ctx, String text, Format format, String name) {
+        return new Dataset(kmx.kmx_dataset_parse(ctx, text.getBytes(StandardCharsets.UTF_8), format, name));
+    }
+
+    /** Sets per-row weights (copied; finite, >= 0, not all zero; one per row). */
+    public void setWeights(double[] w) {
+        kmx.kmx_dataset_set_weights(this, w);
+    }
+
+    /** The number of rows n. */
+    public long rows() {
+        return kmx.kmx_dataset_rows(this);
+    }
+
+    /** The number of columns d. */
+    public long cols() {
+        return kmx.kmx_dataset_cols(this);
+    }
+
+    /** The number of stored values (n * d when dense). */
+    public long nnz() {
+        return kmx.kmx_dataset_nnz(this);
+    }
+
+    /** True if stored sparse (CSR). */
+    public boolean isSparse() {
+        return kmx.kmx_dataset_is_sparse(this);
+    }
+
+    /** True if the dataset has labels or targets. */
+    public boolean hasLabels() {
+        return kmx.kmx_dataset_has_labels(this);
+    }
+
+    /** True if the dataset has weights. */
+    public boolean hasWeights() {
+        return kmx.kmx_dataset_has_weights(this);
+    }
+
+    /** Rows [begin, end) as dense row-major values. */
+    public double[] getRows(long begin, long end) {
+        double[] out = new double[Matrices.length(end - begin, cols())];
+        getRows(begin, end, out);
+        return out;
+    }
+
+    /** Copies rows [begin, end) into out, which must hold (end - begin) * cols() values. */
+    public void getRows(long begin, long end, double[] out) {
+        kmx.kmx_dataset_get_rows(out, this, begin, end);
+    }
+
+    /** The n labels. */
+    public double[] getLabels() {
+        double[] out = new double[Matrices.length(rows(), 1)];
+        kmx.kmx_dataset_get_labels(out, this);
+        return out;
+    }
+
+    /** The distinct labels and their counts. */
+    public Classes classes() {
+        int count = Matrices.length(kmx.kmx_dataset_classes(null, null, this), 1);
+        Classes classes = new Classes(new double[count], new long[count]);
+        kmx.kmx_dataset_classes(classes.labels(), classes.counts(), this);
+        return classes;
+    }
+
+    /** A dense copy (of a possibly sparse dataset) within ctx's budget; ctx may be null. */
+    public Dataset toDense(Context ctx) {
+        return new Dataset(kmx.kmx_dataset_to_dense(ctx, this));
+    }
+}

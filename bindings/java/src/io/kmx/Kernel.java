@@ -1,0 +1,67 @@
+package io.kmx;
+
+/** A kernel function (RBF, Laplacian, polynomial, linear, sigmoid); shareable once set up. */
+public final class Kernel extends NativeResource {
+    private Kernel(long address) {
+        super(address, freeing(address, kmx::kmx_kernel_free));
+    }
+
+    /** A kernel of the given type with default parameters. */
+    public static Kernel create(KernelType type) {
+        return new Kernel(kmx.kmx_kernel_create(type));
+    }
+
+    /** A kernel from "kernel=rbf gamma=0.5" (the type defaults to rbf). */
+    public static Kernel createFromString(String params) {
+        return new Kernel(kmx.kmx_kernel_create_from_string(params));
+    }
+
+    /** Sets one kernel parameter (KERNEL, GAMMA, COEF0, DEGREE). */
+    public void setParam(Param param, double value) {
+        kmx.kmx_kernel_set_param(this, param, value);
+    }
+
+    /** A kernel parameter's value. */
+    public double getParam(Param param) {
+        return kmx.kmx_kernel_get_param(this, param);
+    }
+
+    /** Sets parameters from "key=value ..." (all checked first). */
+    public void setParams(String params) {
+        kmx.kmx_kernel_set_params(this, params);
+    }
+
+    /** K(a, b) for two vectors of the same length. */
+    public double eval(double[] a, double[] b) {
+        if (a.length != b.length) {
+            throw new IllegalArgumentException("a has " + a.length + " values, b has " + b.length);
+        }
+        return kmx.kmx_kernel_eval(this, a, b, a.length);
+    }
+
+    /** The kernel matrix K(a_i, b_j) of two sets of rows of equal length; ctx may be null. */
+    public double[][] block(Context ctx, double[][] a, double[][] b) {
+        int d = Matrices.columns(a, "a");
+        if (b.length > 0 && Matrices.columns(b, "b") != d) {
+            throw new IllegalArgumentException("a has " + d + " columns, b has " + b[0].length);
+        }
+        double[] values = block(ctx, Matrices.rowMajor(a, "a"), Matrices.rowMajor(b, "b"), d);
+        return Matrices.reshape(values, a.length, b.length);
+    }
+
+    /** out[i*nb + j] = K(a_i, b_j) for row-major a (na x d) and b (nb x d); ctx may be null. */
+    public double[] block(Context ctx, double[] a, double[] b, int d) {
+        long na = Matrices.rows(a, d, "a");
+        long nb = Matrices.rows(b, d, "b");
+        double[] out = new double[Matrices.length(na, nb)];
+        kmx.kmx_kernel_block(out, ctx, this, a, na, b, nb, d);
+        return out;
+    }
+
+    /** The kernel block of rows [aBegin, aEnd) of a by rows [bBegin, bEnd) of b, row-major. */
+    public double[] blockRows(Context ctx, Dataset a, long aBegin, long aEnd, Dataset b, long bBegin, long bEnd) {
+        double[] out = new double[Matrices.length(aEnd - aBegin, bEnd - bBegin)];
+        kmx.kmx_kernel_block_rows(out, ctx, this, a, aBegin, aEnd, b, bBegin, bEnd);
+        return out;
+    }
+}

@@ -1,0 +1,24 @@
+package io.kmx;
+
+/** The allowed range of a parameter (kmx_param_bounds); flags are the KMX_BOUND_* bits. */
+public record ParamBounds(double lower, double upper, int flags) {
+    /** True if the lower bound itself is excluded. */
+    public boolean lowerOpen() {
+        return (flags & kmxConstants.KMX_BOUND_LOWER_OPEN) != 0;
+    }
+
+    /** True if the upper bound itself is excluded. */
+    public boolean upperOpen() {
+        return (flags & kmxConstants.KMX_BOUND_UPPER_OPEN) != 0;
+    }
+
+    /** True if only whole numbers are allowed. */
+    public boolean integer() {
+        return (flags & kmxConstants.KMX_BOUND_INTEGER) != 0;
+    }
+
+    /** True for an enum parameter (whole numbers; names accepted in parameter strings). */
+    public boolean enumerated() {
+        return (flags & kmxConstants.KMX_BOUND_ENUM) != 0;
+    }
+}

@@ -1,0 +1,85 @@
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.kmx.KmxException;
+import io.kmx.Library;
+import io.kmx.Param;
+import io.kmx.ParamBounds;
+import io.kmx.Status;
+import org.junit.Test;
+
+/** Version, status names, the last error and parameter metadata. */
+public class LibraryTest {
+    @Test
+    public void versionMatchesTheHeader() {
+        assertEquals(Library.HEADER_VERSION, Library.version());
+        String[] parts = Library.version().split("\\.");
+        int expected = Integer.parseInt(parts[0]) * 10000 + Integer.parseInt(parts[1]) * 100
+                + Integer.parseInt(parts[2]);
+        assertEquals(expected, Library.versionNumber());
+    }
+
+    @Test
+    public void statusNames() {
+        assertEquals("KMX_OK", Library.statusName(Status.OK));
+        assertEquals("KMX_E_INVALID_ARGUMENT", Library.statusName(Status.INVALID_ARGUMENT));
+        for (Status status : Status.values()) {
+            assertEquals("KMX_" + (status == Status.OK ? "" : "E_") + status, Library.statusName(status));
+        }
+    }
+
+    @Test
+    public void lastErrorHoldsTheMessageOfTheFailedCall() {
+        KmxException e = assertThrows(KmxException.class, () -> Library.paramCheck(Param.GAMMA, -1));
+        assertEquals(e.detail(), Library.lastError());
+        Library.clearError();
+        assertEquals("", Library.lastError());
+    }
+
+    @Test
+    public void exceptionCarriesStatusCodeAndMessage() {
+        KmxException e = assertThrows(KmxException.class, () -> Library.paramCheck(Param.GAMMA, -1));
+        assertSame(Status.INVALID_ARGUMENT, e.status());
+        assertEquals("KMX_E_INVALID_ARGUMENT", e.statusName());
+        assertEquals(Status.INVALID_ARGUMENT.swigValue(), e.code());
+        assertTrue(e.detail(), e.detail().contains("gamma"));
+        assertEquals("KMX_E_INVALID_ARGUMENT: " + e.detail(), e.getMessage());
+    }
+
+    @Test
+    public void paramBounds() {
+        ParamBounds threads = Library.paramBounds(Param.THREADS);
+        assertEquals(1, threads.lower(), 0);
+        assertEquals(1024, threads.upper(), 0);
+        assertTrue(threads.integer());
+        assertFalse(threads.lowerOpen());
+        ParamBounds gamma = Library.paramBounds(Param.GAMMA);
+        assertTrue(gamma.lowerOpen());
+        assertFalse(gamma.integer());
+        assertTrue(Library.paramBounds(Param.KERNEL).enumerated());
+        ParamBounds tol = Library.paramBounds(Param.KMEANS_TOL);
+        assertTrue(tol.upperOpen());
+        assertEquals(1, tol.upper(), 0);
+    }
+
+    @Test
+    public void paramNamesRoundTrip() {
+        assertEquals("gamma", Library.paramName(Param.GAMMA));
+        for (Param param : Param.values()) {
+            assertSame(param, Library.paramFromName(Library.paramName(param)));
+        }
+        KmxException e = assertThrows(KmxException.class, () -> Library.paramFromName("no_such_param"));
+        assertSame(Status.INVALID_ARGUMENT, e.status());
+    }
+
+    @Test
+    public void paramCheck() {
+        Library.paramCheck(Param.GAMMA, 0.5);
+        Library.paramCheck(Param.THREADS, 4);
+        assertThrows(KmxException.class, () -> Library.paramCheck(Param.THREADS, 2.5));
+        assertThrows(KmxException.class, () -> Library.paramCheck(Param.DEGREE, 0));
+    }
+}
