@@ -96,6 +96,18 @@ typedef enum kmx_param {
     /* k-means */
     KMX_PARAM_KMEANS_MAX_ITER = 301, /* Lloyd iterations, 1..10^6 (default 100) */
     KMX_PARAM_KMEANS_TOL = 302,      /* stop when the relative objective decrease is below it, [0,1) (default 1e-6) */
+    /* solvers (kmx_solver) */
+    KMX_PARAM_METHOD = 400,        /* kmx_method: "svm", "dcsvm", "dcsvm_early", "bka" */
+    KMX_PARAM_C = 401,             /* SVM cost C > 0 (default 1) */
+    KMX_PARAM_EPS = 402,           /* stopping tolerance on the maximal KKT violation, (0, 1) (default 1e-3, as LIBSVM's -e) */
+    KMX_PARAM_BIAS = 403,          /* kmx_bias: "auto" (default: with bias for svm, without for dcsvm/bka), "off", "on" */
+    KMX_PARAM_SHRINKING = 404,     /* 0 or 1 (default 1) */
+    KMX_PARAM_CACHE_SIZE = 405,    /* kernel cache bytes, 0 = auto (the budget left after the workspace, at most 1 GiB) */
+    KMX_PARAM_MULTICLASS = 406,    /* kmx_multiclass: "ovo" (default, as LIBSVM) or "ovr" */
+    KMX_PARAM_LEVELS = 407,        /* DC-SVM levels lmax, 1..8 (default 4) */
+    KMX_PARAM_CLUSTERS_PER_LEVEL = 408, /* DC-SVM k, 2..64 (default 4): level l has k^l clusters */
+    KMX_PARAM_EARLY_LEVEL = 409,   /* dcsvm_early: the level whose models predict, 1..levels (default 3: 64 clusters) */
+    KMX_PARAM_SAMPLE_SIZE = 410,   /* DC-SVM kernel k-means sample m, 2..10^6 (default 1000) */
     KMX_PARAM_MAX_DO_NOT_USE = 100000
 } kmx_param;
 
@@ -239,6 +251,72 @@ KMX_API kmx_status kmx_kernel_block_rows(double *out, int64_t out_len, kmx_conte
                                          const kmx_kernel *kernel, const kmx_dataset *a,
                                          int64_t a_begin, int64_t a_end, const kmx_dataset *b,
                                          int64_t b_begin, int64_t b_end);
+
+/* ----------------------------------------------------------- solver, model */
+typedef enum kmx_method {
+    KMX_METHOD_SVM = 0,         /* C-SVC by the dual solver alone (LIBSVM's algorithm) */
+    KMX_METHOD_DCSVM = 1,       /* DC-SVM: divide and conquer, then the exact global solve */
+    KMX_METHOD_DCSVM_EARLY = 2, /* DC-SVM stopped at early_level; each point uses its cluster's model */
+    KMX_METHOD_BKA = 3,         /* one level of clusters solved independently, no conquer step */
+    KMX_METHOD_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_method;
+
+typedef enum kmx_bias { KMX_BIAS_AUTO = 0, KMX_BIAS_OFF = 1, KMX_BIAS_ON = 2, KMX_BIAS_FORCE_INT_ = 0x7FFFFFFF } kmx_bias;
+typedef enum kmx_multiclass { KMX_MULTICLASS_OVO = 0, KMX_MULTICLASS_OVR = 1, KMX_MULTICLASS_FORCE_INT_ = 0x7FFFFFFF } kmx_multiclass;
+
+/* What kmx_model_info() reports. */
+typedef enum kmx_model_info_key {
+    KMX_INFO_METHOD = 0,           /* kmx_method */
+    KMX_INFO_CLASSES = 1,          /* number of classes */
+    KMX_INFO_COLUMNS = 2,          /* features d the model expects */
+    KMX_INFO_SUPPORT_VECTORS = 3,  /* distinct support vectors stored */
+    KMX_INFO_DECISION_VALUES = 4,  /* decision values per row: 1 (binary), c (ovr), c(c-1)/2 (ovo) */
+    KMX_INFO_OBJECTIVE = 5,        /* dual objective, summed over the binary problems */
+    KMX_INFO_KKT_VIOLATION = 6,    /* largest final KKT violation over the binary problems */
+    KMX_INFO_ITERATIONS = 7,       /* solver iterations, summed */
+    KMX_INFO_TRAIN_SECONDS = 8,    /* wall-clock training time */
+    KMX_INFO_BIAS = 9,             /* 1 if the model has a bias term */
+    KMX_INFO_MULTICLASS = 10,      /* kmx_multiclass */
+    KMX_INFO_FORCE_INT_ = 0x7FFFFFFF
+} kmx_model_info_key;
+
+/* A solver holds a training method and its parameters; a model is what it
+ * trains: immutable, shareable across threads, saved and loaded as a
+ * versioned, checksummed binary file. */
+typedef struct kmx_solver kmx_solver;
+typedef struct kmx_model kmx_model;
+
+KMX_API kmx_status kmx_solver_create(kmx_solver **out, kmx_method method);
+/* A solver from "method=dcsvm C=8 levels=4 ..." (method defaults to dcsvm). */
+KMX_API kmx_status kmx_solver_create_from_string(kmx_solver **out, const char *params);
+KMX_API void kmx_solver_free(kmx_solver *solver);
+KMX_API kmx_status kmx_solver_set_param(kmx_solver *solver, kmx_param param, double value);
+KMX_API kmx_status kmx_solver_get_param(double *out, const kmx_solver *solver, kmx_param param);
+KMX_API kmx_status kmx_solver_set_params(kmx_solver *solver, const char *params);
+/* Multiplies C for the class with this label (LIBSVM's -wi); weight > 0. */
+KMX_API kmx_status kmx_solver_set_class_weight(kmx_solver *solver, double label, double weight);
+/* Trains on data (labels required, >= 2 classes; sample weights, if the
+ * dataset has them, multiply C per row). ctx may be NULL. */
+KMX_API kmx_status kmx_solver_train(kmx_model **out, const kmx_solver *solver, kmx_context *ctx,
+                                    const kmx_kernel *kernel, const kmx_dataset *data);
+
+KMX_API void kmx_model_free(kmx_model *model);
+KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model_info_key key);
+/* The class labels in increasing order (out_len >= classes). */
+KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_model *model);
+/* Predicted labels for every row of data (out_len >= n). A dataset with fewer
+ * columns than the model is padded with zeros; more columns is an error. */
+KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
+                                     const kmx_dataset *data);
+/* Decision values, n x KMX_INFO_DECISION_VALUES row-major (ovo pairs in LIBSVM's order). */
+KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx,
+                                             const kmx_model *model, const kmx_dataset *data);
+/* Saving writes a temporary file and renames it. */
+KMX_API kmx_status kmx_model_save(const kmx_model *model, const char *path);
+KMX_API kmx_status kmx_model_load(kmx_model **out, const char *path);
+/* The saved form in memory: pass out == NULL (or too small) to learn the size in *out_size. */
+KMX_API kmx_status kmx_model_save_to_buffer(void *out, int64_t out_len, int64_t *out_size, const kmx_model *model);
+KMX_API kmx_status kmx_model_load_from_buffer(kmx_model **out, const void *buffer, int64_t buffer_len);
 
 /* ------------------------------------------------------------------ k-means */
 /* k-means with k-means++ seeding (Lloyd iterations, distances through GEMM),

@@ -15,6 +15,9 @@ namespace {
 
 const char *const kKernelNames[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid", nullptr};
 const char *const kLogLevelNames[] = {"error", "warning", "info", "debug", nullptr};
+const char *const kMethodNames[] = {"svm", "dcsvm", "dcsvm_early", "bka", nullptr};
+const char *const kBiasNames[] = {"auto", "off", "on", nullptr};
+const char *const kMulticlassNames[] = {"ovo", "ovr", nullptr};
 constexpr double kInf = INFINITY;
 constexpr double kMaxExact = 9007199254740992.0;  // 2^53
 
@@ -29,6 +32,17 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_DEGREE, "degree", 1, 100, KMX_BOUND_INTEGER, 3, nullptr},
     {KMX_PARAM_KMEANS_MAX_ITER, "max_iter", 1, 1e6, KMX_BOUND_INTEGER, 100, nullptr},
     {KMX_PARAM_KMEANS_TOL, "tol", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-6, nullptr},
+    {KMX_PARAM_METHOD, "method", 0, 3, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames},
+    {KMX_PARAM_C, "C", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1, nullptr},
+    {KMX_PARAM_EPS, "eps", 0, 1, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-3, nullptr},
+    {KMX_PARAM_BIAS, "bias", 0, 2, KMX_BOUND_ENUM, KMX_BIAS_AUTO, kBiasNames},
+    {KMX_PARAM_SHRINKING, "shrinking", 0, 1, KMX_BOUND_INTEGER, 1, nullptr},
+    {KMX_PARAM_CACHE_SIZE, "cache_size", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr},
+    {KMX_PARAM_MULTICLASS, "multiclass", 0, 1, KMX_BOUND_ENUM, KMX_MULTICLASS_OVO, kMulticlassNames},
+    {KMX_PARAM_LEVELS, "levels", 1, 8, KMX_BOUND_INTEGER, 4, nullptr},
+    {KMX_PARAM_CLUSTERS_PER_LEVEL, "clusters_per_level", 2, 64, KMX_BOUND_INTEGER, 4, nullptr},
+    {KMX_PARAM_EARLY_LEVEL, "early_level", 1, 8, KMX_BOUND_INTEGER, 3, nullptr},
+    {KMX_PARAM_SAMPLE_SIZE, "sample_size", 2, 1e6, KMX_BOUND_INTEGER, 1000, nullptr},
 };
 
 // Aliases accepted for enum values in the string form.
@@ -41,6 +55,7 @@ const EnumAlias kAliases[] = {
     {KMX_PARAM_KERNEL, "gaussian", KMX_KERNEL_RBF},
     {KMX_PARAM_KERNEL, "laplace", KMX_KERNEL_LAPLACIAN},
     {KMX_PARAM_KERNEL, "poly", KMX_KERNEL_POLYNOMIAL},
+    {KMX_PARAM_METHOD, "dcsvm-early", KMX_METHOD_DCSVM_EARLY},
 };
 
 bool token_is(const char *token, size_t len, const char *name) {

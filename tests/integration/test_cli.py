@@ -85,5 +85,103 @@ class Cli(unittest.TestCase):
         self.assertIn("gamma", out.stderr)
 
 
+
+def write_head(source, path, count, extra_feature=False):
+    """The first `count` lines of a LIBSVM file (with a 17th feature if asked)."""
+    with open(source) as f, open(path, "w") as out:
+        for _, line in zip(range(count), f):
+            out.write(line.rstrip("\n") + (" 17:0.5\n" if extra_feature else "\n"))
+
+
+class TrainPredict(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.train = os.path.join(cls.tmp.name, "train.libsvm")
+        cls.test = os.path.join(cls.tmp.name, "test.libsvm")
+        write_head(LETTER, cls.train, 2000)
+        write_head(os.path.join(DATA, "letter_bin.test.libsvm"), cls.test, 1000)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def train_model(self, solver, *options):
+        model = self.path(solver + ".kmx")
+        out = run("train", "-s", solver, "-c", "8", "-g", "16", *options, self.train, model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.splitlines()
+        self.assertEqual(len(lines), 1, out.stdout)
+        name = solver.replace("_", "-")
+        self.assertRegex(lines[0], r"^trained " + name + r": n=2000 d=16 classes=2 sv=\d+ time=\d+(\.\d+)?s$")
+        self.assertEqual(out.stderr, "")  # no progress bar when stderr is not a terminal
+        return model
+
+    def predict(self, model, *extra):
+        out = run("predict", model, self.test, *extra)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.splitlines()
+        self.assertEqual(len(lines), 2, out.stdout)
+        self.assertRegex(lines[0], r"^accuracy = \d+(\.\d+)?% \(\d+/1000\)$")
+        self.assertRegex(lines[1], r"^predict time = \S+ us/sample$")
+        correct = int(lines[0].split("(")[1].split("/")[0])
+        return correct / 1000
+
+    def test_train_and_predict_each_method(self):
+        floors = {"svm": 0.93, "dcsvm": 0.93, "dcsvm-early": 0.85, "bka": 0.85}
+        for solver, floor in floors.items():
+            with self.subTest(solver=solver):
+                model = self.train_model(solver, "--levels", "2", "--early-level", "1", "--memory", "1G")
+                self.assertGreater(self.predict(model), floor)
+
+    def test_labels_file_and_model_info(self):
+        model = self.train_model("svm")
+        labels = self.path("labels.txt")
+        self.predict(model, labels)
+        with open(labels) as f:
+            predicted = f.read().split()
+        self.assertEqual(len(predicted), 1000)
+        self.assertTrue(set(predicted) <= {"1", "-1"}, set(predicted))
+        out = run("info", model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("method    svm", out.stdout)
+        self.assertIn("classes   2: -1 1", out.stdout)
+
+    def test_flipped_byte_is_a_format_error(self):
+        model = self.train_model("svm")
+        with open(model, "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) // 2] ^= 0x10
+        corrupt = self.path("corrupt.kmx")
+        with open(corrupt, "wb") as f:
+            f.write(data)
+        out = run("predict", corrupt, self.test)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("kmx: error:", out.stderr)
+        self.assertIn("checksum", out.stderr)
+
+    def test_wider_test_file_is_a_clear_error(self):
+        model = self.train_model("svm")
+        wide = self.path("wide.libsvm")
+        write_head(self.test, wide, 20, extra_feature=True)
+        out = run("predict", model, wide)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("17 columns", out.stderr)
+        self.assertIn("16", out.stderr)
+
+    def test_bad_solver_and_small_memory(self):
+        out = run("train", "-s", "magic", self.train, self.path("x.kmx"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("method", out.stderr)
+        out = run("train", "-s", "svm", "--memory", "64K", self.train, self.path("x.kmx"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("memory budget", out.stderr)
+        self.assertFalse(os.path.exists(self.path("x.kmx")))
+        self.assertEqual(run("train", "-c", "0", self.train, self.path("x.kmx")).returncode, 1)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -12,7 +12,9 @@ import sys
 import tempfile
 
 EXPECTED = {"kernel_block": 80, "kernel_block_dense": 12, "kmeans_objective": 1, "kmeans_centers": 26 * 16,
-            "kmeans_assignment": 12000, "assign_sqdist_sum": 1}
+            "kmeans_assignment": 12000, "assign_sqdist_sum": 1, "model_predictions": 500,
+            "model_decision_values": 20 * 325, "model_support_vectors": 1, "model_objective": 1,
+            "model_reloaded_predictions": 500}
 
 
 def read(path):

@@ -20,6 +20,64 @@ static void write_doubles(FILE *out, const char *name, const double *v, int64_t 
     fputc('\n', out);
 }
 
+/* A dataset copied from rows [begin, end) of data, with their labels. */
+static kmx_dataset *rows_of(const kmx_dataset *data, int64_t begin, int64_t end, int64_t d) {
+    int64_t n = 0, count = end - begin;
+    double *x = malloc(sizeof(double) * (size_t)(count * d)), *labels;
+    kmx_dataset *subset = NULL;
+    CHECK(kmx_dataset_rows(&n, data));
+    labels = malloc(sizeof(double) * (size_t)n);
+    CHECK(kmx_dataset_get_rows(x, count * d, data, begin, end));
+    CHECK(kmx_dataset_get_labels(labels, n, data));
+    CHECK(kmx_dataset_create(&subset, x, count, d, labels + begin, KMX_COPY));
+    free(labels);
+    free(x);
+    return subset;
+}
+
+/* Step 6: DC-SVM on rows [0,2000), predictions on rows [2000,2500), and a save/load round trip. */
+static void model_step(FILE *out, kmx_context *ctx, const kmx_dataset *data, int64_t d) {
+    enum { TEST = 500, FIRST = 20, PAIRS = 26 * 25 / 2 };
+    kmx_dataset *train = rows_of(data, 0, 2000, d), *test = rows_of(data, 2000, 2000 + TEST, d),
+                *first = rows_of(data, 2000, 2000 + FIRST, d);
+    kmx_solver *solver = NULL;
+    kmx_kernel *kernel = NULL;
+    kmx_model *model = NULL, *reloaded = NULL;
+    double predictions[TEST], reloaded_predictions[TEST], sv = 0, objective = 0;
+    double *decision = malloc(sizeof(double) * FIRST * PAIRS);
+    int64_t size = 0;
+    void *buffer;
+
+    CHECK(kmx_solver_create_from_string(&solver, "method=dcsvm C=8 levels=2 clusters_per_level=4 sample_size=300"));
+    CHECK(kmx_kernel_create_from_string(&kernel, "kernel=rbf gamma=16"));
+    CHECK(kmx_solver_train(&model, solver, ctx, kernel, train));
+    CHECK(kmx_model_predict(predictions, TEST, ctx, model, test));
+    CHECK(kmx_model_decision_values(decision, FIRST * PAIRS, ctx, model, first));
+    CHECK(kmx_model_info(&sv, model, KMX_INFO_SUPPORT_VECTORS));
+    CHECK(kmx_model_info(&objective, model, KMX_INFO_OBJECTIVE));
+    CHECK(kmx_model_save_to_buffer(NULL, 0, &size, model));
+    buffer = malloc((size_t)size);
+    CHECK(kmx_model_save_to_buffer(buffer, size, &size, model));
+    CHECK(kmx_model_load_from_buffer(&reloaded, buffer, size));
+    CHECK(kmx_model_predict(reloaded_predictions, TEST, ctx, reloaded, test));
+
+    write_doubles(out, "model_predictions", predictions, TEST);
+    write_doubles(out, "model_decision_values", decision, FIRST * PAIRS);
+    write_doubles(out, "model_support_vectors", &sv, 1);
+    write_doubles(out, "model_objective", &objective, 1);
+    write_doubles(out, "model_reloaded_predictions", reloaded_predictions, TEST);
+
+    free(buffer);
+    free(decision);
+    kmx_model_free(reloaded);
+    kmx_model_free(model);
+    kmx_kernel_free(kernel);
+    kmx_solver_free(solver);
+    kmx_dataset_free(first);
+    kmx_dataset_free(test);
+    kmx_dataset_free(train);
+}
+
 static void write_ints(FILE *out, const char *name, const int32_t *v, int64_t count) {
     int64_t i;
     fprintf(out, "%s %lld", name, (long long)count);
@@ -72,6 +130,7 @@ int main(int argc, char **argv) {
     write_doubles(out, "kmeans_centers", centers, K * d);
     write_ints(out, "kmeans_assignment", assignment, n);
     write_doubles(out, "assign_sqdist_sum", &sqdist_sum, 1);
+    model_step(out, ctx, data, d);
     fclose(out);
 
     free(assigned);

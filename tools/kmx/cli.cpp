@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,7 +12,14 @@ namespace kmx_cli {
 const OptionSpec kContextOptions[3] = {
     {nullptr, "--threads", true, "worker threads (default 1)"},
     {nullptr, "--seed", true, "random seed (default 0)"},
-    {nullptr, "--memory", true, "memory budget in bytes (default: unlimited)"},
+    {nullptr, "--memory", true, "memory budget in bytes, K/M/G suffixes allowed (default: unlimited)"},
+};
+
+const OptionSpec kKernelOptions[4] = {
+    {"-k", "--kernel", true, "rbf (default), laplacian, polynomial, linear or sigmoid"},
+    {"-g", "--gamma", true, "kernel width gamma > 0 (default 1/columns)"},
+    {"-d", "--degree", true, "polynomial degree (default 3)"},
+    {"-r", "--coef0", true, "coef0 of polynomial and sigmoid kernels (default 0)"},
 };
 
 bool ParsedArgs::has(const char *long_name) const {
@@ -94,8 +102,39 @@ kmx_context *make_context(const ParsedArgs &args) {
     if (args.has("--seed"))
         check(kmx_context_set_param(ctx, KMX_PARAM_SEED, double(to_int(args.get("--seed", ""), "--seed"))));
     if (args.has("--memory"))
-        check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, to_double(args.get("--memory", ""), "--memory")));
+        check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, to_bytes(args.get("--memory", ""), "--memory")));
     return ctx;
+}
+
+double to_bytes(const std::string &text, const char *name) {
+    static const char kSuffixes[] = "KMG";
+    double scale = 1;
+    std::string number = text;
+    const char *suffix = text.empty() ? nullptr : std::strchr(kSuffixes, std::toupper(static_cast<unsigned char>(text.back())));
+    if (suffix && *suffix) {
+        scale = std::pow(1024.0, double(suffix - kSuffixes + 1));
+        number.pop_back();
+    }
+    return std::floor(to_double(number, name) * scale);
+}
+
+kmx_kernel *make_kernel(const ParsedArgs &args) {
+    std::string params = "kernel=" + args.get("--kernel", "rbf");
+    if (args.has("--gamma")) params += " gamma=" + args.get("--gamma", "");
+    if (args.has("--degree")) params += " degree=" + args.get("--degree", "");
+    if (args.has("--coef0")) params += " coef0=" + args.get("--coef0", "");
+    kmx_kernel *kernel = nullptr;
+    check(kmx_kernel_create_from_string(&kernel, params.c_str()));
+    return kernel;
+}
+
+bool is_model_file(const char *path) {
+    char magic[8] = {};
+    std::FILE *file = std::fopen(path, "rb");
+    if (!file) return false;
+    const bool read = std::fread(magic, 1, sizeof magic, file) == sizeof magic;
+    std::fclose(file);
+    return read && std::memcmp(magic, "KMXMODEL", sizeof magic) == 0;
 }
 
 double now_seconds() {

@@ -39,14 +39,29 @@ void check(kmx_status status);
 long long to_int(const std::string &text, const char *name);
 double to_double(const std::string &text, const char *name);
 
-// A context with threads/seed/memory budget from --threads/--seed/--memory.
+// A context with threads/seed/memory budget from --threads/--seed/--memory
+// (--memory takes bytes with an optional K, M or G suffix: 512M, 2G).
 kmx_context *make_context(const ParsedArgs &args);
 extern const OptionSpec kContextOptions[3];
+double to_bytes(const std::string &text, const char *name);
+
+// A kernel from -k/-g/-d/-r (--kernel, --gamma, --degree, --coef0).
+kmx_kernel *make_kernel(const ParsedArgs &args);
+extern const OptionSpec kKernelOptions[4];
+
+// --format: auto (default), libsvm or csv.
+kmx_format format_option(const ParsedArgs &args);
+
+// True if `path` starts with the model file magic.
+bool is_model_file(const char *path);
 
 double now_seconds();
 
 // Subcommands: each returns the process exit status.
 int run_info(int argc, char **argv);
 int run_kernel(int argc, char **argv);
+int run_train(int argc, char **argv);
+int run_predict(int argc, char **argv);
+int describe_model(const char *path);
 
 }  // namespace kmx_cli

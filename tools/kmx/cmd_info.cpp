@@ -62,13 +62,14 @@ kmx_format format_option(const ParsedArgs &args) { return parse_format(args.get(
 int run_info(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, info_options());
     if (args.has("--help") || args.positional.size() != 1) {
-        std::fprintf(stderr, "usage: kmx info [options] DATA_FILE\n");
+        std::fprintf(stderr, "usage: kmx info [options] DATA_FILE|MODEL_FILE\n");
         print_options(info_options());
         return args.has("--help") ? 0 : 2;
     }
+    const char *path = args.positional[0].c_str();
+    if (is_model_file(path)) return describe_model(path);
     kmx_context *ctx = make_context(args);
     kmx_dataset *ds = nullptr;
-    const char *path = args.positional[0].c_str();
     check(kmx_dataset_load(&ds, ctx, path, format_option(args)));
     int64_t rows = 0, cols = 0, nnz = 0;
     int sparse = 0;

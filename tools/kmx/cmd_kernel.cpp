@@ -12,10 +12,10 @@ namespace {
 
 const std::vector<OptionSpec> &kernel_options() {
     static const std::vector<OptionSpec> specs = {
-        {"-k", "--kernel", true, "rbf (default), laplacian, polynomial, linear or sigmoid"},
-        {"-g", "--gamma", true, "kernel width gamma > 0 (default 1/columns)"},
-        {"-d", "--degree", true, "polynomial degree (default 3)"},
-        {"-r", "--coef0", true, "coef0 of polynomial and sigmoid kernels (default 0)"},
+        kKernelOptions[0],
+        kKernelOptions[1],
+        kKernelOptions[2],
+        kKernelOptions[3],
         {"-n", "--rows", true, "rows of the block (default 1024, at most the file's rows)"},
         {"-m", "--cols", true, "columns of the block (default 1024, at most the file's rows)"},
         {nullptr, "--repeat", true, "timed repetitions; the best is reported (default 3)"},
@@ -25,16 +25,6 @@ const std::vector<OptionSpec> &kernel_options() {
         kContextOptions[2],
     };
     return specs;
-}
-
-kmx_kernel *make_kernel(const ParsedArgs &args) {
-    std::string params = "kernel=" + args.get("--kernel", "rbf");
-    if (args.has("--gamma")) params += " gamma=" + args.get("--gamma", "");
-    if (args.has("--degree")) params += " degree=" + args.get("--degree", "");
-    if (args.has("--coef0")) params += " coef0=" + args.get("--coef0", "");
-    kmx_kernel *kernel = nullptr;
-    check(kmx_kernel_create_from_string(&kernel, params.c_str()));
-    return kernel;
 }
 
 void print_kernel(const kmx_kernel *kernel, int64_t cols) {
@@ -49,8 +39,6 @@ void print_kernel(const kmx_kernel *kernel, int64_t cols) {
 }
 
 }  // namespace
-
-kmx_format format_option(const ParsedArgs &args);
 
 int run_kernel(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, kernel_options());

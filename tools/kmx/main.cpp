@@ -19,7 +19,9 @@ int run_version(int, char **) {
 
 const Command kCommands[] = {
     {"version", run_version, "print the library version"},
-    {"info", kmx_cli::run_info, "describe a LIBSVM or CSV data file"},
+    {"info", kmx_cli::run_info, "describe a LIBSVM or CSV data file, or a model file"},
+    {"train", kmx_cli::run_train, "train a kernel SVM (DC-SVM, early DC-SVM, BKA or the dual solver)"},
+    {"predict", kmx_cli::run_predict, "predict a data file with a model; report accuracy"},
     {"kernel", kmx_cli::run_kernel, "time a kernel block on a data file"},
 };
 

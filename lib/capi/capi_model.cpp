@@ -1,0 +1,132 @@
+// kmx_model: information, prediction, saving and loading.
+#include "firewall.h"
+#include "handles.h"
+#include "io/model_file.h"
+
+namespace kmx::capi {
+
+namespace {
+
+double info_value(const Model &m, kmx_model_info_key key) {
+    switch (key) {
+        case KMX_INFO_METHOD: return m.method;
+        case KMX_INFO_CLASSES: return double(m.classes.size());
+        case KMX_INFO_COLUMNS: return double(m.d);
+        case KMX_INFO_SUPPORT_VECTORS: return double(m.support_vectors);
+        case KMX_INFO_DECISION_VALUES: return double(m.decision_values());
+        case KMX_INFO_OBJECTIVE: return m.stats.objective;
+        case KMX_INFO_KKT_VIOLATION: return m.stats.kkt_violation;
+        case KMX_INFO_ITERATIONS: return double(m.stats.iterations);
+        case KMX_INFO_TRAIN_SECONDS: return m.stats.seconds;
+        case KMX_INFO_BIAS: return m.has_bias ? 1 : 0;
+        case KMX_INFO_MULTICLASS: return m.multiclass;
+        default: fail(KMX_E_INVALID_ARGUMENT, "unknown model information key %d", int(key));
+    }
+}
+
+// n x decision values, the length kmx_model_decision_values needs.
+int64_t decision_values_length(const Dataset &ds, const Model &m) {
+    int64_t length = 0;
+    if (__builtin_mul_overflow(ds.n, m.decision_values(), &length))
+        fail(KMX_E_INVALID_ARGUMENT, "rows x decision values overflows");
+    return length;
+}
+
+}  // namespace
+
+const Model &model_of(const kmx_model *model, const char *name) {
+    require_pointer(model, name);
+    return model->impl;
+}
+
+}  // namespace kmx::capi
+
+using namespace kmx::capi;
+
+extern "C" {
+
+KMX_API void kmx_model_free(kmx_model *model) { delete model; }
+
+KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model_info_key key) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = info_value(model_of(model, "model"), key);
+    });
+}
+
+KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_model *model) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        const kmx::Model &m = model_of(model, "model");
+        require_length(out_len, int64_t(m.classes.size()), "out");
+        std::copy(m.classes.begin(), m.classes.end(), out);
+    });
+}
+
+KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
+                                     const kmx_dataset *data) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        const kmx::Model &m = model_of(model, "model");
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        require_length(out_len, ds.n, "out");
+        CallContext call(ctx);
+        kmx::model_predict(*call, m, ds, out);
+    });
+}
+
+KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx,
+                                             const kmx_model *model, const kmx_dataset *data) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        const kmx::Model &m = model_of(model, "model");
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        require_length(out_len, decision_values_length(ds, m), "out");
+        CallContext call(ctx);
+        kmx::model_decision_values(*call, m, ds, out);
+    });
+}
+
+KMX_API kmx_status kmx_model_save(const kmx_model *model, const char *path) {
+    return KMX_GUARDED({
+        const kmx::Model &m = model_of(model, "model");
+        require_pointer(path, "path");
+        kmx::save_model_file(m, path);
+    });
+}
+
+KMX_API kmx_status kmx_model_load(kmx_model **out, const char *path) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(path, "path");
+        kmx_model *model = new kmx_model{kmx::load_model_file(path)};
+        *out = model;
+    });
+}
+
+KMX_API kmx_status kmx_model_save_to_buffer(void *out, int64_t out_len, int64_t *out_size, const kmx_model *model) {
+    return KMX_GUARDED({
+        require_pointer(out_size, "out_size");
+        const kmx::Model &m = model_of(model, "model");
+        const std::vector<unsigned char> bytes = kmx::model_to_bytes(m);
+        *out_size = int64_t(bytes.size());
+        if (!out) return;
+        require_length(out_len, int64_t(bytes.size()), "out");
+        std::copy(bytes.begin(), bytes.end(), static_cast<unsigned char *>(out));
+    });
+}
+
+KMX_API kmx_status kmx_model_load_from_buffer(kmx_model **out, const void *buffer, int64_t buffer_len) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(buffer, "buffer");
+        if (buffer_len < 0) kmx::fail(KMX_E_INVALID_ARGUMENT, "buffer_len = %lld is negative", (long long)buffer_len);
+        kmx_model *model = new kmx_model{
+            kmx::model_from_bytes(static_cast<const unsigned char *>(buffer), size_t(buffer_len), "model buffer")};
+        *out = model;
+    });
+}
+
+}  // extern "C"

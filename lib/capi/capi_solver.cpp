@@ -1,0 +1,149 @@
+// kmx_solver: a training method and its parameters; kmx_solver_train.
+#include <cmath>
+
+#include "core/params.h"
+#include "firewall.h"
+#include "handles.h"
+
+namespace kmx::capi {
+
+namespace {
+const kmx_param kSolverParams[] = {KMX_PARAM_METHOD,     KMX_PARAM_C,          KMX_PARAM_EPS,
+                                   KMX_PARAM_BIAS,       KMX_PARAM_SHRINKING,  KMX_PARAM_CACHE_SIZE,
+                                   KMX_PARAM_MULTICLASS, KMX_PARAM_LEVELS,     KMX_PARAM_CLUSTERS_PER_LEVEL,
+                                   KMX_PARAM_EARLY_LEVEL, KMX_PARAM_SAMPLE_SIZE};
+constexpr ParamGroup kSolverGroup = make_param_group(kSolverParams, "solver");
+
+void apply(TrainOptions &o, kmx_param param, double value) {
+    switch (param) {
+        case KMX_PARAM_METHOD: o.method = kmx_method(int(value)); break;
+        case KMX_PARAM_C: o.C = value; break;
+        case KMX_PARAM_EPS: o.eps = value; break;
+        case KMX_PARAM_BIAS: o.bias = kmx_bias(int(value)); break;
+        case KMX_PARAM_SHRINKING: o.shrinking = value != 0; break;
+        case KMX_PARAM_CACHE_SIZE: o.cache_bytes = size_t(value); break;
+        case KMX_PARAM_MULTICLASS: o.multiclass = kmx_multiclass(int(value)); break;
+        case KMX_PARAM_LEVELS: o.levels = int(value); break;
+        case KMX_PARAM_CLUSTERS_PER_LEVEL: o.clusters_per_level = int(value); break;
+        case KMX_PARAM_EARLY_LEVEL: o.early_level = int(value); break;
+        case KMX_PARAM_SAMPLE_SIZE: o.sample_size = int64_t(value); break;
+        default: fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
+    }
+}
+
+double value_of(const TrainOptions &o, kmx_param param) {
+    switch (param) {
+        case KMX_PARAM_METHOD: return o.method;
+        case KMX_PARAM_C: return o.C;
+        case KMX_PARAM_EPS: return o.eps;
+        case KMX_PARAM_BIAS: return o.bias;
+        case KMX_PARAM_SHRINKING: return o.shrinking ? 1 : 0;
+        case KMX_PARAM_CACHE_SIZE: return double(o.cache_bytes);
+        case KMX_PARAM_MULTICLASS: return o.multiclass;
+        case KMX_PARAM_LEVELS: return o.levels;
+        case KMX_PARAM_CLUSTERS_PER_LEVEL: return o.clusters_per_level;
+        case KMX_PARAM_EARLY_LEVEL: return o.early_level;
+        case KMX_PARAM_SAMPLE_SIZE: return double(o.sample_size);
+        default: fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
+    }
+}
+
+// Options at the parameter table's defaults: the table is the one source.
+TrainOptions default_options() {
+    TrainOptions o;
+    for (kmx_param param : kSolverParams) apply(o, param, find_param(param)->default_value);
+    return o;
+}
+
+void apply_string(TrainOptions &o, const char *params) {
+    const ParamList list = kSolverGroup.parse(params);
+    for (int i = 0; i < list.size(); ++i) apply(o, list[i].spec->id, list[i].value);
+}
+
+TrainOptions &mutable_options(kmx_solver *solver) {
+    require_pointer(solver, "solver");
+    return solver->options;
+}
+}  // namespace
+
+}  // namespace kmx::capi
+
+using namespace kmx::capi;
+
+extern "C" {
+
+KMX_API kmx_status kmx_solver_create(kmx_solver **out, kmx_method method) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        kmx::check_param(*kmx::find_param(KMX_PARAM_METHOD), double(method));
+        kmx_solver *solver = new kmx_solver{default_options()};
+        solver->options.method = method;
+        *out = solver;
+    });
+}
+
+KMX_API kmx_status kmx_solver_create_from_string(kmx_solver **out, const char *params) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        kmx::TrainOptions options = default_options();
+        apply_string(options, params);
+        *out = new kmx_solver{options};
+    });
+}
+
+KMX_API void kmx_solver_free(kmx_solver *solver) { delete solver; }
+
+KMX_API kmx_status kmx_solver_set_param(kmx_solver *solver, kmx_param param, double value) {
+    return KMX_GUARDED({
+        kmx::TrainOptions &options = mutable_options(solver);
+        kSolverGroup.check(param, value);
+        apply(options, param, value);
+    });
+}
+
+KMX_API kmx_status kmx_solver_get_param(double *out, const kmx_solver *solver, kmx_param param) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        require_pointer(solver, "solver");
+        kSolverGroup.require_member(param);
+        *out = value_of(solver->options, param);
+    });
+}
+
+KMX_API kmx_status kmx_solver_set_params(kmx_solver *solver, const char *params) {
+    return KMX_GUARDED({
+        kmx::TrainOptions &options = mutable_options(solver);
+        kmx::TrainOptions updated = options;
+        apply_string(updated, params);
+        options = updated;
+    });
+}
+
+KMX_API kmx_status kmx_solver_set_class_weight(kmx_solver *solver, double label, double weight) {
+    return KMX_GUARDED({
+        kmx::TrainOptions &options = mutable_options(solver);
+        if (!std::isfinite(label)) kmx::fail(KMX_E_INVALID_ARGUMENT, "label %g is not finite", label);
+        if (!(weight > 0) || !std::isfinite(weight))
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "class weight %g for label %g must be positive and finite", weight,
+                      label);
+        options.class_weights.emplace_back(label, weight);
+    });
+}
+
+KMX_API kmx_status kmx_solver_train(kmx_model **out, const kmx_solver *solver, kmx_context *ctx,
+                                    const kmx_kernel *kernel, const kmx_dataset *data) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(solver, "solver");
+        const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        CallContext call(ctx);
+        kmx_model *model = new kmx_model{kmx::train_model(*call, solver->options, spec, ds)};
+        *out = model;
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,311 @@
+// dcsvm.cpp — DC-SVM (Hsieh, Si, Dhillon 2014, Algorithm 1), its early
+// prediction variant and BKA-SVM.
+//
+//   α ← 0
+//   for l = lmax … 1 (or down to the early level L):
+//       π ← two-step kernel k-means with k^l clusters (adaptive: sampled from S̄ = {i : α_i > 0})
+//       for every cluster V_c, in parallel: α_(c) ← argmin of its subproblem, warm started from α_(c)
+//       ᾱ ← [α_(1), …, α_(k^l)]                  (concatenated in place)
+//   early prediction / BKA: return ᾱ with π — x is predicted by its nearest cluster's model
+//   refine: α_S̄ ← argmin of the subproblem on S̄ = {i : ᾱ_i > 0}, warm started from ᾱ_S̄
+//   global: α ← argmin of the whole problem, warm started from α
+//
+// Theorem 1 bounds the warm start's gap: f(ᾱ) − f(α*) ≤ C² D(π) / 2 with
+// D(π) = Σ_{π(i)≠π(j)} |K(x_i, x_j)|, which kernel k-means keeps small.
+#include "dcsvm.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "dcsvm_subproblems.h"
+
+namespace kmx {
+
+namespace {
+
+// ------------------------------------------------------------------ schedule
+
+// k^l capped at n / kDcsvmMinRowsPerCluster (at least 1).
+int64_t clusters_at_level(int64_t k, int level, int64_t n) {
+    const int64_t cap = std::max<int64_t>(1, n / kDcsvmMinRowsPerCluster);
+    int64_t clusters = 1;
+    for (int l = 0; l < level && clusters < cap; ++l) clusters *= k;
+    return std::min(clusters, cap);
+}
+
+// The first and last divide levels to run; last > 0 means "stop there".
+struct Schedule {
+    int first;
+    int last;
+    bool early;  // early prediction or BKA: no refine, no global solve
+};
+
+Schedule make_schedule(const DcsvmOptions &options) {
+    if (options.bka) {
+        const int level = options.early_level > 0 ? options.early_level : kDcsvmBkaDefaultLevel;
+        return {level, level, true};
+    }
+    if (options.early_level > 0) return {options.levels, std::min(options.early_level, options.levels), true};
+    return {options.levels, 1, false};
+}
+
+void check_options(const SvmProblem &problem, const DcsvmOptions &options) {
+    require(problem.data && problem.y && problem.upper && problem.n > 0, "DC-SVM: the problem has no rows");
+    require(options.levels >= 1, "DC-SVM: levels must be at least 1");
+    require(options.clusters_per_level >= 2, "DC-SVM: clusters_per_level must be at least 2");
+    require(options.sample_size >= 2, "DC-SVM: sample_size must be at least 2");
+    require(options.early_level >= 0, "DC-SVM: early_level must not be negative");
+}
+
+// ------------------------------------------------------------------ memory
+
+// Everything the run needs, checked against the budget once, up front.
+struct MemoryPlan {
+    size_t clustering;  // kernel k-means and assignment scratch (one arena, reused by every level)
+    size_t bookkeeping; // π, groups, subproblem arrays
+    size_t cache;       // the kernel cache shared by concurrent solves, or used by the refine/global solve
+    size_t solver;      // solver workspaces, cache included
+};
+
+int64_t largest_cluster_count(const DcsvmOptions &options, const Schedule &schedule, int64_t n) {
+    return clusters_at_level(options.clusters_per_level, schedule.first, n);
+}
+
+size_t clustering_bytes(const SvmProblem &problem, const DcsvmOptions &options, int64_t k) {
+    const Dataset &data = *problem.data;
+    return std::max(kernel_kmeans_sample_workspace_bytes(data, problem.kernel, k, options.sample_size),
+                    kernel_partition_assign_workspace_bytes(data, std::min(options.sample_size, problem.n), k, data,
+                                                            problem.kernel));
+}
+
+size_t bookkeeping_bytes(int64_t n, int64_t k) {
+    return WorkspacePlan()
+        .add<int32_t>(size_t(n))       // π
+        .add<int64_t>(size_t(k + 2))   // group offsets
+        .add<int64_t>(size_t(n))       // group members
+        .add_bytes(subproblem_arrays_bytes(n))
+        .bytes();
+}
+
+MemoryPlan plan_memory(const Context &ctx, const SvmProblem &problem, const DcsvmOptions &options,
+                       const Schedule &schedule) {
+    const int64_t n = problem.n, d = problem.data->d;
+    const int64_t k = largest_cluster_count(options, schedule, n);
+    MemoryPlan plan;
+    plan.clustering = clustering_bytes(problem, options, k);
+    plan.bookkeeping = bookkeeping_bytes(n, k);
+    plan.cache = options.svm.cache_bytes;
+    if (plan.cache == 0) {
+        const size_t held = ctx.peak_bytes() + plan.clustering + plan.bookkeeping +
+                            subproblem_solver_bytes(n, d, 0, ctx.threads);
+        plan.cache = svm_auto_cache_bytes(n, ctx.memory_budget > held ? ctx.memory_budget - held : 0);
+    }
+    plan.solver = subproblem_solver_bytes(n, d, plan.cache, ctx.threads);
+    return plan;
+}
+
+// ------------------------------------------------------------------ state
+
+struct RunState {
+    const SvmProblem &problem;
+    const DcsvmOptions &options;
+    Arena clustering;
+    int32_t *cluster_of;   // π(i), n
+    RowGroups groups;
+    SubproblemArrays arrays;
+    size_t cache;
+    double *alpha;         // n
+    KernelPartition partition;
+};
+
+void carve_bookkeeping(Arena &arena, int64_t n, int64_t k, RunState &s) {
+    s.cluster_of = arena.alloc<int32_t>(size_t(n));
+    s.groups.offsets = arena.alloc<int64_t>(size_t(k + 2));
+    s.groups.members = arena.alloc<int64_t>(size_t(n));
+    s.arrays = carve_subproblem_arrays(arena, n);
+}
+
+int64_t count_support_vectors(const double *alpha, int64_t n) {
+    return std::count_if(alpha, alpha + n, [](double a) { return a > 0; });
+}
+
+int64_t row_of(const SvmProblem &problem, int64_t i) { return problem.rows ? problem.rows[i] : i; }
+
+// Adaptive clustering's sample pool: the dataset rows of S̄ = {i : α_i > 0}
+// when there are enough of them, else empty (sample from all rows).
+std::vector<int64_t> adaptive_pool(const RunState &s, int64_t clusters) {
+    const int64_t n = s.problem.n;
+    const int64_t enough = std::max(std::min(s.options.sample_size, n) / 2, 4 * clusters);
+    if (s.options.bka || count_support_vectors(s.alpha, n) < enough) return {};
+    std::vector<int64_t> pool;
+    for (int64_t i = 0; i < n; ++i)
+        if (s.alpha[i] > 0) pool.push_back(row_of(s.problem, i));
+    return pool;
+}
+
+// V_c = {i : π(i) = c}, by counting sort (each V_c in increasing i).
+void group_by_cluster(const int32_t *cluster_of, int64_t n, int64_t k, RowGroups &groups) {
+    groups.count = k;
+    std::fill(groups.offsets, groups.offsets + k + 1, int64_t(0));
+    for (int64_t i = 0; i < n; ++i) ++groups.offsets[cluster_of[i] + 1];
+    for (int64_t c = 0; c < k; ++c) groups.offsets[c + 1] += groups.offsets[c];
+    for (int64_t i = 0; i < n; ++i) groups.members[groups.offsets[cluster_of[i]]++] = i;
+    for (int64_t c = k; c > 0; --c) groups.offsets[c] = groups.offsets[c - 1];
+    groups.offsets[0] = 0;
+}
+
+// One group: S̄ = {i : α_i > 0}.
+void group_support_vectors(const double *alpha, int64_t n, RowGroups &groups) {
+    groups.count = 1;
+    groups.offsets[0] = 0;
+    int64_t size = 0;
+    for (int64_t i = 0; i < n; ++i)
+        if (alpha[i] > 0) groups.members[size++] = i;
+    groups.offsets[1] = size;
+}
+
+// ------------------------------------------------------------------ steps
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The per-cluster solutions as one: objectives, iterations and support
+// vectors add up (f̄(ᾱ) under the block-diagonal kernel K̄).
+SvmSolution combine(const std::vector<SvmSolution> &solutions) {
+    SvmSolution total;
+    total.converged = true;
+    for (const SvmSolution &s : solutions) {
+        total.objective += s.objective;
+        total.iterations += s.iterations;
+        total.support_vectors += s.support_vectors;
+        total.bounded_support += s.bounded_support;
+        total.kkt_violation = std::max(total.kkt_violation, s.kkt_violation);
+        total.converged = total.converged && (s.converged || s.iterations == 0);
+    }
+    return total;
+}
+
+// One divide level: cluster, assign π, solve the k^l subproblems.
+std::vector<SvmSolution> run_level(Context &ctx, RunState &s, int64_t clusters) {
+    const SvmProblem &problem = s.problem;
+    const Dataset &data = *problem.data;
+    s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, problem.n, adaptive_pool(s, clusters),
+                                       problem.kernel, clusters, s.options.sample_size);
+    kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, problem.n, problem.kernel,
+                            s.cluster_of);
+    group_by_cluster(s.cluster_of, problem.n, s.partition.k, s.groups);
+    return solve_row_groups(ctx, problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha);
+}
+
+// Refine: the subproblem on S̄, warm started from ᾱ_S̄.
+SvmSolution run_refine(Context &ctx, RunState &s) {
+    group_support_vectors(s.alpha, s.problem.n, s.groups);
+    return solve_row_groups(ctx, s.problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha)[0];
+}
+
+SvmSolution run_global(Context &ctx, RunState &s) {
+    SvmOptions options = s.options.svm;
+    options.cache_bytes = std::max(s.cache, 2 * size_t(s.problem.n) * sizeof(double));
+    Arena arena(svm_dual_workspace_bytes(s.problem.n, s.problem.data->d, options.cache_bytes));
+    return solve_svm_dual(ctx, arena, s.problem, options, s.alpha);
+}
+
+void record(Context &ctx, DcsvmResult &result, DcsvmLevelStats stats, double fraction) {
+    static const char *const names[] = {"level", "refine", "global"};
+    const char *name = names[int(stats.step)];
+    ctx.log(KMX_LOG_INFO, "dcsvm %s %d: %lld clusters over %lld rows, %lld SVs, objective %.10g, %.3f s", name,
+            stats.level, (long long)stats.clusters, (long long)stats.rows, (long long)stats.support_vectors,
+            stats.objective, stats.seconds);
+    result.levels.push_back(stats);
+    char phase[48];
+    std::snprintf(phase, sizeof phase, "dcsvm %s %d", name, stats.level);
+    ctx.progress(fraction, phase);
+}
+
+void store_partition(const RunState &s, const std::vector<SvmSolution> &solutions, DcsvmResult &result) {
+    result.partition = s.partition;
+    result.cluster_of.assign(s.cluster_of, s.cluster_of + s.problem.n);
+    result.cluster_bias.resize(solutions.size());
+    for (size_t c = 0; c < solutions.size(); ++c) result.cluster_bias[c] = solutions[c].bias;
+}
+
+// The divide levels of the schedule; returns the solutions of the last one run.
+std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &schedule, int steps,
+                                    DcsvmResult &result) {
+    std::vector<SvmSolution> solutions;
+    int64_t previous_clusters = 0;
+    for (int level = schedule.first; level >= schedule.last; --level) {
+        const int64_t clusters = clusters_at_level(s.options.clusters_per_level, level, s.problem.n);
+        const bool stop_here = schedule.early && level == schedule.last;
+        if (!stop_here && (clusters <= 1 || clusters == previous_clusters)) continue;
+        const auto start = std::chrono::steady_clock::now();
+        solutions = run_level(ctx, s, clusters);
+        previous_clusters = clusters;
+        const SvmSolution level_total = combine(solutions);
+        if (!level_total.converged)
+            ctx.log(KMX_LOG_WARNING, "dcsvm level %d: a subproblem stopped at the iteration cap (KKT violation %g)",
+                    level, level_total.kkt_violation);
+        record(ctx, result,
+               {level, s.partition.k, count_support_vectors(s.alpha, s.problem.n), level_total.objective,
+                seconds_since(start), DcsvmStep::level, s.problem.n},
+               double(schedule.first - level + 1) / steps);
+    }
+    return solutions;
+}
+
+// Refine on S̄ (when it is a proper, non-empty subset) and the global solve.
+SvmSolution conquer(Context &ctx, RunState &s, int steps, DcsvmResult &result) {
+    const int64_t n = s.problem.n;
+    const int64_t support = count_support_vectors(s.alpha, n);
+    if (s.options.refine && support > 0 && support < n) {
+        const auto start = std::chrono::steady_clock::now();
+        const SvmSolution refined = run_refine(ctx, s);
+        record(ctx, result,
+               {0, 1, count_support_vectors(s.alpha, n), refined.objective, seconds_since(start),
+                DcsvmStep::refine, support},
+               double(steps - 1) / steps);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const SvmSolution global = run_global(ctx, s);
+    record(ctx, result,
+           {0, 1, global.support_vectors, global.objective, seconds_since(start), DcsvmStep::global, n}, 1.0);
+    return global;
+}
+
+}  // namespace
+
+DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, double *alpha) {
+    check_options(problem, options);
+    const Schedule schedule = make_schedule(options);
+    const MemoryPlan memory = plan_memory(ctx, problem, options, schedule);
+    ctx.check_budget(WorkspacePlan()
+                         .add_bytes(memory.clustering)
+                         .add_bytes(memory.bookkeeping)
+                         .add_bytes(memory.solver)
+                         .bytes(),
+                     "DC-SVM");
+    const int64_t n = problem.n;
+    const int64_t k = largest_cluster_count(options, schedule, n);
+    Arena bookkeeping(memory.bookkeeping);
+    RunState s{problem, options, Arena(memory.clustering), nullptr, {}, {}, memory.cache, alpha, {}};
+    carve_bookkeeping(bookkeeping, n, k, s);
+    std::fill(alpha, alpha + n, 0.0);
+
+    const int steps = schedule.first - schedule.last + 1 + (schedule.early ? 0 : 2);
+    DcsvmResult result;
+    const std::vector<SvmSolution> last_level = run_levels(ctx, s, schedule, steps, result);
+    if (schedule.early) {
+        result.solution = combine(last_level);
+        store_partition(s, last_level, result);
+    } else {
+        result.solution = conquer(ctx, s, steps, result);
+    }
+    return result;
+}
+
+}  // namespace kmx

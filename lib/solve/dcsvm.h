@@ -1,0 +1,77 @@
+// dcsvm.h — DC-SVM (Hsieh, Si, Dhillon 2014): multilevel divide and conquer
+// for the kernel SVM dual, with early prediction and BKA-SVM.
+//
+// Levels l = lmax … 1 have k^l clusters (two-step kernel k-means, adaptive:
+// level l samples its clustering points from level l+1's support vectors);
+// each cluster's subproblem is solved independently (in parallel), warm
+// started from the level below; before the top level a refine step solves
+// the union of level-1 support vectors; the final global solve is warm
+// started from the concatenated α.
+//
+// Level l asks for k^l clusters, at most n / kDcsvmMinRowsPerCluster of them
+// (at least 1), so small problems get fewer, larger clusters; a level whose
+// count equals the level run before it, or that would be a single cluster,
+// is skipped (unless it is the level that early prediction stops at).
+// Adaptive clustering samples from the current support vectors S̄ once there
+// are at least max(min(m, n)/2, 4·k^l) of them, else from all rows.
+// Memory: the whole run is checked against the budget once, up front: the
+// clustering scratch, O(n) bookkeeping, and the solver workspace of n rows
+// with one kernel cache (options.svm.cache_bytes, or auto) that concurrent
+// subproblems share (each of the P = min(threads, clusters) workers gets 1/P).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "cluster/kernel_kmeans.h"
+#include "svm_dual.h"
+
+namespace kmx {
+
+struct DcsvmOptions {
+    int levels = 4;               // lmax
+    int clusters_per_level = 4;   // k
+    int64_t sample_size = 1000;   // m, kernel k-means sample per level
+    int early_level = 0;          // > 0: stop after this level (early prediction)
+    bool bka = false;             // BKA-SVM: one level of k^early_level clusters (k^kDcsvmBkaDefaultLevel
+                                  // when early_level is 0), each solved from zeros; no multilevel, no conquer
+    bool refine = true;
+    SvmOptions svm;               // per-subproblem and global solver options
+};
+
+constexpr int64_t kDcsvmMinRowsPerCluster = 32;
+constexpr int kDcsvmBkaDefaultLevel = 3;
+
+enum class DcsvmStep { level, refine, global };
+
+// Statistics of one step, for logs and tests.
+struct DcsvmLevelStats {
+    int level;                // l for a divide level; 0 for the refine and global steps
+    int64_t clusters;         // subproblems solved (1 for refine and global)
+    int64_t support_vectors;  // of α after the step (whole problem)
+    // A divide level: Σ_c of the subproblem objectives, i.e. f̄(ᾱ), the
+    // objective of the concatenated ᾱ under the block-diagonal kernel K̄
+    // (Lemma 1; f(ᾱ) adds the between-cluster terms). Refine and global:
+    // f(α) on the whole problem (α is zero outside the refine set).
+    double objective;
+    double seconds;
+    DcsvmStep step = DcsvmStep::level;
+    int64_t rows = 0;         // rows solved: n, or |S̄| for the refine step
+};
+
+struct DcsvmResult {
+    SvmSolution solution;                 // of the last solve run (global, or the early level's sum)
+    std::vector<DcsvmLevelStats> levels;  // in the order run
+    // Early prediction and BKA: the partition of the level that predicts and
+    // each problem row's cluster in it (empty after a full solve).
+    KernelPartition partition;
+    std::vector<int32_t> cluster_of;      // n
+    std::vector<double> cluster_bias;     // k: b_c of cluster c's model (zeros without bias)
+};
+
+// alpha: n outputs (DC-SVM starts from zeros). With early prediction or BKA
+// the result's solution sums the clusters' objectives, iterations and
+// support vectors (kkt_violation: the largest; converged: all; bias: 0 —
+// see cluster_bias).
+DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, double *alpha);
+
+}  // namespace kmx

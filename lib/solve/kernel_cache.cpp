@@ -1,0 +1,122 @@
+// kernel_cache.cpp — LRU cache of Q columns (see kernel_cache.h).
+#include "kernel_cache.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/error.h"
+
+namespace kmx {
+
+int64_t KernelCache::slots_for(int64_t n, size_t cache_bytes) {
+    const int64_t columns = int64_t(cache_bytes / (sizeof(float) * size_t(std::max<int64_t>(n, 1))));
+    return std::max<int64_t>(2, std::min(n, columns));
+}
+
+int64_t KernelCache::slots_fitting(int64_t n, size_t bytes) {
+    int64_t lo = 2, hi = std::max<int64_t>(2, n);  // workspace_bytes grows with the slot count
+    if (workspace_bytes(n, hi) <= bytes) return hi;
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        (workspace_bytes(n, mid) <= bytes ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+size_t KernelCache::workspace_bytes(int64_t n, int64_t slots) {
+    return WorkspacePlan()
+        .add<float>(size_t(slots) * size_t(n))
+        .add<int64_t>(size_t(slots))
+        .add<int64_t>(size_t(slots))
+        .add<int32_t>(size_t(slots) + 1)
+        .add<int32_t>(size_t(slots) + 1)
+        .add<int32_t>(size_t(n))
+        .bytes();
+}
+
+KernelCache::KernelCache(Arena &arena, int64_t n, int64_t slots) : n_(n), slots_(slots) {
+    data_ = arena.alloc<float>(size_t(slots) * size_t(n));
+    column_of_ = arena.alloc<int64_t>(size_t(slots));
+    valid_ = arena.alloc<int64_t>(size_t(slots));
+    prev_ = arena.alloc<int32_t>(size_t(slots) + 1);
+    next_ = arena.alloc<int32_t>(size_t(slots) + 1);
+    slot_of_ = arena.alloc<int32_t>(size_t(n));
+    std::fill(column_of_, column_of_ + slots, int64_t(-1));
+    std::fill(valid_, valid_ + slots, int64_t(0));
+    std::fill(slot_of_, slot_of_ + n, int32_t(-1));
+    const int32_t sentinel = int32_t(slots);
+    prev_[sentinel] = next_[sentinel] = sentinel;
+    // Empty slots start in the list, least recently used first in line for use.
+    for (int32_t s = 0; s < sentinel; ++s) push_front(s);
+}
+
+void KernelCache::unlink(int32_t slot) {
+    next_[prev_[slot]] = next_[slot];
+    prev_[next_[slot]] = prev_[slot];
+}
+
+void KernelCache::push_front(int32_t slot) {
+    const int32_t sentinel = int32_t(slots_);
+    next_[slot] = next_[sentinel];
+    prev_[slot] = sentinel;
+    prev_[next_[sentinel]] = slot;
+    next_[sentinel] = slot;
+}
+
+int64_t KernelCache::fetch(int64_t column, int64_t len, float **data) {
+    int32_t slot = slot_of_[column];
+    if (slot < 0) {  // take over the least recently used slot
+        slot = prev_[slots_];
+        if (column_of_[slot] >= 0)
+            slot_of_[column_of_[slot]] = -1;
+        else
+            ++used_slots_;
+        column_of_[slot] = column;
+        valid_[slot] = 0;
+        slot_of_[column] = slot;
+    }
+    unlink(slot);
+    push_front(slot);
+    *data = data_ + size_t(slot) * size_t(n_);
+    const int64_t valid = valid_[slot];
+    valid_[slot] = std::max(valid, len);
+    return valid;
+}
+
+void KernelCache::swap_index(int64_t i, int64_t j) {
+    const int64_t pair[2] = {i, j};
+    swap_indices(pair, 1);
+}
+
+void KernelCache::swap_indices(const int64_t *pairs, int64_t count) {
+    for (int64_t k = 0; k < count; ++k) {  // which slot holds which column
+        const int64_t i = pairs[2 * k], j = pairs[2 * k + 1];
+        std::swap(slot_of_[i], slot_of_[j]);
+        if (slot_of_[i] >= 0) column_of_[slot_of_[i]] = i;
+        if (slot_of_[j] >= 0) column_of_[slot_of_[j]] = j;
+    }
+    if (used_slots_ == 0) return;
+    for (int64_t s = 0; s < slots_; ++s) {  // the entries of each cached column
+        if (column_of_[s] < 0) continue;
+        float *col = data_ + size_t(s) * size_t(n_);
+        int64_t valid = valid_[s];
+        for (int64_t k = 0; k < count; ++k) {
+            const int64_t i = std::min(pairs[2 * k], pairs[2 * k + 1]), j = std::max(pairs[2 * k], pairs[2 * k + 1]);
+            if (valid <= i || i == j) continue;
+            if (valid > j)
+                std::swap(col[i], col[j]);
+            else
+                valid = i;  // entry j is unknown, so entry i would be too
+        }
+        valid_[s] = valid;
+    }
+}
+
+double *KernelCache::scratch(int64_t &count) {
+    if (used_slots_ > 0) fail(KMX_E_INTERNAL, "kernel cache: scratch requested while %lld columns are cached",
+                              (long long)used_slots_);
+    count = int64_t(size_t(slots_) * size_t(n_) * sizeof(float) / sizeof(double));
+    return reinterpret_cast<double *>(data_);
+}
+
+}  // namespace kmx

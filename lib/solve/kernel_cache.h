@@ -1,0 +1,64 @@
+// kernel_cache.h — LRU cache of Q columns for the dual solver (LIBSVM's
+// Cache, Chang & Lin 2011, §5.2), in a fixed number of column slots carved
+// from an arena.
+//
+// A slot holds one column Q_{·i} as floats (as LIBSVM: half the memory of
+// doubles) and how many of its leading entries are valid: with shrinking
+// the solver asks only for the first `len` entries (the active set) and
+// extends a column later when it needs more. swap_index keeps cached
+// columns consistent with the solver's permutation of the variables.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/arena.h"
+
+namespace kmx {
+
+class KernelCache {
+public:
+    // Slots that `cache_bytes` of column data buy for columns of n entries:
+    // at least 2 (the two columns of an SMO step), at most n (everything).
+    static int64_t slots_for(int64_t n, size_t cache_bytes);
+    // The largest slot count whose workspace_bytes fit in `bytes` (at least 2).
+    static int64_t slots_fitting(int64_t n, size_t bytes);
+    // Exact arena bytes of a cache with `slots` slots of n entries.
+    static size_t workspace_bytes(int64_t n, int64_t slots);
+
+    KernelCache(Arena &arena, int64_t n, int64_t slots);
+    KernelCache(const KernelCache &) = delete;
+    KernelCache &operator=(const KernelCache &) = delete;
+
+    // Column `column`'s storage (n floats), now the most recently used. If it
+    // was not cached, the least recently used slot is taken over. Returns how
+    // many leading entries were already valid; entries [returned, len) must be
+    // filled by the caller, after which [0, max(len, returned)) count as valid.
+    int64_t fetch(int64_t column, int64_t len, float **data);
+
+    // The solver swapped variables i and j: cached columns follow (entries
+    // i and j trade places; a column valid past i but not past j is cut at i).
+    void swap_index(int64_t i, int64_t j);
+    // swap_index for `count` pairs (pairs[2k], pairs[2k+1]) in order, applied
+    // column by column: each cached column is walked once, in cache, rather
+    // than every column touched for every swap.
+    void swap_indices(const int64_t *pairs, int64_t count);
+
+    // The slot storage as scratch for `count` doubles, while nothing is
+    // cached (before the first fetch). Returns the capacity in doubles.
+    double *scratch(int64_t &count);
+
+    int64_t slots() const { return slots_; }
+
+private:
+    void unlink(int32_t slot);
+    void push_front(int32_t slot);  // most recently used
+
+    int64_t n_ = 0, slots_ = 0, used_slots_ = 0;
+    float *data_ = nullptr;          // slots × n
+    int64_t *column_of_ = nullptr;   // slot → cached column (−1: empty)
+    int64_t *valid_ = nullptr;       // slot → valid leading entries
+    int32_t *prev_ = nullptr, *next_ = nullptr;  // LRU list; index slots_ is the sentinel
+    int32_t *slot_of_ = nullptr;     // column → slot (−1: not cached)
+};
+
+}  // namespace kmx

@@ -1,0 +1,83 @@
+// model.h — a trained kernel machine: the support vectors (shared by all
+// binary machines), per machine its coefficients y_i α_i and bias, and for
+// early prediction / BKA per machine the partition whose nearest cluster
+// picks the coefficients that predict a point. Immutable once built, so one
+// model may predict from many threads at once.
+//
+// Sign convention: a binary machine's decision value f(x) > 0 votes for its
+// `positive` class. Two classes: one machine, positive = the larger label
+// (so labels ±1 get the usual sign). One-vs-one (c > 2): machine (i, j),
+// i < j, in LIBSVM's order 0v1, 0v2, …, 1v2, …, positive = class i.
+// One-vs-rest: machine c, positive = class c, negative = the rest.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "cluster/kernel_kmeans.h"
+#include "kernel/kernel.h"
+#include "kmx/kmx.h"
+
+namespace kmx {
+
+class Context;
+class Dataset;
+
+constexpr int32_t kRestOfClasses = -1;  // BinaryMachine::negative for one-vs-rest
+
+// The clustering an early-prediction or BKA machine predicts with:
+// partition.sample_rows index the model's points; the coefficients of
+// cluster c are [cluster_begin[c], cluster_begin[c+1]) of the machine's list.
+struct MachinePartition {
+    KernelPartition partition;
+    std::vector<int64_t> cluster_begin;  // k + 1 offsets
+    bool empty() const { return partition.k == 0; }
+};
+
+struct BinaryMachine {
+    int32_t positive = 0;               // class index
+    int32_t negative = kRestOfClasses;  // class index, or kRestOfClasses
+    double bias = 0;
+    std::vector<int64_t> sv;            // point index of each coefficient
+    std::vector<double> coef;           // y_i α_i
+    MachinePartition local;             // empty for a single global model
+};
+
+struct TrainStats {
+    double objective = 0;      // summed over the binary problems
+    double kkt_violation = 0;  // largest over the binary problems
+    int64_t iterations = 0;    // summed
+    double seconds = 0;        // wall clock
+};
+
+struct Model {
+    kmx_method method = KMX_METHOD_DCSVM;
+    kmx_multiclass multiclass = KMX_MULTICLASS_OVO;
+    bool has_bias = false;
+    KernelSpec kernel;               // gamma resolved (never 0 = auto)
+    int64_t d = 0;                   // columns the model expects
+    std::vector<double> classes;     // increasing
+    // Points: rows [0, support_vectors) are support vectors, the rest are
+    // partition sample points that are not; n_points x d row-major.
+    int64_t support_vectors = 0;
+    int64_t n_points = 0;
+    std::vector<double> points;
+    std::vector<BinaryMachine> machines;
+    TrainStats stats;
+
+    int64_t decision_values() const { return int64_t(machines.size()); }
+    bool early() const;  // true if the machines predict through partitions (all or none do)
+};
+
+// The number of machines `classes` classes need in `mode`.
+int64_t machines_for(int64_t classes, kmx_multiclass mode);
+
+// Decision values of every row of `data` (n x decision_values(), row-major).
+// A dataset with fewer columns than the model is padded with zeros; more
+// columns is KMX_E_INVALID_ARGUMENT.
+void model_decision_values(Context &ctx, const Model &model, const Dataset &data, double *out);
+// Predicted labels (n).
+void model_predict(Context &ctx, const Model &model, const Dataset &data, double *out);
+// The class index that decision values (one row) vote for.
+int64_t class_from_decision_values(const Model &model, const double *values);
+
+}  // namespace kmx

@@ -1,0 +1,544 @@
+// svm_dual.cpp — the C-SVC dual by LIBSVM's decomposition method (Chang & Lin,
+// "LIBSVM: a library for support vector machines", 2011; Fan, Chen & Lin,
+// "Working set selection using second order information", JMLR 2005):
+//
+//   min_α f(α) = ½ αᵀQα − eᵀα,  0 ≤ α_t ≤ C_t,  with bias also yᵀα = 0.
+//
+// With bias, SMO on pairs: I_up = {t : y_t = +1, α_t < C_t or y_t = −1, α_t > 0},
+// I_low = {t : y_t = +1, α_t > 0 or y_t = −1, α_t < C_t},
+//   m(α) = max_{t∈I_up} −y_t ∇f_t,  M(α) = min_{t∈I_low} −y_t ∇f_t,
+// stop when m(α) − M(α) < eps; otherwise (WSS2) i = argmax over I_up of
+// −y_t ∇f_t and j = argmin over t ∈ I_low with −y_t ∇f_t < m(α) of
+// −b_it² / a_it, b_it = m(α) + y_t ∇f_t, a_it = K_ii + K_tt − 2K_it (at least
+// τ); the pair's two-variable subproblem is solved in closed form and clipped.
+//
+// Without bias (no equality constraint) coordinate descent: the projected
+// gradient ∇ᴾf_t is ∇f_t on free variables, min(∇f_t, 0) at 0 and
+// max(∇f_t, 0) at C_t; stop when max |∇ᴾf_t| < eps; otherwise pick the
+// variable whose clipped Newton step α_t ← clip(α_t − ∇f_t / Q_tt, 0, C_t)
+// decreases f the most (second-order selection) and take that step.
+//
+// Both keep ∇f = Qα − e up to date over the active variables, and
+// Ḡ = Σ_{α_t = C_t} C_t Q_{·t} over all of them, so that shrinking (LIBSVM's
+// heuristic: every min(n, 1000) iterations drop bound variables whose
+// gradients say they stay at their bound; near convergence restore them,
+// rebuild their gradients from Ḡ and the free α's, and check again) never
+// needs the full Q.
+#include "svm_dual.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "svm_q_matrix.h"
+
+namespace kmx {
+
+namespace {
+
+constexpr double kTau = 1e-12;                     // τ, the floor of a_ij (LIBSVM's TAU)
+constexpr double kInf = HUGE_VAL;
+constexpr int64_t kShrinkPeriod = 1000;            // iterations between shrinking rounds (at most)
+constexpr int64_t kMinIterationCap = 10000000;     // LIBSVM's max_iter: max(10^7, 100 n)
+constexpr size_t kAutoCacheCap = size_t(1) << 30;  // 1 GiB
+constexpr double kUnshrinkFactor = 10;             // unshrink once the violation is below 10 eps
+
+// status_ bits: where α_t sits in its box, and (with bias) whether t is in
+// I_up and I_low, precomputed so that the selection loops test one bit.
+enum Status : uint8_t { kLowerBound = 1, kUpperBound = 2, kInUp = 4, kInLow = 8 };
+
+// Arena bytes of the solver's own arrays (α, ∇f, Ḡ, C, bound status, the
+// permutation); the Q matrix and the cache come on top.
+size_t solver_arrays_bytes(int64_t n) {
+    return WorkspacePlan()
+        .add<double>(size_t(n))
+        .add<double>(size_t(n))
+        .add<double>(size_t(n))
+        .add<double>(size_t(n))
+        .add<uint8_t>(size_t(n))
+        .add<int64_t>(size_t(n))
+        .bytes();
+}
+
+size_t fixed_workspace_bytes(int64_t n, int64_t d) {
+    return solver_arrays_bytes(n) + SvmQMatrix::workspace_bytes(n, d);
+}
+
+// Cache slots of an `auto` request that has `left` bytes for the cache.
+int64_t auto_cache_slots(int64_t n, size_t left) { return KernelCache::slots_fitting(n, std::min(left, kAutoCacheCap)); }
+
+void validate(const SvmProblem &problem, const SvmOptions &options, const double *alpha) {
+    require(problem.data != nullptr, "SVM problem: data is null");
+    require(problem.y != nullptr && problem.upper != nullptr, "SVM problem: labels y or bounds upper are null");
+    require(alpha != nullptr, "SVM solve: alpha is null");
+    if (problem.n <= 0) fail(KMX_E_INVALID_ARGUMENT, "SVM problem has no rows (n = %lld)", (long long)problem.n);
+    if (!problem.rows && problem.n > problem.data->n)
+        fail(KMX_E_INVALID_ARGUMENT, "SVM problem: n = %lld exceeds the dataset's %lld rows", (long long)problem.n,
+             (long long)problem.data->n);
+    if (!(options.eps > 0)) fail(KMX_E_INVALID_ARGUMENT, "SVM eps = %g must be > 0", options.eps);
+    for (int64_t t = 0; t < problem.n; ++t) {
+        if (problem.rows && (problem.rows[t] < 0 || problem.rows[t] >= problem.data->n))
+            fail(KMX_E_INVALID_ARGUMENT, "SVM problem: rows[%lld] = %lld is outside the dataset's %lld rows",
+                 (long long)t, (long long)problem.rows[t], (long long)problem.data->n);
+        if (problem.y[t] != 1.0 && problem.y[t] != -1.0)
+            fail(KMX_E_INVALID_ARGUMENT, "SVM problem: y[%lld] = %g is not +1 or -1", (long long)t, problem.y[t]);
+        if (!(problem.upper[t] > 0) || !std::isfinite(problem.upper[t]))
+            fail(KMX_E_INVALID_ARGUMENT, "SVM problem: upper[%lld] = %g must be finite and > 0", (long long)t,
+                 problem.upper[t]);
+        if (!std::isfinite(alpha[t]))
+            fail(KMX_E_INVALID_ARGUMENT, "SVM warm start: alpha[%lld] = %g is not finite", (long long)t, alpha[t]);
+    }
+}
+
+class DualSolver {
+public:
+    DualSolver(Context &ctx, Arena &arena, SvmQMatrix &q, const SvmProblem &problem, const SvmOptions &options)
+        : ctx_(ctx), q_(q), options_(options), n_(problem.n), active_(problem.n) {
+        alpha_ = arena.alloc<double>(size_t(n_));
+        grad_ = arena.alloc<double>(size_t(n_));
+        grad_bar_ = arena.alloc<double>(size_t(n_));
+        upper_ = arena.alloc<double>(size_t(n_));
+        status_ = arena.alloc<uint8_t>(size_t(n_));
+        index_ = arena.alloc<int64_t>(size_t(n_));
+        std::copy(problem.upper, problem.upper + n_, upper_);
+        y_ = q_.labels();
+        qd_ = q_.diagonal();
+    }
+
+    SvmSolution solve(double *alpha);
+
+private:
+    bool at_upper(int64_t t) const { return status_[t] & kUpperBound; }
+    bool at_lower(int64_t t) const { return status_[t] & kLowerBound; }
+    bool is_free(int64_t t) const { return !(status_[t] & (kLowerBound | kUpperBound)); }
+    // I_up: y_t = +1 and α_t < C_t, or y_t = −1 and α_t > 0; I_low the other way round.
+    void update_status(int64_t t) {
+        const bool at_c = alpha_[t] >= upper_[t], at_0 = !at_c && alpha_[t] <= 0;
+        const bool can_rise = !at_c, can_fall = !at_0, positive = y_[t] > 0;
+        status_[t] = uint8_t((at_c ? kUpperBound : 0) | (at_0 ? kLowerBound : 0) |
+                             ((positive ? can_rise : can_fall) ? kInUp : 0) |
+                             ((positive ? can_fall : can_rise) ? kInLow : 0));
+    }
+
+    void start_from(const double *alpha);
+    void make_feasible();
+    void iterate();
+    bool select_pair(int64_t &i, int64_t &j);
+    bool select_coordinate(int64_t &i);
+    void step_pair(int64_t i, int64_t j);
+    void step_coordinate(int64_t i);
+    void update_grad_bar(int64_t t, bool was_upper);
+    double violation_thresholds(double &up, double &low) const;
+    void shrink();
+    bool be_shrunk(int64_t t, double up, double low) const;
+    void swap_variables(int64_t a, int64_t b);
+    void reconstruct_gradient();
+    double bias() const;
+    void report_progress() const;
+    SvmSolution finish(double *alpha);
+
+    Context &ctx_;
+    SvmQMatrix &q_;
+    const SvmOptions &options_;
+    int64_t n_, active_;                 // variables [0, active_) are active
+    double *alpha_, *grad_, *grad_bar_;  // α, ∇f, Ḡ (current order)
+    double *upper_;                      // C_t
+    uint8_t *status_;                    // Status bits
+    int64_t *index_;                     // original position of each variable
+    const double *y_, *qd_;              // y_t, Q_tt (the Q matrix's, permuted with it)
+    bool unshrunk_ = false;
+    int64_t iterations_ = 0;
+    double violation_ = kInf, first_violation_ = kInf;
+};
+
+// Clips the warm start into the box, makes it feasible, and computes
+// ∇f = Qα − e and Ḡ from the α_t > 0 in kernel blocks.
+void DualSolver::start_from(const double *alpha) {
+    for (int64_t t = 0; t < n_; ++t) alpha_[t] = std::clamp(alpha[t], 0.0, upper_[t]);
+    if (options_.bias) make_feasible();
+    int64_t positive = 0;  // index_ lists the α_t > 0 first, then becomes the identity
+    for (int64_t t = 0; t < n_; ++t) {
+        update_status(t);
+        if (alpha_[t] > 0) index_[positive++] = t;
+    }
+    if (positive > 0) {
+        q_.add_gradient_terms(index_, positive, alpha_, upper_, grad_, grad_bar_);
+    } else {
+        std::fill(grad_, grad_ + n_, -1.0);
+        std::fill(grad_bar_, grad_bar_ + n_, 0.0);
+    }
+    for (int64_t t = 0; t < n_; ++t) index_[t] = t;
+}
+
+// With bias a warm start must satisfy yᵀα = 0: the class with the larger
+// Σα is scaled down to the other's sum (scaling keeps 0 ≤ α_t ≤ C_t; a class
+// with Σα = 0 leaves the other at zero).
+void DualSolver::make_feasible() {
+    double positive = 0, negative = 0;
+    for (int64_t t = 0; t < n_; ++t) (y_[t] > 0 ? positive : negative) += alpha_[t];
+    if (positive == negative) return;
+    const double side = positive > negative ? 1.0 : -1.0;
+    const double scale = positive > negative ? negative / positive : positive / negative;
+    for (int64_t t = 0; t < n_; ++t)
+        if (y_[t] == side) alpha_[t] *= scale;
+}
+
+// LIBSVM's WSS2 on the active variables (see the top of the file). Returns
+// false when m(α) − M(α) < eps (or no pair can improve f).
+bool DualSolver::select_pair(int64_t &i, int64_t &j) {
+    const int64_t active = active_;
+    const double *y = y_, *grad = grad_, *qd = qd_;
+    const uint8_t *status = status_;
+    double g_max = -kInf, g_max2 = -kInf;  // m(α) and −M(α)
+    int64_t best_i = -1, best_j = -1;
+    for (int64_t t = 0; t < active; ++t) {
+        const double minus_yg = (status[t] & kInUp) ? -y[t] * grad[t] : -kInf;
+        if (minus_yg >= g_max) {
+            g_max = minus_yg;
+            best_i = t;
+        }
+    }
+    if (g_max == -kInf) best_i = -1;
+    const float *q_i = best_i >= 0 ? q_.column(best_i, active) : nullptr;
+    const double qd_i = best_i >= 0 ? qd[best_i] : 0, y_i = best_i >= 0 ? y[best_i] : 0;
+    double best = kInf;
+    for (int64_t t = 0; t < active; ++t) {
+        if (!(status[t] & kInLow)) continue;
+        const double yg = y[t] * grad[t];
+        g_max2 = std::max(g_max2, yg);
+        const double b = g_max + yg;  // b_it
+        if (b <= 0) continue;
+        // a_it = K_ii + K_tt − 2 K_it, K_it = y_i y_t Q_it
+        const double a = qd_i + qd[t] - 2.0 * y_i * y[t] * double(q_i[t]);
+        const double gain = -(b * b) / (a > 0 ? a : kTau);
+        if (gain <= best) {
+            best = gain;
+            best_j = t;
+        }
+    }
+    i = best_i;
+    j = best_j;
+    violation_ = g_max + g_max2;
+    return !(violation_ < options_.eps || best_j < 0);
+}
+
+// Greedy second-order coordinate: the largest decrease of f by one clipped
+// Newton step. Returns false when max |∇ᴾf| < eps.
+bool DualSolver::select_coordinate(int64_t &i) {
+    const int64_t active = active_;
+    const double *grad = grad_, *alpha = alpha_, *upper = upper_, *qd = qd_;
+    const uint8_t *status = status_;
+    double worst = 0, best = 0;
+    int64_t best_i = -1;
+    for (int64_t t = 0; t < active; ++t) {
+        const double g = grad[t];
+        const double projected = std::clamp(g, (status[t] & kUpperBound) ? 0.0 : -kInf,
+                                            (status[t] & kLowerBound) ? 0.0 : kInf);
+        worst = std::max(worst, std::fabs(projected));
+        // the clipped step's decrease is at most (∇ᴾf_t)² / (2 Q_tt)
+        const double q_tt = std::max(qd[t], kTau);
+        if (projected * projected <= 2 * q_tt * best) continue;
+        const double delta = std::clamp(alpha[t] - g / q_tt, 0.0, upper[t]) - alpha[t];
+        const double decrease = -delta * (g + 0.5 * q_tt * delta);
+        if (decrease > best) {
+            best = decrease;
+            best_i = t;
+        }
+    }
+    i = best_i;
+    violation_ = worst;
+    return !(violation_ < options_.eps || best_i < 0);
+}
+
+// The two-variable subproblem on (α_i, α_j) in closed form, clipped to the
+// box along the line yᵀα = const (LIBSVM's update); then ∇f over the active
+// set and Ḡ where a bound status changed.
+void DualSolver::step_pair(int64_t i, int64_t j) {
+    const float *q_i = q_.column(i, active_);
+    const float *q_j = q_.column(j, active_);
+    const double c_i = upper_[i], c_j = upper_[j];
+    const double old_i = alpha_[i], old_j = alpha_[j];
+    double &a_i = alpha_[i], &a_j = alpha_[j];
+    if (y_[i] != y_[j]) {  // α_i − α_j stays constant
+        const double quad = qd_[i] + qd_[j] + 2.0 * double(q_i[j]);
+        const double delta = (-grad_[i] - grad_[j]) / (quad > 0 ? quad : kTau);
+        const double diff = a_i - a_j;
+        a_i += delta;
+        a_j += delta;
+        if (diff > 0 ? a_j < 0 : a_i < 0) {
+            a_j = std::max(-diff, 0.0);
+            a_i = std::max(diff, 0.0);
+        }
+        if (diff > c_i - c_j ? a_i > c_i : a_j > c_j) {
+            a_i = diff > c_i - c_j ? c_i : c_j + diff;
+            a_j = diff > c_i - c_j ? c_i - diff : c_j;
+        }
+    } else {  // α_i + α_j stays constant
+        const double quad = qd_[i] + qd_[j] - 2.0 * double(q_i[j]);
+        const double delta = (grad_[i] - grad_[j]) / (quad > 0 ? quad : kTau);
+        const double sum = a_i + a_j;
+        a_i -= delta;
+        a_j += delta;
+        if (sum > c_i ? a_i > c_i : a_j < 0) {
+            a_i = sum > c_i ? c_i : sum;
+            a_j = sum > c_i ? sum - c_i : 0;
+        }
+        if (sum > c_j ? a_j > c_j : a_i < 0) {
+            a_j = sum > c_j ? c_j : sum;
+            a_i = sum > c_j ? sum - c_j : 0;
+        }
+    }
+    const double d_i = a_i - old_i, d_j = a_j - old_j;
+    for (int64_t t = 0; t < active_; ++t) grad_[t] += double(q_i[t]) * d_i + double(q_j[t]) * d_j;
+    const bool was_upper_i = at_upper(i), was_upper_j = at_upper(j);
+    update_status(i);
+    update_status(j);
+    update_grad_bar(i, was_upper_i);
+    update_grad_bar(j, was_upper_j);
+}
+
+void DualSolver::step_coordinate(int64_t i) {
+    const float *q_i = q_.column(i, active_);
+    const double old = alpha_[i];
+    alpha_[i] = std::clamp(old - grad_[i] / std::max(qd_[i], kTau), 0.0, upper_[i]);
+    const double delta = alpha_[i] - old;
+    for (int64_t t = 0; t < active_; ++t) grad_[t] += double(q_i[t]) * delta;
+    const bool was_upper = at_upper(i);
+    update_status(i);
+    update_grad_bar(i, was_upper);
+}
+
+// Ḡ = Σ_{α_t = C_t} C_t Q_{·t} gains or loses variable t's term.
+void DualSolver::update_grad_bar(int64_t t, bool was_upper) {
+    if (was_upper == at_upper(t)) return;
+    const float *q_t = q_.column(t, n_);
+    const double c = was_upper ? -upper_[t] : upper_[t];
+    for (int64_t k = 0; k < n_; ++k) grad_bar_[k] += c * double(q_t[k]);
+}
+
+// The current maximal violation over the active set, and the thresholds
+// that shrinking compares gradients with: with bias m(α) (up) and −M(α)
+// (low), LIBSVM's Gmax1 and Gmax2; without bias both are max |∇ᴾf|.
+double DualSolver::violation_thresholds(double &up, double &low) const {
+    up = low = -kInf;
+    if (!options_.bias) {
+        double worst = 0;
+        for (int64_t t = 0; t < active_; ++t) {
+            const double g = grad_[t];
+            worst = std::max(worst, at_lower(t) ? -g : at_upper(t) ? g : std::fabs(g));
+        }
+        up = low = worst;
+        return worst;
+    }
+    for (int64_t t = 0; t < active_; ++t) {
+        const double yg = y_[t] * grad_[t];
+        if (status_[t] & kInUp) up = std::max(up, -yg);
+        if (status_[t] & kInLow) low = std::max(low, yg);
+    }
+    return up + low;
+}
+
+// A bound variable whose gradient points out of the box by more than the
+// current violation is expected to stay there (Chang & Lin 2011, §5.1).
+bool DualSolver::be_shrunk(int64_t t, double up, double low) const {
+    if (at_upper(t)) return -grad_[t] > (y_[t] > 0 ? up : low);
+    if (at_lower(t)) return grad_[t] > (y_[t] > 0 ? low : up);
+    return false;
+}
+
+void DualSolver::shrink() {
+    double up, low;
+    const double violation = violation_thresholds(up, low);
+    if (!unshrunk_ && violation <= kUnshrinkFactor * options_.eps) {
+        unshrunk_ = true;
+        reconstruct_gradient();
+        active_ = n_;
+    }
+    for (int64_t t = 0; t < active_; ++t) {
+        if (!be_shrunk(t, up, low)) continue;
+        // move t behind the active set, trading it for the last one that stays
+        for (--active_; active_ > t; --active_) {
+            if (!be_shrunk(active_, up, low)) {
+                swap_variables(t, active_);
+                break;
+            }
+        }
+    }
+}
+
+void DualSolver::swap_variables(int64_t a, int64_t b) {
+    q_.swap_index(a, b);
+    std::swap(alpha_[a], alpha_[b]);
+    std::swap(grad_[a], grad_[b]);
+    std::swap(grad_bar_[a], grad_bar_[b]);
+    std::swap(upper_[a], upper_[b]);
+    std::swap(status_[a], status_[b]);
+    std::swap(index_[a], index_[b]);
+}
+
+// ∇f_t of the shrunk variables: −1 + Ḡ_t + Σ_{free k} α_k Q_tk, by columns of
+// whichever side needs fewer kernel evaluations (as LIBSVM).
+void DualSolver::reconstruct_gradient() {
+    if (active_ == n_) return;
+    for (int64_t t = active_; t < n_; ++t) grad_[t] = grad_bar_[t] - 1.0;
+    int64_t free = 0;
+    for (int64_t k = 0; k < active_; ++k) free += is_free(k);
+    if (double(free) * double(n_) > 2.0 * double(active_) * double(n_ - active_)) {
+        for (int64_t t = active_; t < n_; ++t) {
+            const float *q_t = q_.column(t, active_);
+            double sum = 0;
+            for (int64_t k = 0; k < active_; ++k)
+                if (is_free(k)) sum += alpha_[k] * double(q_t[k]);
+            grad_[t] += sum;
+        }
+    } else {
+        for (int64_t k = 0; k < active_; ++k) {
+            if (!is_free(k)) continue;
+            const float *q_k = q_.column(k, n_);
+            const double a = alpha_[k];
+            for (int64_t t = active_; t < n_; ++t) grad_[t] += a * double(q_k[t]);
+        }
+    }
+}
+
+// b = −ρ, ρ the average of y_t ∇f_t over free α's, or the midpoint of the
+// interval the bound ones leave (LIBSVM's calculate_rho).
+double DualSolver::bias() const {
+    int64_t free = 0;
+    double upper_end = kInf, lower_end = -kInf, sum = 0;
+    for (int64_t t = 0; t < n_; ++t) {
+        const double yg = y_[t] * grad_[t];
+        if (is_free(t)) {
+            ++free;
+            sum += yg;
+        } else if (at_upper(t) == (y_[t] < 0)) {
+            upper_end = std::min(upper_end, yg);
+        } else {
+            lower_end = std::max(lower_end, yg);
+        }
+    }
+    double rho;
+    if (free > 0)
+        rho = sum / double(free);
+    else if (std::isfinite(upper_end) && std::isfinite(lower_end))
+        rho = (upper_end + lower_end) / 2;
+    else
+        rho = std::isfinite(upper_end) ? upper_end : std::isfinite(lower_end) ? lower_end : 0.0;
+    return -rho;
+}
+
+// A rough fraction done: how far log(violation) has come from its first
+// value towards log(eps).
+void DualSolver::report_progress() const {
+    double fraction = 0;
+    if (std::isfinite(first_violation_) && first_violation_ > options_.eps && violation_ > 0)
+        fraction = std::log(first_violation_ / violation_) / std::log(first_violation_ / options_.eps);
+    if (options_.report_progress)
+        ctx_.progress(std::clamp(fraction, 0.0, 0.99), "svm");
+    else
+        ctx_.check_cancel();
+}
+
+void DualSolver::iterate() {
+    const int64_t period = std::min(n_, kShrinkPeriod);
+    const int64_t cap = options_.max_iter > 0 ? options_.max_iter : std::max(kMinIterationCap, 100 * n_);
+    int64_t countdown = period + 1;
+    while (iterations_ < cap) {
+        if (--countdown == 0) {
+            countdown = period;
+            if (options_.shrinking) shrink();
+            report_progress();
+        }
+        int64_t i = -1, j = -1;
+        bool found = options_.bias ? select_pair(i, j) : select_coordinate(i);
+        if (iterations_ == 0) first_violation_ = violation_;
+        if (!found) {
+            if (active_ == n_) break;
+            reconstruct_gradient();  // check again on the full set
+            active_ = n_;
+            found = options_.bias ? select_pair(i, j) : select_coordinate(i);
+            if (!found) break;
+            countdown = 1;  // shrink at the next iteration
+        }
+        ++iterations_;
+        if (options_.bias)
+            step_pair(i, j);
+        else
+            step_coordinate(i);
+    }
+}
+
+SvmSolution DualSolver::finish(double *alpha) {
+    reconstruct_gradient();
+    active_ = n_;
+    SvmSolution s;
+    double up, low;
+    s.kkt_violation = std::max(violation_thresholds(up, low), 0.0);
+    s.converged = s.kkt_violation < options_.eps;
+    s.iterations = iterations_;
+    s.bias = options_.bias ? bias() : 0.0;
+    double twice_objective = 0;  // αᵀQα − 2eᵀα = Σ α_t (∇f_t − 1)
+    for (int64_t t = 0; t < n_; ++t) {
+        twice_objective += alpha_[t] * (grad_[t] - 1.0);
+        s.support_vectors += alpha_[t] > 0;
+        s.bounded_support += at_upper(t);
+        alpha[index_[t]] = alpha_[t];
+    }
+    s.objective = twice_objective / 2;
+    return s;
+}
+
+SvmSolution DualSolver::solve(double *alpha) {
+    start_from(alpha);
+    iterate();
+    SvmSolution s = finish(alpha);
+    if (!s.converged) {
+        if (options_.strict)
+            fail(KMX_E_NOT_CONVERGED, "SVM dual: %lld iterations left a KKT violation of %g (eps = %g)",
+                 (long long)s.iterations, s.kkt_violation, options_.eps);
+        ctx_.log(KMX_LOG_WARNING, "SVM dual stopped at the iteration cap (%lld) with KKT violation %g > eps = %g",
+                 (long long)s.iterations, s.kkt_violation, options_.eps);
+    }
+    ctx_.log(KMX_LOG_DEBUG, "SVM dual: n = %lld, %lld iterations, objective %.10g, bias %.10g, %lld SVs (%lld at C)",
+             (long long)n_, (long long)s.iterations, s.objective, s.bias, (long long)s.support_vectors,
+             (long long)s.bounded_support);
+    return s;
+}
+
+}  // namespace
+
+size_t svm_dual_workspace_bytes(int64_t n, int64_t d, size_t cache_bytes) {
+    return fixed_workspace_bytes(n, d) + KernelCache::workspace_bytes(n, KernelCache::slots_for(n, cache_bytes));
+}
+
+size_t svm_auto_cache_bytes(int64_t n, size_t budget_left) {
+    return size_t(auto_cache_slots(n, budget_left)) * size_t(n) * sizeof(float);
+}
+
+size_t svm_dual_auto_workspace_bytes(int64_t n, int64_t d, size_t budget_left) {
+    const size_t fixed = fixed_workspace_bytes(n, d);
+    const size_t left = budget_left > fixed ? budget_left - fixed : 0;
+    return fixed + KernelCache::workspace_bytes(n, auto_cache_slots(n, left));
+}
+
+SvmSolution solve_svm_dual(Context &ctx, Arena &arena, const SvmProblem &problem, const SvmOptions &options,
+                           double *alpha) {
+    validate(problem, options, alpha);
+    const int64_t n = problem.n, d = problem.data->d;
+    const size_t fixed = fixed_workspace_bytes(n, d), free = arena.capacity() - arena.used();
+    const int64_t slots = options.cache_bytes > 0 ? KernelCache::slots_for(n, options.cache_bytes)
+                                                  : auto_cache_slots(n, free > fixed ? free - fixed : 0);
+    const size_t needed = fixed + KernelCache::workspace_bytes(n, slots);
+    if (needed > free)
+        fail(KMX_E_OUT_OF_MEMORY,
+             "SVM dual solver needs %zu bytes (n = %lld, d = %lld, %lld cache columns) but its workspace allows %zu",
+             needed, (long long)n, (long long)d, (long long)slots, free);
+    ArenaScope scope(arena);
+    SvmQMatrix q(arena, problem, slots, options.threads > 0 ? options.threads : ctx.threads);
+    DualSolver solver(ctx, arena, q, problem, options);
+    return solver.solve(alpha);
+}
+
+}  // namespace kmx

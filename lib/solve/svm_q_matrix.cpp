@@ -1,0 +1,179 @@
+// svm_q_matrix.cpp — Q columns for the dual solver (see svm_q_matrix.h).
+#include "svm_q_matrix.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "core/dataset.h"
+#include "core/parallel.h"
+#include "kernel/fast_exp.h"
+#include "linalg/linalg.h"
+#include "svm_dual.h"
+
+namespace kmx {
+
+namespace {
+
+constexpr double kUnitRoundoff = 0x1p-53;      // u
+constexpr int64_t kColumnChunk = 4096;         // variables per parallel task of one column
+constexpr int64_t kParallelColumnWork = 1 << 18;  // len·d from which one column is split over threads
+
+// The rounding floor of D = ‖a‖² + ‖b‖² − 2 a·b, as a factor of ‖a‖² + ‖b‖²:
+// 2γ_{d+2}, γ_k = k u / (1 − k u) (Higham §3.1; the same bound as
+// kernel_gram.cpp's, so that identical rows give exactly K = 1 here too).
+double distance_noise_factor(int64_t d) {
+    const double nu = double(d + 2) * kUnitRoundoff;
+    return 2 * nu / (1 - nu);
+}
+
+double squared_norm(const double *x, int64_t d) {
+    double sum = 0;
+#pragma omp simd reduction(+ : sum)
+    for (int64_t k = 0; k < d; ++k) sum += x[k] * x[k];
+    return sum;
+}
+
+}  // namespace
+
+size_t SvmQMatrix::workspace_bytes(int64_t n, int64_t d) {
+    return WorkspacePlan()
+        .add<double>(size_t(n) * size_t(d))  // gathered rows
+        .add<double>(size_t(n))              // ‖x_j‖²
+        .add<double>(size_t(n))              // floors
+        .add<double>(size_t(n))              // y
+        .add<double>(size_t(n))              // K_ii
+        .add<double>(size_t(n))              // one kernel row
+        .add<double>(size_t(kBlockRows) * size_t(d))
+        .add<double>(size_t(kBlockRows))
+        .add<int64_t>(size_t(n) * 2)  // pending swaps
+        .bytes();
+}
+
+SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_slots, int threads)
+    : spec_(problem.kernel),
+      n_(problem.n),
+      d_(problem.data->d),
+      threads_(std::max(threads, 1)),
+      gamma_(problem.kernel.gamma_for(problem.data->d)),
+      noise_(distance_noise_factor(problem.data->d)),
+      arena_(arena),
+      cache_(arena, problem.n, cache_slots) {
+    x_ = arena.alloc<double>(size_t(n_) * size_t(d_));
+    sq_ = arena.alloc<double>(size_t(n_));
+    floor_ = arena.alloc<double>(size_t(n_));
+    y_ = arena.alloc<double>(size_t(n_));
+    qd_ = arena.alloc<double>(size_t(n_));
+    row_ = arena.alloc<double>(size_t(n_));
+    block_x_ = arena.alloc<double>(size_t(kBlockRows) * size_t(d_));
+    block_sq_ = arena.alloc<double>(size_t(kBlockRows));
+    pending_ = arena.alloc<int64_t>(size_t(n_) * 2);
+    const Dataset &data = *problem.data;
+    if (problem.rows) {
+        for (int64_t k = 0; k < n_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
+    } else {
+        data.copy_rows(0, n_, x_);
+    }
+    for (int64_t k = 0; k < n_; ++k) {
+        const double *xk = x_ + k * d_;
+        sq_[k] = squared_norm(xk, d_);
+        floor_[k] = noise_ * sq_[k];
+        y_[k] = problem.y[k];
+        qd_[k] = kernel_eval(spec_, xk, xk, d_);
+    }
+}
+
+void SvmQMatrix::kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end,
+                             double *out, int64_t ldo, int threads) {
+    const int64_t m = end - begin;
+    const double *b = x_ + begin * d_;
+    if (spec_.type != KMX_KERNEL_RBF) {
+        kernel_block(spec_, a, na, d_, b, m, d_, d_, out, ldo, arena_, threads);
+        return;
+    }
+    // K_rj = exp(−γ D_rj), D_rj = ‖a_r‖² + ‖x_j‖² − 2 a_rᵀx_j, the norms precomputed.
+    if (na == 1)
+        linalg::gemv(linalg::Trans::No, m, d_, -2.0, b, d_, a, 0.0, out, 1);
+    else
+        linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, na, m, d_, -2.0, a, d_, b, d_, 0.0, out, ldo, threads);
+    for (int64_t r = 0; r < na; ++r)
+        gaussian_row_from_gram(out + r * ldo, m, gamma_, sq_a[r], sq_ + begin, noise_ * sq_a[r], floor_ + begin);
+}
+
+const float *SvmQMatrix::column(int64_t i, int64_t len) {
+    apply_pending_swaps();
+    float *data;
+    const int64_t valid = cache_.fetch(i, len, &data);
+    if (valid >= len) return data;
+    // K(x_i, x_j) for j in [valid, len) into row_[0, len − valid)
+    const double *xi = x_ + i * d_;
+    const int64_t count = len - valid;
+    if (threads_ > 1 && count * std::max<int64_t>(d_, 1) >= kParallelColumnWork) {
+        const int64_t chunks = (count + kColumnChunk - 1) / kColumnChunk;
+        parallel_for(chunks, threads_, [&](int64_t c) {
+            const int64_t begin = valid + c * kColumnChunk, end = std::min(len, begin + kColumnChunk);
+            kernel_rows(xi, sq_ + i, 1, begin, end, row_ + (begin - valid), count, 1);
+        });
+    } else {
+        kernel_rows(xi, sq_ + i, 1, valid, len, row_, count, 1);
+    }
+    // Q_ij = y_i y_j K_ij
+    const double yi = y_[i];
+    for (int64_t j = valid; j < len; ++j) data[j] = float(yi * y_[j] * row_[j - valid]);
+    return data;
+}
+
+void SvmQMatrix::swap_index(int64_t i, int64_t j) {
+    if (i == j) return;
+    std::swap_ranges(x_ + i * d_, x_ + (i + 1) * d_, x_ + j * d_);
+    std::swap(sq_[i], sq_[j]);
+    std::swap(floor_[i], floor_[j]);
+    std::swap(y_[i], y_[j]);
+    std::swap(qd_[i], qd_[j]);
+    if (pending_count_ == n_) apply_pending_swaps();
+    pending_[2 * pending_count_] = i;
+    pending_[2 * pending_count_ + 1] = j;
+    ++pending_count_;
+}
+
+void SvmQMatrix::apply_pending_swaps() {
+    if (pending_count_ == 0) return;
+    cache_.swap_indices(pending_, pending_count_);
+    pending_count_ = 0;
+}
+
+void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,
+                                    double *grad, double *grad_bar) {
+    int64_t capacity;
+    double *block = cache_.scratch(capacity);
+    const int64_t block_rows = std::max<int64_t>(1, std::min(kBlockRows, capacity / std::max<int64_t>(n_, 1)));
+    // grad and grad_bar first collect u_j = Σ_r c_r y_r K_rj; Q_rj = y_r y_j K_rj.
+    std::fill(grad, grad + n_, 0.0);
+    std::fill(grad_bar, grad_bar + n_, 0.0);
+    double coef[kBlockRows], coef_bar[kBlockRows];
+    for (int64_t start = 0; start < count; start += block_rows) {
+        const int64_t nb = std::min(block_rows, count - start);
+        for (int64_t k = 0; k < nb; ++k) {
+            const int64_t r = rows[start + k];
+            std::memcpy(block_x_ + k * d_, x_ + r * d_, sizeof(double) * size_t(d_));
+            block_sq_[k] = sq_[r];
+            coef[k] = alpha[r] * y_[r];
+            coef_bar[k] = alpha[r] >= upper[r] ? upper[r] * y_[r] : 0.0;
+        }
+        kernel_rows(block_x_, block_sq_, nb, 0, n_, block, n_, threads_);
+        for (int64_t k = 0; k < nb; ++k) {
+            const double *kr = block + k * n_;
+            const double a = coef[k], c = coef_bar[k];
+            for (int64_t j = 0; j < n_; ++j) grad[j] += a * kr[j];
+            if (c != 0)
+                for (int64_t j = 0; j < n_; ++j) grad_bar[j] += c * kr[j];
+        }
+    }
+    // ∇f = Qα − e, Ḡ = Σ_{α_r = C_r} C_r Q_r
+    for (int64_t j = 0; j < n_; ++j) {
+        grad[j] = y_[j] * grad[j] - 1.0;
+        grad_bar[j] *= y_[j];
+    }
+}
+
+}  // namespace kmx

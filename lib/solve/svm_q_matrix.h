@@ -1,0 +1,78 @@
+// svm_q_matrix.h — the dual's matrix Q_ij = y_i y_j K(x_i, x_j) for the
+// solver (LIBSVM's SVC_Q): the problem's rows gathered densely once, their
+// squared norms, K_ii, and Q columns computed on demand through an LRU cache.
+//
+// Variables may be permuted by swap_index (shrinking keeps the active ones
+// first); the gathered rows, labels, norms and cached columns follow, so a
+// column restricted to the first `len` variables is one contiguous kernel
+// row: K(x_i, X[0:len]) by a GEMV (−2 x_jᵀx_i) and the Gaussian map with
+// the precomputed norms, or by kernel_block for the other kernels.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/arena.h"
+#include "kernel/kernel.h"
+#include "kernel_cache.h"
+
+namespace kmx {
+
+struct SvmProblem;
+
+class SvmQMatrix {
+public:
+    // Rows of one warm-start kernel block (gathered into fixed scratch).
+    static constexpr int64_t kBlockRows = 64;
+
+    // Exact arena bytes, cache excluded.
+    static size_t workspace_bytes(int64_t n, int64_t d);
+
+    // Gathers the problem's rows and labels, computes the norms and K_ii.
+    SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_slots, int threads);
+    SvmQMatrix(const SvmQMatrix &) = delete;
+    SvmQMatrix &operator=(const SvmQMatrix &) = delete;
+
+    // Q_ij for j in [0, len) (the current order), valid until the next call.
+    const float *column(int64_t i, int64_t len);
+    // Q_ii, and the labels y_i (±1), in the current order.
+    const double *diagonal() const { return qd_; }
+    const double *labels() const { return y_; }
+    // Swaps variables i and j; the cache follows at the next column() call
+    // (all swaps since the last one in one pass, see KernelCache::swap_indices).
+    void swap_index(int64_t i, int64_t j);
+
+    // The warm start's gradients from the variables `rows` (count of them,
+    // those with α_r > 0): grad = Qα − e and grad_bar = Ḡ = Σ_{α_r ≥ C_r} C_r Q_{·r}
+    // (n entries each, overwritten). Kernel blocks of kBlockRows rows by one
+    // GEMM, in the cache's storage: call it only while nothing is cached.
+    void add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,
+                            double *grad, double *grad_bar);
+
+    int64_t size() const { return n_; }
+
+private:
+    void apply_pending_swaps();
+    // out[r*ldo + j] = K(a_r, x_j) for the na rows a (with squared norms
+    // sq_a) and variables j in [begin, end).
+    void kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
+                     int64_t ldo, int threads);
+
+    KernelSpec spec_;
+    int64_t n_ = 0, d_ = 0;
+    int threads_ = 1;
+    double gamma_ = 0, noise_ = 0;
+    Arena &arena_;            // kernel_block's scratch (none for the kernels it handles here)
+    double *x_ = nullptr;     // n × d gathered rows
+    double *sq_ = nullptr;    // ‖x_j‖²
+    double *floor_ = nullptr; // rounding floor of the Gaussian's distances, noise · ‖x_j‖²
+    double *y_ = nullptr;
+    double *qd_ = nullptr;    // Q_ii = K_ii
+    double *row_ = nullptr;   // one kernel row, before it becomes a float column
+    double *block_x_ = nullptr;   // kBlockRows × d
+    double *block_sq_ = nullptr;  // kBlockRows
+    int64_t *pending_ = nullptr;  // swaps not yet applied to the cache, pairs (i, j)
+    int64_t pending_count_ = 0;
+    KernelCache cache_;
+};
+
+}  // namespace kmx

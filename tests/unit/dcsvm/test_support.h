@@ -1,0 +1,44 @@
+// test_support.h — what the DC-SVM and kernel k-means tests share: Letter
+// subsets, blobs, and direct (O(n²)) computations of kernel matrices, the
+// dual objective and its KKT conditions.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/dataset.h"
+#include "kernel/kernel.h"
+
+namespace dcsvm_test {
+
+// The first `rows` rows of an example dataset (KMX_EXAMPLE_DATA), dense.
+std::unique_ptr<kmx::Dataset> load_example(const char *file, int64_t rows);
+
+// Points around `clusters` centers spread over [0, spread]^d; row i belongs to i % clusters.
+struct Blobs {
+    std::vector<double> x;
+    std::vector<int> truth;
+    int64_t n = 0;
+    int64_t d = 0;
+    std::unique_ptr<kmx::Dataset> data;
+};
+Blobs make_blobs(int64_t n, int64_t d, int clusters, double spread, double noise, uint64_t seed);
+
+// K (n × n) over the dataset's rows `rows` (nullptr: 0..n−1) by kernel_eval.
+std::vector<double> direct_kernel_matrix(const kmx::Dataset &data, const int64_t *rows, int64_t n,
+                                         const kmx::KernelSpec &kernel);
+
+// f(α) = ½ αᵀQα − eᵀα and ∇f = Qα − e for Q_ij = y_i y_j K_ij.
+double dual_objective(const std::vector<double> &gram, const double *y, const double *alpha, int64_t n);
+std::vector<double> dual_gradient(const std::vector<double> &gram, const double *y, const double *alpha, int64_t n);
+
+// The largest KKT violation: without bias, the projected gradient's largest
+// entry; with bias, m(α) − M(α) (LIBSVM's rule).
+double kkt_violation(const std::vector<double> &gradient, const double *y, const double *alpha, double C, bool bias);
+
+// Fraction of positions where the two partitions disagree after the best
+// matching of labels (each label of a mapped to its most frequent label in b).
+double partition_disagreement(const std::vector<int> &a, const std::vector<int> &b);
+
+}  // namespace dcsvm_test

@@ -1,0 +1,200 @@
+// Model files: save/load through a file and a buffer give bitwise the same
+// predictions; every flipped byte, every truncation and foreign files are
+// KMX_E_FORMAT, never a crash.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "io/crc32.h"
+#include "model_test_data.h"
+
+namespace {
+
+using namespace model_test;
+
+std::string temp_path(const char *name) {
+    return std::string(::testing::TempDir()) + "kmx_model_" + std::to_string(getpid()) + "_" + name;
+}
+
+void expect_same_predictions(const kmx_model *a, const kmx_model *b, const kmx_dataset *data, int64_t n) {
+    const std::vector<double> va = decision_values(a, data, n), vb = decision_values(b, data, n);
+    ASSERT_EQ(va.size(), vb.size());
+    EXPECT_EQ(std::memcmp(va.data(), vb.data(), va.size() * sizeof(double)), 0);
+    for (int key = KMX_INFO_METHOD; key <= KMX_INFO_MULTICLASS; ++key) {
+        double x = 0, y = 0;
+        ASSERT_EQ(kmx_model_info(&x, a, kmx_model_info_key(key)), KMX_OK);
+        ASSERT_EQ(kmx_model_info(&y, b, kmx_model_info_key(key)), KMX_OK);
+        EXPECT_EQ(x, y) << "info key " << key;
+    }
+}
+
+kmx_status load_bytes(const std::vector<unsigned char> &bytes, size_t len) {
+    kmx_model *model = nullptr;
+    const kmx_status status = kmx_model_load_from_buffer(&model, bytes.data(), int64_t(len));
+    kmx_model_free(model);
+    return status;
+}
+
+struct SmallModels : ::testing::Test {
+    Rows rows = load_rows("letter_mc.train.libsvm", 3, 240);
+    kmx_dataset *data = make_dataset(rows);
+    kmx_kernel *kernel = rbf(4);
+    void TearDown() override {
+        kmx_dataset_free(data);
+        kmx_kernel_free(kernel);
+    }
+    // A global model (svm, ovo) and an early-prediction model (partitions stored).
+    std::vector<kmx_model *> models() {
+        return {train("method=svm C=4", kernel, data),
+                train("method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60", kernel,
+                      data)};
+    }
+};
+
+TEST_F(SmallModels, FileAndBufferRoundTripsPredictBitwiseAlike) {
+    for (kmx_model *model : models()) {
+        ASSERT_NE(model, nullptr);
+        const std::string path = temp_path("roundtrip.kmx");
+        ASSERT_EQ(kmx_model_save(model, path.c_str()), KMX_OK) << kmx_last_error();
+        kmx_model *loaded = nullptr;
+        ASSERT_EQ(kmx_model_load(&loaded, path.c_str()), KMX_OK) << kmx_last_error();
+        expect_same_predictions(model, loaded, data, rows.n());
+        const std::vector<unsigned char> bytes = saved_bytes(model);
+        kmx_model *from_buffer = nullptr;
+        ASSERT_EQ(kmx_model_load_from_buffer(&from_buffer, bytes.data(), int64_t(bytes.size())), KMX_OK);
+        expect_same_predictions(model, from_buffer, data, rows.n());
+        EXPECT_EQ(saved_bytes(from_buffer), bytes);  // saving is deterministic
+        std::remove(path.c_str());
+        kmx_model_free(from_buffer);
+        kmx_model_free(loaded);
+        kmx_model_free(model);
+    }
+}
+
+TEST_F(SmallModels, EveryFlippedByteIsAFormatError) {
+    for (kmx_model *model : models()) {
+        ASSERT_NE(model, nullptr);
+        std::vector<unsigned char> bytes = saved_bytes(model);
+        for (size_t i = 0; i < bytes.size(); ++i) {
+            const unsigned char flip = static_cast<unsigned char>(1u << (i % 8));
+            bytes[i] ^= flip;
+            ASSERT_EQ(load_bytes(bytes, bytes.size()), KMX_E_FORMAT) << "byte " << i << " of " << bytes.size();
+            bytes[i] ^= flip;
+        }
+        EXPECT_EQ(load_bytes(bytes, bytes.size()), KMX_OK);
+        kmx_model_free(model);
+    }
+}
+
+uint64_t get_le(const std::vector<unsigned char> &b, size_t at, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= uint64_t(b[at + size_t(i)]) << (8 * i);
+    return v;
+}
+
+void put_le32(std::vector<unsigned char> &b, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[at + size_t(i)] = static_cast<unsigned char>(v >> (8 * i));
+}
+
+// Recomputes every section checksum and the header checksum (format version 1
+// layout: 16-byte header, 4 table entries of 24 bytes, then the header CRC),
+// so that the checks behind the checksums are what a change meets.
+void refresh_checksums(std::vector<unsigned char> &b) {
+    for (size_t s = 0; s < 4; ++s) {
+        const size_t entry = 16 + 24 * s;
+        const uint64_t offset = get_le(b, entry + 8, 8), length = get_le(b, entry + 16, 8);
+        if (offset <= b.size() && length <= b.size() - offset)
+            put_le32(b, entry + 4, kmx::crc32(b.data() + offset, size_t(length)));
+    }
+    put_le32(b, 112, kmx::crc32(b.data(), 112));
+}
+
+TEST_F(SmallModels, ChangesBehindValidChecksumsAreCaughtOrHarmless) {
+    for (kmx_model *model : models()) {
+        ASSERT_NE(model, nullptr);
+        const std::vector<unsigned char> bytes = saved_bytes(model);
+        Rows few = rows;
+        few.y.resize(8);
+        few.x.resize(8 * size_t(few.d));
+        kmx_dataset *few_data = make_dataset(few);
+        std::vector<double> out(8 * 3);
+        int accepted = 0;
+        // Every structural byte; one in 13 of the points (plain values).
+        const size_t points_begin = size_t(get_le(bytes, 16 + 24 * 2 + 8, 8));
+        const size_t points_end = points_begin + size_t(get_le(bytes, 16 + 24 * 2 + 16, 8));
+        for (size_t i = 116; i < bytes.size(); ++i) {
+            if (i >= points_begin && i < points_end && i % 13 != 0) continue;
+            std::vector<unsigned char> changed = bytes;
+            changed[i] ^= static_cast<unsigned char>(1u << (i % 8));
+            refresh_checksums(changed);
+            kmx_model *loaded = nullptr;
+            const kmx_status status = kmx_model_load_from_buffer(&loaded, changed.data(), int64_t(changed.size()));
+            ASSERT_TRUE(status == KMX_OK || status == KMX_E_FORMAT) << "byte " << i << ": " << kmx_last_error();
+            if (loaded) {
+                ++accepted;  // a changed value that is still a valid model must predict
+                const kmx_status predicted = kmx_model_decision_values(out.data(), int64_t(out.size()), nullptr, loaded, few_data);
+                EXPECT_TRUE(predicted == KMX_OK || predicted == KMX_E_INVALID_ARGUMENT) << "byte " << i;
+            }
+            kmx_model_free(loaded);
+        }
+        EXPECT_GT(accepted, 0);
+        kmx_dataset_free(few_data);
+        kmx_model_free(model);
+    }
+}
+
+TEST_F(SmallModels, EveryTruncationIsAFormatError) {
+    for (kmx_model *model : models()) {
+        ASSERT_NE(model, nullptr);
+        const std::vector<unsigned char> bytes = saved_bytes(model);
+        for (size_t len = 0; len < bytes.size(); ++len)
+            ASSERT_EQ(load_bytes(bytes, len), KMX_E_FORMAT) << "length " << len;
+        std::vector<unsigned char> longer = bytes;
+        longer.push_back(0);
+        EXPECT_EQ(load_bytes(longer, longer.size()), KMX_OK);  // sections are located by the table
+        kmx_model_free(model);
+    }
+}
+
+TEST_F(SmallModels, BufferSizeQueryAndShortBuffer) {
+    kmx_model *model = train("method=svm C=4", kernel, data);
+    ASSERT_NE(model, nullptr);
+    int64_t size = 0;
+    ASSERT_EQ(kmx_model_save_to_buffer(nullptr, 0, &size, model), KMX_OK);
+    ASSERT_GT(size, 16);
+    std::vector<unsigned char> small(static_cast<size_t>(size - 1));
+    int64_t reported = 0;
+    EXPECT_EQ(kmx_model_save_to_buffer(small.data(), size - 1, &reported, model), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(reported, size);
+    EXPECT_EQ(kmx_model_save_to_buffer(nullptr, 0, nullptr, model), KMX_E_INVALID_ARGUMENT);
+    kmx_model_free(model);
+}
+
+TEST(ModelFile, ForeignAndMissingFiles) {
+    kmx_model *model = nullptr;
+    EXPECT_EQ(kmx_model_load(&model, example_path("letter_bin.test.libsvm").c_str()), KMX_E_FORMAT);
+    EXPECT_NE(std::string(kmx_last_error()).find("not a kmx model"), std::string::npos) << kmx_last_error();
+    EXPECT_EQ(model, nullptr);
+    EXPECT_EQ(kmx_model_load(&model, "/nonexistent/model.kmx"), KMX_E_IO);
+    const char text[] = "KMXMODEL but then nothing sensible";
+    EXPECT_EQ(kmx_model_load_from_buffer(&model, text, sizeof text), KMX_E_FORMAT);
+    EXPECT_EQ(kmx_model_load_from_buffer(&model, text, 0), KMX_E_FORMAT);
+    EXPECT_EQ(kmx_model_load_from_buffer(&model, nullptr, 10), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_model_load_from_buffer(&model, text, -1), KMX_E_INVALID_ARGUMENT);
+}
+
+TEST_F(SmallModels, SavingToAMissingFolderIsAnIoErrorAndLeavesNothing) {
+    kmx_model *model = train("method=svm C=4", kernel, data);
+    ASSERT_NE(model, nullptr);
+    EXPECT_EQ(kmx_model_save(model, "/nonexistent/folder/model.kmx"), KMX_E_IO);
+    EXPECT_NE(std::string(kmx_last_error()).find("/nonexistent/folder/"), std::string::npos);
+    EXPECT_EQ(kmx_model_save(nullptr, "x"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_model_save(model, nullptr), KMX_E_INVALID_ARGUMENT);
+    kmx_model_free(model);
+}
+
+}  // namespace

@@ -1,0 +1,130 @@
+// kmx train [options] TRAIN_FILE MODEL_FILE — trains a kernel SVM and saves
+// the model; a progress bar on stderr when it is a terminal.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+
+namespace kmx_cli {
+
+namespace {
+
+const std::vector<OptionSpec> &train_options() {
+    static const std::vector<OptionSpec> specs = {
+        {"-s", "--solver", true, "dcsvm (default), dcsvm-early, bka or svm"},
+        kKernelOptions[0],
+        kKernelOptions[1],
+        kKernelOptions[2],
+        kKernelOptions[3],
+        {"-c", "--cost", true, "SVM cost C > 0 (default 1)"},
+        {"-e", "--eps", true, "stopping tolerance on the KKT violation (default 0.001)"},
+        {nullptr, "--bias", true, "auto (default: on for svm, off for DC-SVM), on or off"},
+        {nullptr, "--levels", true, "DC-SVM levels (default 4)"},
+        {nullptr, "--clusters-per-level", true, "DC-SVM clusters per level k (default 4)"},
+        {nullptr, "--early-level", true, "level whose models predict for dcsvm-early, clusters for bka (default 3)"},
+        {nullptr, "--sample-size", true, "kernel k-means sample per level (default 1000)"},
+        {nullptr, "--ovo", false, "multiclass one-vs-one (default, as LIBSVM)"},
+        {nullptr, "--ovr", false, "multiclass one-vs-rest"},
+        {"-f", "--format", true, "auto (default), libsvm or csv"},
+        {"-h", "--help", false, "show this help"},
+        kContextOptions[0],
+        kContextOptions[1],
+        kContextOptions[2],
+    };
+    return specs;
+}
+
+struct NumericOption {
+    const char *option;
+    const char *param;
+};
+const NumericOption kSolverOptions[] = {
+    {"--cost", "C"},
+    {"--eps", "eps"},
+    {"--bias", "bias"},
+    {"--levels", "levels"},
+    {"--clusters-per-level", "clusters_per_level"},
+    {"--early-level", "early_level"},
+    {"--sample-size", "sample_size"},
+};
+
+kmx_solver *make_solver(const ParsedArgs &args) {
+    std::string params = "method=" + args.get("--solver", "dcsvm");
+    for (const NumericOption &option : kSolverOptions)
+        if (args.has(option.option)) params += std::string(" ") + option.param + "=" + args.get(option.option, "");
+    if (args.has("--ovr") && args.has("--ovo")) throw UsageError{"--ovr and --ovo exclude each other"};
+    params += args.has("--ovr") ? " multiclass=ovr" : " multiclass=ovo";
+    kmx_solver *solver = nullptr;
+    check(kmx_solver_create_from_string(&solver, params.c_str()));
+    return solver;
+}
+
+// A one-line bar redrawn in place on stderr (a terminal).
+struct ProgressBar {
+    int shown_percent = -1;
+    bool drawn = false;
+};
+
+int draw_progress(void *user, double fraction, const char *phase) {
+    ProgressBar &bar = *static_cast<ProgressBar *>(user);
+    const int percent = int(fraction * 100.0 + 0.5);
+    if (percent == bar.shown_percent) return 0;
+    bar.shown_percent = percent;
+    bar.drawn = true;
+    const int width = 40, filled = percent * width / 100;
+    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s", filled, "========================================",
+                 width - filled, "", percent, phase);
+    std::fflush(stderr);
+    return 0;
+}
+
+const char *method_name(double method) {
+    static const char *const names[] = {"svm", "dcsvm", "dcsvm-early", "bka"};
+    return names[int(method)];
+}
+
+}  // namespace
+
+int run_train(int argc, char **argv) {
+    const ParsedArgs args = parse_args(argc, argv, train_options());
+    if (args.has("--help") || args.positional.size() != 2) {
+        std::fprintf(stderr, "usage: kmx train [options] TRAIN_FILE MODEL_FILE\n");
+        print_options(train_options());
+        return args.has("--help") ? 0 : 2;
+    }
+    kmx_solver *solver = make_solver(args);
+    kmx_kernel *kernel = make_kernel(args);
+    kmx_context *ctx = make_context(args);
+    ProgressBar bar;
+    if (isatty(STDERR_FILENO)) check(kmx_context_set_progress_callback(ctx, draw_progress, &bar));
+    kmx_dataset *data = nullptr;
+    check(kmx_dataset_load(&data, ctx, args.positional[0].c_str(), format_option(args)));
+    kmx_model *model = nullptr;
+    const double start = now_seconds();
+    const kmx_status status = kmx_solver_train(&model, solver, ctx, kernel, data);
+    const double seconds = now_seconds() - start;
+    if (bar.drawn) std::fprintf(stderr, "\n");
+    check(status);
+    check(kmx_model_save(model, args.positional[1].c_str()));
+    int64_t n = 0, d = 0;
+    double method = 0, classes = 0, sv = 0;
+    check(kmx_dataset_rows(&n, data));
+    check(kmx_dataset_cols(&d, data));
+    check(kmx_model_info(&method, model, KMX_INFO_METHOD));
+    check(kmx_model_info(&classes, model, KMX_INFO_CLASSES));
+    check(kmx_model_info(&sv, model, KMX_INFO_SUPPORT_VECTORS));
+    std::printf("trained %s: n=%lld d=%lld classes=%g sv=%g time=%.3fs\n", method_name(method), (long long)n,
+                (long long)d, classes, sv, seconds);
+    kmx_model_free(model);
+    kmx_dataset_free(data);
+    kmx_context_free(ctx);
+    kmx_kernel_free(kernel);
+    kmx_solver_free(solver);
+    return 0;
+}
+
+}  // namespace kmx_cli

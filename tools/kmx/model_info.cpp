@@ -1,0 +1,42 @@
+// kmx info MODEL_FILE — what a model file holds.
+#include <cstdio>
+#include <vector>
+
+#include "cli.h"
+
+namespace kmx_cli {
+
+namespace {
+
+double info(const kmx_model *model, kmx_model_info_key key) {
+    double value = 0;
+    check(kmx_model_info(&value, model, key));
+    return value;
+}
+
+}  // namespace
+
+int describe_model(const char *path) {
+    static const char *const methods[] = {"svm", "dcsvm", "dcsvm-early", "bka"};
+    kmx_model *model = nullptr;
+    check(kmx_model_load(&model, path));
+    const double classes = info(model, KMX_INFO_CLASSES);
+    std::vector<double> labels(static_cast<size_t>(classes));
+    check(kmx_model_classes(labels.data(), int64_t(classes), model));
+    std::printf("file      %s (kmx model)\n", path);
+    std::printf("method    %s\n", methods[int(info(model, KMX_INFO_METHOD))]);
+    std::printf("columns   %g\n", info(model, KMX_INFO_COLUMNS));
+    std::printf("classes   %g:", classes);
+    for (double label : labels) std::printf(" %g", label);
+    std::printf("\nmachines  %g (%s)\n", info(model, KMX_INFO_DECISION_VALUES),
+                info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
+    std::printf("sv        %g\n", info(model, KMX_INFO_SUPPORT_VECTORS));
+    std::printf("bias      %s\n", info(model, KMX_INFO_BIAS) != 0 ? "yes" : "no");
+    std::printf("objective %.10g (kkt violation %.3g, %g iterations)\n", info(model, KMX_INFO_OBJECTIVE),
+                info(model, KMX_INFO_KKT_VIOLATION), info(model, KMX_INFO_ITERATIONS));
+    std::printf("trained   in %.3f s\n", info(model, KMX_INFO_TRAIN_SECONDS));
+    kmx_model_free(model);
+    return 0;
+}
+
+}  // namespace kmx_cli
