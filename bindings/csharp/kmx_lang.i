@@ -8,8 +8,8 @@
  *    code, kmx_last_error() message) through SWIG's pending-exception
  *    mechanism: C calls back into C# to set it, the C# side throws on return.
  *  - Handles are SafeHandle subclasses (ContextHandle, DatasetHandle,
- *    KernelHandle): the marshaller keeps them alive and referenced for the
- *    duration of each call. kmx_*_free is bound directly, taking an IntPtr,
+ *    KernelHandle, SolverHandle, ModelHandle): the marshaller keeps them
+ *    alive and referenced for the duration of each call. kmx_*_free is bound directly, taking an IntPtr,
  *    because a SafeHandle cannot be marshalled from its own ReleaseHandle.
  *  - Arrays are blittable and marshalled as LPArray, which pins them: C reads
  *    and writes the managed memory in place, no copies. Lengths stay explicit
@@ -17,18 +17,31 @@
  *  - Scalar outputs (int64_t *out, int *out, kmx_param *out, ...) are C# `out`
  *    parameters. `double *out` is an output array ([Out] double[]) everywhere,
  *    because the same name is an array in kmx_kernel_block and a scalar in
- *    kmx_kernel_get_param: scalar reads pass a one-element array. */
+ *    kmx_kernel_get_param: scalar reads pass a one-element array (so also
+ *    kmx_solver_get_param and kmx_model_info).
+ *  - Byte buffers (the saved model: void *out, const void *buffer) are byte[],
+ *    pinned like the other arrays. */
 
 /* ------------------------------------------------------------------ names */
 %rename("%(camelcase)s", %$isfunction) "";
-/* KMX_PARAM_MEMORY_BUDGET -> Param.MemoryBudget, KMX_E_OUT_OF_MEMORY -> Status.OutOfMemory */
-%rename("%(regex:/^KMX_(?:PARAM_|LOG_|FORMAT_|KERNEL_|E_)?(.)([^_]*)_?(.?)([^_]*)_?(.?)([^_]*)$/\\1\\L\\2\\E\\3\\L\\4\\E\\5\\L\\6/)s", %$isenumitem) "";
+/* KMX_PARAM_MEMORY_BUDGET -> Param.MemoryBudget, KMX_E_OUT_OF_MEMORY -> Status.OutOfMemory.
+ * Items lose their enum's prefix, except where SWIG, which scopes C enum items
+ * globally, would then see a name twice: BiasMode keeps BIAS_ (AUTO is a
+ * FileFormat) and ModelInfoKey keeps INFO_ (METHOD, BIAS, MULTICLASS are
+ * Params): BiasMode.BiasOff, ModelInfoKey.InfoSupportVectors. (SWIG garbles
+ * this rule beyond about 145 characters: keep it short.) */
+%rename("%(regex:/^KMX_(?:(?:PARAM|LOG|FORMAT|KERNEL|METHOD|MULTICLASS|E)_)?(.)([^_]*)_?(.?)([^_]*)_?(.?)([^_]*)$/\\1\\L\\2\\E\\3\\L\\4\\E\\5\\L\\6/)s", %$isenumitem) "";
 %rename(Status) kmx_status;
 %rename(Param) kmx_param;
 %rename(LogSeverity) kmx_log_level; /* LogLevel is a Param */
 %rename(Ownership) kmx_ownership;
 %rename(FileFormat) kmx_format; /* Format is a Status */
 %rename(KernelType) kmx_kernel_type;
+/* Method, Bias and Multiclass are Params: the enums of their values get other names. */
+%rename(SolverMethod) kmx_method;
+%rename(BiasMode) kmx_bias;
+%rename(MulticlassMode) kmx_multiclass;
+%rename(ModelInfoKey) kmx_model_info_key;
 /* Sentinels that are not values. */
 %ignore KMX_STATUS_MAX_DO_NOT_USE;
 %ignore KMX_PARAM_MAX_DO_NOT_USE;
@@ -36,6 +49,10 @@
 %ignore KMX_OWNERSHIP_FORCE_INT_;
 %ignore KMX_FORMAT_FORCE_INT_;
 %ignore KMX_KERNEL_FORCE_INT_;
+%ignore KMX_METHOD_FORCE_INT_;
+%ignore KMX_BIAS_FORCE_INT_;
+%ignore KMX_MULTICLASS_FORCE_INT_;
+%ignore KMX_INFO_FORCE_INT_;
 
 %pragma(csharp) moduleclassmodifiers="internal class"
 %pragma(csharp) imclassclassmodifiers="internal class"
@@ -79,11 +96,17 @@ SWIGEXPORT void SWIGSTDCALL KmxCsRegisterRaise(kmxcs_raise_fn fn) {
   internal static extern void KmxDatasetFree(global::System.IntPtr ds);
   [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_kernel_free")]
   internal static extern void KmxKernelFree(global::System.IntPtr kernel);
+  [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_solver_free")]
+  internal static extern void KmxSolverFree(global::System.IntPtr solver);
+  [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_model_free")]
+  internal static extern void KmxModelFree(global::System.IntPtr model);
 %}
 /* Bound above (libkmxcs links libkmx, so its symbols resolve through it). */
 %ignore kmx_context_free;
 %ignore kmx_dataset_free;
 %ignore kmx_kernel_free;
+%ignore kmx_solver_free;
+%ignore kmx_model_free;
 
 /* Returned statuses: void in C#, a non-OK one raises. As a parameter, the enum. */
 %typemap(ctype) kmx_status "int"
@@ -114,6 +137,8 @@ SWIGEXPORT void SWIGSTDCALL KmxCsRegisterRaise(kmxcs_raise_fn fn) {
 KMX_CS_HANDLE(kmx_context, ContextHandle)
 KMX_CS_HANDLE(kmx_dataset, DatasetHandle)
 KMX_CS_HANDLE(kmx_kernel, KernelHandle)
+KMX_CS_HANDLE(kmx_solver, SolverHandle)
+KMX_CS_HANDLE(kmx_model, ModelHandle)
 
 /* -------------------------------------------------------------- callbacks */
 %define KMX_CS_BY_VALUE(CTYPE, CSTYPE)
@@ -142,7 +167,7 @@ KMX_CS_BY_VALUE(kmx_progress_fn, NativeProgressCallback)
 %enddef
 KMX_CS_OUT(double, double, double *out_lower, double *out_upper, double *out_objective)
 KMX_CS_OUT(int, int, int *out, int *out_flags)
-KMX_CS_OUT(int64_t, long, int64_t *out, int64_t *out_count)
+KMX_CS_OUT(int64_t, long, int64_t *out, int64_t *out_count, int64_t *out_size)
 KMX_CS_OUT(kmx_param, Param, kmx_param *out)
 
 /* ----------------------------------------------------------------- arrays */
@@ -159,3 +184,6 @@ KMX_CS_ARRAY(char, byte, In, const char *text)
 KMX_CS_ARRAY(double, double, Out, double *out, double *out_centers, double *out_labels, double *out_sqdist)
 KMX_CS_ARRAY(int32_t, int, Out, int32_t *out_assignment)
 KMX_CS_ARRAY(int64_t, long, Out, int64_t *out_counts)
+/* The saved model: written by kmx_model_save_to_buffer (NULL asks for the size), read by kmx_model_load_from_buffer. */
+KMX_CS_ARRAY(void, byte, Out, void *out)
+KMX_CS_ARRAY(void, byte, In, const void *buffer)

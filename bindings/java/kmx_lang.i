@@ -1,17 +1,21 @@
 /* kmx_lang.i — the Java side of kmx.i (package io.kmx).
  *
  * The SWIG layer it shapes is package-private: the public API is the
- * hand-written classes in src/io/kmx (Context, Dataset, Kernel, KMeans...).
+ * hand-written classes in src/io/kmx (Context, Dataset, Kernel, KMeans,
+ * Solver, Model...).
  *  - Errors: a non-OK kmx_status throws io.kmx.KmxException(status name,
  *    code, kmx_last_error()), constructed here through JNI. The throw does not
  *    return early, so every array taken from Java is still released.
  *  - Outputs: handles (kmx_x **out) and scalars (int64_t/double/int *out)
  *    become the Java return value; functions without one return void.
+ *    kmx_model_save_to_buffer returns the size; Model.saveToBuffer calls it
+ *    with a null array first, then with one of that size.
  *  - Arrays: Java arrays are passed through Get/Release<Type>ArrayElements
  *    (JNI_ABORT for inputs, copy-back for outputs), lengths taken from the
- *    arrays wherever C takes one. Critical pinning is not used: calls with a
- *    context may run Java callbacks, and must not stall the GC while they run
- *    (cancel() comes from another Java thread).
+ *    arrays wherever C takes one; void * buffers are byte[]. Critical
+ *    pinning is not used: calls with a context may run Java callbacks, and
+ *    must not stall the GC while they run (cancel() comes from another Java
+ *    thread).
  *  - Handles: C handle arguments take the owning Java object (NativePointer)
  *    and read its address field, so the JNI argument keeps the owner
  *    reachable: its Cleaner cannot free a handle that a running call uses.
@@ -164,7 +168,14 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 %rename(LogLevel) kmx_log_level;
 %rename(Format) kmx_format;
 %rename(KernelType) kmx_kernel_type;
-%rename("%(regex:/^KMX_(PARAM_|LOG_|FORMAT_|KERNEL_|E_)?(.*)$/\\2/)s", %$isenumitem) "";
+%rename(Method) kmx_method;
+%rename(Bias) kmx_bias;
+%rename(Multiclass) kmx_multiclass;
+%rename(ModelInfoKey) kmx_model_info_key;
+/* Items lose their enum's prefix, except where SWIG, which scopes C enum items
+ * globally, would then see a name twice: Bias keeps BIAS_ (AUTO is a Format)
+ * and ModelInfoKey keeps INFO_ (METHOD, BIAS, MULTICLASS are Params). */
+%rename("%(regex:/^KMX_(PARAM_|LOG_|FORMAT_|KERNEL_|METHOD_|MULTICLASS_|E_)?(.*)$/\\2/)s", %$isenumitem) "";
 %rename("$ignore", regexmatch$name="_DO_NOT_USE$|_FORCE_INT_$") "";
 /* Datasets always copy: the GC may move Java arrays, so C never keeps one. */
 %ignore kmx_ownership;
@@ -196,10 +207,12 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_dataset_create, kmx_status kmx_dataset_load, kmx_status kmx_dataset_parse,
     kmx_status kmx_dataset_to_dense, kmx_status kmx_dataset_rows, kmx_status kmx_dataset_cols,
     kmx_status kmx_dataset_nnz, kmx_status kmx_dataset_classes,
-    kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string };
+    kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string,
+    kmx_status kmx_solver_create, kmx_status kmx_solver_create_from_string, kmx_status kmx_solver_train,
+    kmx_status kmx_model_load, kmx_status kmx_model_load_from_buffer, kmx_status kmx_model_save_to_buffer };
 %apply kmx_status KMX_RETURNS_DOUBLE {
     kmx_status kmx_context_get_param, kmx_status kmx_kernel_get_param, kmx_status kmx_kernel_eval,
-    kmx_status kmx_kmeans };
+    kmx_status kmx_kmeans, kmx_status kmx_solver_get_param, kmx_status kmx_model_info };
 %apply kmx_status KMX_RETURNS_BOOLEAN {
     kmx_status kmx_dataset_is_sparse, kmx_status kmx_dataset_has_labels,
     kmx_status kmx_dataset_has_weights };
@@ -209,8 +222,11 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
 /* ----------------------------------------------------------------- outputs */
 %typemap(in, numinputs=0) kmx_context **out (kmx_context *handle = NULL),
                           kmx_dataset **out (kmx_dataset *handle = NULL),
-                          kmx_kernel **out (kmx_kernel *handle = NULL) "$1 = &handle;"
-%typemap(argout) kmx_context **out, kmx_dataset **out, kmx_kernel **out
+                          kmx_kernel **out (kmx_kernel *handle = NULL),
+                          kmx_solver **out (kmx_solver *handle = NULL),
+                          kmx_model **out (kmx_model *handle = NULL) "$1 = &handle;"
+%typemap(argout) kmx_context **out, kmx_dataset **out, kmx_kernel **out, kmx_solver **out,
+                 kmx_model **out
     "$result = (jlong)(intptr_t)handle$argnum;"
 
 %typemap(in, numinputs=0) int64_t *out (int64_t value = 0), double *out (double value = 0),
@@ -218,7 +234,8 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     "$1 = &value;"
 %typemap(argout) int64_t *out, double *out, kmx_param *out "$result = value$argnum;"
 %typemap(argout) int *out "$result = value$argnum != 0;"
-%apply int64_t *out { int64_t *out_count };
+/* kmx_model_save_to_buffer returns the saved size (Model.saveToBuffer asks it first). */
+%apply int64_t *out { int64_t *out_count, int64_t *out_size };
 %apply double *out { double *out_objective };
 
 /* kmx_param_bounds returns {lower, upper, flags}. */
@@ -232,16 +249,13 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     } %}
 
 /* ----------------------------------------------------------------- handles */
-%typemap(jni) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
-              kmx_kernel *, const kmx_kernel * "jobject"
-%typemap(jtype) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
-                kmx_kernel *, const kmx_kernel * "NativePointer"
-%typemap(jstype) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
-                 kmx_kernel *, const kmx_kernel * "NativePointer"
-%typemap(javain) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
-                 kmx_kernel *, const kmx_kernel * "$javainput"
-%typemap(in) kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
-             kmx_kernel *, const kmx_kernel * "$1 = ($1_ltype)kmx_java_address(jenv, $input);"
+%define KMX_HANDLES kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
+    kmx_kernel *, const kmx_kernel *, kmx_solver *, const kmx_solver *, kmx_model *, const kmx_model * %enddef
+%typemap(jni) KMX_HANDLES "jobject"
+%typemap(jtype) KMX_HANDLES "NativePointer"
+%typemap(jstype) KMX_HANDLES "NativePointer"
+%typemap(javain) KMX_HANDLES "$javainput"
+%typemap(in) KMX_HANDLES "$1 = ($1_ltype)kmx_java_address(jenv, $input);"
 
 /* ------------------------------------------------------------------ arrays */
 /* CTYPE arrays as JAVA[]: NAME alone, or (NAME, length) with the length taken
@@ -262,6 +276,8 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
 %enddef
 KMX_ARRAY(const double, jdouble, jdoubleArray, double, Double, KMX_IN, JNI_ABORT)
 KMX_ARRAY(const char, jbyte, jbyteArray, byte, Byte, KMX_IN, JNI_ABORT)
+KMX_ARRAY(const void, jbyte, jbyteArray, byte, Byte, KMX_IN, JNI_ABORT)
+KMX_ARRAY(void, jbyte, jbyteArray, byte, Byte, KMX_OUT, 0)
 KMX_ARRAY(double, jdouble, jdoubleArray, double, Double, KMX_OUT, 0)
 KMX_ARRAY(int32_t, jint, jintArray, int, Int, KMX_OUT, 0)
 KMX_ARRAY(int64_t, jlong, jlongArray, long, Long, KMX_OUT, 0)
@@ -270,6 +286,9 @@ KMX_ARRAY(int64_t, jlong, jlongArray, long, Long, KMX_OUT, 0)
                               const double *centers };
 %apply (const double *KMX_IN, int64_t KMX_LENGTH) { (const double *w, int64_t n) };
 %apply (const char *KMX_IN, int64_t KMX_LENGTH) { (const char *text, int64_t text_len) };
+/* Saved models as byte[]: a null out asks only for the size. */
+%apply (const void *KMX_IN, int64_t KMX_LENGTH) { (const void *buffer, int64_t buffer_len) };
+%apply (void *KMX_OUT, int64_t KMX_LENGTH) { (void *out, int64_t out_len) };
 /* out_labels is sized by the caller to out_counts' length (Dataset.classes). */
 %apply double *KMX_OUT { double *out_labels };
 %apply (double *KMX_OUT, int64_t KMX_LENGTH) {

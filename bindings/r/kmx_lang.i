@@ -15,6 +15,10 @@
  *    layer passes doubles, already row-major. Output arrays are R vectors
  *    allocated here at the length the R layer passes and filled in place.
  *    Scalar outputs become R scalars; int64_t values travel as doubles.
+ *  - Raw vectors carry a model's saved form: kmx_model_save_to_buffer takes
+ *    the length to allocate (0 passes NULL, a size query) and returns
+ *    list(raw vector, size); kmx_model_load_from_buffer reads a raw vector in
+ *    place (RAW(), no copy).
  *  - The log and progress callbacks take an R function (or NULL): a C
  *    trampoline calls it with R_tryEval. The function stays preserved
  *    (R_PreserveObject) while it is set, and is released when it is replaced
@@ -27,6 +31,8 @@
 %ignore kmx_context_free;
 %ignore kmx_dataset_free;
 %ignore kmx_kernel_free;
+%ignore kmx_solver_free;
+%ignore kmx_model_free;
 
 %{
 #include <math.h>
@@ -120,6 +126,10 @@ static void kmx_r_finalize(SEXP handle) {
         kmx_dataset_free((kmx_dataset *)object);
     } else if (tag == Rf_install("kmx_kernel")) {
         kmx_kernel_free((kmx_kernel *)object);
+    } else if (tag == Rf_install("kmx_solver")) {
+        kmx_solver_free((kmx_solver *)object);
+    } else if (tag == Rf_install("kmx_model")) {
+        kmx_model_free((kmx_model *)object);
     }
 }
 
@@ -187,6 +197,10 @@ KMX_R_ENUM(kmx_param)
 KMX_R_ENUM(kmx_ownership)
 KMX_R_ENUM(kmx_format)
 KMX_R_ENUM(kmx_kernel_type)
+KMX_R_ENUM(kmx_method)
+KMX_R_ENUM(kmx_bias)
+KMX_R_ENUM(kmx_multiclass)
+KMX_R_ENUM(kmx_model_info_key)
 
 %typemap(rtype) int64_t "numeric";
 %typemap(scoercein) int64_t "";
@@ -222,6 +236,16 @@ KMX_R_ENUM(kmx_kernel_type)
     $2 = (int64_t)strlen($1);
 %}
 %typemap(freearg) (const char *text, int64_t text_len) "";
+
+/* A model's saved form: a raw vector, read in place; its length is the size. */
+%typemap(rtype) (const void *buffer, int64_t buffer_len) "raw";
+%typemap(scoercein) (const void *buffer, int64_t buffer_len) "";
+%typemap(in) (const void *buffer, int64_t buffer_len) %{
+    if (TYPEOF($input) != RAWSXP) Rf_error("kmx: '$1_name' must be a raw vector");
+    $1 = ($1_ltype)RAW($input);
+    $2 = (int64_t)Rf_xlength($input);
+%}
+%typemap(freearg) (const void *buffer, int64_t buffer_len) "";
 
 /* ---------------------------------------------------------------- outputs */
 /* Scalar outputs: no R argument; the value is returned. */
@@ -283,6 +307,28 @@ KMX_R_OUT_ARRAY(int32_t, out_assignment, assignment_len, INTSXP, INTEGER)
 %}
 %typemap(freearg) (double *out_labels, int64_t *out_counts, int64_t out_len) "";
 
+/* kmx_model_save_to_buffer: the R argument is the length of the raw vector to
+ * fill (0 passes NULL: a size query); returns list(raw vector, size needed). */
+%typemap(rtype) (void *out, int64_t out_len, int64_t *out_size) "numeric";
+%typemap(scoercein) (void *out, int64_t out_len, int64_t *out_size) "";
+%typemap(in) (void *out, int64_t out_len, int64_t *out_size) (SEXP vector, int64_t size = 0) %{
+    $2 = kmx_r_int64($input, "$2_name");
+    vector = Rf_protect(Rf_allocVector(RAWSXP, $2 > 0 ? (R_xlen_t)$2 : 0));
+    r_nprotect++;
+    $1 = $2 > 0 ? (void *)RAW(vector) : NULL;
+    $3 = &size;
+%}
+%typemap(argout) (void *out, int64_t out_len, int64_t *out_size) %{
+    {
+        SEXP both = Rf_protect(Rf_allocVector(VECSXP, 2));
+        r_nprotect++;
+        SET_VECTOR_ELT(both, 0, vector$argnum);
+        SET_VECTOR_ELT(both, 1, Rf_ScalarReal((double)size$argnum));
+        SET_VECTOR_ELT($result, $n, both); /* %append_output, inside a block */
+    }
+%}
+%typemap(freearg) (void *out, int64_t out_len, int64_t *out_size) "";
+
 /* ---------------------------------------------------------------- handles */
 %define KMX_R_HANDLE(TYPE)
 %typemap(rtype) TYPE *, const TYPE * "externalptr";
@@ -295,6 +341,8 @@ KMX_R_OUT_ARRAY(int32_t, out_assignment, assignment_len, INTSXP, INTEGER)
 KMX_R_HANDLE(kmx_context)
 KMX_R_HANDLE(kmx_dataset)
 KMX_R_HANDLE(kmx_kernel)
+KMX_R_HANDLE(kmx_solver)
+KMX_R_HANDLE(kmx_model)
 
 /* The callback setters take one R argument, list(context handle, function or
  * NULL), so the handler can be recorded on the handle once the call succeeds. */

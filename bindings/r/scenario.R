@@ -15,6 +15,18 @@ dense_block <- kmx_kernel_block(kernel, as.matrix(data, rows = 1:3), as.matrix(d
 km <- kmx_kmeans(data, 26, ctx = ctx, max_iter = 50)
 assigned <- kmx_kmeans_assign(km, data, ctx = ctx)
 
+# Step 6: DC-SVM (26 classes, one-vs-one) on rows 1-2000, tested on rows 2001-2500.
+labels <- kmx_labels(data)
+rows_of <- function(rows) kmx_dataset(as.matrix(data, rows = rows), labels[rows])
+train <- rows_of(1:2000)
+test <- rows_of(2001:2500)
+solver <- kmx_solver_from_string("method=dcsvm C=8 levels=2 clusters_per_level=4 sample_size=300")
+model <- kmx_train(solver, kmx_kernel_from_string("kernel=rbf gamma=16"), train, ctx = ctx)
+predictions <- predict(model, test, ctx = ctx)
+decision <- predict(model, rows_of(2001:2020), type = "decision", ctx = ctx)
+reloaded <- kmx_model_from_raw(kmx_model_to_raw(model)) # size query, then the copy
+reloaded_predictions <- predict(reloaded, test, ctx = ctx)
+
 result_line <- function(name, values, format) {
   paste(name, length(values), paste(sprintf(format, values), collapse = " "))
 }
@@ -25,5 +37,10 @@ lines <- c(
   result_line("kmeans_centers", as.vector(t(km$centers)), "%.17g"),
   result_line("kmeans_assignment", km$cluster - 1L, "%d"), # 0-based, as in C
   # Summed left to right in doubles like the C loop (sum() accumulates in long double).
-  result_line("assign_sqdist_sum", Reduce(`+`, assigned$sqdist), "%.17g"))
+  result_line("assign_sqdist_sum", Reduce(`+`, assigned$sqdist), "%.17g"),
+  result_line("model_predictions", predictions, "%.17g"),
+  result_line("model_decision_values", as.vector(t(decision)), "%.17g"),
+  result_line("model_support_vectors", kmx_model_info(model, "support_vectors"), "%.17g"),
+  result_line("model_objective", kmx_model_info(model, "objective"), "%.17g"),
+  result_line("model_reloaded_predictions", reloaded_predictions, "%.17g"))
 writeLines(lines, args[2L])

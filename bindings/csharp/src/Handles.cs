@@ -79,6 +79,44 @@ namespace Kmx
         }
     }
 
+    /// <summary>A kmx_solver*.</summary>
+    internal sealed class SolverHandle : KmxHandle
+    {
+        /// <summary>Passes NULL, for a disposed Solver.</summary>
+        internal static readonly SolverHandle Null = new SolverHandle(false);
+
+        /// <summary>Made by the marshaller for the out parameter of the creating calls.</summary>
+        public SolverHandle() { }
+
+        SolverHandle(bool ownsHandle) : base(ownsHandle) { }
+
+        /// <summary>Frees the solver (kmx_solver_free).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativePINVOKE.KmxSolverFree(handle);
+            return true;
+        }
+    }
+
+    /// <summary>A kmx_model*.</summary>
+    internal sealed class ModelHandle : KmxHandle
+    {
+        /// <summary>Passes NULL, for a disposed Model.</summary>
+        internal static readonly ModelHandle Null = new ModelHandle(false);
+
+        /// <summary>Made by the marshaller for the out parameter of the creating calls.</summary>
+        public ModelHandle() { }
+
+        ModelHandle(bool ownsHandle) : base(ownsHandle) { }
+
+        /// <summary>Frees the model (kmx_model_free).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativePINVOKE.KmxModelFree(handle);
+            return true;
+        }
+    }
+
     /// <summary>The C log callback (kmx_log_fn).</summary>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     internal delegate void NativeLogCallback(IntPtr userData, LogSeverity level, [MarshalAs(UnmanagedType.LPStr)] string message);

@@ -2,7 +2,7 @@ using System;
 
 namespace Kmx
 {
-    /// <summary>Base of Context, Dataset and Kernel: owns one SafeHandle; after Dispose() calls pass NULL, so C reports the misuse.</summary>
+    /// <summary>Base of Context, Dataset, Kernel, Solver and Model: owns one SafeHandle; after Dispose() calls pass NULL, so C reports the misuse.</summary>
     public abstract class NativeObject : IDisposable
     {
         KmxHandle handle;

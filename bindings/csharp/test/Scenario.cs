@@ -35,8 +35,44 @@ static class Scenario
             Write(output, "kmeans_centers", kmeans.Centers.Select(Exact));
             Write(output, "kmeans_assignment", kmeans.Assignment.Select(a => a.ToString(CultureInfo.InvariantCulture)));
             Write(output, "assign_sqdist_sum", new[] { Exact(Sum(assigned.SquaredDistances)) });
+            ModelStep(output, ctx, data);
         }
         return 0;
+    }
+
+    /// <summary>Step 6: DC-SVM on rows [0,2000), predictions on rows [2000,2500), and a save/load round trip.</summary>
+    static void ModelStep(TextWriter output, Context ctx, Dataset data)
+    {
+        using (var train = RowsOf(data, 0, 2000))
+        using (var test = RowsOf(data, 2000, 2500))
+        using (var first = RowsOf(data, 2000, 2020))
+        using (var solver = new Solver("method=dcsvm C=8 levels=2 clusters_per_level=4 sample_size=300"))
+        using (var kernel = new Kernel("kernel=rbf gamma=16"))
+        using (var model = solver.Train(kernel, train, ctx))
+        {
+            double[] predictions = model.Predict(test, ctx);
+            double[] decision = model.DecisionValues(first, ctx);
+            double supportVectors = model.Info(ModelInfoKey.InfoSupportVectors);
+            double objective = model.Info(ModelInfoKey.InfoObjective);
+            double[] reloadedPredictions;
+            using (var reloaded = Model.LoadFromBuffer(model.SaveToBuffer()))
+                reloadedPredictions = reloaded.Predict(test, ctx);
+
+            Write(output, "model_predictions", predictions.Select(Exact));
+            Write(output, "model_decision_values", decision.Select(Exact));
+            Write(output, "model_support_vectors", new[] { Exact(supportVectors) });
+            Write(output, "model_objective", new[] { Exact(objective) });
+            Write(output, "model_reloaded_predictions", reloadedPredictions.Select(Exact));
+        }
+    }
+
+    /// <summary>A dataset copied from rows [begin, end) of data, with their labels.</summary>
+    static Dataset RowsOf(Dataset data, long begin, long end)
+    {
+        double[] labels = data.GetLabels();
+        var y = new double[end - begin];
+        Array.Copy(labels, begin, y, 0, y.Length);
+        return new Dataset(data.GetRows(begin, end), data.Cols, y);
     }
 
     /// <summary>Sums in index order, as the C scenario does.</summary>

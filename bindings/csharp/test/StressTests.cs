@@ -39,14 +39,31 @@ namespace Kmx.Tests
         /// <summary>4 KB of values: each dropped dataset holds a native copy, so a leak of 100k of them would show.</summary>
         static readonly double[] Values = TestData.Values(512, 99);
 
-        /// <summary>Makes and drops a kernel, a context and a dataset; every tenth time the kernel also uses the dataset.</summary>
+        /// <summary>The saved form of a small model (four points, two classes), loaded again and again.</summary>
+        static readonly byte[] SmallModel = TrainSmallModel();
+
+        static byte[] TrainSmallModel()
+        {
+            using (var data = new Dataset(new double[] { 0, 0, 0, 1, 1, 0, 1, 1 }, 2, new double[] { -1, -1, 1, 1 }))
+            using (var kernel = new Kernel(KernelType.Linear))
+            using (var solver = new Solver(SolverMethod.Svm))
+            using (Model model = solver.Train(kernel, data))
+                return model.SaveToBuffer();
+        }
+
+        /// <summary>Makes and drops a kernel, a context, a dataset and a solver; every tenth time the kernel also uses
+        /// the dataset and a model is loaded (and predicts a row every hundredth time).</summary>
         static void DropObjects(int i)
         {
             var kernel = new Kernel(KernelType.Rbf);
             kernel.SetParam(Param.Gamma, 0.5);
             new Context().SetParam(Param.Seed, i);
             var data = new Dataset(Values, 64);
-            if (i % 10 == 0) kernel.BlockRows(data, 0, 2, data, 0, 1);
+            new Solver(SolverMethod.Svm).SetParam(Param.C, 1 + i % 7);
+            if (i % 10 != 0) return;
+            kernel.BlockRows(data, 0, 2, data, 0, 1);
+            Model model = Model.LoadFromBuffer(SmallModel);
+            if (i % 100 == 0) model.Predict(new Dataset(new[] { 0.5, 0.25 }, 2));
         }
     }
 }

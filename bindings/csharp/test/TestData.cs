@@ -8,14 +8,34 @@ namespace Kmx.Tests
     internal static class TestData
     {
         /// <summary>The Letter training file (examples/data, found through KMX_EXAMPLE_DATA).</summary>
-        internal static string LetterTrain
+        internal static string LetterTrain => ExampleFile("letter_mc.train.libsvm");
+
+        /// <summary>The binary Letter training file (labels -1 and 1).</summary>
+        internal static string LetterBinTrain => ExampleFile("letter_bin.train.libsvm");
+
+        static string ExampleFile(string name)
         {
-            get
-            {
-                string dir = Environment.GetEnvironmentVariable("KMX_EXAMPLE_DATA");
-                if (string.IsNullOrEmpty(dir)) throw new InvalidOperationException("KMX_EXAMPLE_DATA is not set");
-                return Path.Combine(dir, "letter_mc.train.libsvm");
-            }
+            string dir = Environment.GetEnvironmentVariable("KMX_EXAMPLE_DATA");
+            if (string.IsNullOrEmpty(dir)) throw new InvalidOperationException("KMX_EXAMPLE_DATA is not set");
+            return Path.Combine(dir, name);
+        }
+
+        /// <summary>A dataset copied from rows [begin, end) of data, with their labels.</summary>
+        internal static Dataset Rows(Dataset data, long begin, long end)
+        {
+            double[] labels = data.GetLabels();
+            var y = new double[end - begin];
+            Array.Copy(labels, begin, y, 0, y.Length);
+            return new Dataset(data.GetRows(begin, end), data.Cols, y);
+        }
+
+        /// <summary>The fraction of predictions equal to the labels.</summary>
+        internal static double Accuracy(double[] predicted, double[] labels)
+        {
+            int right = 0;
+            for (int i = 0; i < labels.Length; ++i)
+                if (predicted[i] == labels[i]) ++right;
+            return (double)right / labels.Length;
         }
 
         /// <summary>Deterministic pseudo-random row-major values in [-1, 1).</summary>

@@ -1,6 +1,8 @@
 import static org.junit.Assert.assertEquals;
 
+import io.kmx.Dataset;
 import io.kmx.KernelType;
+import java.util.Arrays;
 import java.nio.file.Path;
 import java.util.Random;
 
@@ -11,6 +13,22 @@ final class Reference {
     /** A file of examples/data (the build passes the directory as -Dkmx.data). */
     static String dataFile(String name) {
         return Path.of(System.getProperty("kmx.data", "examples/data"), name).toString();
+    }
+
+    /** A dense copy of rows [begin, end) of data with their labels (as scenario.c's rows_of). */
+    static Dataset rows(Dataset data, int begin, int end) {
+        double[] labels = Arrays.copyOfRange(data.getLabels(), begin, end);
+        return Dataset.create(data.getRows(begin, end), (int) data.cols(), labels);
+    }
+
+    /** The fraction of equal entries. */
+    static double agreement(double[] expected, double[] actual) {
+        assertEquals(expected.length, actual.length);
+        int equal = 0;
+        for (int i = 0; i < expected.length; i++) {
+            if (expected[i] == actual[i]) equal++;
+        }
+        return (double) equal / expected.length;
     }
 
     /** rows x cols values uniform in [0, 1). */

@@ -2,6 +2,8 @@ import io.kmx.Context;
 import io.kmx.Dataset;
 import io.kmx.KMeans;
 import io.kmx.Kernel;
+import io.kmx.Model;
+import io.kmx.Solver;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -37,6 +39,29 @@ public final class Scenario {
             double sqdistSum = 0;
             for (double sqdist : KMeans.assign(ctx, data, kmeans.centers()).sqdist()) sqdistSum += sqdist;
             write(out, "assign_sqdist_sum", sqdistSum);
+            model(out, ctx, data);
+        }
+    }
+
+    /** Step 6: DC-SVM on rows [0,2000), predictions on rows [2000,2500), a save/load round trip. */
+    private static void model(PrintWriter out, Context ctx, Dataset data) {
+        try (Dataset train = Reference.rows(data, 0, 2000);
+             Dataset test = Reference.rows(data, 2000, 2500);
+             Dataset first = Reference.rows(data, 2000, 2020);
+             Solver solver = Solver.createFromString("method=dcsvm C=8 levels=2 clusters_per_level=4 sample_size=300");
+             Kernel kernel = Kernel.createFromString("kernel=rbf gamma=16");
+             Model model = solver.train(ctx, kernel, train)) {
+            double[] predictions = model.predict(ctx, test);
+            double[] decisionValues = model.decisionValues(ctx, first);
+            double supportVectors = model.supportVectors();
+            double objective = model.objective();
+            try (Model reloaded = Model.loadFromBuffer(model.saveToBuffer())) {
+                write(out, "model_predictions", predictions);
+                write(out, "model_decision_values", decisionValues);
+                write(out, "model_support_vectors", supportVectors);
+                write(out, "model_objective", objective);
+                write(out, "model_reloaded_predictions", reloaded.predict(ctx, test));
+            }
         }
     }
 

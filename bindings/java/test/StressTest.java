@@ -3,7 +3,9 @@ import static org.junit.Assert.assertTrue;
 import io.kmx.Context;
 import io.kmx.Dataset;
 import io.kmx.Kernel;
+import io.kmx.Model;
 import io.kmx.Param;
+import io.kmx.Solver;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.nio.file.Files;
@@ -12,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.Test;
 
 /**
- * 100k contexts, kernels and datasets dropped without close(): the Cleaner must free them all,
- * with no crash and resident memory flat between 10k and 100k (a leak of the datasets alone
- * would add about 100 MB). Each context's progress handler refers to the context, which must
+ * 100k contexts, kernels, datasets, solvers and (small, loaded) models dropped without close():
+ * the Cleaner must free them all, with no crash and resident memory flat between 10k and 100k (a
+ * leak of the datasets alone would add about 100 MB). Each context's progress handler refers to the context, which must
  * not keep it alive.
  */
 public class StressTest {
@@ -30,10 +32,15 @@ public class StressTest {
         AtomicLong collected = new AtomicLong();
         long rssAtWarmUp = 0;
         double sum = 0;
+        byte[] smallModel = smallModel();
         for (int round = 1; round <= ROUNDS; round++) {
             Kernel kernel = Kernel.createFromString("kernel=rbf gamma=0.5");
             Dataset data = Dataset.create(ROWS);
             Context ctx = Context.create();
+            Solver solver = Solver.createFromString("method=svm C=2");
+            sum += solver.getParam(Param.C) - 2;
+            Model model = Model.loadFromBuffer(smallModel);
+            sum += model.classes() - 2;
             ctx.setProgressCallback((fraction, phase) -> ctx.getParam(Param.THREADS) < 1);
             sum += kernel.blockRows(ctx, data, 0, 1, data, 0, 1)[0];
             watcher.register(ctx, collected::incrementAndGet);
@@ -48,6 +55,21 @@ public class StressTest {
         assertTrue("contexts were collected", collected.get() > ROUNDS / 2);
         assertTrue("resident memory grew by " + (rssAtEnd - rssAtWarmUp) + " kB",
                 rssAtEnd - rssAtWarmUp < MAX_GROWTH_KB);
+    }
+
+    /** A model of 16 points in two classes, saved. */
+    private static byte[] smallModel() {
+        double[][] x = new double[16][8];
+        double[] y = new double[16];
+        for (int i = 0; i < 16; i++) {
+            x[i][i % 8] = 1;
+            y[i] = i < 8 ? -1 : 1;
+        }
+        try (Dataset data = Dataset.create(x, y); Kernel kernel = Kernel.createFromString("gamma=1");
+             Solver solver = Solver.createFromString("method=svm");
+             Model model = solver.train(null, kernel, data)) {
+            return model.saveToBuffer();
+        }
     }
 
     /** VmRSS after a few collections, giving the Cleaner thread time to free. */

@@ -70,13 +70,14 @@ kmx_param_check <- function(param, value) {
 
 # Frees a handle's native object now instead of at garbage collection.
 kmx_free <- function(x) {
-  if (!inherits(x, c("kmx_context", "kmx_dataset", "kmx_kernel")))
-    stop("kmx: kmx_free() takes a kmx_context, kmx_dataset or kmx_kernel", call. = FALSE)
+  if (!inherits(x, c("kmx_context", "kmx_dataset", "kmx_kernel", "kmx_solver", "kmx_model")))
+    stop("kmx: kmx_free() takes a kmx_context, kmx_dataset, kmx_kernel, kmx_solver or kmx_model",
+         call. = FALSE)
   C_kmx_r_free(x$ptr)
   invisible(x)
 }
 
-# Parameters of a context or kernel, by name ("seed", "gamma", ...).
+# Parameters of a context, kernel or solver, by name ("seed", "gamma", ...).
 kmx_set_param <- function(x, param, value) UseMethod("kmx_set_param")
 kmx_get_param <- function(x, param) UseMethod("kmx_get_param")
 kmx_set_params <- function(x, ...) UseMethod("kmx_set_params")

@@ -19,3 +19,39 @@ expect_kmx_error <- function(expr, status, message = NULL) {
   expect_identical(err$status, status)
   invisible(err)
 }
+
+# examples/data/letter_bin.train.libsvm of the source tree: from
+# KMX_EXAMPLE_DATA (set by meson's test setups), or found upwards from the test directory (the source tree, or R CMD check's
+# copy inside the build directory).
+letter_bin_path <- function() {
+  dirs <- Sys.getenv("KMX_EXAMPLE_DATA")
+  dir <- normalizePath(".")
+  repeat {
+    dirs <- c(dirs, file.path(dir, "examples", "data"))
+    parent <- dirname(dir)
+    if (parent == dir) break
+    dir <- parent
+  }
+  paths <- file.path(dirs[nzchar(dirs)], "letter_bin.train.libsvm")
+  paths[file.exists(paths)][1L]
+}
+
+# The Letter binary problem: rows 1-2000 to train, 2001-2500 to test. (With
+# rows 1-1000 to train and 1001-1500 to test, C = 8 and gamma = 16, LIBSVM's
+# svm-train reaches 88.0% only, with 878 support vectors; from 2000 rows on
+# it reaches 95%.)
+letter_bin <- local({
+  cache <- NULL
+  function() {
+    if (is.null(cache)) {
+      path <- letter_bin_path()
+      testthat::skip_if(is.na(path), "letter_bin.train.libsvm not found")
+      data <- kmx_read(path)
+      x <- as.matrix(data, rows = 1:2500)
+      y <- kmx_labels(data)[1:2500]
+      cache <<- list(x = x[1:2000, ], y = y[1:2000], test_x = x[2001:2500, ],
+                     test_y = y[2001:2500])
+    }
+    cache
+  }
+})

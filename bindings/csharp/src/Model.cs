@@ -1,0 +1,125 @@
+using System;
+
+namespace Kmx
+{
+    /// <summary>A trained kernel machine (kmx_model): immutable, so Predict and DecisionValues may run on several threads at once.</summary>
+    /// <remarks>Made by Solver.Train, Load or LoadFromBuffer; saved as a versioned, checksummed binary (Save, SaveToBuffer).
+    /// A Context is used by one thread at a time: threads predicting together pass null or one Context each.</remarks>
+    public sealed class Model : NativeObject
+    {
+        internal Model(ModelHandle handle) : base(handle, ModelHandle.Null) { }
+
+        internal ModelHandle Handle => (ModelHandle)RawHandle;
+
+        /// <summary>Reads a saved model (kmx_model_load); a damaged file raises KmxException (Status.Format).</summary>
+        public static Model Load(string path)
+        {
+            Native.KmxModelLoad(out ModelHandle handle, path);
+            return new Model(handle);
+        }
+
+        /// <summary>A model from the bytes SaveToBuffer made (kmx_model_load_from_buffer).</summary>
+        public static Model LoadFromBuffer(byte[] buffer)
+        {
+            if (buffer == null) throw new ArgumentNullException(nameof(buffer));
+            Native.KmxModelLoadFromBuffer(out ModelHandle handle, buffer, buffer.Length);
+            return new Model(handle);
+        }
+
+        /// <summary>Writes the model to path, through a temporary file renamed into place (kmx_model_save).</summary>
+        public void Save(string path) => Native.KmxModelSave(Handle, path);
+
+        /// <summary>The saved form in memory, as Save would write it (kmx_model_save_to_buffer).</summary>
+        public byte[] SaveToBuffer()
+        {
+            Native.KmxModelSaveToBuffer(null, 0, out long size, Handle);
+            while (true)
+            {
+                var buffer = new byte[size];
+                Native.KmxModelSaveToBuffer(buffer, buffer.Length, out long written, Handle);
+                if (written == size) return buffer;
+                size = written; // cannot happen to an immutable model; retry rather than truncate
+            }
+        }
+
+        /// <summary>One fact about the model (kmx_model_info); see also the properties.</summary>
+        public double Info(ModelInfoKey key) => Scalar.Read(value => Native.KmxModelInfo(value, Handle, key));
+
+        /// <summary>The method that trained it (ModelInfoKey.InfoMethod).</summary>
+        public SolverMethod Method => (SolverMethod)(int)Info(ModelInfoKey.InfoMethod);
+
+        /// <summary>The number of classes (ModelInfoKey.InfoClasses); their labels are ClassLabels().</summary>
+        public long Classes => (long)Info(ModelInfoKey.InfoClasses);
+
+        /// <summary>The number of features the model expects (ModelInfoKey.InfoColumns).</summary>
+        public long Columns => (long)Info(ModelInfoKey.InfoColumns);
+
+        /// <summary>The number of distinct support vectors stored (ModelInfoKey.InfoSupportVectors).</summary>
+        public long SupportVectors => (long)Info(ModelInfoKey.InfoSupportVectors);
+
+        /// <summary>Decision values per row: 1 (binary), c (one-vs-rest), c(c-1)/2 (one-vs-one) (ModelInfoKey.InfoDecisionValues).</summary>
+        public long DecisionValuesPerRow => (long)Info(ModelInfoKey.InfoDecisionValues);
+
+        /// <summary>The dual objective, summed over the binary problems (ModelInfoKey.InfoObjective).</summary>
+        public double Objective => Info(ModelInfoKey.InfoObjective);
+
+        /// <summary>The largest final KKT violation over the binary problems (ModelInfoKey.InfoKktViolation).</summary>
+        public double KktViolation => Info(ModelInfoKey.InfoKktViolation);
+
+        /// <summary>Solver iterations, summed over the binary problems (ModelInfoKey.InfoIterations).</summary>
+        public long Iterations => (long)Info(ModelInfoKey.InfoIterations);
+
+        /// <summary>Wall-clock training time in seconds (ModelInfoKey.InfoTrainSeconds).</summary>
+        public double TrainSeconds => Info(ModelInfoKey.InfoTrainSeconds);
+
+        /// <summary>True if the model has a bias term (ModelInfoKey.InfoBias).</summary>
+        public bool HasBias => Info(ModelInfoKey.InfoBias) != 0;
+
+        /// <summary>How several classes are combined (ModelInfoKey.InfoMulticlass).</summary>
+        public MulticlassMode Multiclass => (MulticlassMode)(int)Info(ModelInfoKey.InfoMulticlass);
+
+        /// <summary>The class labels in increasing order (kmx_model_classes).</summary>
+        public double[] ClassLabels()
+        {
+            var labels = new double[Classes];
+            Native.KmxModelClasses(labels, labels.Length, Handle);
+            return labels;
+        }
+
+        /// <summary>The predicted label of every row of data (kmx_model_predict).</summary>
+        /// <remarks>Data with fewer columns than the model is padded with zeros; more columns raise KmxException.</remarks>
+        public double[] Predict(Dataset data, Context ctx = null)
+        {
+            var labels = new double[data.Rows];
+            Predict(labels, data, ctx);
+            return labels;
+        }
+
+        /// <summary>Writes the predicted labels into destination, which C checks holds one per row (kmx_model_predict).</summary>
+        public void Predict(double[] destination, Dataset data, Context ctx = null) =>
+            Native.KmxModelPredict(destination, destination?.Length ?? 0, Context.OptionalHandle(ctx), Handle, data.Handle);
+
+        /// <summary>The decision values, row-major rows × DecisionValuesPerRow, one-vs-one pairs in LIBSVM's order (kmx_model_decision_values).</summary>
+        /// <remarks>A binary value above 0 votes for the larger label; one-vs-one pair (i, j), i &lt; j, for class i; one-vs-rest value c for class c.</remarks>
+        public double[] DecisionValues(Dataset data, Context ctx = null)
+        {
+            var values = new double[data.Rows * DecisionValuesPerRow];
+            DecisionValues(values, data, ctx);
+            return values;
+        }
+
+        /// <summary>Writes the decision values into destination, which C checks is large enough (kmx_model_decision_values).</summary>
+        public void DecisionValues(double[] destination, Dataset data, Context ctx = null) =>
+            Native.KmxModelDecisionValues(destination, destination?.Length ?? 0, Context.OptionalHandle(ctx), Handle, data.Handle);
+
+        /// <summary>The decision values as a rows × DecisionValuesPerRow matrix.</summary>
+        public double[,] DecisionValueMatrix(Dataset data, Context ctx = null)
+        {
+            long perRow = DecisionValuesPerRow;
+            double[] flat = DecisionValues(data, ctx);
+            var matrix = new double[perRow > 0 ? flat.Length / perRow : 0, perRow];
+            Buffer.BlockCopy(flat, 0, matrix, 0, flat.Length * sizeof(double));
+            return matrix;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+namespace Kmx
+{
+    /// <summary>A training method and its parameters (kmx_solver); Train makes a Model.</summary>
+    /// <remarks>Parameters: Param.Method, C, Eps, Bias (BiasMode), Shrinking, CacheSize, Multiclass (MulticlassMode),
+    /// Levels, ClustersPerLevel, EarlyLevel, SampleSize. Set it up on one thread; Train only reads it.</remarks>
+    public sealed class Solver : NativeObject
+    {
+        Solver(SolverHandle handle) : base(handle, SolverHandle.Null) { }
+
+        /// <summary>A solver of the given method with default parameters (kmx_solver_create).</summary>
+        public Solver(SolverMethod method) : this(Create(method)) { }
+
+        /// <summary>A solver from "method=dcsvm C=8 levels=4 ..." (method defaults to dcsvm) (kmx_solver_create_from_string).</summary>
+        public Solver(string parameters) : this(Create(parameters)) { }
+
+        /// <summary>The same as new Solver(parameters): "method=svm C=8 eps=1e-3".</summary>
+        public static Solver FromString(string parameters) => new Solver(parameters);
+
+        static SolverHandle Create(SolverMethod method)
+        {
+            Native.KmxSolverCreate(out SolverHandle handle, method);
+            return handle;
+        }
+
+        static SolverHandle Create(string parameters)
+        {
+            Native.KmxSolverCreateFromString(out SolverHandle handle, parameters);
+            return handle;
+        }
+
+        internal SolverHandle Handle => (SolverHandle)RawHandle;
+
+        /// <summary>Sets one parameter (kmx_solver_set_param).</summary>
+        public void SetParam(Param param, double value) => Native.KmxSolverSetParam(Handle, param, value);
+
+        /// <summary>Reads one parameter (kmx_solver_get_param).</summary>
+        public double GetParam(Param param) => Scalar.Read(value => Native.KmxSolverGetParam(value, Handle, param));
+
+        /// <summary>Sets parameters from "C=8 eps=1e-3 bias=off" (kmx_solver_set_params).</summary>
+        public void SetParams(string parameters) => Native.KmxSolverSetParams(Handle, parameters);
+
+        /// <summary>Multiplies C for the class with this label, as LIBSVM's -wi; weight > 0 (kmx_solver_set_class_weight).</summary>
+        public void SetClassWeight(double label, double weight) => Native.KmxSolverSetClassWeight(Handle, label, weight);
+
+        /// <summary>The training method (Param.Method).</summary>
+        public SolverMethod Method => (SolverMethod)(int)GetParam(Param.Method);
+
+        /// <summary>Trains on data (labels required, at least 2 classes; sample weights, if any, multiply C per row) (kmx_solver_train).</summary>
+        /// <remarks>ctx gives threads, seed, budget and callbacks; a progress callback may cancel the training.</remarks>
+        public Model Train(Kernel kernel, Dataset data, Context ctx = null)
+        {
+            Native.KmxSolverTrain(out ModelHandle handle, Handle, Context.OptionalHandle(ctx), kernel.Handle, data.Handle);
+            return new Model(handle);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+using NUnit.Framework;
+
+namespace Kmx.Tests
+{
+    /// <summary>Solver parameters, class weights and the training errors.</summary>
+    [TestFixture]
+    public class SolverTests
+    {
+        /// <summary>Two separable classes of four points each in two columns.</summary>
+        static Dataset TwoClusters(double[] labels = null) =>
+            new Dataset(new double[] { 0, 0, 0.1, 0, 0, 0.1, 0.1, 0.1, 1, 1, 0.9, 1, 1, 0.9, 0.9, 0.9 }, 2,
+                        labels ?? new double[] { -1, -1, -1, -1, 1, 1, 1, 1 });
+
+        [Test]
+        public void CreatedFromAMethod()
+        {
+            using (var svm = new Solver(SolverMethod.Svm))
+            using (var bka = new Solver(SolverMethod.Bka))
+            {
+                Assert.AreEqual(SolverMethod.Svm, svm.Method);
+                Assert.AreEqual((double)SolverMethod.Bka, bka.GetParam(Param.Method));
+                Assert.AreEqual(1.0, svm.GetParam(Param.C));
+            }
+        }
+
+        [Test]
+        public void CreatedFromAString()
+        {
+            using (var solver = Solver.FromString("method=svm C=8 eps=1e-4"))
+            using (var byDefault = new Solver("C=2"))
+            {
+                Assert.AreEqual(SolverMethod.Svm, solver.Method);
+                Assert.AreEqual(8.0, solver.GetParam(Param.C));
+                Assert.AreEqual(1e-4, solver.GetParam(Param.Eps));
+                Assert.AreEqual(SolverMethod.Dcsvm, byDefault.Method);
+                Assert.AreEqual(2.0, byDefault.GetParam(Param.C));
+            }
+        }
+
+        [Test]
+        public void ParamsRoundTrip()
+        {
+            using (var solver = new Solver(SolverMethod.DcsvmEarly))
+            {
+                solver.SetParam(Param.Levels, 3);
+                solver.SetParam(Param.Bias, (double)BiasMode.BiasOn);
+                solver.SetParams("clusters_per_level=8 multiclass=ovr early_level=2 sample_size=500 shrinking=0");
+                Assert.AreEqual(3.0, solver.GetParam(Param.Levels));
+                Assert.AreEqual((double)BiasMode.BiasOn, solver.GetParam(Param.Bias));
+                Assert.AreEqual(8.0, solver.GetParam(Param.ClustersPerLevel));
+                Assert.AreEqual((double)MulticlassMode.Ovr, solver.GetParam(Param.Multiclass));
+                Assert.AreEqual(2.0, solver.GetParam(Param.EarlyLevel));
+                Assert.AreEqual(500.0, solver.GetParam(Param.SampleSize));
+                Assert.AreEqual(0.0, solver.GetParam(Param.Shrinking));
+                solver.SetParams("bias=off");
+                Assert.AreEqual((double)BiasMode.BiasOff, solver.GetParam(Param.Bias));
+            }
+        }
+
+        [Test]
+        public void ZeroCIsAnInvalidArgument()
+        {
+            using (var solver = new Solver(SolverMethod.Svm))
+            {
+                var e = Assert.Throws<KmxException>(() => solver.SetParam(Param.C, 0));
+                Assert.AreEqual(Status.InvalidArgument, e.Status);
+                StringAssert.Contains("parameter C ", e.NativeMessage);
+                var fromString = Assert.Throws<KmxException>(() => solver.SetParams("C=0"));
+                Assert.AreEqual(Status.InvalidArgument, fromString.Status);
+                StringAssert.Contains("C", fromString.NativeMessage);
+                Assert.AreEqual(1.0, solver.GetParam(Param.C));
+            }
+            Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => new Solver("method=svm C=0")).Status);
+        }
+
+        [Test]
+        public void ParamsOfOtherObjectsAreRefused()
+        {
+            using (var solver = new Solver(SolverMethod.Svm))
+            {
+                Assert.Throws<KmxException>(() => solver.SetParam(Param.Gamma, 1));
+                Assert.Throws<KmxException>(() => solver.SetParams("no_such_param=1"));
+            }
+        }
+
+        [Test]
+        public void ClassWeightsChangeTheProblem()
+        {
+            using (var data = TwoClusters())
+            using (var kernel = new Kernel("kernel=rbf gamma=1"))
+            using (var plain = new Solver("method=svm C=0.1"))
+            using (var weighted = new Solver("method=svm C=0.1"))
+            {
+                weighted.SetClassWeight(1, 10);
+                var e = Assert.Throws<KmxException>(() => weighted.SetClassWeight(-1, 0));
+                Assert.AreEqual(Status.InvalidArgument, e.Status);
+                using (Model a = plain.Train(kernel, data))
+                using (Model b = weighted.Train(kernel, data))
+                {
+                    Assert.AreNotEqual(a.Objective, b.Objective);
+                }
+            }
+        }
+
+        [Test]
+        public void OneClassDataIsAnInvalidArgument()
+        {
+            using (var data = TwoClusters(new double[] { 1, 1, 1, 1, 1, 1, 1, 1 }))
+            using (var kernel = new Kernel(KernelType.Rbf))
+            using (var solver = new Solver(SolverMethod.Svm))
+            {
+                var e = Assert.Throws<KmxException>(() => solver.Train(kernel, data));
+                Assert.AreEqual(Status.InvalidArgument, e.Status);
+                Assert.AreEqual("KMX_E_INVALID_ARGUMENT", e.StatusName);
+            }
+        }
+
+        [Test]
+        public void UnlabelledDataIsRefused()
+        {
+            using (var data = new Dataset(TestData.Values(8, 3), 2))
+            using (var kernel = new Kernel(KernelType.Rbf))
+            using (var solver = new Solver(SolverMethod.Svm))
+                Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => solver.Train(kernel, data)).Status);
+        }
+
+        [Test]
+        public void TrainingTakesAContext()
+        {
+            using (var ctx = new Context("threads=2 seed=3"))
+            using (var data = TwoClusters())
+            using (var kernel = new Kernel("kernel=rbf gamma=1"))
+            using (var solver = new Solver("method=svm C=10"))
+            using (Model model = solver.Train(kernel, data, ctx))
+                CollectionAssert.AreEqual(data.GetLabels(), model.Predict(data, ctx));
+        }
+
+        [Test]
+        public void ProgressCallbackCanCancelTraining()
+        {
+            var phases = new System.Collections.Generic.List<string>();
+            using (var ctx = new Context())
+            using (var all = Dataset.Load(TestData.LetterBinTrain))
+            using (var data = TestData.Rows(all, 0, 300))
+            using (var kernel = new Kernel("kernel=rbf gamma=16"))
+            using (var solver = new Solver("method=dcsvm C=8 levels=2"))
+            {
+                ctx.SetProgressCallback((fraction, phase) => { phases.Add(phase); return false; });
+                solver.Train(kernel, data, ctx).Dispose();
+                Assert.IsNotEmpty(phases);
+                ctx.SetProgressCallback((fraction, phase) => true);
+                var e = Assert.Throws<KmxException>(() => solver.Train(kernel, data, ctx));
+                Assert.AreEqual(Status.Cancelled, e.Status);
+            }
+        }
+
+        [Test]
+        public void DisposedSolverPassesNullToC()
+        {
+            var solver = new Solver(SolverMethod.Svm);
+            solver.Dispose();
+            Assert.IsTrue(solver.IsDisposed);
+            var e = Assert.Throws<KmxException>(() => solver.SetParam(Param.C, 2));
+            Assert.AreEqual(Status.InvalidArgument, e.Status);
+            StringAssert.Contains("is NULL", e.NativeMessage);
+            using (var data = TwoClusters())
+            using (var kernel = new Kernel(KernelType.Rbf))
+                StringAssert.Contains("is NULL", Assert.Throws<KmxException>(() => solver.Train(kernel, data)).NativeMessage);
+            solver.Dispose();
+        }
+    }
+}

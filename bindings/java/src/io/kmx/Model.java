@@ -1,0 +1,127 @@
+package io.kmx;
+
+/**
+ * A trained kernel machine (Solver.train, load, loadFromBuffer): immutable, so one model may
+ * predict from many threads at once (each with its own Context, or null). Saved as a versioned,
+ * checksummed binary file or byte array.
+ */
+public final class Model extends NativeResource {
+    Model(long address) {
+        super(address, freeing(address, kmx::kmx_model_free));
+    }
+
+    /** Reads a model saved by save() (or by any kmx binding). */
+    public static Model load(String path) {
+        return new Model(kmx.kmx_model_load(path));
+    }
+
+    /** A model from the bytes saveToBuffer() returned. */
+    public static Model loadFromBuffer(byte[] buffer) {
+        return new Model(kmx.kmx_model_load_from_buffer(buffer));
+    }
+
+    /** Writes the model to path (through a temporary file, then a rename). */
+    public void save(String path) {
+        kmx.kmx_model_save(this, path);
+    }
+
+    /** The saved form of the model as bytes (what save() writes). */
+    public byte[] saveToBuffer() {
+        long size = kmx.kmx_model_save_to_buffer(null, this);
+        byte[] buffer = new byte[Matrices.length(size, 1)];
+        kmx.kmx_model_save_to_buffer(buffer, this);
+        return buffer;
+    }
+
+    /** One of the values kmx_model_info reports (the getters below name each). */
+    public double info(ModelInfoKey key) {
+        return kmx.kmx_model_info(this, key);
+    }
+
+    /** The method that trained the model. */
+    public Method method() {
+        return Method.swigToEnum((int) info(ModelInfoKey.INFO_METHOD));
+    }
+
+    /** The number of classes. */
+    public int classes() {
+        return (int) info(ModelInfoKey.INFO_CLASSES);
+    }
+
+    /** The class labels in increasing order (what predict() returns). */
+    public double[] labels() {
+        double[] out = new double[classes()];
+        kmx.kmx_model_classes(out, this);
+        return out;
+    }
+
+    /** The number of features d the model expects (fewer are padded with zeros, more are an error). */
+    public long columns() {
+        return (long) info(ModelInfoKey.INFO_COLUMNS);
+    }
+
+    /** The number of distinct support vectors stored. */
+    public long supportVectors() {
+        return (long) info(ModelInfoKey.INFO_SUPPORT_VECTORS);
+    }
+
+    /** Decision values per row: 1 (binary), c (one-vs-rest) or c(c-1)/2 (one-vs-one). */
+    public int decisionValuesPerRow() {
+        return (int) info(ModelInfoKey.INFO_DECISION_VALUES);
+    }
+
+    /** The dual objective, summed over the binary problems. */
+    public double objective() {
+        return info(ModelInfoKey.INFO_OBJECTIVE);
+    }
+
+    /** The largest final KKT violation over the binary problems. */
+    public double kktViolation() {
+        return info(ModelInfoKey.INFO_KKT_VIOLATION);
+    }
+
+    /** Solver iterations, summed over the binary problems. */
+    public long iterations() {
+        return (long) info(ModelInfoKey.INFO_ITERATIONS);
+    }
+
+    /** The wall-clock training time in seconds. */
+    public double trainSeconds() {
+        return info(ModelInfoKey.INFO_TRAIN_SECONDS);
+    }
+
+    /** True if the model has a bias term. */
+    public boolean hasBias() {
+        return info(ModelInfoKey.INFO_BIAS) != 0;
+    }
+
+    /** How more than two classes are combined (one-vs-one or one-vs-rest). */
+    public Multiclass multiclass() {
+        return Multiclass.swigToEnum((int) info(ModelInfoKey.INFO_MULTICLASS));
+    }
+
+    /** The predicted label of every row of data; ctx may be null. */
+    public double[] predict(Context ctx, Dataset data) {
+        double[] out = new double[Matrices.length(data.rows(), 1)];
+        kmx.kmx_model_predict(out, ctx, this, data);
+        return out;
+    }
+
+    /**
+     * The decision values of every row of data, n x decisionValuesPerRow() row-major (one-vs-one
+     * pairs in LIBSVM's order 0v1, 0v2, ..., 1v2, ...; f > 0 votes for the first class, and with
+     * two classes for the larger label); ctx may be null.
+     */
+    public double[] decisionValues(Context ctx, Dataset data) {
+        double[] out = new double[Matrices.length(data.rows(), decisionValuesPerRow())];
+        kmx.kmx_model_decision_values(out, ctx, this, data);
+        return out;
+    }
+
+    /** The decision values as one row per row of data (see decisionValues). */
+    public double[][] decisionValueRows(Context ctx, Dataset data) {
+        int perRow = decisionValuesPerRow();
+        double[] values = decisionValues(ctx, data);
+        return Matrices.reshape(values, values.length / Math.max(perRow, 1), perRow);
+    }
+}

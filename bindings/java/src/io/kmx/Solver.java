@@ -1,0 +1,49 @@
+package io.kmx;
+
+/**
+ * A training method and its parameters (C, eps, bias, levels, ...): train() turns a kernel and a
+ * labelled dataset into a Model. Set parameters from one thread; once set, train() only reads them.
+ */
+public final class Solver extends NativeResource {
+    private Solver(long address) {
+        super(address, freeing(address, kmx::kmx_solver_free));
+    }
+
+    /** A solver for the given method with default parameters. */
+    public static Solver create(Method method) {
+        return new Solver(kmx.kmx_solver_create(method));
+    }
+
+    /** A solver from "method=dcsvm C=8 levels=4 ..." (the method defaults to dcsvm). */
+    public static Solver createFromString(String params) {
+        return new Solver(kmx.kmx_solver_create_from_string(params));
+    }
+
+    /** Sets one solver parameter (METHOD, C, EPS, BIAS, SHRINKING, CACHE_SIZE, MULTICLASS, LEVELS, ...). */
+    public void setParam(Param param, double value) {
+        kmx.kmx_solver_set_param(this, param, value);
+    }
+
+    /** A solver parameter's value. */
+    public double getParam(Param param) {
+        return kmx.kmx_solver_get_param(this, param);
+    }
+
+    /** Sets parameters from "key=value ..." (all checked first). */
+    public void setParams(String params) {
+        kmx.kmx_solver_set_params(this, params);
+    }
+
+    /** Multiplies C for the class with this label by weight > 0 (LIBSVM's -wi). */
+    public void setClassWeight(double label, double weight) {
+        kmx.kmx_solver_set_class_weight(this, label, weight);
+    }
+
+    /**
+     * Trains on data (labels required, at least 2 classes; its sample weights, if any, multiply C
+     * per row) with kernel; ctx (may be null) gives threads, seed, budget and callbacks.
+     */
+    public Model train(Context ctx, Kernel kernel, Dataset data) {
+        return new Model(kmx.kmx_solver_train(this, ctx, kernel, data));
+    }
+}

@@ -1,0 +1,184 @@
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.kmx.Bias;
+import io.kmx.Dataset;
+import io.kmx.Kernel;
+import io.kmx.KmxException;
+import io.kmx.Method;
+import io.kmx.Model;
+import io.kmx.Multiclass;
+import io.kmx.Param;
+import io.kmx.Solver;
+import io.kmx.Status;
+import java.util.Arrays;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/** Solver parameters, class and sample weights, and the errors training reports. */
+public class SolverTest {
+    private static Dataset letter;
+    private static Dataset train;
+    private static Dataset test;
+    private static Kernel rbf;
+
+    @BeforeClass
+    public static void loadData() {
+        letter = Dataset.load(Reference.dataFile("letter_bin.train.libsvm"));
+        train = Reference.rows(letter, 0, 400);
+        test = Reference.rows(letter, 1000, 1300);
+        rbf = Kernel.createFromString("kernel=rbf gamma=16");
+    }
+
+    @AfterClass
+    public static void closeData() {
+        rbf.close();
+        test.close();
+        train.close();
+        letter.close();
+    }
+
+    @Test
+    public void defaultsAndSetters() {
+        try (Solver solver = Solver.create(Method.SVM)) {
+            assertEquals(Method.SVM.swigValue(), solver.getParam(Param.METHOD), 0);
+            assertEquals(1, solver.getParam(Param.C), 0);
+            assertEquals(1e-3, solver.getParam(Param.EPS), 0);
+            assertEquals(Bias.BIAS_AUTO.swigValue(), solver.getParam(Param.BIAS), 0);
+            assertEquals(Multiclass.OVO.swigValue(), solver.getParam(Param.MULTICLASS), 0);
+            assertEquals(4, solver.getParam(Param.LEVELS), 0);
+            solver.setParam(Param.C, 8);
+            solver.setParam(Param.BIAS, Bias.BIAS_OFF.swigValue());
+            assertEquals(8, solver.getParam(Param.C), 0);
+            assertEquals(Bias.BIAS_OFF.swigValue(), solver.getParam(Param.BIAS), 0);
+            solver.setParams("method=dcsvm_early levels=3 clusters_per_level=8 early_level=2 sample_size=500 "
+                    + "multiclass=ovr shrinking=0 eps=0.01");
+            assertEquals(Method.DCSVM_EARLY.swigValue(), solver.getParam(Param.METHOD), 0);
+            assertEquals(3, solver.getParam(Param.LEVELS), 0);
+            assertEquals(8, solver.getParam(Param.CLUSTERS_PER_LEVEL), 0);
+            assertEquals(2, solver.getParam(Param.EARLY_LEVEL), 0);
+            assertEquals(500, solver.getParam(Param.SAMPLE_SIZE), 0);
+            assertEquals(Multiclass.OVR.swigValue(), solver.getParam(Param.MULTICLASS), 0);
+            assertEquals(0, solver.getParam(Param.SHRINKING), 0);
+            assertEquals(0.01, solver.getParam(Param.EPS), 0);
+        }
+        try (Solver solver = Solver.createFromString("C=2 bias=on")) {
+            assertEquals(Method.DCSVM.swigValue(), solver.getParam(Param.METHOD), 0); // the default method
+            assertEquals(2, solver.getParam(Param.C), 0);
+            assertEquals(Bias.BIAS_ON.swigValue(), solver.getParam(Param.BIAS), 0);
+        }
+        for (Method method : Method.values()) {
+            try (Solver solver = Solver.create(method)) {
+                assertEquals(method.swigValue(), solver.getParam(Param.METHOD), 0);
+            }
+        }
+    }
+
+    @Test
+    public void zeroCIsRejected() {
+        try (Solver solver = Solver.create(Method.SVM)) {
+            KmxException e = assertThrows(KmxException.class, () -> solver.setParam(Param.C, 0));
+            assertSame(Status.INVALID_ARGUMENT, e.status());
+            assertTrue(e.detail(), e.detail().contains("parameter C = 0"));
+            assertEquals(1, solver.getParam(Param.C), 0); // unchanged
+            e = assertThrows(KmxException.class, () -> solver.setParams("eps=0.1 C=0"));
+            assertSame(Status.INVALID_ARGUMENT, e.status());
+            assertTrue(e.detail(), e.detail().contains("parameter C = 0"));
+            assertEquals(1e-3, solver.getParam(Param.EPS), 0); // all checked first: nothing changed
+        }
+        KmxException e = assertThrows(KmxException.class, () -> Solver.createFromString("method=svm C=0"));
+        assertSame(Status.INVALID_ARGUMENT, e.status());
+        assertTrue(e.detail(), e.detail().contains("parameter C = 0"));
+    }
+
+    @Test
+    public void badParamsAreRejected() {
+        try (Solver solver = Solver.create(Method.DCSVM)) {
+            assertThrows(KmxException.class, () -> solver.setParams("method=nonsense"));
+            assertThrows(KmxException.class, () -> solver.setParam(Param.LEVELS, 0));
+            assertThrows(KmxException.class, () -> solver.setParam(Param.EPS, 1));
+            assertThrows(KmxException.class, () -> solver.setParam(Param.GAMMA, 1)); // a kernel parameter
+            assertThrows(KmxException.class, () -> solver.getParam(Param.THREADS)); // a context parameter
+            KmxException e = assertThrows(KmxException.class, () -> solver.setClassWeight(1, 0));
+            assertSame(Status.INVALID_ARGUMENT, e.status());
+            assertThrows(KmxException.class, () -> solver.setClassWeight(1, -2));
+        }
+    }
+
+    @Test
+    public void oneClassIsAnInvalidArgument() {
+        double[][] x = Reference.random(new java.util.Random(5), 50, 3);
+        double[] y = new double[50];
+        Arrays.fill(y, 1);
+        try (Dataset oneClass = Dataset.create(x, y); Solver solver = Solver.create(Method.SVM)) {
+            KmxException e = assertThrows(KmxException.class, () -> solver.train(null, rbf, oneClass));
+            assertSame(Status.INVALID_ARGUMENT, e.status());
+        }
+        try (Dataset unlabelled = Dataset.create(x); Solver solver = Solver.create(Method.SVM)) {
+            KmxException e = assertThrows(KmxException.class, () -> solver.train(null, rbf, unlabelled));
+            assertSame(Status.INVALID_ARGUMENT, e.status());
+        }
+    }
+
+    /** Every class weight w multiplies C: weight 2 on both classes is C doubled. */
+    @Test
+    public void classWeightsMultiplyC() {
+        try (Solver doubled = Solver.createFromString("method=svm C=2");
+             Solver weighted = Solver.createFromString("method=svm C=1");
+             Solver plain = Solver.createFromString("method=svm C=1")) {
+            weighted.setClassWeight(-1, 2);
+            weighted.setClassWeight(1, 2);
+            try (Model a = doubled.train(null, rbf, train); Model b = weighted.train(null, rbf, train);
+                 Model c = plain.train(null, rbf, train)) {
+                Reference.assertClose("objective", a.objective(), b.objective(), 1e-9, 0);
+                assertArrayEquals(a.predict(null, test), b.predict(null, test), 0);
+                assertNotEquals(a.objective(), c.objective(), 1e-6 * Math.abs(a.objective()));
+            }
+            plain.setClassWeight(1, 10);
+            try (Model a = weighted.train(null, rbf, train); Model b = plain.train(null, rbf, train)) {
+                assertNotEquals(a.objective(), b.objective(), 1e-6 * Math.abs(a.objective()));
+            }
+        }
+    }
+
+    /** Sample weights multiply C per row: weight 2 on every row is C doubled. */
+    @Test
+    public void sampleWeightsMultiplyC() {
+        double[] twos = new double[(int) train.rows()];
+        Arrays.fill(twos, 2);
+        try (Dataset weightedTrain = Reference.rows(train, 0, (int) train.rows());
+             Solver doubled = Solver.createFromString("method=svm C=2");
+             Solver single = Solver.createFromString("method=svm C=1")) {
+            weightedTrain.setWeights(twos);
+            try (Model a = doubled.train(null, rbf, train); Model b = single.train(null, rbf, weightedTrain)) {
+                Reference.assertClose("objective", a.objective(), b.objective(), 1e-9, 0);
+                assertArrayEquals(a.predict(null, test), b.predict(null, test), 0);
+            }
+        }
+    }
+
+    @Test
+    public void closedSolverPassesNullToC() {
+        Solver solver = Solver.create(Method.SVM);
+        solver.close();
+        solver.close(); // idempotent
+        KmxException e = assertThrows(KmxException.class, () -> solver.setParam(Param.C, 2));
+        assertSame(Status.INVALID_ARGUMENT, e.status());
+        assertTrue(e.detail(), e.detail().contains("solver is NULL"));
+        assertThrows(KmxException.class, () -> solver.getParam(Param.C));
+        assertThrows(KmxException.class, () -> solver.setParams("C=2"));
+        assertThrows(KmxException.class, () -> solver.setClassWeight(1, 2));
+        assertThrows(KmxException.class, () -> solver.train(null, rbf, train));
+        Kernel closedKernel = Kernel.createFromString("gamma=1");
+        closedKernel.close();
+        try (Solver live = Solver.create(Method.SVM)) {
+            e = assertThrows(KmxException.class, () -> live.train(null, closedKernel, train));
+            assertTrue(e.detail(), e.detail().contains("kernel is NULL"));
+        }
+    }
+}

@@ -1,0 +1,176 @@
+# model.R: kmx_model (a trained SVM / DC-SVM): the high-level kmx_svm(),
+# prediction, model facts, and saving and loading (files and raw vectors).
+
+# A model handle; `levels` are the factor levels its labels stand for (NULL
+# for numeric labels), `columns` the training column names.
+.new_model <- function(ptr, levels = NULL, columns = NULL, call = NULL) {
+  .new_handle(ptr, "kmx_model", levels = levels, columns = columns, call = call)
+}
+
+# The kernel for kmx_svm: a kmx_kernel as given, or a new one of that type.
+.svm_kernel <- function(kernel, gamma, coef0, degree) {
+  params <- c(gamma = gamma, coef0 = coef0, degree = degree)
+  if (inherits(kernel, "kmx_kernel")) {
+    if (length(params))
+      stop("kmx: give gamma, coef0 and degree to kmx_kernel(), not with a kmx_kernel",
+           call. = FALSE)
+    return(kernel)
+  }
+  if (!is.character(kernel) || length(kernel) != 1L)
+    stop("kmx: 'kernel' must be a kernel type name or a kmx_kernel", call. = FALSE)
+  do.call(kmx_kernel, c(list(kernel), as.list(params)))
+}
+
+kmx_svm <- function(x, y = NULL, method = c("dcsvm", "svm", "dcsvm_early", "bka"),
+                    kernel = "rbf", C = 1, gamma = NULL, coef0 = NULL, degree = NULL, ...,
+                    class_weights = NULL, weights = NULL, ctx = NULL) {
+  call <- match.call()
+  method <- match.arg(method)
+  kernel <- .svm_kernel(kernel, gamma, coef0, degree)
+  solver <- kmx_solver(method, C = C, ...)
+  if (inherits(x, "kmx_dataset")) {
+    if (!is.null(y) || !is.null(weights))
+      stop("kmx: a kmx_dataset brings its own labels and weights", call. = FALSE)
+    data <- x
+    columns <- NULL
+  } else {
+    if (is.null(y)) stop("kmx: kmx_svm() needs labels 'y'", call. = FALSE)
+    if (is.logical(y)) y <- factor(y)
+    x <- .as_numeric_matrix(x)
+    columns <- colnames(x)
+    data <- kmx_dataset(x, y, weights)
+    on.exit(kmx_free(data)) # the model does not depend on it
+  }
+  if (length(class_weights)) {
+    if (is.null(names(class_weights)))
+      stop("kmx: 'class_weights' must be named by class", call. = FALSE)
+    labels <- names(class_weights)
+    if (is.null(data$levels)) labels <- as.numeric(labels)
+    kmx_set_class_weight(solver, labels, class_weights, levels = data$levels)
+  }
+  model <- kmx_train(solver, kernel, data, ctx = ctx)
+  model$columns <- columns
+  model$call <- call
+  model
+}
+
+# What kmx_model_info() reports, in kmx_model_info_key order.
+.info_keys <- c("method", "classes", "columns", "support_vectors", "decision_values", "objective",
+                "kkt_violation", "iterations", "train_seconds", "bias", "multiclass")
+
+kmx_model_info <- function(model, key = NULL) {
+  ptr <- .ptr(model, "kmx_model")
+  if (is.null(key)) {
+    return(vapply(.info_keys, function(k) C_kmx_model_info(ptr, .info_key(k)), 0))
+  }
+  C_kmx_model_info(ptr, .info_key(key))
+}
+
+.info_key <- function(key) {
+  if (!is.character(key) || length(key) != 1L || !key %in% .info_keys)
+    stop(sprintf("kmx: 'key' must be one of %s", paste(.info_keys, collapse = ", ")),
+         call. = FALSE)
+  .enum("KMX_INFO_", key, "_kmx_model_info_key")
+}
+
+kmx_model_classes <- function(model) {
+  count <- kmx_model_info(model, "classes")
+  .decode_labels(C_kmx_model_classes(count, .ptr(model, "kmx_model")), model$levels)
+}
+
+# Column names of the decision values: "positive/negative" per binary machine
+# (one-vs-one in LIBSVM's order), the class for one-vs-rest.
+.decision_names <- function(model) {
+  classes <- as.character(kmx_model_classes(model))
+  count <- kmx_model_info(model, "decision_values")
+  n_classes <- length(classes)
+  if (n_classes == 2L && count == 1) return(paste(classes[2L], classes[1L], sep = "/"))
+  if (kmx_model_info(model, "multiclass") == 1) return(classes) # one-vs-rest
+  pairs <- which(upper.tri(diag(n_classes)), arr.ind = TRUE)
+  pairs <- pairs[order(pairs[, 1L], pairs[, 2L]), , drop = FALSE]
+  paste(classes[pairs[, 1L]], classes[pairs[, 2L]], sep = "/")
+}
+
+# newdata as a kmx dataset: given, or made from a matrix or data.frame whose
+# columns are picked by the training names when it has them all.
+.model_data <- function(model, newdata) {
+  if (inherits(newdata, "kmx_dataset")) return(newdata)
+  columns <- model$columns
+  if (!is.null(columns) && !is.null(colnames(newdata)) && all(columns %in% colnames(newdata)))
+    newdata <- newdata[, columns, drop = FALSE]
+  kmx_dataset(.as_numeric_matrix(newdata, "newdata"))
+}
+
+predict.kmx_model <- function(object, newdata, type = c("class", "decision"), ctx = NULL, ...) {
+  type <- match.arg(type)
+  ptr <- .ptr(object, "kmx_model")
+  ctx_ptr <- .ptr(ctx, "kmx_context", TRUE)
+  data <- .model_data(object, newdata)
+  if (!identical(data, newdata)) on.exit(kmx_free(data))
+  n <- nrow(data)
+  if (type == "class") {
+    return(.decode_labels(C_kmx_model_predict(n, ctx_ptr, ptr, data$ptr), object$levels))
+  }
+  count <- kmx_model_info(object, "decision_values")
+  values <- C_kmx_model_decision_values(n * count, ctx_ptr, ptr, data$ptr)
+  matrix(values, nrow = n, ncol = count, byrow = TRUE,
+         dimnames = list(NULL, .decision_names(object)))
+}
+
+summary.kmx_model <- function(object, ...) {
+  info <- as.list(kmx_model_info(object))
+  info$method <- .methods[info$method + 1L]
+  info$multiclass <- .multiclass_names[info$multiclass + 1L]
+  info$bias <- info$bias == 1
+  info$classes <- kmx_model_classes(object)
+  structure(info, class = "summary.kmx_model")
+}
+
+print.summary.kmx_model <- function(x, ...) {
+  n_classes <- length(x$classes)
+  cat(sprintf("kmx model: %s, %d classes%s, %.0f columns, %.0f support vectors\n", x$method,
+              n_classes, if (n_classes > 2L) paste0(" (", x$multiclass, ")") else "", x$columns,
+              x$support_vectors))
+  cat("classes:", as.character(x$classes), "\n")
+  cat(sprintf("dual objective %.6g, KKT violation %.3g, %.0f iterations, %.3f s, bias %s\n",
+              x$objective, x$kkt_violation, x$iterations, x$train_seconds,
+              if (x$bias) "yes" else "no"))
+  invisible(x)
+}
+
+print.kmx_model <- function(x, ...) {
+  info <- kmx_model_info(x)
+  cat(sprintf("<kmx_model: %s, %.0f classes, %.0f columns, %.0f support vectors>\n",
+              .methods[info[["method"]] + 1L], info[["classes"]], info[["columns"]],
+              info[["support_vectors"]]))
+  invisible(x)
+}
+
+# -------------------------------------------------------- saving and loading
+kmx_save_model <- function(model, path) {
+  C_kmx_model_save(.ptr(model, "kmx_model"), path.expand(path))
+  invisible(model)
+}
+
+kmx_load_model <- function(path, levels = NULL, columns = NULL) {
+  .new_model(C_kmx_model_load(path.expand(path)), levels = levels, columns = columns)
+}
+
+# The saved form as a raw vector: a size query, then the copy. R-side facts
+# (factor levels, column names) travel as attributes.
+kmx_model_to_raw <- function(model) {
+  ptr <- .ptr(model, "kmx_model")
+  size <- C_kmx_model_save_to_buffer(0, ptr)[[2L]]
+  saved <- C_kmx_model_save_to_buffer(size, ptr)
+  if (saved[[2L]] != size) stop("kmx: the model's saved size changed", call. = FALSE)
+  raw <- saved[[1L]]
+  attr(raw, "kmx_levels") <- model$levels
+  attr(raw, "kmx_columns") <- model$columns
+  raw
+}
+
+kmx_model_from_raw <- function(raw, levels = attr(raw, "kmx_levels"),
+                               columns = attr(raw, "kmx_columns")) {
+  if (!is.raw(raw)) stop("kmx: 'raw' must be a raw vector", call. = FALSE)
+  .new_model(C_kmx_model_load_from_buffer(raw), levels = levels, columns = columns)
+}

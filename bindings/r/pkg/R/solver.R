@@ -1,0 +1,82 @@
+# solver.R: kmx_solver (a training method and its parameters: C, eps,
+# DC-SVM levels, ...), class weights, and training a kmx_model.
+
+# The methods in kmx_method order.
+.methods <- c("svm", "dcsvm", "dcsvm_early", "bka")
+
+kmx_solver <- function(method = c("dcsvm", "svm", "dcsvm_early", "bka"), ...) {
+  method <- match.arg(method)
+  solver <- .new_handle(C_kmx_solver_create(.enum("KMX_METHOD_", method, "_kmx_method")),
+                        "kmx_solver")
+  if (...length() > 0L) kmx_set_params(solver, ...)
+  solver
+}
+
+kmx_solver_from_string <- function(params) {
+  .new_handle(C_kmx_solver_create_from_string(params), "kmx_solver")
+}
+
+kmx_set_param.kmx_solver <- function(x, param, value) {
+  C_kmx_solver_set_param(.ptr(x, "kmx_solver"), .param(param), as.double(value))
+  invisible(x)
+}
+
+kmx_get_param.kmx_solver <- function(x, param) {
+  C_kmx_solver_get_param(.ptr(x, "kmx_solver"), .param(param))
+}
+
+kmx_set_params.kmx_solver <- function(x, ...) {
+  C_kmx_solver_set_params(.ptr(x, "kmx_solver"), .params_string(...))
+  invisible(x)
+}
+
+# Multiplies C for the class `label` (a label value as stored in the
+# training dataset: for factor labels, the level's number or its name with
+# `levels`).
+kmx_set_class_weight <- function(solver, label, weight, levels = NULL) {
+  ptr <- .ptr(solver, "kmx_solver")
+  if (length(label) != length(weight))
+    stop(sprintf("kmx: %d labels and %d weights", length(label), length(weight)), call. = FALSE)
+  if (!is.null(levels) && (is.character(label) || is.factor(label))) {
+    codes <- match(as.character(label), levels)
+    if (anyNA(codes))
+      stop(sprintf("kmx: no class %s", paste(label[is.na(codes)], collapse = ", ")), call. = FALSE)
+    label <- codes
+  }
+  if (!is.numeric(label)) stop("kmx: class labels must be numeric (or names with levels)",
+                               call. = FALSE)
+  for (i in seq_along(label)) {
+    C_kmx_solver_set_class_weight(ptr, as.double(label[[i]]), as.double(weight[[i]]))
+  }
+  invisible(solver)
+}
+
+.solver_params <- c("C", "eps", "bias", "shrinking", "cache_size", "multiclass", "levels",
+                    "clusters_per_level", "early_level", "sample_size")
+
+# Names of the enum parameters' values, in kmx_bias and kmx_multiclass order.
+.bias_names <- c("auto", "off", "on")
+.multiclass_names <- c("ovo", "ovr")
+
+summary.kmx_solver <- function(object, ...) {
+  values <- lapply(stats::setNames(nm = .solver_params), function(p) kmx_get_param(object, p))
+  values$bias <- .bias_names[values$bias + 1L]
+  values$multiclass <- .multiclass_names[values$multiclass + 1L]
+  c(list(method = .methods[kmx_get_param(object, "method") + 1L]), values)
+}
+
+print.kmx_solver <- function(x, ...) {
+  params <- summary(x)
+  values <- vapply(params[-1L], function(v) if (is.character(v)) v else sprintf("%g", v), "")
+  cat(sprintf("<kmx_solver: %s %s>\n", params$method,
+              paste0(names(values), "=", values, collapse = " ")))
+  invisible(x)
+}
+
+# Trains a model on a labelled kmx dataset. The model remembers the dataset's
+# factor levels (if it was made from a factor).
+kmx_train <- function(solver, kernel, data, ctx = NULL) {
+  model <- C_kmx_solver_train(.ptr(solver, "kmx_solver"), .ptr(ctx, "kmx_context", TRUE),
+                              .ptr(kernel, "kmx_kernel"), .ptr(data, "kmx_dataset"))
+  .new_model(model, levels = data$levels)
+}

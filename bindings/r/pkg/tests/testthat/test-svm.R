@@ -1,0 +1,206 @@
+test_that("svm and dcsvm learn the Letter binary problem", {
+  d <- letter_bin()
+  for (method in c("svm", "dcsvm")) {
+    fit <- kmx_svm(d$x, d$y, method = method, C = 8, gamma = 16)
+    expect_s3_class(fit, "kmx_model")
+    predicted <- predict(fit, d$test_x)
+    expect_type(predicted, "double")
+    expect_length(predicted, 500)
+    expect_true(all(predicted %in% c(-1, 1)))
+    accuracy <- mean(predicted == d$test_y)
+    expect_gt(accuracy, 0.9)
+    # Two classes: one decision value per row, positive for the larger label.
+    decision <- predict(fit, d$test_x, type = "decision")
+    expect_identical(dim(decision), c(500L, 1L))
+    expect_identical(colnames(decision), "1/-1")
+    expect_identical(ifelse(decision[, 1] > 0, 1, -1), predicted)
+    info <- kmx_model_info(fit)
+    expect_identical(info[["method"]], if (method == "svm") 0 else 1)
+    expect_identical(info[["classes"]], 2)
+    expect_identical(info[["columns"]], 16)
+    expect_identical(info[["decision_values"]], 1)
+    expect_gt(info[["support_vectors"]], 0)
+    expect_lte(info[["support_vectors"]], 2000)
+    expect_gt(info[["iterations"]], 0)
+    expect_identical(kmx_model_info(fit, "support_vectors"), info[["support_vectors"]])
+    expect_identical(kmx_model_classes(fit), c(-1, 1))
+    s <- summary(fit)
+    expect_identical(s$method, method)
+    expect_identical(s$classes, c(-1, 1))
+    expect_output(print(s), sprintf("kmx model: %s, 2 classes, 16 columns", method))
+    expect_output(print(fit), sprintf("<kmx_model: %s, 2 classes, 16 columns", method))
+  }
+})
+
+test_that("the dual solver agrees with LIBSVM on 1000 Letter rows", {
+  # svm-train -c 8 -g 16 on rows 1-1000, svm-predict on rows 1001-1500:
+  # 878 support vectors, accuracy 88.0% (this split is too small for 90%).
+  d <- letter_bin()
+  fit <- kmx_svm(d$x[1:1000, ], d$y[1:1000], method = "svm", C = 8, gamma = 16)
+  expect_equal(kmx_model_info(fit, "support_vectors"), 878, tolerance = 0.01)
+  expect_equal(mean(predict(fit, d$x[1001:1500, ]) == d$y[1001:1500]), 0.88, tolerance = 0.02)
+})
+
+test_that("models saved to files and raw vectors predict identically", {
+  d <- letter_bin()
+  fit <- kmx_svm(d$x, d$y, method = "dcsvm", C = 8, gamma = 16, levels = 2)
+  predicted <- predict(fit, d$test_x)
+  decision <- predict(fit, d$test_x, type = "decision")
+
+  path <- tempfile(fileext = ".kmx")
+  on.exit(unlink(path))
+  kmx_save_model(fit, path)
+  expect_true(file.exists(path))
+  loaded <- kmx_load_model(path)
+  expect_identical(predict(loaded, d$test_x), predicted)
+  expect_identical(predict(loaded, d$test_x, type = "decision"), decision)
+  expect_identical(kmx_model_info(loaded, "support_vectors"),
+                   kmx_model_info(fit, "support_vectors"))
+
+  raw <- kmx_model_to_raw(fit)
+  expect_type(raw, "raw")
+  expect_identical(length(raw), as.integer(file.size(path)))
+  again <- kmx_model_from_raw(raw)
+  expect_identical(predict(again, d$test_x), predicted)
+  expect_identical(predict(again, d$test_x, type = "decision"), decision)
+  expect_identical(as.vector(kmx_model_to_raw(again)), as.vector(raw))
+  # A raw vector survives saveRDS, and the model outlives its source.
+  rds <- tempfile(fileext = ".rds")
+  on.exit(unlink(rds), add = TRUE)
+  saveRDS(raw, rds)
+  kmx_free(fit)
+  rm(fit)
+  invisible(gc())
+  expect_identical(predict(kmx_model_from_raw(readRDS(rds)), d$test_x), predicted)
+})
+
+test_that("a data.frame with factor labels gives factor predictions", {
+  df <- iris[, 1:4]
+  fit <- kmx_svm(df, iris$Species, method = "svm", C = 8, gamma = 0.5)
+  predicted <- predict(fit, iris) # columns picked by name; Species ignored
+  expect_s3_class(predicted, "factor")
+  expect_identical(levels(predicted), levels(iris$Species))
+  expect_gt(mean(predicted == iris$Species), 0.95)
+  expect_identical(predict(fit, df[, 4:1]), predicted) # reordered by name
+  expect_identical(kmx_model_classes(fit), factor(levels(iris$Species), levels(iris$Species)))
+  # One-vs-one: 3 machines in LIBSVM's order, positive for the first class.
+  decision <- predict(fit, df, type = "decision")
+  expect_identical(colnames(decision),
+                   c("setosa/versicolor", "setosa/virginica", "versicolor/virginica"))
+  expect_identical(kmx_model_info(fit, "decision_values"), 3)
+  # Through a raw vector the levels and column names ride along.
+  again <- kmx_model_from_raw(kmx_model_to_raw(fit))
+  expect_identical(predict(again, iris), predicted)
+  # A file holds numeric labels only: levels come back when given.
+  path <- tempfile()
+  on.exit(unlink(path))
+  kmx_save_model(fit, path)
+  expect_identical(predict(kmx_load_model(path), df), as.double(as.integer(predicted)))
+  expect_identical(predict(kmx_load_model(path, levels = fit$levels), df), predicted)
+
+  ovr <- kmx_svm(df, as.character(iris$Species), method = "svm", gamma = 0.5,
+                 multiclass = "ovr")
+  expect_identical(kmx_model_info(ovr, "multiclass"), 1)
+  expect_identical(colnames(predict(ovr, df[1:2, ], type = "decision")), levels(iris$Species))
+  expect_identical(summary(ovr)$multiclass, "ovr")
+
+  # The Letter problem as a data.frame with factor labels.
+  d <- letter_bin()
+  letters_df <- as.data.frame(d$x)
+  labels <- factor(ifelse(d$y > 0, "pos", "neg"), levels = c("pos", "neg"))
+  fit <- kmx_svm(letters_df, labels, C = 8, gamma = 16, levels = 2)
+  test_df <- stats::setNames(as.data.frame(d$test_x), names(letters_df))
+  predicted <- predict(fit, test_df)
+  expect_identical(levels(predicted), c("pos", "neg"))
+  expect_gt(mean(predicted == ifelse(d$test_y > 0, "pos", "neg")), 0.9)
+  # Binary: positive decision values vote for the second level.
+  decision <- predict(fit, test_df, type = "decision")
+  expect_identical(colnames(decision), "neg/pos")
+  expect_identical(as.character(predicted), ifelse(decision[, 1] > 0, "neg", "pos"))
+
+  # Logical labels, DC-SVM on a small problem.
+  setosa <- kmx_svm(as.matrix(df), iris$Species == "setosa", levels = 1, gamma = 0.5)
+  expect_identical(levels(predict(setosa, df)), c("FALSE", "TRUE"))
+  expect_identical(mean(predict(setosa, df) == (iris$Species == "setosa")), 1)
+})
+
+test_that("solvers keep their parameters and train through kmx_train", {
+  solver <- kmx_solver("svm", C = 8)
+  expect_s3_class(solver, "kmx_solver")
+  expect_identical(kmx_get_param(solver, "C"), 8)
+  expect_identical(kmx_get_param(solver, "method"), 0)
+  kmx_set_param(solver, "eps", 1e-4)
+  expect_identical(kmx_get_param(solver, "eps"), 1e-4)
+  kmx_set_params(solver, bias = "on", shrinking = 0)
+  expect_identical(kmx_get_param(solver, "bias"), 2)
+  expect_identical(kmx_get_param(solver, "shrinking"), 0)
+  expect_identical(summary(solver)$method, "svm")
+  expect_identical(summary(solver)$bias, "on")
+  expect_identical(summary(solver)$levels, 4)
+  expect_output(print(solver), "<kmx_solver: svm C=8 eps=0.0001 bias=on shrinking=0")
+  from_string <- kmx_solver_from_string("method=dcsvm C=8 levels=2 clusters_per_level=4")
+  expect_identical(kmx_get_param(from_string, "method"), 1)
+  expect_identical(kmx_get_param(from_string, "levels"), 2)
+  expect_identical(kmx_get_param(kmx_solver_from_string("C=2"), "method"), 1) # dcsvm by default
+
+  d <- letter_bin()
+  train <- kmx_dataset(d$x, d$y)
+  test <- kmx_dataset(d$test_x, d$test_y)
+  kernel <- kmx_kernel("rbf", gamma = 16)
+  ctx <- kmx_context(threads = 2, seed = 1)
+  model <- kmx_train(from_string, kernel, train, ctx = ctx)
+  expect_gt(mean(predict(model, test, ctx = ctx) == d$test_y), 0.9)
+  expect_identical(predict(model, test), predict(model, d$test_x))
+
+  # A heavy weight on class -1 makes it predicted more often.
+  plain <- kmx_train(kmx_solver("svm", C = 0.05), kernel, train)
+  weighted_solver <- kmx_set_class_weight(kmx_solver("svm", C = 0.05), -1, 20)
+  weighted <- kmx_train(weighted_solver, kernel, train)
+  expect_gt(sum(predict(weighted, test) == -1), sum(predict(plain, test) == -1))
+  via_svm <- kmx_svm(d$x, d$y, method = "svm", C = 0.05, gamma = 16,
+                     class_weights = c("-1" = 20))
+  expect_identical(predict(via_svm, test), predict(weighted, test))
+  # Row weights multiply C too.
+  row_weighted <- kmx_svm(d$x, d$y, method = "svm", C = 0.05, gamma = 16,
+                          weights = ifelse(d$y == -1, 20, 1))
+  expect_identical(predict(row_weighted, test), predict(weighted, test))
+})
+
+test_that("bad input to training and prediction is a kmx_error", {
+  d <- letter_bin()
+  one_class <- rep(1, 2000)
+  expect_kmx_error(kmx_svm(d$x, one_class, method = "svm"), "KMX_E_INVALID_ARGUMENT")
+  err <- expect_kmx_error(kmx_svm(d$x, d$y, C = 0), "KMX_E_INVALID_ARGUMENT")
+  expect_match(conditionMessage(err), "\\bC\\b")
+  expect_kmx_error(kmx_solver("svm", levels = 0), "KMX_E_INVALID_ARGUMENT", "levels")
+  expect_kmx_error(kmx_set_class_weight(kmx_solver(), 1, -1), "KMX_E_INVALID_ARGUMENT")
+
+  fit <- kmx_svm(d$x[1:200, ], d$y[1:200], method = "svm", gamma = 16)
+  raw <- kmx_model_to_raw(fit)
+  middle <- length(raw) %/% 2L
+  raw[middle] <- xor(raw[middle], as.raw(0xff))
+  expect_kmx_error(kmx_model_from_raw(raw), "KMX_E_FORMAT")
+  expect_kmx_error(kmx_model_from_raw(raw[1:10]), "KMX_E_FORMAT")
+  expect_error(kmx_model_from_raw(1:10), "raw vector")
+  expect_kmx_error(kmx_load_model(tempfile()), "KMX_E_IO")
+
+  # More columns than the model is an error; fewer are padded with zeros.
+  wide <- cbind(d$test_x, 0)
+  expect_kmx_error(predict(fit, wide), "KMX_E_INVALID_ARGUMENT")
+  expect_kmx_error(predict(fit, wide, type = "decision"), "KMX_E_INVALID_ARGUMENT")
+  expect_identical(predict(fit, d$test_x[, 1:15]), predict(fit, cbind(d$test_x[, 1:15], 0)))
+
+  kmx_free(fit)
+  kmx_free(fit) # a second free does nothing
+  expect_kmx_error(predict(fit, d$test_x), "KMX_E_INVALID_ARGUMENT", "NULL")
+  expect_kmx_error(kmx_model_info(fit, "classes"), "KMX_E_INVALID_ARGUMENT", "NULL")
+  expect_kmx_error(kmx_model_to_raw(fit), "KMX_E_INVALID_ARGUMENT", "NULL")
+  solver <- kmx_solver()
+  kmx_free(solver)
+  expect_kmx_error(kmx_get_param(solver, "C"), "KMX_E_INVALID_ARGUMENT", "NULL")
+  # Checked in R before the library is called.
+  expect_error(kmx_model_info(kmx_svm(d$x[1:50, ], d$y[1:50], method = "svm"), "nope"), "key")
+  expect_error(kmx_svm(d$x, method = "svm"), "labels")
+  expect_error(kmx_svm(d$x, d$y, kernel = kmx_kernel("rbf"), gamma = 1), "kmx_kernel")
+  expect_error(kmx_train(kmx_solver(), kmx_kernel("rbf"), d$x), "expected a kmx_dataset")
+})
