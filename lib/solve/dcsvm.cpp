@@ -296,8 +296,16 @@ DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOpti
     carve_bookkeeping(bookkeeping, n, k, s);
     std::fill(alpha, alpha + n, 0.0);
 
-    const int steps = schedule.first - schedule.last + 1 + (schedule.early ? 0 : 2);
     DcsvmResult result;
+    if (!schedule.early && n <= kDcsvmDirectSolveFactor * options.sample_size) {
+        // Too small to divide: the clustering sample alone would be half the data or more,
+        // and the levels would cost more than the solve they warm-start.
+        result.solution = run_global(ctx, s);
+        record(ctx, result, {0, 1, result.solution.support_vectors, result.solution.objective, 0.0,
+                             DcsvmStep::global, n}, 1.0);
+        return result;
+    }
+    const int steps = schedule.first - schedule.last + 1 + (schedule.early ? 0 : 2);
     const std::vector<SvmSolution> last_level = run_levels(ctx, s, schedule, steps, result);
     if (schedule.early) {
         result.solution = combine(last_level);

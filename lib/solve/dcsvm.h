@@ -40,6 +40,9 @@ struct DcsvmOptions {
 
 constexpr int64_t kDcsvmMinRowsPerCluster = 32;
 constexpr int kDcsvmBkaDefaultLevel = 3;
+// Full DC-SVM solves problems of at most this many times sample_size rows
+// directly (no divide levels): dividing so few rows costs more than it saves.
+constexpr int64_t kDcsvmDirectSolveFactor = 2;
 
 enum class DcsvmStep { level, refine, global };
 

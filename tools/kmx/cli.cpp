@@ -9,10 +9,11 @@
 
 namespace kmx_cli {
 
-const OptionSpec kContextOptions[3] = {
+const OptionSpec kContextOptions[4] = {
     {nullptr, "--threads", true, "worker threads (default 1)"},
     {nullptr, "--seed", true, "random seed (default 0)"},
     {nullptr, "--memory", true, "memory budget in bytes, K/M/G suffixes allowed (default: unlimited)"},
+    {"-v", "--verbose", false, "log what the library does (levels, solver statistics) on stderr"},
 };
 
 const OptionSpec kKernelOptions[4] = {
@@ -94,9 +95,17 @@ double to_double(const std::string &text, const char *name) {
     return value;
 }
 
+namespace {
+void log_to_stderr(void *, kmx_log_level, const char *message) { std::fprintf(stderr, "kmx: %s\n", message); }
+}  // namespace
+
 kmx_context *make_context(const ParsedArgs &args) {
     kmx_context *ctx = nullptr;
     check(kmx_context_create(&ctx));
+    if (args.has("--verbose")) {
+        check(kmx_context_set_param(ctx, KMX_PARAM_LOG_LEVEL, KMX_LOG_INFO));
+        check(kmx_context_set_log_callback(ctx, log_to_stderr, nullptr));
+    }
     if (args.has("--threads"))
         check(kmx_context_set_param(ctx, KMX_PARAM_THREADS, double(to_int(args.get("--threads", ""), "--threads"))));
     if (args.has("--seed"))

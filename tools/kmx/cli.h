@@ -39,10 +39,10 @@ void check(kmx_status status);
 long long to_int(const std::string &text, const char *name);
 double to_double(const std::string &text, const char *name);
 
-// A context with threads/seed/memory budget from --threads/--seed/--memory
+// A context with threads/seed/memory budget from --threads/--seed/--memory, logging to stderr with --verbose
 // (--memory takes bytes with an optional K, M or G suffix: 512M, 2G).
 kmx_context *make_context(const ParsedArgs &args);
-extern const OptionSpec kContextOptions[3];
+extern const OptionSpec kContextOptions[4];
 double to_bytes(const std::string &text, const char *name);
 
 // A kernel from -k/-g/-d/-r (--kernel, --gamma, --degree, --coef0).

@@ -34,6 +34,7 @@ const std::vector<OptionSpec> &train_options() {
         kContextOptions[0],
         kContextOptions[1],
         kContextOptions[2],
+        kContextOptions[3],
     };
     return specs;
 }
