@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Installs what kmx needs from Debian's package archive; does nothing when
 # everything is already there.  Usage: tools/install-deps.sh [--bench]
-#   --bench  also what bench/ compares against besides scikit-learn (LIBSVM, time)
+#   --bench  also what only bench/ uses (python3-libsvm, GNU time)
 set -euo pipefail
 packages=(g++ meson ninja-build pkg-config python3
           libblis-dev libblis-openmp-dev libflame-dev libgtest-dev
-          python3-numpy python3-scipy python3-sklearn    # the slow suite's references
+          python3-numpy python3-scipy python3-sklearn    # references: the slow suite's,
+          libsvm-tools                                   # and LIBSVM's svm-train for the solver's
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
           r-base-dev r-cran-testthat)                    # the bindings and their tests
 if [ "${1:-}" = "--bench" ]; then
-    packages+=(python3-libsvm libsvm-tools time)
+    packages+=(python3-libsvm time)
 fi
 missing=()
 for package in "${packages[@]}"; do
