@@ -308,7 +308,10 @@ KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_mod
  * columns than the model is padded with zeros; more columns is an error. */
 KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
                                      const kmx_dataset *data);
-/* Decision values, n x KMX_INFO_DECISION_VALUES row-major (ovo pairs in LIBSVM's order). */
+/* Decision values, n x KMX_INFO_DECISION_VALUES row-major. Two classes: one
+ * value, > 0 for the larger label (+1 of ±1 labels). One-vs-one: pairs (i, j),
+ * i < j, in LIBSVM's order (0v1, 0v2, ..., 1v2, ...), > 0 for class i (classes
+ * in increasing label order). One-vs-rest: one value per class. */
 KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx,
                                              const kmx_model *model, const kmx_dataset *data);
 /* Saving writes a temporary file and renames it. */
