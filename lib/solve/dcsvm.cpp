@@ -2,7 +2,8 @@
 // prediction variant and BKA-SVM.
 //
 //   α ← 0
-//   for l = lmax … 1 (or down to the early level L):
+//   for l = lmax … 1 (or down to the early level L; full DC-SVM starts where
+//                     clusters keep ~1000 rows and stops early once |S̄| is small):
 //       π ← two-step kernel k-means with k^l clusters (adaptive: sampled from S̄ = {i : α_i > 0})
 //       for every cluster V_c, in parallel: α_(c) ← argmin of its subproblem, warm started from α_(c)
 //       ᾱ ← [α_(1), …, α_(k^l)]                  (concatenated in place)
@@ -44,13 +45,25 @@ struct Schedule {
     bool early;  // early prediction or BKA: no refine, no global solve
 };
 
-Schedule make_schedule(const DcsvmOptions &options) {
+// The deepest level, at most lmax, whose k^l clusters keep about
+// kDcsvmMinRowsPerBottomCluster rows each (level 1 at least).
+int deepest_useful_level(const DcsvmOptions &options, int64_t n) {
+    int level = 1;
+    int64_t clusters = options.clusters_per_level;
+    while (level < options.levels && n / (clusters * options.clusters_per_level) >= kDcsvmMinRowsPerBottomCluster) {
+        clusters *= options.clusters_per_level;
+        ++level;
+    }
+    return level;
+}
+
+Schedule make_schedule(const DcsvmOptions &options, int64_t n) {
     if (options.bka) {
         const int level = options.early_level > 0 ? options.early_level : kDcsvmBkaDefaultLevel;
         return {level, level, true};
     }
     if (options.early_level > 0) return {options.levels, std::min(options.early_level, options.levels), true};
-    return {options.levels, 1, false};
+    return {deepest_useful_level(options, n), 1, false};
 }
 
 void check_options(const SvmProblem &problem, const DcsvmOptions &options) {
@@ -190,8 +203,20 @@ SvmSolution combine(const std::vector<SvmSolution> &solutions) {
     return total;
 }
 
+// The divide levels and the refine step only warm-start the next step, so
+// their subproblems stop at a looser tolerance: the many iterations of the
+// solver's tail would mostly be undone once the next step adds the kernel
+// entries between clusters. The global solve uses the caller's eps.
+SvmOptions warm_start_options(const SvmOptions &svm) {
+    SvmOptions options = svm;
+    options.eps = std::max(svm.eps, std::min(svm.eps * kDcsvmWarmStartEpsFactor, kDcsvmWarmStartEpsCap));
+    return options;
+}
+
 // One divide level: cluster, assign π, solve the k^l subproblems.
-std::vector<SvmSolution> run_level(Context &ctx, RunState &s, int64_t clusters) {
+// With early prediction or BKA (final) the level's models are the result and
+// are solved to the caller's eps.
+std::vector<SvmSolution> run_level(Context &ctx, RunState &s, int64_t clusters, bool final) {
     const SvmProblem &problem = s.problem;
     const Dataset &data = *problem.data;
     s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, problem.n, adaptive_pool(s, clusters),
@@ -199,13 +224,15 @@ std::vector<SvmSolution> run_level(Context &ctx, RunState &s, int64_t clusters) 
     kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, problem.n, problem.kernel,
                             s.cluster_of);
     group_by_cluster(s.cluster_of, problem.n, s.partition.k, s.groups);
-    return solve_row_groups(ctx, problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha);
+    return solve_row_groups(ctx, problem, final ? s.options.svm : warm_start_options(s.options.svm), s.groups,
+                            s.cache, s.arrays, s.alpha);
 }
 
 // Refine: the subproblem on S̄, warm started from ᾱ_S̄.
 SvmSolution run_refine(Context &ctx, RunState &s) {
     group_support_vectors(s.alpha, s.problem.n, s.groups);
-    return solve_row_groups(ctx, s.problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha)[0];
+    return solve_row_groups(ctx, s.problem, warm_start_options(s.options.svm), s.groups, s.cache, s.arrays,
+                            s.alpha)[0];
 }
 
 SvmSolution run_global(Context &ctx, RunState &s) {
@@ -244,16 +271,18 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
         const bool stop_here = schedule.early && level == schedule.last;
         if (!stop_here && (clusters <= 1 || clusters == previous_clusters)) continue;
         const auto start = std::chrono::steady_clock::now();
-        solutions = run_level(ctx, s, clusters);
+        solutions = run_level(ctx, s, clusters, schedule.early);
         previous_clusters = clusters;
         const SvmSolution level_total = combine(solutions);
         if (!level_total.converged)
             ctx.log(KMX_LOG_WARNING, "dcsvm level %d: a subproblem stopped at the iteration cap (KKT violation %g)",
                     level, level_total.kkt_violation);
+        const int64_t support = count_support_vectors(s.alpha, s.problem.n);
         record(ctx, result,
-               {level, s.partition.k, count_support_vectors(s.alpha, s.problem.n), level_total.objective,
-                seconds_since(start), DcsvmStep::level, s.problem.n},
+               {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level,
+                s.problem.n},
                double(schedule.first - level + 1) / steps);
+        if (!schedule.early && double(support) <= kDcsvmFewSupportFraction * double(s.problem.n)) break;
     }
     return solutions;
 }
@@ -281,7 +310,7 @@ SvmSolution conquer(Context &ctx, RunState &s, int steps, DcsvmResult &result) {
 
 DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, double *alpha) {
     check_options(problem, options);
-    const Schedule schedule = make_schedule(options);
+    const Schedule schedule = make_schedule(options, problem.n);
     const MemoryPlan memory = plan_memory(ctx, problem, options, schedule);
     ctx.check_budget(WorkspacePlan()
                          .add_bytes(memory.clustering)

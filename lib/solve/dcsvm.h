@@ -8,6 +8,11 @@
 // the union of level-1 support vectors; the final global solve is warm
 // started from the concatenated α.
 //
+// Full DC-SVM (not early prediction or BKA) starts at the deepest level
+// whose clusters keep about kDcsvmMinRowsPerBottomCluster rows, stops
+// dividing once a level leaves few support vectors, and solves the levels
+// and the refine step to a looser tolerance than the global solve (see the
+// constants below).
 // Level l asks for k^l clusters, at most n / kDcsvmMinRowsPerCluster of them
 // (at least 1), so small problems get fewer, larger clusters; a level whose
 // count equals the level run before it, or that would be a single cluster,
@@ -40,6 +45,21 @@ struct DcsvmOptions {
 
 constexpr int64_t kDcsvmMinRowsPerCluster = 32;
 constexpr int kDcsvmBkaDefaultLevel = 3;
+// Full DC-SVM starts at the deepest level (at most `levels`, at least 1)
+// whose clusters keep about this many rows each: smaller subproblems are
+// solved quickly but their solutions warm-start the next level poorly, and
+// each level clusters all n rows.
+constexpr int64_t kDcsvmMinRowsPerBottomCluster = 1000;
+// Full DC-SVM stops dividing after a level whose solution has at most this
+// fraction of the rows as support vectors: finer levels would solve little
+// more than they already have, and the global solve warm started from so few
+// nonzeros is cheap.
+constexpr double kDcsvmFewSupportFraction = 0.1;
+// The divide levels and the refine step stop at max(eps, min(this factor ·
+// eps, kDcsvmWarmStartEpsCap)) (their solutions only warm-start the next
+// step; the gradient's scale is that of e, 1); the global solve uses eps.
+constexpr double kDcsvmWarmStartEpsFactor = 100;
+constexpr double kDcsvmWarmStartEpsCap = 0.1;
 // Full DC-SVM solves problems of at most this many times sample_size rows
 // directly (no divide levels): dividing so few rows costs more than it saves.
 constexpr int64_t kDcsvmDirectSolveFactor = 2;

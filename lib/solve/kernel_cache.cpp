@@ -119,4 +119,17 @@ double *KernelCache::scratch(int64_t &count) {
     return reinterpret_cast<double *>(data_);
 }
 
+double *KernelCache::tail_scratch(int64_t keep, int64_t &count) {
+    if (used_slots_ > keep) fail(KMX_E_INTERNAL, "kernel cache: tail scratch past %lld slots while %lld are used",
+                                 (long long)keep, (long long)used_slots_);
+    if (keep >= slots_) {
+        count = 0;
+        return nullptr;
+    }
+    // slot `keep` starts on a double boundary when keep · n is even; else skip one float
+    const size_t begin = size_t(keep) * size_t(n_) + (size_t(keep) * size_t(n_)) % 2;
+    count = int64_t((size_t(slots_) * size_t(n_) - begin) * sizeof(float) / sizeof(double));
+    return reinterpret_cast<double *>(data_ + begin);
+}
+
 }  // namespace kmx

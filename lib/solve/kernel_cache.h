@@ -46,6 +46,11 @@ public:
     // The slot storage as scratch for `count` doubles, while nothing is
     // cached (before the first fetch). Returns the capacity in doubles.
     double *scratch(int64_t &count);
+    // The storage of slots [keep, slots) as scratch for `count` doubles, while
+    // at most `keep` columns have been fetched since the cache was empty: the
+    // first columns fetched take slots 0, 1, … in order, so they never overlap
+    // it. Returns nullptr (count 0) when keep leaves no slot.
+    double *tail_scratch(int64_t keep, int64_t &count);
 
     int64_t slots() const { return slots_; }
 

@@ -126,9 +126,15 @@ private:
     void make_feasible();
     void iterate();
     bool select_pair(int64_t &i, int64_t &j);
+    struct CoordinateChoice {
+        double worst = 0, best = 0;  // max |∇ᴾf_t|, the largest decrease
+        int64_t index = -1;
+    };
     bool select_coordinate(int64_t &i);
+    void consider_coordinate(int64_t t, double g, CoordinateChoice &choice) const;
+    bool accept_coordinate(const CoordinateChoice &choice, int64_t &i);
     void step_pair(int64_t i, int64_t j);
-    void step_coordinate(int64_t i);
+    bool step_coordinate(int64_t i, int64_t *next);
     void update_grad_bar(int64_t t, bool was_upper);
     double violation_thresholds(double &up, double &low) const;
     void shrink();
@@ -227,29 +233,31 @@ bool DualSolver::select_pair(int64_t &i, int64_t &j) {
 // Greedy second-order coordinate: the largest decrease of f by one clipped
 // Newton step. Returns false when max |∇ᴾf| < eps.
 bool DualSolver::select_coordinate(int64_t &i) {
-    const int64_t active = active_;
-    const double *grad = grad_, *alpha = alpha_, *upper = upper_, *qd = qd_;
-    const uint8_t *status = status_;
-    double worst = 0, best = 0;
-    int64_t best_i = -1;
-    for (int64_t t = 0; t < active; ++t) {
-        const double g = grad[t];
-        const double projected = std::clamp(g, (status[t] & kUpperBound) ? 0.0 : -kInf,
-                                            (status[t] & kLowerBound) ? 0.0 : kInf);
-        worst = std::max(worst, std::fabs(projected));
-        // the clipped step's decrease is at most (∇ᴾf_t)² / (2 Q_tt)
-        const double q_tt = std::max(qd[t], kTau);
-        if (projected * projected <= 2 * q_tt * best) continue;
-        const double delta = std::clamp(alpha[t] - g / q_tt, 0.0, upper[t]) - alpha[t];
-        const double decrease = -delta * (g + 0.5 * q_tt * delta);
-        if (decrease > best) {
-            best = decrease;
-            best_i = t;
-        }
+    CoordinateChoice choice;
+    for (int64_t t = 0; t < active_; ++t) consider_coordinate(t, grad_[t], choice);
+    return accept_coordinate(choice, i);
+}
+
+// Variable t with gradient g as a candidate of select_coordinate.
+inline void DualSolver::consider_coordinate(int64_t t, double g, CoordinateChoice &choice) const {
+    const uint8_t status = status_[t];
+    const double projected = std::clamp(g, (status & kUpperBound) ? 0.0 : -kInf, (status & kLowerBound) ? 0.0 : kInf);
+    choice.worst = std::max(choice.worst, std::fabs(projected));
+    // the clipped step's decrease is at most (∇ᴾf_t)² / (2 Q_tt)
+    const double q_tt = std::max(qd_[t], kTau);
+    if (projected * projected <= 2 * q_tt * choice.best) return;
+    const double delta = std::clamp(alpha_[t] - g / q_tt, 0.0, upper_[t]) - alpha_[t];
+    const double decrease = -delta * (g + 0.5 * q_tt * delta);
+    if (decrease > choice.best) {
+        choice.best = decrease;
+        choice.index = t;
     }
-    i = best_i;
-    violation_ = worst;
-    return !(violation_ < options_.eps || best_i < 0);
+}
+
+bool DualSolver::accept_coordinate(const CoordinateChoice &choice, int64_t &i) {
+    i = choice.index;
+    violation_ = choice.worst;
+    return !(violation_ < options_.eps || i < 0);
 }
 
 // The two-variable subproblem on (α_i, α_j) in closed form, clipped to the
@@ -299,15 +307,29 @@ void DualSolver::step_pair(int64_t i, int64_t j) {
     update_grad_bar(j, was_upper_j);
 }
 
-void DualSolver::step_coordinate(int64_t i) {
+// The clipped Newton step on α_i; then ∇f over the active set and Ḡ if α_i's
+// bound status changed. With `next`, the same pass over ∇f also selects the
+// next coordinate (select_coordinate on the updated ∇f) and returns whether
+// there is one.
+bool DualSolver::step_coordinate(int64_t i, int64_t *next) {
     const float *q_i = q_.column(i, active_);
     const double old = alpha_[i];
     alpha_[i] = std::clamp(old - grad_[i] / std::max(qd_[i], kTau), 0.0, upper_[i]);
     const double delta = alpha_[i] - old;
-    for (int64_t t = 0; t < active_; ++t) grad_[t] += double(q_i[t]) * delta;
     const bool was_upper = at_upper(i);
     update_status(i);
+    if (!next) {
+        for (int64_t t = 0; t < active_; ++t) grad_[t] += double(q_i[t]) * delta;
+        update_grad_bar(i, was_upper);
+        return false;
+    }
+    CoordinateChoice choice;
+    for (int64_t t = 0; t < active_; ++t) {
+        grad_[t] += double(q_i[t]) * delta;
+        consider_coordinate(t, grad_[t], choice);
+    }
     update_grad_bar(i, was_upper);
+    return accept_coordinate(choice, *next);
 }
 
 // Ḡ = Σ_{α_t = C_t} C_t Q_{·t} gains or loses variable t's term.
@@ -445,14 +467,18 @@ void DualSolver::iterate() {
     const int64_t period = std::min(n_, kShrinkPeriod);
     const int64_t cap = options_.max_iter > 0 ? options_.max_iter : std::max(kMinIterationCap, 100 * n_);
     int64_t countdown = period + 1;
+    // Without bias the step's pass over ∇f selects the next coordinate as
+    // well, unless shrinking is due first (it reorders the variables).
+    bool selected = false, found = false;
+    int64_t i = -1, j = -1;
     while (iterations_ < cap) {
         if (--countdown == 0) {
             countdown = period;
             if (options_.shrinking) shrink();
             report_progress();
+            selected = false;
         }
-        int64_t i = -1, j = -1;
-        bool found = options_.bias ? select_pair(i, j) : select_coordinate(i);
+        if (!selected) found = options_.bias ? select_pair(i, j) : select_coordinate(i);
         if (iterations_ == 0) first_violation_ = violation_;
         if (!found) {
             if (active_ == n_) break;
@@ -463,10 +489,12 @@ void DualSolver::iterate() {
             countdown = 1;  // shrink at the next iteration
         }
         ++iterations_;
-        if (options_.bias)
+        if (options_.bias) {
             step_pair(i, j);
-        else
-            step_coordinate(i);
+        } else {
+            selected = countdown > 1;
+            found = step_coordinate(i, selected ? &i : nullptr);
+        }
     }
 }
 

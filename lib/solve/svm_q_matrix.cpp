@@ -144,8 +144,13 @@ void SvmQMatrix::apply_pending_swaps() {
 
 void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,
                                     double *grad, double *grad_bar) {
-    int64_t capacity;
-    double *block = cache_.scratch(capacity);
+    // The kernel rows of the first `kept` of them become cached Q columns (the
+    // solver needs most of them again right away), as many as the cache holds
+    // besides one block of scratch; with no room, all of the cache is scratch.
+    int64_t capacity = 0;
+    const int64_t block_slots = 2 * kBlockRows + 1;  // kBlockRows rows of doubles, in float columns
+    const int64_t kept = std::clamp<int64_t>(cache_.slots() - block_slots, 0, count);
+    double *block = kept > 0 ? cache_.tail_scratch(kept, capacity) : cache_.scratch(capacity);
     const int64_t block_rows = std::max<int64_t>(1, std::min(kBlockRows, capacity / std::max<int64_t>(n_, 1)));
     // grad and grad_bar first collect u_j = Σ_r c_r y_r K_rj; Q_rj = y_r y_j K_rj.
     std::fill(grad, grad + n_, 0.0);
@@ -163,6 +168,13 @@ void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const do
         kernel_rows(block_x_, block_sq_, nb, 0, n_, block, n_, threads_);
         for (int64_t k = 0; k < nb; ++k) {
             const double *kr = block + k * n_;
+            if (start + k < kept) {  // Q_rj = y_r y_j K_rj
+                const int64_t r = rows[start + k];
+                float *column;
+                cache_.fetch(r, n_, &column);
+                const double yr = y_[r];
+                for (int64_t j = 0; j < n_; ++j) column[j] = float(yr * y_[j] * kr[j]);
+            }
             const double a = coef[k], c = coef_bar[k];
             for (int64_t j = 0; j < n_; ++j) grad[j] += a * kr[j];
             if (c != 0)
