@@ -23,6 +23,7 @@ using dcsvm_test::direct_kernel_matrix;
 using dcsvm_test::dual_gradient;
 using dcsvm_test::dual_objective;
 using dcsvm_test::kkt_violation;
+using dcsvm_test::seconds_since;
 
 // A binary Letter problem with all C_i = C.
 struct LetterProblem {
@@ -34,18 +35,9 @@ struct LetterProblem {
     LetterProblem(int64_t rows, double C_, double gamma) : C(C_) {
         data = dcsvm_test::load_example("letter_bin.train.libsvm", rows);
         upper.assign(size_t(data->n), C);
-        problem.data = data.get();
-        problem.n = data->n;
-        problem.y = data->y;
-        problem.upper = upper.data();
-        problem.kernel.type = KMX_KERNEL_RBF;
-        problem.kernel.gamma = gamma;
+        problem = dcsvm_test::rbf_problem(*data, upper, gamma);
     }
 };
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 constexpr size_t kCacheBytes = size_t(200) << 20;
 

@@ -17,6 +17,8 @@
 #include "solve/svm_dual.h"
 #include "test_support.h"
 
+using dcsvm_test::seconds_since;
+
 namespace {
 
 constexpr size_t kCacheBytes = size_t(400) << 20;
@@ -29,18 +31,9 @@ struct Letter {
 
     Letter(double C, double gamma) {
         upper.assign(size_t(train->n), C);
-        problem.data = train.get();
-        problem.n = train->n;
-        problem.y = train->y;
-        problem.upper = upper.data();
-        problem.kernel.type = KMX_KERNEL_RBF;
-        problem.kernel.gamma = gamma;
+        problem = dcsvm_test::rbf_problem(*train, upper, gamma);
     }
 };
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Test accuracy of f(x) = Σ_{i∈V_π(x)} y_i α_i K(x_i, x) (one cluster: the exact model).
 double test_accuracy(const Letter &l, const std::vector<double> &alpha, const std::vector<int32_t> &train_cluster,

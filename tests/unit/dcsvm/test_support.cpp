@@ -25,29 +25,24 @@ std::unique_ptr<kmx::Dataset> load_example(const char *file, int64_t rows) {
     return kmx::Dataset::dense_copy(dense->x, n, dense->d, dense->y);
 }
 
-namespace {
-
-double gaussian(kmx::Rng &rng) {
-    const double u = 1.0 - rng.uniform();
-    return std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * rng.uniform());
+kmx::SvmProblem rbf_problem(const kmx::Dataset &data, const std::vector<double> &upper, double gamma) {
+    kmx::SvmProblem problem;
+    problem.data = &data;
+    problem.n = data.n;
+    problem.y = data.y;
+    problem.upper = upper.data();
+    problem.kernel.type = KMX_KERNEL_RBF;
+    problem.kernel.gamma = gamma;
+    return problem;
 }
 
-}  // namespace
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 Blobs make_blobs(int64_t n, int64_t d, int clusters, double spread, double noise, uint64_t seed) {
-    kmx::Rng rng(seed);
-    std::vector<double> centers(size_t(clusters * d));
-    for (double &v : centers) v = spread * rng.uniform();
     Blobs b;
-    b.n = n;
-    b.d = d;
-    b.x.resize(size_t(n * d));
-    b.truth.resize(size_t(n));
-    for (int64_t i = 0; i < n; ++i) {
-        b.truth[size_t(i)] = int(i % clusters);
-        for (int64_t j = 0; j < d; ++j)
-            b.x[size_t(i * d + j)] = centers[size_t(b.truth[size_t(i)] * d + j)] + noise * gaussian(rng);
-    }
+    static_cast<test_common::BlobPoints &>(b) = test_common::make_blob_points(n, d, clusters, spread, noise, seed);
     b.data = kmx::Dataset::dense_borrow(b.x.data(), n, d, nullptr);
     return b;
 }

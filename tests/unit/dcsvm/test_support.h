@@ -2,6 +2,7 @@
 // subsets, blobs, and direct (O(n²)) computations of kernel matrices, the
 // dual objective and its KKT conditions.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,6 +10,8 @@
 
 #include "core/dataset.h"
 #include "kernel/kernel.h"
+#include "solve/svm_dual.h"
+#include "../common/blobs.h"
 
 namespace dcsvm_test {
 
@@ -16,14 +19,16 @@ namespace dcsvm_test {
 std::unique_ptr<kmx::Dataset> load_example(const char *file, int64_t rows);
 
 // Points around `clusters` centers spread over [0, spread]^d; row i belongs to i % clusters.
-struct Blobs {
-    std::vector<double> x;
-    std::vector<int> truth;
-    int64_t n = 0;
-    int64_t d = 0;
-    std::unique_ptr<kmx::Dataset> data;
+struct Blobs : test_common::BlobPoints {
+    std::unique_ptr<kmx::Dataset> data;  // borrows x
 };
 Blobs make_blobs(int64_t n, int64_t d, int clusters, double spread, double noise, uint64_t seed);
+
+// The binary problem over all rows of `data` (labels ±1) with an RBF kernel;
+// `upper` (n bounds C_i) must outlive it.
+kmx::SvmProblem rbf_problem(const kmx::Dataset &data, const std::vector<double> &upper, double gamma);
+
+double seconds_since(std::chrono::steady_clock::time_point start);
 
 // K (n × n) over the dataset's rows `rows` (nullptr: 0..n−1) by kernel_eval.
 std::vector<double> direct_kernel_matrix(const kmx::Dataset &data, const int64_t *rows, int64_t n,
