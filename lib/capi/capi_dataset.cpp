@@ -31,7 +31,7 @@ void check_dense_input(const double *x, int64_t n, int64_t d, const double *y) {
     require_pointer(x, "x");
     if (n <= 0) fail(KMX_E_INVALID_ARGUMENT, "n = %lld rows: a dataset needs at least one", (long long)n);
     if (d <= 0) fail(KMX_E_INVALID_ARGUMENT, "d = %lld columns: a dataset needs at least one", (long long)d);
-    if (n > INT64_MAX / d) fail(KMX_E_INVALID_ARGUMENT, "n*d overflows");
+    checked_product(n, d, "n*d");
     check_finite(x, n, d, "x");
     if (y) check_finite(y, n, 1, "y");
 }

@@ -31,11 +31,6 @@ KernelSpec &mutable_kernel(kmx_kernel *kernel) {
     return kernel->spec;
 }
 
-int64_t checked_product(int64_t a, int64_t b, const char *what) {
-    if (a < 0 || b < 0) fail(KMX_E_INVALID_ARGUMENT, "%s: negative size", what);
-    if (b != 0 && a > INT64_MAX / b) fail(KMX_E_INVALID_ARGUMENT, "%s: size overflows", what);
-    return a * b;
-}
 }  // namespace
 
 const KernelSpec &kernel_of(const kmx_kernel *kernel, const char *name) {

@@ -26,10 +26,7 @@ double info_value(const Model &m, kmx_model_info_key key) {
 
 // n x decision values, the length kmx_model_decision_values needs.
 int64_t decision_values_length(const Dataset &ds, const Model &m) {
-    int64_t length = 0;
-    if (__builtin_mul_overflow(ds.n, m.decision_values(), &length))
-        fail(KMX_E_INVALID_ARGUMENT, "rows x decision values overflows");
-    return length;
+    return checked_product(ds.n, m.decision_values(), "rows x decision values");
 }
 
 }  // namespace

@@ -69,4 +69,10 @@ void require_length(int64_t have, int64_t need, const char *name) {
              (long long)need);
 }
 
+int64_t checked_product(int64_t a, int64_t b, const char *what) {
+    if (a < 0 || b < 0) fail(KMX_E_INVALID_ARGUMENT, "%s: negative size", what);
+    if (b != 0 && a > INT64_MAX / b) fail(KMX_E_INVALID_ARGUMENT, "%s: size overflows", what);
+    return a * b;
+}
+
 }  // namespace kmx::capi

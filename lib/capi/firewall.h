@@ -41,6 +41,9 @@ inline void require_pointer(const void *p, const char *name) {
 // Throws unless `have` >= `need`, naming the buffer.
 void require_length(int64_t have, int64_t need, const char *name);
 
+// a * b for non-negative sizes; throws (naming `what`) if negative or overflowing.
+int64_t checked_product(int64_t a, int64_t b, const char *what);
+
 // The context a call runs with: the caller's, or a default one for NULL.
 class CallContext {
 public:
