@@ -1,0 +1,52 @@
+// landmarks.h — the m points a Nyström approximation (and everything built
+// on it: FALKON's centers, DC-Pred++'s landmarks, MEKA's per-cluster
+// columns) expands the kernel over.
+//
+//   uniform          m distinct training rows, uniformly at random
+//   kmeans           k-means centroids (k-means++ seeding, Lloyd)
+//   weighted_kmeans  centroids of weighted k-means, weights given by the
+//                    caller (DC-Pred++: α_i², the bound of its Theorem 3)
+//   leverage         rows sampled by approximate ridge leverage scores
+//                    (FALKON's Theorem 4 sampling; leverage_scores.h)
+//   given            the caller's points, copied
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "kernel/kernel.h"
+
+namespace kmx {
+
+class Context;
+class Dataset;
+
+enum class LandmarkMethod { uniform, kmeans, weighted_kmeans, leverage, given };
+
+struct LandmarkOptions {
+    LandmarkMethod method = LandmarkMethod::uniform;
+    int64_t m = 0;                      // landmarks wanted, 1 <= m <= n
+    const double *weights = nullptr;    // weighted_kmeans: n non-negative weights, not all zero
+    const double *given = nullptr;      // given: m x d row-major points
+    int kmeans_iterations = 20;         // kmeans / weighted_kmeans: Lloyd iterations at most
+    double leverage_lambda = 0;         // leverage: the ridge λ the scores are for (> 0)
+};
+
+struct Landmarks {
+    int64_t m = 0;
+    int64_t d = 0;
+    std::vector<double> points;  // m x d row-major
+    // The data row each landmark is (uniform, leverage), in increasing order;
+    // empty when landmarks are not data rows (centroids, given points).
+    std::vector<int64_t> rows;
+};
+
+// Chooses landmarks from `data` (dense or sparse) by options.method, with
+// ctx's seed and threads; the scratch it needs is checked against ctx's
+// budget first. Fails with KMX_E_INVALID_ARGUMENT for m < 1, m > n, or
+// missing/invalid weights or points. A k-means centroid whose cluster ends
+// empty is dropped, so `m` of the result may be smaller than asked for
+// only for k-means methods on data with fewer than m distinct rows.
+Landmarks select_landmarks(Context &ctx, const KernelSpec &kernel, const Dataset &data,
+                           const LandmarkOptions &options);
+
+}  // namespace kmx

@@ -1,0 +1,47 @@
+// center_expansion.h — what every kernel ridge regression in kmx fits (exact
+// KRR, Nyström KRR, MEKA KRR, FALKON): outputs that are kernel expansions
+// over a set of centers,
+//
+//   f_k(x) = Σ_j K(x, u_j) β_{j,k},   k = 0 … outputs−1,
+//
+// either one expansion for every x (exact KRR: the centers are the training
+// rows; Nyström KRR and FALKON: the landmarks), or one per input-space
+// cluster (MEKA: x uses the centers of its nearest cluster center, Euclidean
+// distance, ties to the lowest index).
+//
+// Regularisation convention (FALKON's, shared by every KRR form):
+//   min_f (1/n) Σ_i ‖f(x_i) − y_i‖² + λ ‖f‖²_H,
+// so exact KRR is α = (G + nλ I)⁻¹ Y, and with M = n centers FALKON and
+// Nyström KRR equal it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "kernel/kernel.h"
+
+namespace kmx {
+
+class Context;
+class Dataset;
+
+struct CenterExpansion {
+    KernelSpec kernel;                   // gamma resolved (never 0 = auto)
+    int64_t d = 0;                       // features
+    int64_t outputs = 1;                 // columns of β
+    int64_t m = 0;                       // centers
+    std::vector<double> centers;         // m x d row-major
+    std::vector<double> beta;            // m x outputs row-major
+    // Optional partition (empty = one global expansion): cluster s owns
+    // centers and β rows [cluster_begin[s], cluster_begin[s+1]).
+    std::vector<double> cluster_centers; // c x d row-major
+    std::vector<int64_t> cluster_begin;  // c + 1 offsets
+
+    int64_t clusters() const { return int64_t(cluster_begin.empty() ? 0 : cluster_begin.size() - 1); }
+};
+
+// out (n x outputs, row-major) = f(x) for every row of data (dense or
+// sparse, d columns — fewer are padded with zeros, more is an error),
+// through kernel blocks (GEMM), in row blocks so memory stays O(block · m).
+void center_expansion_predict(Context &ctx, const CenterExpansion &expansion, const Dataset &data, double *out);
+
+}  // namespace kmx
