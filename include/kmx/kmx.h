@@ -108,6 +108,26 @@ typedef enum kmx_param {
     KMX_PARAM_CLUSTERS_PER_LEVEL = 408, /* DC-SVM k, 2..64 (default 4): level l has k^l clusters */
     KMX_PARAM_EARLY_LEVEL = 409,   /* dcsvm_early: the level whose models predict, 1..levels (default 3: 64 clusters) */
     KMX_PARAM_SAMPLE_SIZE = 410,   /* DC-SVM kernel k-means sample m, 2..10^6 (default 1000) */
+    /* kernel ridge regression (krr, nystrom_krr, meka_krr, falkon): min (1/n) sum |f(x_i) - y_i|^2 + lambda |f|^2 */
+    KMX_PARAM_TASK = 411,          /* kmx_task: "auto" (default), "classification", "regression" */
+    KMX_PARAM_LAMBDA = 412,        /* ridge lambda > 0 (default 1e-6); exact KRR solves (G + n lambda I) a = y */
+    KMX_PARAM_CENTERS = 413,       /* Nystrom landmarks / FALKON centers M, 0 = auto (default) */
+    KMX_PARAM_CENTER_METHOD = 414, /* kmx_center_method: "uniform" (default), "kmeans", "leverage" */
+    KMX_PARAM_ITERATIONS = 415,    /* conjugate-gradient iterations at most, 1..10^6 (default 20) */
+    KMX_PARAM_TOLERANCE = 416,     /* CG stops when the relative residual is below it, [0, 1) (default 0: iterations only) */
+    KMX_PARAM_VALIDATION = 417,    /* FALKON: fraction of rows held out for early stopping, [0, 0.5] (default 0: none) */
+    /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
+    KMX_PARAM_APPROX = 500,        /* kmx_approx_method: "nystrom" (default), "kmeans_nystrom", "meka" */
+    KMX_PARAM_RANK = 501,          /* Nystrom: rank k of the truncation (0 = none); MEKA: rank per cluster (0 = auto) */
+    KMX_PARAM_CLUSTERS = 502,      /* MEKA clusters c, 0 = auto (default) */
+    KMX_PARAM_THRESHOLD = 503,     /* MEKA: skip blocks with K(center_s, center_t) below it, >= 0 (default 1e-3) */
+    KMX_PARAM_OVERSAMPLING = 504,  /* MEKA rho: link blocks sample (1 + rho) k rows, [0, 16] (default 2) */
+    KMX_PARAM_RANK_BY_SIZE = 505,  /* MEKA: 1 = ranks proportional to cluster sizes, 0 = equal (default) */
+    /* compact predictors (kmx_predictor) */
+    KMX_PARAM_LEAVES = 600,        /* k-means tree leaves, 0 = auto (default) */
+    KMX_PARAM_LANDMARKS = 601,     /* landmarks per leaf, 1..10^5 (default 32) */
+    KMX_PARAM_PSEUDO = 602,        /* pseudo-landmarks per leaf, 0..10^5 (default 32) */
+    KMX_PARAM_FLOAT32 = 603,       /* 1 = store the predictor as float (half the bytes), 0 = double (default) */
     KMX_PARAM_MAX_DO_NOT_USE = 100000
 } kmx_param;
 
@@ -258,11 +278,25 @@ typedef enum kmx_method {
     KMX_METHOD_DCSVM = 1,       /* DC-SVM: divide and conquer, then the exact global solve */
     KMX_METHOD_DCSVM_EARLY = 2, /* DC-SVM stopped at early_level; each point uses its cluster's model */
     KMX_METHOD_BKA = 3,         /* one level of clusters solved independently, no conquer step */
+    KMX_METHOD_KRR = 4,         /* exact kernel ridge regression (Cholesky): the reference for small n */
+    KMX_METHOD_NYSTROM_KRR = 5, /* kernel ridge regression on a Nystrom approximation */
+    KMX_METHOD_MEKA_KRR = 6,    /* kernel ridge regression on MEKA (memory efficient kernel approximation) */
+    KMX_METHOD_FALKON = 7,      /* FALKON: Nystrom KRR by preconditioned conjugate gradient, O(M^2) memory */
     KMX_METHOD_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_method;
 
 typedef enum kmx_bias { KMX_BIAS_AUTO = 0, KMX_BIAS_OFF = 1, KMX_BIAS_ON = 2, KMX_BIAS_FORCE_INT_ = 0x7FFFFFFF } kmx_bias;
 typedef enum kmx_multiclass { KMX_MULTICLASS_OVO = 0, KMX_MULTICLASS_OVR = 1, KMX_MULTICLASS_FORCE_INT_ = 0x7FFFFFFF } kmx_multiclass;
+/* What a KRR-family model fits. Auto: regression when a label is not a whole
+ * number or there are more than 256 distinct labels, else classification
+ * (one-vs-rest on +-1 targets). SVM methods always classify. */
+typedef enum kmx_task { KMX_TASK_AUTO = 0, KMX_TASK_CLASSIFICATION = 1, KMX_TASK_REGRESSION = 2, KMX_TASK_FORCE_INT_ = 0x7FFFFFFF } kmx_task;
+typedef enum kmx_center_method {
+    KMX_CENTERS_UNIFORM = 0,  /* training rows uniformly at random */
+    KMX_CENTERS_KMEANS = 1,   /* k-means centroids */
+    KMX_CENTERS_LEVERAGE = 2, /* rows sampled by approximate ridge leverage scores */
+    KMX_CENTERS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_center_method;
 
 /* What kmx_model_info() reports. */
 typedef enum kmx_model_info_key {
@@ -277,6 +311,9 @@ typedef enum kmx_model_info_key {
     KMX_INFO_TRAIN_SECONDS = 8,    /* wall-clock training time */
     KMX_INFO_BIAS = 9,             /* 1 if the model has a bias term */
     KMX_INFO_MULTICLASS = 10,      /* kmx_multiclass */
+    KMX_INFO_TASK = 11,            /* kmx_task: classification or regression (never auto) */
+    KMX_INFO_LAMBDA = 12,          /* KRR methods: the ridge lambda; SVM methods: 0 */
+    KMX_INFO_C = 13,               /* SVM methods: the cost C; KRR methods: 0 */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF
 } kmx_model_info_key;
 
@@ -304,14 +341,16 @@ KMX_API void kmx_model_free(kmx_model *model);
 KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model_info_key key);
 /* The class labels in increasing order (out_len >= classes). */
 KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_model *model);
-/* Predicted labels for every row of data (out_len >= n). A dataset with fewer
+/* (Regression models have no classes: KMX_INFO_CLASSES is 0.) */
+/* Predicted labels (regression: predicted values) for every row of data (out_len >= n). A dataset with fewer
  * columns than the model is padded with zeros; more columns is an error. */
 KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
                                      const kmx_dataset *data);
 /* Decision values, n x KMX_INFO_DECISION_VALUES row-major. Two classes: one
  * value, > 0 for the larger label (+1 of ±1 labels). One-vs-one: pairs (i, j),
  * i < j, in LIBSVM's order (0v1, 0v2, ..., 1v2, ...), > 0 for class i (classes
- * in increasing label order). One-vs-rest: one value per class. */
+ * in increasing label order). One-vs-rest: one value per class (KRR-family
+ * classifiers are one-vs-rest). Regression: the predicted value. */
 KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx,
                                              const kmx_model *model, const kmx_dataset *data);
 /* Saving writes a temporary file and renames it. */
@@ -320,6 +359,81 @@ KMX_API kmx_status kmx_model_load(kmx_model **out, const char *path);
 /* The saved form in memory: pass out == NULL (or too small) to learn the size in *out_size. */
 KMX_API kmx_status kmx_model_save_to_buffer(void *out, int64_t out_len, int64_t *out_size, const kmx_model *model);
 KMX_API kmx_status kmx_model_load_from_buffer(kmx_model **out, const void *buffer, int64_t buffer_len);
+
+/* ------------------------------------------------- kernel approximations */
+/* A low-rank or block approximation G~ of the kernel matrix G of a dataset:
+ * Nystrom (uniform or k-means landmarks, optional rank truncation) or MEKA
+ * (per-cluster Nystrom bases linked by small blocks: G~ = W L W^T with W block
+ * diagonal, O(nk + (ck)^2) memory). Parameters ("approx=meka rank=64
+ * clusters=8 ..."): approx, centers (Nystrom landmarks m, 0 = auto), rank,
+ * clusters, threshold, oversampling, rank_by_size. Immutable once built. */
+typedef struct kmx_approx kmx_approx;
+typedef enum kmx_approx_method {
+    KMX_APPROX_NYSTROM = 0,        /* uniformly sampled landmarks */
+    KMX_APPROX_KMEANS_NYSTROM = 1, /* k-means centroids as landmarks */
+    KMX_APPROX_MEKA = 2,           /* memory efficient kernel approximation */
+    KMX_APPROX_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_approx_method;
+
+KMX_API kmx_status kmx_approx_create(kmx_approx **out, kmx_context *ctx, const kmx_kernel *kernel,
+                                     const kmx_dataset *data, const char *params);
+KMX_API void kmx_approx_free(kmx_approx *approx);
+/* out = G~ v (v and out have n entries, n = rows of the dataset it was built on). */
+KMX_API kmx_status kmx_approx_matvec(double *out, int64_t out_len, kmx_context *ctx, const kmx_approx *approx,
+                                     const double *v, int64_t v_len);
+/* out = (G~ + lambda I)^-1 v, lambda > 0 (Woodbury's identity). */
+KMX_API kmx_status kmx_approx_solve(double *out, int64_t out_len, kmx_context *ctx, const kmx_approx *approx,
+                                    double lambda, const double *v, int64_t v_len);
+/* |G - G~|_F / |G|_F over sample_rows rows of G drawn at random (exact when
+ * sample_rows >= n). data must be the dataset the approximation was built on. */
+KMX_API kmx_status kmx_approx_relative_error(double *out, kmx_context *ctx, const kmx_approx *approx,
+                                             const kmx_dataset *data, int64_t sample_rows);
+/* Bytes the approximation holds (its factors, exactly). */
+KMX_API kmx_status kmx_approx_memory_bytes(int64_t *out, const kmx_approx *approx);
+/* Rows n it approximates, and its rank (columns of W: m, k or c*k). */
+KMX_API kmx_status kmx_approx_rows(int64_t *out, const kmx_approx *approx);
+KMX_API kmx_status kmx_approx_rank(int64_t *out, const kmx_approx *approx);
+
+/* ------------------------------------------------------ compact predictors */
+/* A DC-Pred++ predictor: a k-means tree in input space, per leaf a Nystrom
+ * expansion over alpha^2-weighted k-means landmarks plus pseudo-landmarks.
+ * Thousands of times cheaper than a full model, stored as a blob that the
+ * inference subset (<kmx/kmx_infer.h>) reads in place. Immutable. */
+typedef struct kmx_predictor kmx_predictor;
+
+/* What kmx_predictor_info() reports. */
+typedef enum kmx_predictor_info_key {
+    KMX_PREDICTOR_BYTES = 0,       /* size of the saved blob */
+    KMX_PREDICTOR_LEAVES = 1,      /* leaves of the tree */
+    KMX_PREDICTOR_LANDMARKS = 2,   /* landmarks, summed over the leaves */
+    KMX_PREDICTOR_PSEUDO = 3,      /* pseudo-landmarks, summed over the leaves */
+    KMX_PREDICTOR_ARENA_BYTES = 4, /* arena kmx_infer_open needs for it */
+    KMX_PREDICTOR_COLUMNS = 5,     /* features d */
+    KMX_PREDICTOR_CLASSES = 6,     /* classes (0 for regression) */
+    KMX_PREDICTOR_OUTPUTS = 7,     /* decision values per row */
+    KMX_PREDICTOR_FLOAT32 = 8,     /* 1 if stored as float */
+    KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF
+} kmx_predictor_info_key;
+
+/* Builds a predictor from a trained model and its training data. SVM models:
+ * the full DC-Pred++ (params: leaves, landmarks, pseudo, float32); KRR-family
+ * models: their own centers become the landmarks (params: float32). */
+KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, const kmx_model *model,
+                                       const kmx_dataset *train, const char *params);
+KMX_API void kmx_predictor_free(kmx_predictor *predictor);
+KMX_API kmx_status kmx_predictor_info(double *out, const kmx_predictor *predictor, kmx_predictor_info_key key);
+/* Labels (or regression values) for every row (out_len >= n). */
+KMX_API kmx_status kmx_predictor_predict(double *out, int64_t out_len, kmx_context *ctx,
+                                         const kmx_predictor *predictor, const kmx_dataset *data);
+/* Decision values, n x KMX_PREDICTOR_OUTPUTS row-major, in the model's order. */
+KMX_API kmx_status kmx_predictor_decision_values(double *out, int64_t out_len, kmx_context *ctx,
+                                                 const kmx_predictor *predictor, const kmx_dataset *data);
+KMX_API kmx_status kmx_predictor_save(const kmx_predictor *predictor, const char *path);
+KMX_API kmx_status kmx_predictor_load(kmx_predictor **out, const char *path);
+/* The blob in memory: pass out == NULL (or too small) to learn the size in *out_size. */
+KMX_API kmx_status kmx_predictor_save_to_buffer(void *out, int64_t out_len, int64_t *out_size,
+                                                const kmx_predictor *predictor);
+KMX_API kmx_status kmx_predictor_load_from_buffer(kmx_predictor **out, const void *buffer, int64_t buffer_len);
 
 /* ------------------------------------------------------------------ k-means */
 /* k-means with k-means++ seeding (Lloyd iterations, distances through GEMM),

@@ -20,6 +20,9 @@ double info_value(const Model &m, kmx_model_info_key key) {
         case KMX_INFO_TRAIN_SECONDS: return m.stats.seconds;
         case KMX_INFO_BIAS: return m.has_bias ? 1 : 0;
         case KMX_INFO_MULTICLASS: return m.multiclass;
+        case KMX_INFO_TASK: return m.regression() ? KMX_TASK_REGRESSION : KMX_TASK_CLASSIFICATION;
+        case KMX_INFO_LAMBDA: return m.lambda;
+        case KMX_INFO_C: return m.C;
         default: fail(KMX_E_INVALID_ARGUMENT, "unknown model information key %d", int(key));
     }
 }

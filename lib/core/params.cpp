@@ -15,7 +15,11 @@ namespace {
 
 const char *const kKernelNames[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid", nullptr};
 const char *const kLogLevelNames[] = {"error", "warning", "info", "debug", nullptr};
-const char *const kMethodNames[] = {"svm", "dcsvm", "dcsvm_early", "bka", nullptr};
+const char *const kMethodNames[] = {"svm", "dcsvm", "dcsvm_early", "bka", "krr", "nystrom_krr", "meka_krr", "falkon",
+                                    nullptr};
+const char *const kTaskNames[] = {"auto", "classification", "regression", nullptr};
+const char *const kCenterMethodNames[] = {"uniform", "kmeans", "leverage", nullptr};
+const char *const kApproxNames[] = {"nystrom", "kmeans_nystrom", "meka", nullptr};
 const char *const kBiasNames[] = {"auto", "off", "on", nullptr};
 const char *const kMulticlassNames[] = {"ovo", "ovr", nullptr};
 constexpr double kInf = INFINITY;
@@ -32,7 +36,7 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_DEGREE, "degree", 1, 100, KMX_BOUND_INTEGER, 3, nullptr},
     {KMX_PARAM_KMEANS_MAX_ITER, "max_iter", 1, 1e6, KMX_BOUND_INTEGER, 100, nullptr},
     {KMX_PARAM_KMEANS_TOL, "tol", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-6, nullptr},
-    {KMX_PARAM_METHOD, "method", 0, 3, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames},
+    {KMX_PARAM_METHOD, "method", 0, 7, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames},
     {KMX_PARAM_C, "C", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1, nullptr},
     {KMX_PARAM_EPS, "eps", 0, 1, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-3, nullptr},
     {KMX_PARAM_BIAS, "bias", 0, 2, KMX_BOUND_ENUM, KMX_BIAS_AUTO, kBiasNames},
@@ -43,6 +47,23 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_CLUSTERS_PER_LEVEL, "clusters_per_level", 2, 64, KMX_BOUND_INTEGER, 4, nullptr},
     {KMX_PARAM_EARLY_LEVEL, "early_level", 1, 8, KMX_BOUND_INTEGER, 3, nullptr},
     {KMX_PARAM_SAMPLE_SIZE, "sample_size", 2, 1e6, KMX_BOUND_INTEGER, 1000, nullptr},
+    {KMX_PARAM_TASK, "task", 0, 2, KMX_BOUND_ENUM, KMX_TASK_AUTO, kTaskNames},
+    {KMX_PARAM_LAMBDA, "lambda", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-6, nullptr},
+    {KMX_PARAM_CENTERS, "centers", 0, 1e7, KMX_BOUND_INTEGER, 0, nullptr},
+    {KMX_PARAM_CENTER_METHOD, "center_method", 0, 2, KMX_BOUND_ENUM, KMX_CENTERS_UNIFORM, kCenterMethodNames},
+    {KMX_PARAM_ITERATIONS, "iterations", 1, 1e6, KMX_BOUND_INTEGER, 20, nullptr},
+    {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 0, nullptr},
+    {KMX_PARAM_VALIDATION, "validation", 0, 0.5, 0, 0, nullptr},
+    {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames},
+    {KMX_PARAM_RANK, "rank", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr},
+    {KMX_PARAM_CLUSTERS, "clusters", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr},
+    {KMX_PARAM_THRESHOLD, "threshold", 0, kInf, KMX_BOUND_UPPER_OPEN, 1e-3, nullptr},
+    {KMX_PARAM_OVERSAMPLING, "oversampling", 0, 16, 0, 2, nullptr},
+    {KMX_PARAM_RANK_BY_SIZE, "rank_by_size", 0, 1, KMX_BOUND_INTEGER, 0, nullptr},
+    {KMX_PARAM_LEAVES, "leaves", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr},
+    {KMX_PARAM_LANDMARKS, "landmarks", 1, 1e5, KMX_BOUND_INTEGER, 32, nullptr},
+    {KMX_PARAM_PSEUDO, "pseudo", 0, 1e5, KMX_BOUND_INTEGER, 32, nullptr},
+    {KMX_PARAM_FLOAT32, "float32", 0, 1, KMX_BOUND_INTEGER, 0, nullptr},
 };
 
 // Aliases accepted for enum values in the string form.
@@ -56,6 +77,9 @@ const EnumAlias kAliases[] = {
     {KMX_PARAM_KERNEL, "laplace", KMX_KERNEL_LAPLACIAN},
     {KMX_PARAM_KERNEL, "poly", KMX_KERNEL_POLYNOMIAL},
     {KMX_PARAM_METHOD, "dcsvm-early", KMX_METHOD_DCSVM_EARLY},
+    {KMX_PARAM_METHOD, "nystrom-krr", KMX_METHOD_NYSTROM_KRR},
+    {KMX_PARAM_METHOD, "meka-krr", KMX_METHOD_MEKA_KRR},
+    {KMX_PARAM_APPROX, "kmeans-nystrom", KMX_APPROX_KMEANS_NYSTROM},
 };
 
 bool token_is(const char *token, size_t len, const char *name) {

@@ -2,13 +2,17 @@
 //
 //   meta      u32 method, multiclass, has_bias, kernel type; f64 gamma, coef0;
 //             u32 degree; u64 d, classes, points, support vectors, machines;
-//             f64 objective, kkt violation; u64 iterations; f64 seconds
-//   classes   f64 x classes (strictly increasing)
+//             f64 objective, kkt violation; u64 iterations; f64 seconds;
+//             f64 C, lambda
+//   classes   f64 x classes (strictly increasing; none for regression)
 //   points    f64 x points x d (row-major; support vectors first)
-//   machines  per machine: i32 positive, negative; f64 bias; u64 coefficients;
-//             {u64 point, f64 y·alpha} each; u64 clusters k (0: one global
-//             model); if k > 0: u64 sample m, {u64 point, i32 cluster} x m,
-//             f64 cluster_self x k, u64 cluster_size x k, u64 cluster_begin x (k+1)
+//   machines  per machine: i32 positive, negative (regression: 0, -1); f64 bias;
+//             u64 coefficients; {u64 point, f64 coefficient} each;
+//             u64 kernel clusters k; if k > 0: u64 sample m,
+//             {u64 point, i32 cluster} x m, f64 cluster_self x k, u64 cluster_size x k;
+//             u64 ranges r (0: one global model; else k, or the routes when k = 0);
+//             u64 cluster_begin x (r+1) if r > 0
+//   routes    u64 routes; f64 x routes x d (input-space routing centers)
 #include "model_file.h"
 
 #include <cmath>
@@ -23,11 +27,12 @@ namespace kmx {
 
 namespace {
 
-enum SectionId : uint32_t { kMeta = 1, kClasses = 2, kPoints = 3, kMachines = 4 };
-constexpr uint32_t kSectionCount = 4;
+enum SectionId : uint32_t { kMeta = 1, kClasses = 2, kPoints = 3, kMachines = 4, kRoutes = 5 };
+constexpr uint32_t kSectionCount = 5;
 constexpr size_t kHeaderBytes = 16;
 constexpr size_t kTableEntryBytes = 24;
-const char *const kSectionNames[] = {"", "meta section", "classes section", "points section", "machines section"};
+const char *const kSectionNames[] = {"",          "meta section",     "classes section",
+                                     "points section", "machines section", "routes section"};
 
 // ------------------------------------------------------------------ writing
 
@@ -48,6 +53,8 @@ void write_meta(ByteWriter &w, const Model &m) {
     w.f64(m.stats.kkt_violation);
     w.u64(uint64_t(m.stats.iterations));
     w.f64(m.stats.seconds);
+    w.f64(m.C);
+    w.f64(m.lambda);
 }
 
 void write_doubles(ByteWriter &w, const std::vector<double> &values) {
@@ -56,15 +63,17 @@ void write_doubles(ByteWriter &w, const std::vector<double> &values) {
 
 void write_partition(ByteWriter &w, const MachinePartition &local) {
     const KernelPartition &p = local.partition;
-    w.u64(uint64_t(local.empty() ? 0 : p.k));
-    if (local.empty()) return;
-    w.u64(p.sample_rows.size());
-    for (size_t i = 0; i < p.sample_rows.size(); ++i) {
-        w.u64(uint64_t(p.sample_rows[i]));
-        w.i32(p.sample_cluster[i]);
+    w.u64(uint64_t(p.k));
+    if (p.k > 0) {
+        w.u64(p.sample_rows.size());
+        for (size_t i = 0; i < p.sample_rows.size(); ++i) {
+            w.u64(uint64_t(p.sample_rows[i]));
+            w.i32(p.sample_cluster[i]);
+        }
+        write_doubles(w, p.cluster_self);
+        for (int64_t size : p.cluster_size) w.u64(uint64_t(size));
     }
-    write_doubles(w, p.cluster_self);
-    for (int64_t size : p.cluster_size) w.u64(uint64_t(size));
+    w.u64(uint64_t(local.clusters()));
     for (int64_t begin : local.cluster_begin) w.u64(uint64_t(begin));
 }
 
@@ -87,7 +96,11 @@ void write_section(ByteWriter &w, const Model &m, uint32_t id) {
         case kMeta: write_meta(w, m); break;
         case kClasses: write_doubles(w, m.classes); break;
         case kPoints: write_doubles(w, m.points); break;
-        default: write_machines(w, m); break;
+        case kMachines: write_machines(w, m); break;
+        default:
+            w.u64(uint64_t(m.routes));
+            write_doubles(w, m.route_centers);
+            break;
     }
 }
 
@@ -116,8 +129,8 @@ int64_t index_below(ByteReader &r, uint64_t limit, const char *what) {
     return int64_t(v);
 }
 
-// Reads the header and table; returns the four sections, checksums verified.
-void read_sections(const unsigned char *bytes, size_t len, const char *name, Section (&out)[5]) {
+// Reads the header and table; returns the sections, checksums verified.
+void read_sections(const unsigned char *bytes, size_t len, const char *name, Section (&out)[kSectionCount + 1]) {
     if (len < kHeaderBytes || std::memcmp(bytes, kModelMagic, sizeof kModelMagic) != 0)
         bad(name, "not a kmx model file (no KMXMODEL magic)");
     ByteReader header(bytes + 8, len - 8, name);
@@ -148,7 +161,7 @@ struct Counts {
 
 Counts read_meta(ByteReader &r, Model &m) {
     const uint32_t method = r.u32(), multiclass = r.u32(), bias = r.u32(), kernel = r.u32();
-    require_format(method <= KMX_METHOD_BKA && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 &&
+    require_format(method <= KMX_METHOD_FALKON && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 &&
                        kernel <= KMX_KERNEL_SIGMOID,
                    r, "bad method, multiclass, bias or kernel code");
     m.method = kmx_method(method);
@@ -167,7 +180,9 @@ Counts read_meta(ByteReader &r, Model &m) {
     const uint64_t sv = r.u64();
     c.machines = r.u64();
     require_format(d >= 1 && d <= (uint64_t(1) << 31), r, "bad column count");
-    require_format(c.classes >= 2 && c.classes <= (uint64_t(1) << 31), r, "bad class count");
+    const bool krr = m.method >= KMX_METHOD_KRR;
+    require_format((c.classes >= 2 || (krr && c.classes == 0)) && c.classes <= (uint64_t(1) << 31), r,
+                   "bad class count");
     require_format(sv <= c.points, r, "more support vectors than points");
     m.d = int64_t(d);
     m.support_vectors = int64_t(sv);
@@ -175,6 +190,9 @@ Counts read_meta(ByteReader &r, Model &m) {
     m.stats.kkt_violation = finite(r, "kkt violation is not finite");
     m.stats.iterations = int64_t(r.u64());
     m.stats.seconds = finite(r, "seconds is not finite");
+    m.C = finite(r, "C is not finite");
+    m.lambda = finite(r, "lambda is not finite");
+    require_format(m.C >= 0 && m.lambda >= 0, r, "negative C or lambda");
     require_format(c.machines == uint64_t(machines_for(int64_t(c.classes), m.multiclass)), r,
                    "the machine count does not match the classes");
     r.finish();
@@ -198,8 +216,7 @@ void read_points(ByteReader &r, uint64_t count, Model &m) {
     r.finish();
 }
 
-void read_partition(ByteReader &r, const Model &m, size_t coefficients, MachinePartition &local) {
-    KernelPartition &p = local.partition;
+void read_kernel_partition(ByteReader &r, const Model &m, KernelPartition &p) {
     const uint64_t k = r.count(8 * 3, "clusters");
     if (k == 0) return;
     require_format(k <= uint64_t(INT32_MAX), r, "too many clusters");
@@ -219,7 +236,18 @@ void read_partition(ByteReader &r, const Model &m, size_t coefficients, MachineP
         require_format(p.cluster_size.back() == members[c] && members[c] > 0, r,
                        "a cluster size does not match its sample points");
     }
-    for (uint64_t c = 0; c <= k; ++c) {
+}
+
+void read_partition(ByteReader &r, const Model &m, size_t coefficients, MachinePartition &local) {
+    read_kernel_partition(r, m, local.partition);
+    const uint64_t ranges = r.count(8, "cluster ranges");
+    if (ranges == 0) {
+        require_format(local.partition.k == 0, r, "a kernel partition without cluster ranges");
+        return;
+    }
+    const uint64_t expected = local.partition.k > 0 ? uint64_t(local.partition.k) : uint64_t(m.routes);
+    require_format(ranges == expected, r, "the cluster ranges do not match the partition or the routes");
+    for (uint64_t c = 0; c <= ranges; ++c) {
         local.cluster_begin.push_back(int64_t(index_below(r, coefficients + 1, "bad cluster range")));
         require_format(c > 0 ? local.cluster_begin[c] >= local.cluster_begin[c - 1] : local.cluster_begin[0] == 0, r,
                        "cluster ranges are not increasing");
@@ -231,10 +259,13 @@ void read_machine(ByteReader &r, const Model &m, BinaryMachine &machine) {
     const int32_t classes = int32_t(m.classes.size());
     machine.positive = r.i32();
     machine.negative = r.i32();
+    if (m.regression())
+        require_format(machine.positive == 0 && machine.negative == kRestOfClasses, r,
+                       "a regression machine with classes");
     const bool rest = machine.negative == kRestOfClasses && m.multiclass == KMX_MULTICLASS_OVR && classes > 2;
-    require_format(machine.positive >= 0 && machine.positive < classes &&
-                       (rest || (machine.negative >= 0 && machine.negative < classes &&
-                                 machine.negative != machine.positive)),
+    require_format(m.regression() || (machine.positive >= 0 && machine.positive < classes &&
+                                      (rest || (machine.negative >= 0 && machine.negative < classes &&
+                                                machine.negative != machine.positive))),
                    r, "a machine's classes are out of range");
     machine.bias = finite(r, "a bias is not finite");
     const uint64_t coefficients = r.count(16, "coefficients");
@@ -243,6 +274,15 @@ void read_machine(ByteReader &r, const Model &m, BinaryMachine &machine) {
         machine.coef.push_back(finite(r, "a coefficient is not finite"));
     }
     read_partition(r, m, size_t(coefficients), machine.local);
+}
+
+void read_routes(ByteReader &r, Model &m) {
+    const uint64_t routes = r.count(8 * uint64_t(m.d), "routes");
+    require_format(routes <= uint64_t(INT32_MAX), r, "too many routes");
+    m.routes = int64_t(routes);
+    m.route_centers.resize(size_t(routes) * size_t(m.d));
+    for (double &v : m.route_centers) v = finite(r, "a route center value is not finite");
+    r.finish();
 }
 
 void read_machines(ByteReader &r, uint64_t count, Model &m) {
@@ -281,7 +321,7 @@ std::vector<unsigned char> model_to_bytes(const Model &model) {
 }
 
 Model model_from_bytes(const unsigned char *bytes, size_t len, const char *name) {
-    Section sections[5];
+    Section sections[kSectionCount + 1];
     read_sections(bytes, len, name, sections);
     Model m;
     ByteReader meta(sections[kMeta].data, sections[kMeta].len, "model meta section");
@@ -290,6 +330,8 @@ Model model_from_bytes(const unsigned char *bytes, size_t len, const char *name)
     read_classes(classes, counts.classes, m);
     ByteReader points(sections[kPoints].data, sections[kPoints].len, "model points section");
     read_points(points, counts.points, m);
+    ByteReader routes(sections[kRoutes].data, sections[kRoutes].len, "model routes section");
+    read_routes(routes, m);
     ByteReader machines(sections[kMachines].data, sections[kMachines].len, "model machines section");
     read_machines(machines, counts.machines, m);
     return m;

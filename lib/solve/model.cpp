@@ -13,6 +13,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "cluster/kmeans.h"
 #include "step_context.h"
 
 namespace kmx {
@@ -42,6 +43,14 @@ int64_t kernel_columns(const Model &model) {
     return std::max<int64_t>(model.early() ? largest_cluster(model) : model.support_vectors, 1);
 }
 
+// Scratch of the input-space routing of a block of rows (MEKA models).
+size_t routing_workspace_bytes(const Model &model, int64_t rows, int threads) {
+    if (model.routes == 0) return 0;
+    // Only the shape matters: any non-null row pointer makes it dense.
+    const std::unique_ptr<Dataset> shape = Dataset::dense_borrow(model.route_centers.data(), rows, model.d, nullptr);
+    return kmeans_assign_workspace_bytes(*shape, model.routes, threads);
+}
+
 // The arrays one block of prediction carves from its arena.
 struct BlockBuffers {
     double *raw;          // rows x data.d, as read (only when padding)
@@ -54,7 +63,7 @@ struct BlockBuffers {
     double *cluster_sv;   // largest cluster x model.d: its support vectors (early machines)
 };
 
-WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows) {
+WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows, int threads) {
     const int64_t columns = kernel_columns(model), local_sv = model.early() ? columns : 0;
     const int64_t local_rows = model.early() ? rows : 0;
     WorkspacePlan plan;
@@ -62,7 +71,8 @@ WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows) 
     plan.add<double>(size_t(rows * columns)).add<double>(size_t(rows * model.decision_values()));
     plan.add<int32_t>(size_t(rows)).add<int64_t>(size_t(rows));
     plan.add<double>(size_t(local_rows * model.d)).add<double>(size_t(local_sv * model.d));
-    plan.add_bytes(kernel_block_workspace_bytes(model.kernel, rows, columns, model.d));
+    plan.add_bytes(std::max(kernel_block_workspace_bytes(model.kernel, rows, columns, model.d),
+                            routing_workspace_bytes(model, rows, threads)));
     return plan;
 }
 
@@ -137,7 +147,11 @@ void local_machine_values(Context &ctx, const Model &model, const Dataset &point
                           Arena &arena, BlockBuffers &b) {
     const BinaryMachine &machine = model.machines[m];
     const std::unique_ptr<Dataset> block = Dataset::dense_borrow(b.x, rows, model.d, nullptr);
-    kernel_partition_assign(ctx, points, machine.local.partition, *block, nullptr, rows, model.kernel, b.cluster_of);
+    if (machine.local.partition.k > 0)
+        kernel_partition_assign(ctx, points, machine.local.partition, *block, nullptr, rows, model.kernel,
+                                b.cluster_of);
+    else
+        kmeans_assign(ctx, arena, *block, model.route_centers.data(), model.routes, b.cluster_of, nullptr);
     for (int64_t i = 0; i < rows; ++i) b.order[i] = i;
     std::sort(b.order, b.order + rows, [&](int64_t p, int64_t q) {
         return b.cluster_of[p] != b.cluster_of[q] ? b.cluster_of[p] < b.cluster_of[q] : p < q;
@@ -161,7 +175,7 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
                     const std::function<void(int64_t, int64_t, const double *)> &consume) {
     require_columns(model, data);
     const int64_t rows = rows_per_block(data.n, kernel_columns(model));
-    const size_t held = block_plan(model, data, rows).bytes();
+    const size_t held = block_plan(model, data, rows, ctx.threads).bytes();
     Arena arena = ctx.reserve(held, "prediction workspace");
     BlockBuffers b = carve(arena, model, data, rows);
     const std::unique_ptr<Dataset> points = Dataset::dense_borrow(model.points.data(), model.n_points, model.d, nullptr);
@@ -235,7 +249,9 @@ void model_predict(Context &ctx, const Model &model, const Dataset &data, double
     const int64_t stride = model.decision_values();
     for_each_block(ctx, model, data, [&](int64_t begin, int64_t end, const double *values) {
         for (int64_t i = begin; i < end; ++i)
-            out[i] = model.classes[size_t(class_from_decision_values(model, values + (i - begin) * stride))];
+            out[i] = model.regression()
+                         ? values[(i - begin) * stride]
+                         : model.classes[size_t(class_from_decision_values(model, values + (i - begin) * stride))];
     });
 }
 

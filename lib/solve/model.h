@@ -24,13 +24,17 @@ class Dataset;
 
 constexpr int32_t kRestOfClasses = -1;  // BinaryMachine::negative for one-vs-rest
 
-// The clustering an early-prediction or BKA machine predicts with:
-// partition.sample_rows index the model's points; the coefficients of
-// cluster c are [cluster_begin[c], cluster_begin[c+1]) of the machine's list.
+// The clustering an early-prediction, BKA or MEKA machine predicts with: the
+// coefficients of cluster c are [cluster_begin[c], cluster_begin[c+1]) of the
+// machine's list. A point's cluster is its nearest in feature space by
+// `partition` (DC-SVM; partition.sample_rows index the model's points), or,
+// when partition.k == 0, its nearest of the model's route_centers in input
+// space (MEKA: Euclidean distance, ties to the lowest index).
 struct MachinePartition {
     KernelPartition partition;
-    std::vector<int64_t> cluster_begin;  // k + 1 offsets
-    bool empty() const { return partition.k == 0; }
+    std::vector<int64_t> cluster_begin;  // clusters + 1 offsets
+    bool empty() const { return cluster_begin.empty(); }
+    int64_t clusters() const { return empty() ? 0 : int64_t(cluster_begin.size()) - 1; }
 };
 
 struct BinaryMachine {
@@ -49,10 +53,17 @@ struct TrainStats {
     double seconds = 0;        // wall clock
 };
 
+// Kernel ridge regression models (KMX_METHOD_KRR … FALKON) use the same
+// form: points are the expansion's centers, one machine per output column
+// (coefficients β, no bias); classification is one-vs-rest (or one machine
+// for two classes); regression has no classes and one machine whose
+// decision value is the prediction.
 struct Model {
     kmx_method method = KMX_METHOD_DCSVM;
     kmx_multiclass multiclass = KMX_MULTICLASS_OVO;
     bool has_bias = false;
+    double C = 0;                    // SVM methods: the cost C
+    double lambda = 0;               // KRR methods: the ridge λ
     KernelSpec kernel;               // gamma resolved (never 0 = auto)
     int64_t d = 0;                   // columns the model expects
     std::vector<double> classes;     // increasing
@@ -62,9 +73,15 @@ struct Model {
     int64_t n_points = 0;
     std::vector<double> points;
     std::vector<BinaryMachine> machines;
+    // Input-space routing centers (routes x d) of machines whose partition
+    // has k == 0 (MEKA KRR); empty otherwise.
+    int64_t routes = 0;
+    std::vector<double> route_centers;
     TrainStats stats;
 
     int64_t decision_values() const { return int64_t(machines.size()); }
+    bool regression() const { return classes.empty(); }
+    bool krr() const { return method >= KMX_METHOD_KRR; }
     bool early() const;  // true if the machines predict through partitions (all or none do)
 };
 
@@ -75,7 +92,7 @@ int64_t machines_for(int64_t classes, kmx_multiclass mode);
 // A dataset with fewer columns than the model is padded with zeros; more
 // columns is KMX_E_INVALID_ARGUMENT.
 void model_decision_values(Context &ctx, const Model &model, const Dataset &data, double *out);
-// Predicted labels (n).
+// Predicted labels (n); regression models: the predicted values.
 void model_predict(Context &ctx, const Model &model, const Dataset &data, double *out);
 // The class index that decision values (one row) vote for.
 int64_t class_from_decision_values(const Model &model, const double *values);

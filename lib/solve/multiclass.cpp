@@ -223,6 +223,7 @@ Model untrained_model(const TrainOptions &options, const KernelSpec &kernel, con
     model.method = options.method;
     model.multiclass = options.multiclass;
     model.has_bias = options.uses_bias();
+    model.C = options.C;
     model.kernel = kernel;
     model.kernel.gamma = kernel.gamma_for(data.d);
     model.d = data.d;

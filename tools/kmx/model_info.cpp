@@ -17,7 +17,7 @@ double info(const kmx_model *model, kmx_model_info_key key) {
 }  // namespace
 
 int describe_model(const char *path) {
-    static const char *const methods[] = {"svm", "dcsvm", "dcsvm-early", "bka"};
+    static const char *const methods[] = {"svm", "dcsvm", "dcsvm-early", "bka", "krr", "nystrom-krr", "meka-krr", "falkon"};
     kmx_model *model = nullptr;
     check(kmx_model_load(&model, path));
     const double classes = info(model, KMX_INFO_CLASSES);
@@ -26,14 +26,25 @@ int describe_model(const char *path) {
     std::printf("file      %s (kmx model)\n", path);
     std::printf("method    %s\n", methods[int(info(model, KMX_INFO_METHOD))]);
     std::printf("columns   %g\n", info(model, KMX_INFO_COLUMNS));
-    std::printf("classes   %g:", classes);
-    for (double label : labels) std::printf(" %g", label);
-    std::printf("\nmachines  %g (%s)\n", info(model, KMX_INFO_DECISION_VALUES),
-                info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
-    std::printf("sv        %g\n", info(model, KMX_INFO_SUPPORT_VECTORS));
-    std::printf("bias      %s\n", info(model, KMX_INFO_BIAS) != 0 ? "yes" : "no");
-    std::printf("objective %.10g (kkt violation %.3g, %g iterations)\n", info(model, KMX_INFO_OBJECTIVE),
-                info(model, KMX_INFO_KKT_VIOLATION), info(model, KMX_INFO_ITERATIONS));
+    if (info(model, KMX_INFO_TASK) == KMX_TASK_REGRESSION) {
+        std::printf("task      regression\n");
+    } else {
+        std::printf("classes   %g:", classes);
+        for (double label : labels) std::printf(" %g", label);
+        std::printf("\n");
+    }
+    const bool krr = info(model, KMX_INFO_METHOD) >= KMX_METHOD_KRR;
+    std::printf("machines  %g (%s)\n", info(model, KMX_INFO_DECISION_VALUES),
+                krr || info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
+    std::printf("%s %g\n", krr ? "centers  " : "sv       ", info(model, KMX_INFO_SUPPORT_VECTORS));
+    if (krr) {
+        std::printf("lambda    %g\n", info(model, KMX_INFO_LAMBDA));
+    } else {
+        std::printf("C         %g\n", info(model, KMX_INFO_C));
+        std::printf("bias      %s\n", info(model, KMX_INFO_BIAS) != 0 ? "yes" : "no");
+        std::printf("objective %.10g (kkt violation %.3g, %g iterations)\n", info(model, KMX_INFO_OBJECTIVE),
+                    info(model, KMX_INFO_KKT_VIOLATION), info(model, KMX_INFO_ITERATIONS));
+    }
     std::printf("trained   in %.3f s\n", info(model, KMX_INFO_TRAIN_SECONDS));
     kmx_model_free(model);
     return 0;

@@ -100,17 +100,19 @@ void put_le32(std::vector<unsigned char> &b, size_t at, uint32_t v) {
     for (int i = 0; i < 4; ++i) b[at + size_t(i)] = static_cast<unsigned char>(v >> (8 * i));
 }
 
-// Recomputes every section checksum and the header checksum (format version 1
-// layout: 16-byte header, 4 table entries of 24 bytes, then the header CRC),
+// Recomputes every section checksum and the header checksum (format version 2
+// layout: 16-byte header, 5 table entries of 24 bytes, then the header CRC),
 // so that the checks behind the checksums are what a change meets.
+constexpr size_t kSections = 5, kTableEnd = 16 + 24 * kSections;
+
 void refresh_checksums(std::vector<unsigned char> &b) {
-    for (size_t s = 0; s < 4; ++s) {
+    for (size_t s = 0; s < kSections; ++s) {
         const size_t entry = 16 + 24 * s;
         const uint64_t offset = get_le(b, entry + 8, 8), length = get_le(b, entry + 16, 8);
         if (offset <= b.size() && length <= b.size() - offset)
             put_le32(b, entry + 4, kmx::crc32(b.data() + offset, size_t(length)));
     }
-    put_le32(b, 112, kmx::crc32(b.data(), 112));
+    put_le32(b, kTableEnd, kmx::crc32(b.data(), kTableEnd));
 }
 
 TEST_F(SmallModels, ChangesBehindValidChecksumsAreCaughtOrHarmless) {
@@ -126,7 +128,7 @@ TEST_F(SmallModels, ChangesBehindValidChecksumsAreCaughtOrHarmless) {
         // Every structural byte; one in 13 of the points (plain values).
         const size_t points_begin = size_t(get_le(bytes, 16 + 24 * 2 + 8, 8));
         const size_t points_end = points_begin + size_t(get_le(bytes, 16 + 24 * 2 + 16, 8));
-        for (size_t i = 116; i < bytes.size(); ++i) {
+        for (size_t i = kTableEnd + 4; i < bytes.size(); ++i) {
             if (i >= points_begin && i < points_end && i % 13 != 0) continue;
             std::vector<unsigned char> changed = bytes;
             changed[i] ^= static_cast<unsigned char>(1u << (i % 8));
