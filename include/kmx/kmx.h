@@ -124,9 +124,9 @@ typedef enum kmx_param {
     KMX_PARAM_OVERSAMPLING = 504,  /* MEKA rho: link blocks sample (1 + rho) k rows, [0, 16] (default 2) */
     KMX_PARAM_RANK_BY_SIZE = 505,  /* MEKA: 1 = ranks proportional to cluster sizes, 0 = equal (default) */
     /* compact predictors (kmx_predictor) */
-    KMX_PARAM_LEAVES = 600,        /* k-means tree leaves, 0 = auto (default) */
-    KMX_PARAM_LANDMARKS = 601,     /* landmarks per leaf, 1..10^5 (default 32) */
-    KMX_PARAM_PSEUDO = 602,        /* pseudo-landmarks per leaf, 0..10^5 (default 32) */
+    KMX_PARAM_LEAVES = 600,        /* k-means tree leaves, 0 = auto (default: clamp(n / 1000, 1, 64)) */
+    KMX_PARAM_LANDMARKS = 601,     /* landmarks per leaf, 0 = auto (default: 16) */
+    KMX_PARAM_PSEUDO = 602,        /* pseudo-landmarks per leaf, -1 = auto (default: 2 x landmarks) */
     KMX_PARAM_FLOAT32 = 603,       /* 1 = store the predictor as float (half the bytes), 0 = double (default) */
     KMX_PARAM_MAX_DO_NOT_USE = 100000
 } kmx_param;
@@ -341,7 +341,7 @@ KMX_API void kmx_model_free(kmx_model *model);
 KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model_info_key key);
 /* The class labels in increasing order (out_len >= classes). */
 KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_model *model);
-/* (Regression models have no classes: KMX_INFO_CLASSES is 0.) */
+/* (Regression models have no classes: KMX_INFO_CLASSES is 0, and out may be NULL.) */
 /* Predicted labels (regression: predicted values) for every row of data (out_len >= n). A dataset with fewer
  * columns than the model is padded with zeros; more columns is an error. */
 KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,

@@ -56,8 +56,8 @@ KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model
 
 KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_model *model) {
     return KMX_GUARDED({
-        require_pointer(out, "out");
         const kmx::Model &m = model_of(model, "model");
+        if (!m.classes.empty()) require_pointer(out, "out");  // a regression model has none to copy
         require_length(out_len, int64_t(m.classes.size()), "out");
         std::copy(m.classes.begin(), m.classes.end(), out);
     });

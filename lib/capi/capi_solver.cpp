@@ -11,7 +11,11 @@ namespace {
 const kmx_param kSolverParams[] = {KMX_PARAM_METHOD,     KMX_PARAM_C,          KMX_PARAM_EPS,
                                    KMX_PARAM_BIAS,       KMX_PARAM_SHRINKING,  KMX_PARAM_CACHE_SIZE,
                                    KMX_PARAM_MULTICLASS, KMX_PARAM_LEVELS,     KMX_PARAM_CLUSTERS_PER_LEVEL,
-                                   KMX_PARAM_EARLY_LEVEL, KMX_PARAM_SAMPLE_SIZE};
+                                   KMX_PARAM_EARLY_LEVEL, KMX_PARAM_SAMPLE_SIZE, KMX_PARAM_TASK,
+                                   KMX_PARAM_LAMBDA,     KMX_PARAM_CENTERS,    KMX_PARAM_CENTER_METHOD,
+                                   KMX_PARAM_ITERATIONS, KMX_PARAM_TOLERANCE,  KMX_PARAM_VALIDATION,
+                                   KMX_PARAM_RANK,       KMX_PARAM_CLUSTERS,   KMX_PARAM_THRESHOLD,
+                                   KMX_PARAM_OVERSAMPLING, KMX_PARAM_RANK_BY_SIZE};
 constexpr ParamGroup kSolverGroup = make_param_group(kSolverParams, "solver");
 
 void apply(TrainOptions &o, kmx_param param, double value) {
@@ -27,6 +31,18 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_CLUSTERS_PER_LEVEL: o.clusters_per_level = int(value); break;
         case KMX_PARAM_EARLY_LEVEL: o.early_level = int(value); break;
         case KMX_PARAM_SAMPLE_SIZE: o.sample_size = int64_t(value); break;
+        case KMX_PARAM_TASK: o.task = kmx_task(int(value)); break;
+        case KMX_PARAM_LAMBDA: o.lambda = value; break;
+        case KMX_PARAM_CENTERS: o.centers = int64_t(value); break;
+        case KMX_PARAM_CENTER_METHOD: o.center_method = kmx_center_method(int(value)); break;
+        case KMX_PARAM_ITERATIONS: o.iterations = int(value); break;
+        case KMX_PARAM_TOLERANCE: o.tolerance = value; break;
+        case KMX_PARAM_VALIDATION: o.validation = value; break;
+        case KMX_PARAM_RANK: o.rank = int64_t(value); break;
+        case KMX_PARAM_CLUSTERS: o.clusters = int64_t(value); break;
+        case KMX_PARAM_THRESHOLD: o.threshold = value; break;
+        case KMX_PARAM_OVERSAMPLING: o.oversampling = value; break;
+        case KMX_PARAM_RANK_BY_SIZE: o.rank_by_size = value != 0; break;
         default: fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }
 }
@@ -44,6 +60,18 @@ double value_of(const TrainOptions &o, kmx_param param) {
         case KMX_PARAM_CLUSTERS_PER_LEVEL: return o.clusters_per_level;
         case KMX_PARAM_EARLY_LEVEL: return o.early_level;
         case KMX_PARAM_SAMPLE_SIZE: return double(o.sample_size);
+        case KMX_PARAM_TASK: return o.task;
+        case KMX_PARAM_LAMBDA: return o.lambda;
+        case KMX_PARAM_CENTERS: return double(o.centers);
+        case KMX_PARAM_CENTER_METHOD: return o.center_method;
+        case KMX_PARAM_ITERATIONS: return o.iterations;
+        case KMX_PARAM_TOLERANCE: return o.tolerance;
+        case KMX_PARAM_VALIDATION: return o.validation;
+        case KMX_PARAM_RANK: return double(o.rank);
+        case KMX_PARAM_CLUSTERS: return double(o.clusters);
+        case KMX_PARAM_THRESHOLD: return o.threshold;
+        case KMX_PARAM_OVERSAMPLING: return o.oversampling;
+        case KMX_PARAM_RANK_BY_SIZE: return o.rank_by_size ? 1 : 0;
         default: fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }
 }
@@ -141,7 +169,7 @@ KMX_API kmx_status kmx_solver_train(kmx_model **out, const kmx_solver *solver, k
         const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
         const kmx::Dataset &ds = dataset_of(data, "data");
         CallContext call(ctx);
-        kmx_model *model = new kmx_model{kmx::train_model(*call, solver->options, spec, ds)};
+        kmx_model *model = new kmx_model{kmx::train(*call, solver->options, spec, ds)};
         *out = model;
     });
 }

@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 
+#include "approx/approximation.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "kernel/kernel.h"
@@ -22,6 +23,11 @@ struct kmx_kernel {
 
 struct kmx_solver {
     kmx::TrainOptions options;
+};
+
+// Immutable after creation.
+struct kmx_approx {
+    std::unique_ptr<kmx::KernelApproximation> impl;
 };
 
 // Immutable after creation: predicting only reads it.

@@ -61,8 +61,8 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_OVERSAMPLING, "oversampling", 0, 16, 0, 2, nullptr},
     {KMX_PARAM_RANK_BY_SIZE, "rank_by_size", 0, 1, KMX_BOUND_INTEGER, 0, nullptr},
     {KMX_PARAM_LEAVES, "leaves", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_LANDMARKS, "landmarks", 1, 1e5, KMX_BOUND_INTEGER, 32, nullptr},
-    {KMX_PARAM_PSEUDO, "pseudo", 0, 1e5, KMX_BOUND_INTEGER, 32, nullptr},
+    {KMX_PARAM_LANDMARKS, "landmarks", 0, 1e5, KMX_BOUND_INTEGER, 0, nullptr},
+    {KMX_PARAM_PSEUDO, "pseudo", -1, 1e5, KMX_BOUND_INTEGER, -1, nullptr},
     {KMX_PARAM_FLOAT32, "float32", 0, 1, KMX_BOUND_INTEGER, 0, nullptr},
 };
 

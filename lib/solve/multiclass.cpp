@@ -14,6 +14,7 @@
 #include "dcsvm.h"
 #include "step_context.h"
 #include "svm_dual.h"
+#include "train_krr.h"
 
 namespace kmx {
 
@@ -316,6 +317,11 @@ Model train_model(Context &ctx, const TrainOptions &options, const KernelSpec &k
     model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ctx.progress(1.0, "done");
     return model;
+}
+
+Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+    if (options.method >= KMX_METHOD_KRR) return train_krr_model(ctx, options, kernel, data);
+    return train_model(ctx, options, kernel, data);
 }
 
 }  // namespace kmx

@@ -30,13 +30,30 @@ struct TrainOptions {
     int early_level = 3;
     int64_t sample_size = 1000;
     std::vector<std::pair<double, double>> class_weights;  // (label, weight): C multiplier per class
+    // Kernel ridge regression methods (train_krr.h).
+    kmx_task task = KMX_TASK_AUTO;
+    double lambda = 1e-6;
+    int64_t centers = 0;  // 0 = auto
+    kmx_center_method center_method = KMX_CENTERS_UNIFORM;
+    int iterations = 20;
+    double tolerance = 0;
+    double validation = 0;
+    int64_t rank = 0;      // 0 = auto (MEKA) / no truncation (Nyström)
+    int64_t clusters = 0;  // 0 = auto
+    double threshold = 1e-3;
+    double oversampling = 2;
+    bool rank_by_size = false;
 
     bool uses_bias() const;
     double class_weight(double label) const;
 };
 
-// Trains a model on data (labels required, at least two classes). Sample
-// weights, if any, multiply C per row.
+// Trains an SVM model on data (labels required, at least two classes).
+// Sample weights, if any, multiply C per row. (train_krr.h trains the KRR
+// methods; train() picks.)
 Model train_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data);
+
+// Trains with options.method: the SVM methods here, the KRR methods by train_krr_model.
+Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data);
 
 }  // namespace kmx

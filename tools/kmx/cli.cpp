@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -149,6 +151,35 @@ bool is_model_file(const char *path) {
 double now_seconds() {
     using clock = std::chrono::steady_clock;
     return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+const char *method_name(double method) {
+    static const char *const names[] = {"svm", "dcsvm", "dcsvm-early", "bka", "krr", "nystrom-krr", "meka-krr", "falkon"};
+    const int index = int(method);
+    return index >= 0 && index < int(sizeof names / sizeof names[0]) ? names[index] : "unknown";
+}
+
+namespace {
+int draw_progress(void *user, double fraction, const char *phase) {
+    ProgressBar &bar = *static_cast<ProgressBar *>(user);
+    const int percent = int(fraction * 100.0 + 0.5);
+    if (percent == bar.shown_percent) return 0;
+    bar.shown_percent = percent;
+    bar.drawn = true;
+    const int width = 40, filled = percent * width / 100;
+    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s", filled, "========================================",
+                 width - filled, "", percent, phase);
+    std::fflush(stderr);
+    return 0;
+}
+}  // namespace
+
+void ProgressBar::attach(kmx_context *ctx) {
+    if (isatty(STDERR_FILENO)) check(kmx_context_set_progress_callback(ctx, draw_progress, this));
+}
+
+void ProgressBar::finish() const {
+    if (drawn) std::fprintf(stderr, "\n");
 }
 
 }  // namespace kmx_cli

@@ -57,11 +57,24 @@ bool is_model_file(const char *path);
 
 double now_seconds();
 
+// "svm", "dcsvm", "dcsvm-early", ... for a kmx_method value.
+const char *method_name(double method);
+
+// A one-line progress bar redrawn in place on stderr, installed on ctx when
+// stderr is a terminal; finish() ends its line.
+struct ProgressBar {
+    int shown_percent = -1;
+    bool drawn = false;
+    void attach(kmx_context *ctx);
+    void finish() const;
+};
+
 // Subcommands: each returns the process exit status.
 int run_info(int argc, char **argv);
 int run_kernel(int argc, char **argv);
 int run_train(int argc, char **argv);
 int run_predict(int argc, char **argv);
+int run_approx(int argc, char **argv);
 int describe_model(const char *path);
 
 }  // namespace kmx_cli

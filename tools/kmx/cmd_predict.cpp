@@ -1,5 +1,6 @@
 // kmx predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE] — labels one per
 // line to OUTPUT_FILE (as svm-predict), accuracy and speed on stdout.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -34,6 +35,20 @@ void write_labels(const char *path, const std::vector<double> &labels) {
     }
 }
 
+void report_accuracy(const std::vector<double> &predicted, const std::vector<double> &truth) {
+    int64_t correct = 0;
+    for (size_t i = 0; i < predicted.size(); ++i) correct += predicted[i] == truth[i];
+    const double n = double(predicted.size());
+    std::printf("accuracy = %.4g%% (%lld/%lld)\n", n > 0 ? 100.0 * double(correct) / n : 0.0, (long long)correct,
+                (long long)predicted.size());
+}
+
+void report_rmse(const std::vector<double> &predicted, const std::vector<double> &truth) {
+    double squares = 0;
+    for (size_t i = 0; i < predicted.size(); ++i) squares += (predicted[i] - truth[i]) * (predicted[i] - truth[i]);
+    std::printf("rmse = %.6g\n", predicted.empty() ? 0.0 : std::sqrt(squares / double(predicted.size())));
+}
+
 }  // namespace
 
 int run_predict(int argc, char **argv) {
@@ -56,10 +71,12 @@ int run_predict(int argc, char **argv) {
     const double seconds = now_seconds() - start;
     check(kmx_dataset_get_labels(truth.data(), n, data));
     if (args.positional.size() == 3) write_labels(args.positional[2].c_str(), predicted);
-    int64_t correct = 0;
-    for (size_t i = 0; i < predicted.size(); ++i) correct += predicted[i] == truth[i];
-    std::printf("accuracy = %.4g%% (%lld/%lld)\n", n ? 100.0 * double(correct) / double(n) : 0.0, (long long)correct,
-                (long long)n);
+    double task = KMX_TASK_CLASSIFICATION;
+    check(kmx_model_info(&task, model, KMX_INFO_TASK));
+    if (task == KMX_TASK_REGRESSION)
+        report_rmse(predicted, truth);
+    else
+        report_accuracy(predicted, truth);
     std::printf("predict time = %.3g us/sample\n", n ? seconds * 1e6 / double(n) : 0.0);
     kmx_dataset_free(data);
     kmx_model_free(model);

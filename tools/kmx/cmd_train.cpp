@@ -1,7 +1,5 @@
 // kmx train [options] TRAIN_FILE MODEL_FILE — trains a kernel SVM and saves
 // the model; a progress bar on stderr when it is a terminal.
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -15,7 +13,7 @@ namespace {
 
 const std::vector<OptionSpec> &train_options() {
     static const std::vector<OptionSpec> specs = {
-        {"-s", "--solver", true, "dcsvm (default), dcsvm-early, bka or svm"},
+        {"-s", "--solver", true, "dcsvm (default), dcsvm-early, bka, svm, krr, nystrom-krr, meka-krr or falkon"},
         kKernelOptions[0],
         kKernelOptions[1],
         kKernelOptions[2],
@@ -27,6 +25,16 @@ const std::vector<OptionSpec> &train_options() {
         {nullptr, "--clusters-per-level", true, "DC-SVM clusters per level k (default 4)"},
         {nullptr, "--early-level", true, "level whose models predict for dcsvm-early, clusters for bka (default 3)"},
         {nullptr, "--sample-size", true, "kernel k-means sample per level (default 1000)"},
+        {"-l", "--lambda", true, "KRR methods: ridge lambda > 0 (default 1e-6)"},
+        {nullptr, "--task", true, "KRR methods: auto (default), classification or regression"},
+        {"-m", "--num-centers", true, "nystrom-krr landmarks / falkon centers M (default: min(n, max(100, 5 sqrt n)))"},
+        {nullptr, "--centers", true, "nystrom-krr / falkon center choice: uniform (default), kmeans or leverage"},
+        {nullptr, "--iterations", true, "falkon: conjugate-gradient iterations (default 20)"},
+        {nullptr, "--tolerance", true, "falkon: stop at this relative residual (default 0: iterations only)"},
+        {nullptr, "--validation", true, "falkon: fraction of rows held out for early stopping (default 0)"},
+        {nullptr, "--rank", true, "meka-krr: rank per cluster; nystrom-krr: truncation rank (default auto / none)"},
+        {nullptr, "--clusters", true, "meka-krr: clusters (default auto)"},
+        {nullptr, "--threshold", true, "meka-krr: skip blocks whose center kernel value is below it (default 0.001)"},
         {nullptr, "--ovo", false, "multiclass one-vs-one (default, as LIBSVM)"},
         {nullptr, "--ovr", false, "multiclass one-vs-rest"},
         {"-f", "--format", true, "auto (default), libsvm or csv"},
@@ -51,6 +59,16 @@ const NumericOption kSolverOptions[] = {
     {"--clusters-per-level", "clusters_per_level"},
     {"--early-level", "early_level"},
     {"--sample-size", "sample_size"},
+    {"--lambda", "lambda"},
+    {"--task", "task"},
+    {"--num-centers", "centers"},
+    {"--centers", "center_method"},
+    {"--iterations", "iterations"},
+    {"--tolerance", "tolerance"},
+    {"--validation", "validation"},
+    {"--rank", "rank"},
+    {"--clusters", "clusters"},
+    {"--threshold", "threshold"},
 };
 
 kmx_solver *make_solver(const ParsedArgs &args) {
@@ -62,30 +80,6 @@ kmx_solver *make_solver(const ParsedArgs &args) {
     kmx_solver *solver = nullptr;
     check(kmx_solver_create_from_string(&solver, params.c_str()));
     return solver;
-}
-
-// A one-line bar redrawn in place on stderr (a terminal).
-struct ProgressBar {
-    int shown_percent = -1;
-    bool drawn = false;
-};
-
-int draw_progress(void *user, double fraction, const char *phase) {
-    ProgressBar &bar = *static_cast<ProgressBar *>(user);
-    const int percent = int(fraction * 100.0 + 0.5);
-    if (percent == bar.shown_percent) return 0;
-    bar.shown_percent = percent;
-    bar.drawn = true;
-    const int width = 40, filled = percent * width / 100;
-    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s", filled, "========================================",
-                 width - filled, "", percent, phase);
-    std::fflush(stderr);
-    return 0;
-}
-
-const char *method_name(double method) {
-    static const char *const names[] = {"svm", "dcsvm", "dcsvm-early", "bka"};
-    return names[int(method)];
 }
 
 }  // namespace
@@ -101,14 +95,14 @@ int run_train(int argc, char **argv) {
     kmx_kernel *kernel = make_kernel(args);
     kmx_context *ctx = make_context(args);
     ProgressBar bar;
-    if (isatty(STDERR_FILENO)) check(kmx_context_set_progress_callback(ctx, draw_progress, &bar));
+    bar.attach(ctx);
     kmx_dataset *data = nullptr;
     check(kmx_dataset_load(&data, ctx, args.positional[0].c_str(), format_option(args)));
     kmx_model *model = nullptr;
     const double start = now_seconds();
     const kmx_status status = kmx_solver_train(&model, solver, ctx, kernel, data);
     const double seconds = now_seconds() - start;
-    if (bar.drawn) std::fprintf(stderr, "\n");
+    bar.finish();
     check(status);
     check(kmx_model_save(model, args.positional[1].c_str()));
     int64_t n = 0, d = 0;

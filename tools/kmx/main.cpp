@@ -20,8 +20,9 @@ int run_version(int, char **) {
 const Command kCommands[] = {
     {"version", run_version, "print the library version"},
     {"info", kmx_cli::run_info, "describe a LIBSVM or CSV data file, or a model file"},
-    {"train", kmx_cli::run_train, "train a kernel SVM (DC-SVM, early DC-SVM, BKA or the dual solver)"},
-    {"predict", kmx_cli::run_predict, "predict a data file with a model; report accuracy"},
+    {"train", kmx_cli::run_train, "train a model: kernel SVM (DC-SVM, early, BKA, dual solver) or KRR (exact, Nystrom, MEKA, FALKON)"},
+    {"predict", kmx_cli::run_predict, "predict a data file with a model; report accuracy (rmse for regression)"},
+    {"approx", kmx_cli::run_approx, "approximate a kernel matrix (Nystrom, MEKA); report error and memory"},
     {"kernel", kmx_cli::run_kernel, "time a kernel block on a data file"},
 };
 

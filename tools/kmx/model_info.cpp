@@ -17,14 +17,13 @@ double info(const kmx_model *model, kmx_model_info_key key) {
 }  // namespace
 
 int describe_model(const char *path) {
-    static const char *const methods[] = {"svm", "dcsvm", "dcsvm-early", "bka", "krr", "nystrom-krr", "meka-krr", "falkon"};
     kmx_model *model = nullptr;
     check(kmx_model_load(&model, path));
     const double classes = info(model, KMX_INFO_CLASSES);
     std::vector<double> labels(static_cast<size_t>(classes));
     check(kmx_model_classes(labels.data(), int64_t(classes), model));
     std::printf("file      %s (kmx model)\n", path);
-    std::printf("method    %s\n", methods[int(info(model, KMX_INFO_METHOD))]);
+    std::printf("method    %s\n", method_name(info(model, KMX_INFO_METHOD)));
     std::printf("columns   %g\n", info(model, KMX_INFO_COLUMNS));
     if (info(model, KMX_INFO_TASK) == KMX_TASK_REGRESSION) {
         std::printf("task      regression\n");
