@@ -8,7 +8,8 @@ packages=(g++ meson ninja-build pkg-config python3
           python3-numpy python3-scipy python3-sklearn    # references: the slow suite's,
           libsvm-tools                                   # and LIBSVM's svm-train for the solver's
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
-          r-base-dev r-cran-testthat)                    # the bindings and their tests
+          r-base-dev r-cran-testthat                     # the bindings and their tests
+          gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user)  # the inference subset on ARM
 if [ "${1:-}" = "--bench" ]; then
     packages+=(python3-libsvm time)
 fi

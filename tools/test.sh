@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what kmx needs, builds it and runs every test suite (including
-# 'slow'), then prints one summary line: "N passed, N failed".
+# 'slow'), the inference-only build and its ARM cross build under qemu
+# (tools/test-arm.sh), then prints one summary line:
+# "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -8,9 +10,21 @@ bash tools/install-deps.sh
 ninja -C build
 status=0
 meson test -C build --setup=full --print-errorlogs || status=$?
-python3 - build/meson-logs/testlog-full.json <<'PY'
+# The inference subset alone (-Dtraining=disabled: no BLIS, libFLAME or C++),
+# natively and cross-compiled for ARM under qemu; their results count too.
+rm -f build-infer-only/meson-logs/testlog.json build-arm/meson-logs/testlog.json
+[ -f build-infer-only/build.ninja ] || meson setup -Dtraining=disabled build-infer-only || status=1
+{ ninja -C build-infer-only && meson test -C build-infer-only --print-errorlogs; } || status=1
+bash tools/test-arm.sh build-arm || status=1
+python3 - build/meson-logs/testlog-full.json build-infer-only/meson-logs/testlog.json \
+    build-arm/meson-logs/testlog.json <<'PY'
 import json, sys
-results = [json.loads(line)["result"] for line in open(sys.argv[1]) if line.strip()]
+results = []
+for path in sys.argv[1:]:
+    try:
+        results += [json.loads(line)["result"] for line in open(path) if line.strip()]
+    except OSError:
+        results.append("ERROR")  # that build never got to its tests
 passed = sum(r in ("OK", "EXPECTEDFAIL") for r in results)
 skipped = sum(r == "SKIP" for r in results)
 print(f"{passed} passed, {len(results) - passed - skipped} failed, {skipped} skipped")

@@ -1,0 +1,139 @@
+/* kmx_infer.h — kmx's inference-only subset: run a compact predictor
+ * (DC-Pred++) that the full library exported, on a device with no heap.
+ *
+ * Plain C99, no dependency on kmx.h, no allocation, no stdio, no BLAS; only
+ * exp/sqrt/fabs/tanh (and their float versions) from libm.
+ *
+ * The predictor blob is the file `kmx export` writes (layout: the comment at
+ * the top of lib/predict/predictor_blob.h; byte offsets in
+ * lib/infer/blob_layout.h): little-endian, versioned, CRC-32 checked, every
+ * array 8-byte aligned. It is read in place, never copied, so it may sit in
+ * read-only flash; it must start at an 8-byte aligned address (the header
+ * `kmx export --c` writes declares it so) and outlive the predictor.
+ *
+ * Usage:
+ *     size_t bytes;
+ *     kmx_infer_required_bytes(blob, blob_len, &bytes);       // or a constant
+ *     static uint64_t arena[ARENA_WORDS];                      // 8-byte aligned
+ *     kmx_infer_predictor *p;
+ *     if (kmx_infer_open(blob, blob_len, arena, sizeof arena, &p) != KMX_INFER_OK) ...
+ *     double label;
+ *     kmx_infer_predict(p, x, n_features, &label, NULL, 0);
+ *
+ * Arguments: inputs first, then outputs (the order of the design notes);
+ * every array is a (pointer, length) pair and lengths are checked.
+ *
+ * Memory: the arena holds the predictor (a few hundred bytes) and one
+ * call's scratch: kmx_infer_required_bytes tells the exact total, which
+ * depends only on the blob's largest leaf, outputs and classes
+ * (kmx_infer_scratch_bytes gives the scratch part).
+ *
+ * Threads: after kmx_infer_open the predictor and the blob are only read,
+ * except that kmx_infer_predict and kmx_infer_predict_batch use the scratch
+ * inside the arena: one thread at a time per predictor. Threads sharing a
+ * predictor call kmx_infer_predict_r with a scratch buffer of their own
+ * (kmx_infer_scratch_bytes(p) bytes, 8-byte aligned, e.g. on the stack).
+ *
+ * Numbers: float64 predictors compute in double, float32 ones in float
+ * (inputs are double and rounded to float on use); both give the same
+ * results as the full library's predictor (double: to about 1e-12; float:
+ * same labels, outputs to about 1e-4 relative).
+ */
+#ifndef KMX_INFER_H
+#define KMX_INFER_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(SWIG)
+#define KMX_INFER_API
+#elif defined(_WIN32) && defined(KMX_INFER_BUILDING_LIBRARY)
+#define KMX_INFER_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define KMX_INFER_API __attribute__((visibility("default")))
+#else
+#define KMX_INFER_API
+#endif
+
+#define KMX_INFER_VERSION_MAJOR 0
+#define KMX_INFER_VERSION_MINOR 1
+#define KMX_INFER_VERSION_PATCH 0
+/* The newest predictor blob format version this runtime reads. */
+#define KMX_INFER_BLOB_VERSION 1
+
+/* Status codes: 0 is success; the numbers are frozen. One list generates the
+ * enum and kmx_infer_status_name's table. */
+#define KMX_INFER_STATUS_LIST(X)                                                  \
+    X(KMX_INFER_OK, 0)                                                            \
+    X(KMX_INFER_E_INVALID_ARGUMENT, 1) /* NULL pointer, wrong length */          \
+    X(KMX_INFER_E_ARENA_TOO_SMALL, 2)  /* arena or scratch below what is needed */ \
+    X(KMX_INFER_E_FORMAT, 3)           /* not a predictor blob, or corrupt */    \
+    X(KMX_INFER_E_VERSION, 4)          /* blob from a newer format version */     \
+    X(KMX_INFER_E_ALIGNMENT, 5)        /* blob, arena or scratch not 8-aligned */ \
+    X(KMX_INFER_E_UNSUPPORTED, 6)      /* valid, but not on this machine (big-endian) */
+
+#define KMX_INFER_STATUS_ENUM_(name, value) name = value,
+typedef enum kmx_infer_status {
+    KMX_INFER_STATUS_LIST(KMX_INFER_STATUS_ENUM_)
+    KMX_INFER_STATUS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_infer_status;
+#undef KMX_INFER_STATUS_ENUM_
+
+/* "KMX_INFER_OK", "KMX_INFER_E_FORMAT", ...; "KMX_INFER_E_UNKNOWN" otherwise. */
+KMX_INFER_API const char *kmx_infer_status_name(kmx_infer_status status);
+
+/* An open predictor: lives in the caller's arena; nothing to free (the
+ * arena and the blob may be reused once it is no longer used). */
+typedef struct kmx_infer_predictor kmx_infer_predictor;
+
+/* Validates the blob (everything kmx_infer_open checks) and stores in *bytes
+ * the arena size kmx_infer_open needs for it. */
+KMX_INFER_API kmx_infer_status kmx_infer_required_bytes(const void *blob, size_t blob_len, size_t *bytes);
+
+/* Validates the blob completely — magic, version, sizes, offsets,
+ * alignment, CRC, kernel and task codes, index ranges (routing ranges,
+ * product pairs), finite values, increasing class labels: the rules of the
+ * full library's reader — then builds the predictor in `arena` (8-byte
+ * aligned, at least kmx_infer_required_bytes). The checks read the whole
+ * blob once (O(blob size)); predicting never checks again. On failure
+ * *out is NULL. */
+KMX_INFER_API kmx_infer_status kmx_infer_open(const void *blob, size_t blob_len, void *arena, size_t arena_len,
+                                              kmx_infer_predictor **out);
+
+/* Predicts one row x (x_len must equal kmx_infer_features(p)). *label gets
+ * the label (regression: the value); outputs (NULL when outputs_len is 0,
+ * else outputs_len >= kmx_infer_outputs(p)) gets the decision values o_k.
+ * label may be NULL. Uses the arena's scratch: one thread at a time. */
+KMX_INFER_API kmx_infer_status kmx_infer_predict(kmx_infer_predictor *p, const double *x, size_t x_len,
+                                                 double *label, double *outputs, size_t outputs_len);
+
+/* The same with the caller's scratch (kmx_infer_scratch_bytes(p) bytes,
+ * 8-byte aligned): p is only read, so many threads may share it. */
+KMX_INFER_API kmx_infer_status kmx_infer_predict_r(const kmx_infer_predictor *p, const double *x, size_t x_len,
+                                                   double *label, double *outputs, size_t outputs_len,
+                                                   void *scratch, size_t scratch_len);
+
+/* Predicts `rows` rows of x (row-major, x_len = rows * features). labels
+ * gets `rows` labels (NULL allowed); outputs, when not NULL, gets
+ * rows * kmx_infer_outputs(p) values, row-major (outputs_len at least that).
+ * Uses the arena's scratch: one thread at a time. */
+KMX_INFER_API kmx_infer_status kmx_infer_predict_batch(kmx_infer_predictor *p, const double *x, size_t x_len,
+                                                       size_t rows, double *labels, double *outputs,
+                                                       size_t outputs_len);
+
+/* Facts about an open predictor (0 for NULL). */
+KMX_INFER_API size_t kmx_infer_features(const kmx_infer_predictor *p);      /* d: values per input row */
+KMX_INFER_API size_t kmx_infer_outputs(const kmx_infer_predictor *p);       /* decision values per row */
+KMX_INFER_API size_t kmx_infer_classes(const kmx_infer_predictor *p);       /* 0 for regression */
+KMX_INFER_API double kmx_infer_class_label(const kmx_infer_predictor *p, size_t i); /* 0 when out of range */
+KMX_INFER_API int kmx_infer_is_float32(const kmx_infer_predictor *p);
+KMX_INFER_API size_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p); /* for kmx_infer_predict_r */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMX_INFER_H */

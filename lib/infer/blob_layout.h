@@ -1,0 +1,61 @@
+/* blob_layout.h — byte offsets of the predictor blob (format version 1).
+ *
+ * The one definition shared by the writer/reader in C++
+ * (lib/predict/predictor_blob.cpp, whose header documents the layout in
+ * words) and the C inference runtime (the .c files of lib/infer). C99 and C++.
+ *
+ * All fields little-endian. Header at offset 0, KMX_BLOB_HEADER_BYTES long;
+ * arrays follow at the offsets the header and the leaf table give, each
+ * offset a multiple of 8. "real" arrays are float64, or float32 when
+ * KMX_BLOB_FLAG_FLOAT32 is set.
+ */
+#ifndef KMX_INFER_BLOB_LAYOUT_H
+#define KMX_INFER_BLOB_LAYOUT_H
+
+#define KMX_BLOB_MAGIC "KMXPRED\0" /* 8 bytes, including the NUL */
+#define KMX_BLOB_MAGIC_BYTES 8
+#define KMX_BLOB_VERSION 1u
+#define KMX_BLOB_ALIGN 8u
+
+/* Header fields: name offset (type). */
+#define KMX_BLOB_OFF_MAGIC 0               /* u8[8]  "KMXPRED\0" */
+#define KMX_BLOB_OFF_VERSION 8             /* u32    format version */
+#define KMX_BLOB_OFF_CRC 12                /* u32    CRC-32 of bytes [16, total_bytes) */
+#define KMX_BLOB_OFF_TOTAL_BYTES 16        /* u64    length of the whole blob */
+#define KMX_BLOB_OFF_HEADER_BYTES 24       /* u32    KMX_BLOB_HEADER_BYTES */
+#define KMX_BLOB_OFF_FLAGS 28              /* u32    bit 0: float32 reals; others 0 */
+#define KMX_BLOB_OFF_KERNEL 32             /* u32    kmx_kernel_type (0 rbf .. 4 sigmoid) */
+#define KMX_BLOB_OFF_DEGREE 36             /* i32    polynomial degree */
+#define KMX_BLOB_OFF_GAMMA 40              /* f64    gamma (resolved, > 0 unless linear) */
+#define KMX_BLOB_OFF_COEF0 48              /* f64    coef0 */
+#define KMX_BLOB_OFF_TASK 56               /* u32    0 classification, 1 regression */
+#define KMX_BLOB_OFF_MULTICLASS 60         /* u32    0 one-vs-one, 1 one-vs-rest */
+#define KMX_BLOB_OFF_TRIANGLE_ESTIMATE 64  /* u32    0 lower, 1 upper, 2 midpoint */
+#define KMX_BLOB_OFF_RESERVED 68           /* u32    0 */
+#define KMX_BLOB_OFF_D 72                  /* u64    features per row */
+#define KMX_BLOB_OFF_OUTPUTS 80            /* u64    outputs per row */
+#define KMX_BLOB_OFF_CLASSES 88            /* u64    class labels (0 for regression) */
+#define KMX_BLOB_OFF_TOP 96                /* u64    top nodes */
+#define KMX_BLOB_OFF_LEAVES 104            /* u64    leaves */
+#define KMX_BLOB_OFF_CLASSES_AT 112        /* u64    offset of f64[classes] */
+#define KMX_BLOB_OFF_TOP_CENTERS_AT 120    /* u64    offset of real[top * d] */
+#define KMX_BLOB_OFF_TOP_LEAF_BEGIN_AT 128 /* u64    offset of u64[top + 1] */
+#define KMX_BLOB_OFF_LEAF_TABLE_AT 136     /* u64    offset of u64[leaves * KMX_BLOB_LEAF_WORDS] */
+#define KMX_BLOB_HEADER_BYTES 144
+#define KMX_BLOB_CRC_BEGIN 16 /* the CRC covers everything after the CRC field's 8-byte row */
+
+#define KMX_BLOB_FLAG_FLOAT32 1u
+
+/* One leaf-table record: KMX_BLOB_LEAF_WORDS u64 words, in this order. */
+#define KMX_BLOB_LEAF_M 0                /* landmarks m (>= 1) */
+#define KMX_BLOB_LEAF_TRIANGLE 1         /* triangle pseudo-landmarks p_tri */
+#define KMX_BLOB_LEAF_PRODUCTS 2         /* product pseudo-landmarks p_prod */
+#define KMX_BLOB_LEAF_CENTER_AT 3        /* offset of real[d] */
+#define KMX_BLOB_LEAF_LANDMARKS_AT 4     /* offset of real[m * d] */
+#define KMX_BLOB_LEAF_TRIANGLE_DIST_AT 5 /* offset of real[p_tri * m] */
+#define KMX_BLOB_LEAF_PAIRS_AT 6         /* offset of i32[2 * p_prod] */
+#define KMX_BLOB_LEAF_BETA_AT 7          /* offset of real[(m + p_tri + p_prod) * outputs] */
+#define KMX_BLOB_LEAF_BIAS_AT 8          /* offset of real[outputs] */
+#define KMX_BLOB_LEAF_WORDS 9
+
+#endif

@@ -1,0 +1,71 @@
+/* infer_internal.h — the open predictor, shared by the C runtime's files.
+ * Every pointer points into the blob (validated by kmx_infer_open). */
+#ifndef KMX_INFER_INTERNAL_H
+#define KMX_INFER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kmx/kmx_infer.h"
+
+enum { INFER_KERNEL_RBF, INFER_KERNEL_LAPLACIAN, INFER_KERNEL_POLYNOMIAL, INFER_KERNEL_LINEAR, INFER_KERNEL_SIGMOID };
+enum { INFER_TASK_CLASSIFICATION, INFER_TASK_REGRESSION };
+enum { INFER_MULTICLASS_OVO, INFER_MULTICLASS_OVR };
+enum { INFER_TRIANGLE_LOWER, INFER_TRIANGLE_UPPER, INFER_TRIANGLE_MIDPOINT };
+
+struct kmx_infer_predictor {
+    const unsigned char *blob;
+    int float32;
+    int kernel;
+    int degree;
+    int task;
+    int multiclass;
+    int triangle_estimate;
+    double gamma;
+    double coef0;
+    size_t d;
+    size_t outputs;
+    size_t classes;
+    size_t top;
+    size_t leaves;
+    const double *class_labels;     /* classes */
+    const void *top_centers;        /* real[top * d] */
+    const uint64_t *top_leaf_begin; /* top + 1 */
+    const uint64_t *leaf_table;     /* leaves * KMX_BLOB_LEAF_WORDS */
+    size_t max_landmarks;           /* largest m over the leaves */
+    size_t max_features;            /* largest m + p_tri + p_prod */
+    int has_triangles;
+    void *scratch; /* in the arena, scratch_bytes long */
+    size_t scratch_bytes;
+};
+
+/* One leaf's arrays, resolved from the leaf table. */
+typedef struct infer_leaf {
+    size_t m;
+    size_t triangle;
+    size_t products;
+    const void *center;
+    const void *landmarks;
+    const void *triangle_dist;
+    const int32_t *pairs;
+    const void *beta;
+    const void *bias;
+} infer_leaf;
+
+infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l);
+
+/* Scratch layout for one call (real = float or double): c̄ (max_features
+ * reals), r (max_landmarks reals, when there are triangles), o (outputs
+ * reals), votes (classes uint32). */
+size_t kmx_infer__scratch_bytes(int float32, size_t max_features, size_t max_landmarks, int has_triangles,
+                                size_t outputs, size_t classes);
+
+/* One row, in double or float; scratch already checked. */
+void kmx_infer__predict_f64(const kmx_infer_predictor *p, const double *x, double *label, double *outputs,
+                            void *scratch);
+void kmx_infer__predict_f32(const kmx_infer_predictor *p, const double *x, double *label, double *outputs,
+                            void *scratch);
+
+uint32_t kmx_infer__crc32(const unsigned char *data, size_t len);
+
+#endif

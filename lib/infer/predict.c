@@ -1,0 +1,110 @@
+/* predict.c — kmx_infer_predict*: the prediction rule in double and float
+ * (predict_real.h, included once per precision) and the checks on the
+ * caller's arguments. Nothing here allocates or writes outside the caller's
+ * buffers and the scratch. */
+#include <math.h>
+
+#include "blob_layout.h"
+#include "infer_internal.h"
+
+#define REAL double
+#define FN(name) name##_f64
+#define R_EXP exp
+#define R_SQRT sqrt
+#define R_FABS fabs
+#define R_TANH tanh
+#include "predict_real.h"
+#undef REAL
+#undef FN
+#undef R_EXP
+#undef R_SQRT
+#undef R_FABS
+#undef R_TANH
+
+#define REAL float
+#define FN(name) name##_f32
+#define R_EXP expf
+#define R_SQRT sqrtf
+#define R_FABS fabsf
+#define R_TANH tanhf
+#include "predict_real.h"
+
+infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l) {
+    const uint64_t *words = p->leaf_table + l * KMX_BLOB_LEAF_WORDS;
+    infer_leaf leaf;
+    leaf.m = (size_t)words[KMX_BLOB_LEAF_M];
+    leaf.triangle = (size_t)words[KMX_BLOB_LEAF_TRIANGLE];
+    leaf.products = (size_t)words[KMX_BLOB_LEAF_PRODUCTS];
+    leaf.center = p->blob + words[KMX_BLOB_LEAF_CENTER_AT];
+    leaf.landmarks = p->blob + words[KMX_BLOB_LEAF_LANDMARKS_AT];
+    leaf.triangle_dist = p->blob + words[KMX_BLOB_LEAF_TRIANGLE_DIST_AT];
+    leaf.pairs = (const int32_t *)(const void *)(p->blob + words[KMX_BLOB_LEAF_PAIRS_AT]);
+    leaf.beta = p->blob + words[KMX_BLOB_LEAF_BETA_AT];
+    leaf.bias = p->blob + words[KMX_BLOB_LEAF_BIAS_AT];
+    return leaf;
+}
+
+static size_t round_up_8(size_t bytes) { return (bytes + 7u) & ~(size_t)7u; }
+
+size_t kmx_infer__scratch_bytes(int float32, size_t max_features, size_t max_landmarks, int has_triangles,
+                                size_t outputs, size_t classes) {
+    const size_t real_bytes = float32 ? sizeof(float) : sizeof(double);
+    const size_t reals = max_features + (has_triangles ? max_landmarks : 0) + outputs;
+    return round_up_8(reals * real_bytes + classes * sizeof(uint32_t));
+}
+
+static int misaligned(const void *pointer) { return ((uintptr_t)pointer & 7u) != 0; }
+
+static kmx_infer_status check_row_arguments(const kmx_infer_predictor *p, const double *x, size_t x_len,
+                                            const double *outputs, size_t outputs_len) {
+    if (!p || !x || x_len != p->d) return KMX_INFER_E_INVALID_ARGUMENT;
+    if (outputs_len > 0 && !outputs) return KMX_INFER_E_INVALID_ARGUMENT;
+    if (outputs && outputs_len < p->outputs) return KMX_INFER_E_INVALID_ARGUMENT;
+    return KMX_INFER_OK;
+}
+
+static void predict_row(const kmx_infer_predictor *p, const double *x, double *label, double *outputs, void *scratch) {
+    if (p->float32)
+        kmx_infer__predict_f32(p, x, label, outputs, scratch);
+    else
+        kmx_infer__predict_f64(p, x, label, outputs, scratch);
+}
+
+kmx_infer_status kmx_infer_predict_r(const kmx_infer_predictor *p, const double *x, size_t x_len, double *label,
+                                     double *outputs, size_t outputs_len, void *scratch, size_t scratch_len) {
+    const kmx_infer_status status = check_row_arguments(p, x, x_len, outputs, outputs_len);
+    if (status != KMX_INFER_OK) return status;
+    if (!scratch) return KMX_INFER_E_INVALID_ARGUMENT;
+    if (misaligned(scratch)) return KMX_INFER_E_ALIGNMENT;
+    if (scratch_len < p->scratch_bytes) return KMX_INFER_E_ARENA_TOO_SMALL;
+    predict_row(p, x, label, outputs, scratch);
+    return KMX_INFER_OK;
+}
+
+kmx_infer_status kmx_infer_predict(kmx_infer_predictor *p, const double *x, size_t x_len, double *label,
+                                   double *outputs, size_t outputs_len) {
+    if (!p) return KMX_INFER_E_INVALID_ARGUMENT;
+    return kmx_infer_predict_r(p, x, x_len, label, outputs, outputs_len, p->scratch, p->scratch_bytes);
+}
+
+kmx_infer_status kmx_infer_predict_batch(kmx_infer_predictor *p, const double *x, size_t x_len, size_t rows,
+                                         double *labels, double *outputs, size_t outputs_len) {
+    size_t i;
+    if (!p || !x || (p->d > 0 && rows > (size_t)-1 / p->d) || x_len != rows * p->d) return KMX_INFER_E_INVALID_ARGUMENT;
+    if (outputs && (rows > (size_t)-1 / p->outputs || outputs_len < rows * p->outputs))
+        return KMX_INFER_E_INVALID_ARGUMENT;
+    if (!outputs && outputs_len > 0) return KMX_INFER_E_INVALID_ARGUMENT;
+    for (i = 0; i < rows; ++i)
+        predict_row(p, x + i * p->d, labels ? labels + i : NULL, outputs ? outputs + i * p->outputs : NULL, p->scratch);
+    return KMX_INFER_OK;
+}
+
+size_t kmx_infer_features(const kmx_infer_predictor *p) { return p ? p->d : 0; }
+size_t kmx_infer_outputs(const kmx_infer_predictor *p) { return p ? p->outputs : 0; }
+size_t kmx_infer_classes(const kmx_infer_predictor *p) { return p ? p->classes : 0; }
+int kmx_infer_is_float32(const kmx_infer_predictor *p) { return p ? p->float32 : 0; }
+size_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p) { return p ? p->scratch_bytes : 0; }
+
+double kmx_infer_class_label(const kmx_infer_predictor *p, size_t i) {
+    return p && i < p->classes ? p->class_labels[i] : 0.0;
+}

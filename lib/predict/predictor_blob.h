@@ -1,0 +1,53 @@
+// predictor_blob.h — a CompactPredictor as one self-contained byte blob, the
+// form `kmx export` writes and the inference subset (<kmx/kmx_infer.h>) runs
+// in place, from flash if need be.
+//
+// Layout, format version 1 (byte offsets in lib/infer/blob_layout.h, the one
+// definition the C runtime and this writer share). Everything little-endian.
+//
+//   offset  type     field
+//   0       u8[8]    magic "KMXPRED\0"
+//   8       u32      format version (1); readers refuse newer versions
+//   12      u32      CRC-32 (IEEE) of bytes [16, total_bytes)
+//   16      u64      total_bytes: the blob's exact length
+//   24      u32      header bytes (144)
+//   28      u32      flags: bit 0 = float32 reals (all other bits 0)
+//   32      u32      kernel (kmx_kernel_type)      36  i32  degree
+//   40      f64      gamma (resolved)              48  f64  coef0
+//   56      u32      task (0 classification, 1 regression)
+//   60      u32      multiclass (0 ovo, 1 ovr)     64  u32  triangle estimate (0 lower, 1 upper, 2 midpoint)
+//   68      u32      reserved (0)
+//   72      u64 ×5   d, outputs, classes, top, leaves
+//   112     u64 ×4   offsets of: classes f64[classes]; top centers real[top·d];
+//                    top_leaf_begin u64[top+1]; the leaf table u64[leaves·9]
+//   144     arrays, each at an offset that is a multiple of 8, zero padding between.
+//
+//   Leaf table record (9 × u64): m, p_tri, p_prod, then the offsets of
+//   center real[d], landmarks real[m·d], triangle distances real[p_tri·m],
+//   product pairs i32[2·p_prod], β real[(m+p_tri+p_prod)·outputs],
+//   bias real[outputs]. "real" is f64, or f32 when the float32 flag is set
+//   (class labels stay f64). Writing rounds every real array to float for
+//   float32 predictors, as CompactPredictor's contract says.
+//
+// Reading checks all of it — magic, version, lengths, CRC, alignment,
+// offsets and counts against the blob, kernel/task/multiclass codes, and
+// check_compact_predictor's rules (routing ranges, product pairs, finite
+// values, increasing classes, one output for regression) — and fails with
+// KMX_E_FORMAT naming what is wrong. kmx_infer_open applies the same rules. A blob's first byte must be 8-byte aligned to be used in place
+// (the reader here copies, so it does not care).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "predict/compact_predictor.h"
+
+namespace kmx {
+
+// Fails with KMX_E_INVALID_ARGUMENT when the predictor's arrays disagree
+// with its counts (the same rules the reader applies).
+std::vector<unsigned char> write_predictor_blob(const CompactPredictor &predictor);
+
+// Fails with KMX_E_FORMAT on anything malformed.
+CompactPredictor read_predictor_blob(const void *blob, size_t len);
+
+}  // namespace kmx

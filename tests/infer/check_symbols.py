@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""check_symbols.py NM LIB... — the inference subset needs nothing beyond a
+few libm and string functions (no heap, no stdio, no C++ runtime), and its
+shared library exports only kmx_infer_* names."""
+import subprocess
+import sys
+
+ALLOWED_UNDEFINED = {
+    "exp", "expf", "sqrt", "sqrtf", "fabs", "fabsf", "tanh", "tanhf", "memcmp", "memcpy", "memset", "memmove",
+    # toolchain plumbing of a shared library
+    "_GLOBAL_OFFSET_TABLE_", "__cxa_finalize", "_ITM_deregisterTMCloneTable", "_ITM_registerTMCloneTable",
+    "__gmon_start__", "__stack_chk_fail",
+}
+
+
+def symbols(nm, lib, *flags):
+    out = subprocess.run([nm, *flags, lib], check=True, capture_output=True, text=True).stdout
+    return {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip() and not line.endswith(":")}
+
+
+def main():
+    nm, libs = sys.argv[1], sys.argv[2:]
+    failed = False
+    for lib in libs:
+        # (an archive's members may use each other's symbols)
+        extra = symbols(nm, lib, "--undefined-only") - symbols(nm, lib, "--defined-only") - ALLOWED_UNDEFINED
+        if extra:
+            print(f"{lib}: needs {sorted(extra)}")
+            failed = True
+        if lib.endswith(".so") or ".so." in lib:
+            exported = symbols(nm, lib, "-D", "--defined-only")
+            others = sorted(s for s in exported if not s.startswith("kmx_infer_"))
+            if others:
+                print(f"{lib}: exports {others}")
+                failed = True
+    print("FAILED" if failed else "ok: no heap, stdio or C++ runtime; only kmx_infer_* exported")
+    return 1 if failed else 0
+
+
+sys.exit(main())

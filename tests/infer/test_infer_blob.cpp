@@ -1,0 +1,368 @@
+// test_infer_blob.cpp — the predictor blob (write/read round trip, the C++
+// reader's and the C runtime's verdicts on corrupt blobs), the C runtime's
+// predictions against the reference of random_predictor.h on every shape,
+// the C header export, and the checked-in blobs against the writer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "io/binary_file.h"
+#include "io/crc32.h"
+#include "kmx/kmx_infer.h"
+#include "predict/c_export.h"
+#include "predict/compact_predict.h"
+#include "predict/predictor_blob.h"
+#include "random_predictor.h"
+
+using namespace kmx_infer_test;
+
+namespace {
+
+// A blob copied into 8-byte aligned storage (as a flash array would be).
+struct AlignedBlob {
+    explicit AlignedBlob(const std::vector<unsigned char> &bytes)
+        : words((bytes.size() + 7) / 8 + 1), len(bytes.size()) {
+        std::memcpy(words.data(), bytes.data(), bytes.size());
+    }
+    const unsigned char *data() const { return reinterpret_cast<const unsigned char *>(words.data()); }
+    unsigned char *data() { return reinterpret_cast<unsigned char *>(words.data()); }
+    std::vector<uint64_t> words;
+    size_t len;
+};
+
+struct OpenPredictor {
+    explicit OpenPredictor(const AlignedBlob &blob) {
+        size_t bytes = 0;
+        status = kmx_infer_required_bytes(blob.data(), blob.len, &bytes);
+        if (status != KMX_INFER_OK) return;
+        arena.resize(bytes / 8 + 1);
+        status = kmx_infer_open(blob.data(), blob.len, arena.data(), bytes, &p);
+    }
+    std::vector<uint64_t> arena;
+    kmx_infer_predictor *p = nullptr;
+    kmx_infer_status status = KMX_INFER_E_INVALID_ARGUMENT;
+};
+
+kmx_status read_status(const unsigned char *data, size_t len) {
+    try {
+        kmx::read_predictor_blob(data, len);
+        return KMX_OK;
+    } catch (const kmx::Error &e) {
+        return e.status();
+    }
+}
+
+void expect_same_predictor(const kmx::CompactPredictor &a, const kmx::CompactPredictor &b) {
+    EXPECT_EQ(a.kernel.type, b.kernel.type);
+    EXPECT_EQ(a.kernel.gamma_for(a.d), b.kernel.gamma);
+    EXPECT_EQ(a.kernel.coef0, b.kernel.coef0);
+    EXPECT_EQ(a.kernel.degree, b.kernel.degree);
+    EXPECT_EQ(a.d, b.d);
+    EXPECT_EQ(a.task, b.task);
+    EXPECT_EQ(a.multiclass, b.multiclass);
+    EXPECT_EQ(a.classes, b.classes);
+    EXPECT_EQ(a.outputs, b.outputs);
+    EXPECT_EQ(a.triangle_estimate, b.triangle_estimate);
+    EXPECT_EQ(a.float32, b.float32);
+    EXPECT_EQ(a.top_centers, b.top_centers);
+    EXPECT_EQ(a.top_leaf_begin, b.top_leaf_begin);
+    ASSERT_EQ(a.leaves.size(), b.leaves.size());
+    for (size_t l = 0; l < a.leaves.size(); ++l) {
+        const kmx::PredictorLeaf &x = a.leaves[l], &y = b.leaves[l];
+        EXPECT_EQ(x.center, y.center);
+        EXPECT_EQ(x.m, y.m);
+        EXPECT_EQ(x.landmarks, y.landmarks);
+        EXPECT_EQ(x.triangle, y.triangle);
+        EXPECT_EQ(x.triangle_dist, y.triangle_dist);
+        EXPECT_EQ(x.products, y.products);
+        EXPECT_EQ(x.product_pairs, y.product_pairs);
+        EXPECT_EQ(x.beta, y.beta);
+        EXPECT_EQ(x.bias, y.bias);
+    }
+}
+
+}  // namespace
+
+TEST(PredictorBlob, RoundTripsEveryShape) {
+    for (const PredictorShape &s : all_shapes()) {
+        SCOPED_TRACE(s.name);
+        const kmx::CompactPredictor p = random_predictor(s, 7);
+        const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
+        EXPECT_EQ(blob.size() % 8, 0u);
+        expect_same_predictor(p, kmx::read_predictor_blob(blob.data(), blob.size()));
+    }
+}
+
+TEST(PredictorBlob, Float32StoresFloats) {
+    PredictorShape s;
+    s.float32 = false;
+    const size_t f64_bytes = kmx::write_predictor_blob(random_predictor(s, 3)).size();
+    s.float32 = true;
+    kmx::CompactPredictor p = random_predictor(s, 3);
+    const size_t f32_bytes = kmx::write_predictor_blob(p).size();
+    EXPECT_LT(f32_bytes, f64_bytes * 3 / 4);
+    // Unrounded doubles are rounded on the way out.
+    p.leaves[0].beta[0] = 0.1;
+    const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
+    EXPECT_EQ(kmx::read_predictor_blob(blob.data(), blob.size()).leaves[0].beta[0], double(0.1f));
+}
+
+TEST(PredictorBlob, WriterRejectsInconsistentPredictors) {
+    PredictorShape s;
+    s.products = 2;
+    s.triangles = 1;
+    const kmx::CompactPredictor good = random_predictor(s, 5);
+    auto expect_rejected = [](const kmx::CompactPredictor &p) {
+        try {
+            kmx::write_predictor_blob(p);
+            ADD_FAILURE() << "accepted";
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT) << e.what();
+        }
+    };
+    kmx::CompactPredictor p = good;
+    p.leaves[0].product_pairs[1] = int32_t(p.leaves[0].m);  // pair index == m
+    expect_rejected(p);
+    p = good;
+    p.leaves[0].product_pairs[0] = p.leaves[0].product_pairs[1] + 1;  // i > j
+    expect_rejected(p);
+    p = good;
+    p.kernel.type = KMX_KERNEL_POLYNOMIAL;  // triangles need a stationary kernel
+    expect_rejected(p);
+    p = good;
+    p.leaves[1].beta.pop_back();
+    expect_rejected(p);
+    p = good;
+    p.top_leaf_begin[1] = 0;  // an empty top node
+    expect_rejected(p);
+    p = good;
+    p.outputs = 2;  // binary has one output
+    expect_rejected(p);
+}
+
+// The C runtime against the reference on every shape: float64 to 1e-12,
+// float32 outputs to 1e-4 relative and the same labels (rows within rounding
+// of a routing or decision tie are left out of the float32 comparison).
+TEST(InferRuntime, MatchesReferenceOnEveryShape) {
+    int compared_f32_labels = 0, skipped_f32 = 0;
+    for (const PredictorShape &s : all_shapes()) {
+        SCOPED_TRACE(s.name);
+        const kmx::CompactPredictor p = random_predictor(s, 11);
+        const AlignedBlob blob(kmx::write_predictor_blob(p));
+        OpenPredictor open(blob);
+        ASSERT_EQ(open.status, KMX_INFER_OK) << kmx_infer_status_name(open.status);
+        ASSERT_EQ(kmx_infer_outputs(open.p), size_t(p.outputs));
+        const int64_t rows = 150;
+        const std::vector<double> x = random_rows(12, rows, p.d);
+        std::vector<double> outputs(size_t(p.outputs));
+        std::vector<double> batch_labels(static_cast<size_t>(rows)), batch_outputs(size_t(rows * p.outputs));
+        ASSERT_EQ(kmx_infer_predict_batch(open.p, x.data(), x.size(), size_t(rows), batch_labels.data(),
+                                          batch_outputs.data(), batch_outputs.size()),
+                  KMX_INFER_OK);
+        const double tolerance = s.float32 ? 1e-4 : 1e-12;
+        for (int64_t i = 0; i < rows; ++i) {
+            const double *row_x = x.data() + i * p.d;
+            const ReferenceRow want = reference_predict(p, row_x);
+            double label = 0;
+            ASSERT_EQ(kmx_infer_predict(open.p, row_x, size_t(p.d), &label, outputs.data(), outputs.size()),
+                      KMX_INFER_OK);
+            EXPECT_EQ(label, batch_labels[size_t(i)]);
+            if (s.float32 && (want.route_margin < 1e-3 || want.decision_margin < 1e-3)) {
+                ++skipped_f32;
+                continue;
+            }
+            for (int64_t k = 0; k < p.outputs; ++k) {
+                const double scale = std::max(1.0, std::fabs(want.outputs[size_t(k)]));
+                EXPECT_NEAR(outputs[size_t(k)], want.outputs[size_t(k)], tolerance * scale) << "row " << i;
+                EXPECT_EQ(outputs[size_t(k)], batch_outputs[size_t(i * p.outputs + k)]);
+            }
+            if (p.task == kmx::PredictorTask::regression) {
+                EXPECT_NEAR(label, want.label, tolerance * std::max(1.0, std::fabs(want.label)));
+            } else {
+                EXPECT_EQ(label, want.label) << "row " << i;
+            }
+            compared_f32_labels += s.float32 ? 1 : 0;
+        }
+    }
+    EXPECT_GT(compared_f32_labels, 20 * skipped_f32);  // the margin filter leaves most rows in
+}
+
+// The C runtime against the full library's batched predictor
+// (compact_predict.cpp), on every shape, with the same tolerances.
+TEST(InferRuntime, MatchesFullLibraryPredictorOnEveryShape) {
+    for (const PredictorShape &s : all_shapes()) {
+        SCOPED_TRACE(s.name);
+        const kmx::CompactPredictor p = random_predictor(s, 13);
+        const AlignedBlob blob(kmx::write_predictor_blob(p));
+        OpenPredictor open(blob);
+        ASSERT_EQ(open.status, KMX_INFER_OK);
+        const int64_t rows = 150;
+        const std::vector<double> x = random_rows(14, rows, p.d);
+        std::vector<double> full_outputs(size_t(rows * p.outputs)), full_labels(static_cast<size_t>(rows));
+        kmx::Context ctx;
+        kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(x.data(), rows, p.d, nullptr), full_outputs.data(),
+                             full_labels.data());
+        std::vector<double> labels(static_cast<size_t>(rows)), outputs(size_t(rows * p.outputs));
+        ASSERT_EQ(kmx_infer_predict_batch(open.p, x.data(), x.size(), size_t(rows), labels.data(), outputs.data(),
+                                          outputs.size()),
+                  KMX_INFER_OK);
+        const double tolerance = s.float32 ? 1e-4 : 1e-12;
+        for (int64_t i = 0; i < rows; ++i) {
+            const ReferenceRow near_tie = reference_predict(p, x.data() + i * p.d);
+            if (s.float32 && (near_tie.route_margin < 1e-3 || near_tie.decision_margin < 1e-3)) continue;
+            for (int64_t k = 0; k < p.outputs; ++k) {
+                const size_t at = size_t(i * p.outputs + k);
+                EXPECT_NEAR(outputs[at], full_outputs[at], tolerance * std::max(1.0, std::fabs(full_outputs[at])))
+                    << "row " << i;
+            }
+            if (p.task == kmx::PredictorTask::classification) {
+                EXPECT_EQ(labels[size_t(i)], full_labels[size_t(i)]) << "row " << i;
+            }
+        }
+    }
+}
+
+TEST(InferRuntime, ReentrantPredictUsesCallerScratch) {
+    PredictorShape s;
+    s.shape = Shape::ovo, s.classes = 5, s.triangles = 2, s.products = 2;
+    const kmx::CompactPredictor p = random_predictor(s, 21);
+    const AlignedBlob blob(kmx::write_predictor_blob(p));
+    OpenPredictor open(blob);
+    ASSERT_EQ(open.status, KMX_INFER_OK);
+    const size_t scratch_bytes = kmx_infer_scratch_bytes(open.p);
+    std::vector<uint64_t> scratch(scratch_bytes / 8 + 1);
+    const std::vector<double> x = random_rows(22, 20, p.d);
+    for (int i = 0; i < 20; ++i) {
+        double a = 0, b = 0;
+        ASSERT_EQ(kmx_infer_predict(open.p, x.data() + i * p.d, size_t(p.d), &a, nullptr, 0), KMX_INFER_OK);
+        ASSERT_EQ(
+            kmx_infer_predict_r(open.p, x.data() + i * p.d, size_t(p.d), &b, nullptr, 0, scratch.data(), scratch_bytes),
+            KMX_INFER_OK);
+        EXPECT_EQ(a, b);
+    }
+    double label;
+    EXPECT_EQ(kmx_infer_predict_r(open.p, x.data(), size_t(p.d), &label, nullptr, 0, scratch.data(), scratch_bytes - 1),
+              KMX_INFER_E_ARENA_TOO_SMALL);
+    EXPECT_EQ(kmx_infer_predict_r(open.p, x.data(), size_t(p.d), &label, nullptr, 0,
+                                  reinterpret_cast<unsigned char *>(scratch.data()) + 4, scratch_bytes),
+              KMX_INFER_E_ALIGNMENT);
+    EXPECT_EQ(kmx_infer_predict(open.p, x.data(), size_t(p.d) - 1, &label, nullptr, 0), KMX_INFER_E_INVALID_ARGUMENT);
+    double one_output;
+    EXPECT_EQ(kmx_infer_predict(open.p, x.data(), size_t(p.d), &label, &one_output, 1), KMX_INFER_E_INVALID_ARGUMENT);
+}
+
+// One open predictor, four threads, each with its own scratch: the same
+// labels as one thread (the predictor is only read).
+TEST(InferRuntime, ThreadsShareOnePredictor) {
+    PredictorShape s;
+    s.shape = Shape::ovr, s.classes = 4, s.triangles = 2, s.products = 3, s.top = 3, s.leaves_per_top = 3;
+    const kmx::CompactPredictor p = random_predictor(s, 51);
+    const AlignedBlob blob(kmx::write_predictor_blob(p));
+    OpenPredictor open(blob);
+    ASSERT_EQ(open.status, KMX_INFER_OK);
+    const int64_t rows = 2000;
+    const std::vector<double> x = random_rows(52, rows, p.d);
+    std::vector<double> want(static_cast<size_t>(rows));
+    ASSERT_EQ(kmx_infer_predict_batch(open.p, x.data(), x.size(), size_t(rows), want.data(), nullptr, 0), KMX_INFER_OK);
+    std::vector<std::vector<double>> got(4, std::vector<double>(static_cast<size_t>(rows)));
+    std::vector<std::thread> threads;
+    const kmx_infer_predictor *shared = open.p;
+    for (size_t t = 0; t < got.size(); ++t)
+        threads.emplace_back([&, t] {
+            std::vector<uint64_t> scratch(kmx_infer_scratch_bytes(shared) / 8 + 1);
+            for (int64_t i = 0; i < rows; ++i)
+                kmx_infer_predict_r(shared, x.data() + i * p.d, size_t(p.d), &got[t][size_t(i)], nullptr, 0,
+                                    scratch.data(), scratch.size() * 8);
+        });
+    for (std::thread &thread : threads) thread.join();
+    for (const std::vector<double> &labels : got) EXPECT_EQ(labels, want);
+}
+
+// Both readers must agree on every corrupt blob: a truncation, a bit flip
+// (caught by the CRC), and a bit flip with the CRC made valid again (caught,
+// or harmless, by the field checks: the C++ reader and kmx_infer_open apply
+// the same rules, so they accept and reject the same blobs).
+TEST(PredictorBlob, ReadersAgreeOnCorruptBlobs) {
+    PredictorShape s;
+    s.d = 2, s.top = 2, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1, s.shape = Shape::ovo;
+    s.classes = 3;
+    const std::vector<unsigned char> good = kmx::write_predictor_blob(random_predictor(s, 31));
+    for (size_t len = 0; len < good.size(); ++len) {
+        AlignedBlob cut(good);
+        cut.len = len;
+        OpenPredictor open(cut);
+        EXPECT_EQ(open.status, KMX_INFER_E_FORMAT) << len;
+        EXPECT_EQ(read_status(cut.data(), len), KMX_E_FORMAT) << len;
+    }
+    int accepted_after_fix = 0, rejected_after_fix = 0;
+    for (size_t bit = 0; bit < good.size() * 8; ++bit) {
+        AlignedBlob bad(good);
+        bad.data()[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
+        EXPECT_NE(OpenPredictor(bad).status, KMX_INFER_OK) << bit;
+        EXPECT_EQ(read_status(bad.data(), bad.len), KMX_E_FORMAT) << bit;
+        if (bit / 8 < 16) continue;
+        const uint32_t crc = kmx::crc32(bad.data() + 16, bad.len - 16);
+        for (int i = 0; i < 4; ++i) bad.data()[12 + i] = static_cast<unsigned char>(crc >> (8 * i));
+        const OpenPredictor fixed(bad);
+        const kmx_status cpp = read_status(bad.data(), bad.len);
+        EXPECT_EQ(fixed.status == KMX_INFER_OK, cpp == KMX_OK)
+            << "bit " << bit << ": C says " << kmx_infer_status_name(fixed.status);
+        if (fixed.status == KMX_INFER_OK) {
+            ++accepted_after_fix;
+            double label, x[64] = {0.3, -0.2};
+            ASSERT_LE(kmx_infer_features(fixed.p), 64u);
+            EXPECT_EQ(kmx_infer_predict(fixed.p, x, kmx_infer_features(fixed.p), &label, nullptr, 0), KMX_INFER_OK);
+        } else {
+            ++rejected_after_fix;
+        }
+    }
+    EXPECT_GT(accepted_after_fix, 0);    // flips in β, centers, … are valid predictors
+    EXPECT_GT(rejected_after_fix, 100);  // flips in counts, offsets, codes are not
+}
+
+TEST(CExport, HeaderHoldsTheBlobAligned) {
+    const std::vector<unsigned char> blob = kmx::write_predictor_blob(random_predictor(PredictorShape(), 41));
+    const std::string text = kmx::predictor_blob_c_header(blob.data(), blob.size(), "my_model");
+    EXPECT_NE(text.find("#ifndef MY_MODEL_H"), std::string::npos);
+    EXPECT_NE(text.find("#define MY_MODEL_LEN " + std::to_string(blob.size()) + "\n"), std::string::npos);
+    EXPECT_NE(text.find("__attribute__((aligned(8)))"), std::string::npos);
+    EXPECT_NE(text.find("KMX_BLOB_ALIGNED(static const unsigned char my_model[" + std::to_string(blob.size()) + "])"),
+              std::string::npos);
+    // The bytes, read back from the text, are the blob.
+    std::vector<unsigned char> parsed;
+    for (size_t at = text.find("0x"); at != std::string::npos; at = text.find("0x", at + 4))
+        parsed.push_back(static_cast<unsigned char>(std::stoul(text.substr(at + 2, 2), nullptr, 16)));
+    EXPECT_EQ(parsed, blob);
+    for (const char *bad : {"", "9lives", "my-model", "a b"}) {
+        try {
+            kmx::predictor_blob_c_header(blob.data(), blob.size(), bad);
+            ADD_FAILURE() << "accepted name '" << bad << "'";
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT);
+        }
+    }
+}
+
+// The checked-in blobs are what the writer makes today (regenerate them with
+// make_infer_data when the format changes, and bump the format version).
+TEST(PredictorBlob, CheckedInBlobsMatchTheWriter) {
+    const char *data = std::getenv("KMX_INFER_TEST_DATA");
+    ASSERT_NE(data, nullptr);
+    for (const CheckedInBlob &b : checked_in_blobs()) {
+        SCOPED_TRACE(b.shape.name);
+        const std::vector<unsigned char> file =
+            kmx::read_binary_file((std::string(data) + "/" + b.shape.name + ".kmxp").c_str());
+        EXPECT_EQ(file, kmx::write_predictor_blob(random_predictor(b.shape, b.seed)));
+    }
+    const char *edge_dir = std::getenv("KMX_EDGE_DIR");
+    ASSERT_NE(edge_dir, nullptr);
+    const CheckedInBlob edge = edge_blob();
+    EXPECT_EQ(kmx::read_binary_file((std::string(edge_dir) + "/edge_predictor.kmxp").c_str()),
+              kmx::write_predictor_blob(random_predictor(edge.shape, edge.seed)));
+}

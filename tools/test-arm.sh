@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Cross-compiles the inference subset (-Dtraining=disabled: libkmx_infer,
+# its C tests, the edge example) for 32-bit ARM with Debian's
+# gcc-arm-linux-gnueabihf, runs the tests under qemu-arm (meson's
+# exe_wrapper, tools/cross/arm-linux-gnueabihf.ini), then prints the code
+# size of the subset's object files at -Os for x86-64 and ARM.
+# Usage: tools/test-arm.sh [BUILD_DIR]   (default build-arm; results in
+# BUILD_DIR/meson-logs/testlog.json, which tools/test.sh counts).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-arm}
+for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-size qemu-arm; do
+    command -v "$tool" >/dev/null || { echo "test-arm: $tool is missing (tools/install-deps.sh installs it)"; exit 1; }
+done
+[ -f "$build/build.ninja" ] ||
+    meson setup --cross-file tools/cross/arm-linux-gnueabihf.ini -Dtraining=disabled -Dbuildtype=minsize "$build"
+ninja -C "$build"
+status=0
+meson test -C "$build" --print-errorlogs || status=$?
+
+# Code size of the inference subset alone, as a device build would compile it.
+object_sizes() {  # COMPILER SIZE_TOOL LABEL
+    local objects
+    objects=$(mktemp -d)
+    for source in lib/infer/*.c; do
+        "$1" -std=c99 -Os -Iinclude -Ilib -c "$source" -o "$objects/$(basename "$source" .c).o"
+    done
+    echo "kmx_infer code size, $3, -Os:"
+    (cd "$objects" && "$2" -t ./*.o)
+    rm -rf "$objects"
+}
+object_sizes gcc size "x86-64"
+object_sizes arm-linux-gnueabihf-gcc arm-linux-gnueabihf-size "ARM (arm-linux-gnueabihf, Thumb-2)"
+exit $status
