@@ -430,10 +430,14 @@ KMX_API kmx_status kmx_predictor_decision_values(double *out, int64_t out_len, k
                                                  const kmx_predictor *predictor, const kmx_dataset *data);
 KMX_API kmx_status kmx_predictor_save(const kmx_predictor *predictor, const char *path);
 KMX_API kmx_status kmx_predictor_load(kmx_predictor **out, const char *path);
-/* The blob in memory: pass out == NULL (or too small) to learn the size in *out_size. */
+/* The blob in memory: pass out == NULL to learn the size in *out_size (a
+ * buffer too small is an error that still sets *out_size). */
 KMX_API kmx_status kmx_predictor_save_to_buffer(void *out, int64_t out_len, int64_t *out_size,
                                                 const kmx_predictor *predictor);
 KMX_API kmx_status kmx_predictor_load_from_buffer(kmx_predictor **out, const void *buffer, int64_t buffer_len);
+/* Writes the blob as a C header for <kmx/kmx_infer.h> programs: an aligned
+ * `static const unsigned char <name>[]` and `<name>_len` (name: a C identifier). */
+KMX_API kmx_status kmx_predictor_export_c(const kmx_predictor *predictor, const char *path, const char *name);
 
 /* ------------------------------------------------------------------ k-means */
 /* k-means with k-means++ seeding (Lloyd iterations, distances through GEMM),

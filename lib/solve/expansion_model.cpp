@@ -61,4 +61,23 @@ Model model_from_expansion(const CenterExpansion &expansion, const KrrTargets &t
     return model;
 }
 
+CenterExpansion expansion_from_model(const Model &model) {
+    if (!model.krr()) fail(KMX_E_INVALID_ARGUMENT, "the model is an SVM, not a kernel ridge regression");
+    CenterExpansion e;
+    e.kernel = model.kernel;
+    e.d = model.d;
+    e.m = model.n_points;
+    e.outputs = model.decision_values();
+    e.centers = model.points;
+    e.beta.assign(size_t(e.m * e.outputs), 0.0);
+    for (int64_t k = 0; k < e.outputs; ++k) {
+        const BinaryMachine &machine = model.machines[size_t(k)];
+        for (size_t j = 0; j < machine.sv.size(); ++j)
+            e.beta[size_t(machine.sv[j] * e.outputs + k)] += machine.coef[j];
+    }
+    e.cluster_centers = model.route_centers;
+    if (model.routes > 0) e.cluster_begin = model.machines[0].local.cluster_begin;
+    return e;
+}
+
 }  // namespace kmx

@@ -18,4 +18,7 @@ namespace kmx {
 Model model_from_expansion(const CenterExpansion &expansion, const KrrTargets &targets, kmx_method method,
                            double lambda);
 
+// The inverse, for a KRR-family model (KMX_E_INVALID_ARGUMENT for an SVM model).
+CenterExpansion expansion_from_model(const Model &model);
+
 }  // namespace kmx

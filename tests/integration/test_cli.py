@@ -183,5 +183,177 @@ class TrainPredict(unittest.TestCase):
         self.assertEqual(run("train", "-c", "0", self.train, self.path("x.kmx")).returncode, 1)
 
 
+def solve_dense(a, b):
+    """Solves a x = b by Gaussian elimination with partial pivoting (lists)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(c + 1, n):
+            f = m[r][c] / m[c][c]
+            if f:
+                for k in range(c, n + 1):
+                    m[r][k] -= f * m[c][k]
+    x = [0.0] * n
+    for c in reversed(range(n)):
+        x[c] = (m[c][n] - sum(m[c][k] * x[k] for k in range(c + 1, n))) / m[c][c]
+    return x
+
+
+class KernelRidge(unittest.TestCase):
+    """kmx train -s krr|nystrom-krr|meka-krr|falkon and kmx approx."""
+
+    BOSTON = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.train = os.path.join(cls.tmp.name, "train.libsvm")
+        cls.test = os.path.join(cls.tmp.name, "test.libsvm")
+        write_head(LETTER, cls.train, 2000)
+        write_head(os.path.join(DATA, "letter_bin.test.libsvm"), cls.test, 1000)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def test_exact_krr_matches_a_closed_form_in_python(self):
+        model, labels = self.path("boston.kmx"), self.path("boston.out")
+        gamma, lam = 0.5, 1e-3
+        out = run("train", "-s", "krr", "-g", str(gamma), "-l", str(lam), self.BOSTON, model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"^trained krr: n=106 d=13 classes=0 sv=106 time=\S+s\n$")
+        out = run("predict", model, self.BOSTON, labels)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout.splitlines()[0], r"^rmse = \S+$")
+        x = read_libsvm_rows(self.BOSTON, 106, 13)
+        with open(self.BOSTON) as f:
+            y = [float(line.split()[0]) for line in f]
+        n = len(y)
+        g = [[math.exp(-gamma * sum((p - q) ** 2 for p, q in zip(a, b))) for b in x] for a in x]
+        alpha = solve_dense([[g[i][j] + (n * lam if i == j else 0) for j in range(n)] for i in range(n)], y)
+        expected = [sum(g[i][j] * alpha[j] for j in range(n)) for i in range(n)]
+        with open(labels) as f:
+            predicted = [float(v) for v in f.read().split()]
+        for p, e in zip(predicted, expected):
+            self.assertAlmostEqual(p, e, delta=1e-6 * max(1.0, abs(e)))
+        rmse = math.sqrt(sum((p - t) ** 2 for p, t in zip(predicted, y)) / n)
+        self.assertAlmostEqual(float(out.stdout.split()[2]), rmse, delta=1e-5 * rmse)
+
+    def test_each_krr_method_classifies_letter(self):
+        # Exact KRR reaches 93.4% here; 1000 of the 2000 rows as centers about 90%.
+        floors = {"krr": 0.92, "nystrom-krr": 0.88, "meka-krr": 0.85, "falkon": 0.88}
+        for solver, floor in floors.items():
+            with self.subTest(solver=solver):
+                model = self.path(solver + ".kmx")
+                out = run("train", "-s", solver, "-g", "16", "-l", "1e-5", "-m", "1000", self.train, model)
+                self.assertEqual(out.returncode, 0, out.stderr)
+                self.assertRegex(out.stdout, r"^trained " + solver + r": n=2000 d=16 classes=2 sv=\d+ time=\S+s\n$")
+                out = run("predict", model, self.test)
+                self.assertEqual(out.returncode, 0, out.stderr)
+                correct = int(out.stdout.split("(")[1].split("/")[0])
+                self.assertGreater(correct / 1000, floor)
+
+    def test_bad_lambda_and_centers(self):
+        out = run("train", "-s", "falkon", "-l", "0", self.train, self.path("x.kmx"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("lambda", out.stderr)
+        out = run("train", "-s", "falkon", "-m", "5000", self.train, self.path("x.kmx"))
+        self.assertEqual(out.returncode, 1)
+        self.assertFalse(os.path.exists(self.path("x.kmx")))
+
+    def test_approx_reports_error_memory_and_time(self):
+        errors = {}
+        for method in ("nystrom", "kmeans-nystrom", "meka"):
+            with self.subTest(method=method):
+                out = run("approx", "-s", method, "-g", "1", "--rank", "16", "--clusters", "4", "-m", "64",
+                          "--sample-rows", "2000", self.train)
+                self.assertEqual(out.returncode, 0, out.stderr)
+                last = out.stdout.splitlines()[-1]
+                self.assertRegex(last, r"^relative error = \S+ memory = \d+ bytes time = \S+s$")
+                errors[method] = float(last.split()[3])
+                self.assertTrue(0 <= errors[method] < 1, last)
+        out = run("approx", "-s", "meka", "--clusters", "5000", self.train)
+        self.assertEqual(out.returncode, 1)
+
+
+class CompactPredictors(unittest.TestCase):
+    """kmx compress, kmx info and kmx predict on a predictor, kmx export --c."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.train = os.path.join(cls.tmp.name, "train.libsvm")
+        cls.test = os.path.join(cls.tmp.name, "test.libsvm")
+        write_head(LETTER, cls.train, 3000)
+        write_head(os.path.join(DATA, "letter_bin.test.libsvm"), cls.test, 1000)
+        cls.model = os.path.join(cls.tmp.name, "svm.kmx")
+        out = run("train", "-s", "svm", "-c", "8", "-g", "16", cls.train, cls.model)
+        assert out.returncode == 0, out.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def compress(self, *options):
+        predictor = self.path("p.kmxp")
+        out = run("compress", *options, self.model, self.train, predictor)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"^compressed: leaves=\d+ landmarks=\d+ pseudo=\d+ bytes=\d+ "
+                                     r"\(model \d+ bytes\) arena=\d+ time=\S+s\n$")
+        return predictor, out.stdout
+
+    def test_compress_predict_info_export(self):
+        predictor, line = self.compress("--leaves", "4", "--landmarks", "16", "--pseudo", "16")
+        self.assertIn("leaves=4 landmarks=64", line)
+        out = run("predict", predictor, self.test)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        correct = int(out.stdout.split("(")[1].split("/")[0])
+        self.assertGreater(correct / 1000, 0.85)
+        info = run("info", predictor)
+        self.assertEqual(info.returncode, 0, info.stderr)
+        self.assertIn("kmx compact predictor", info.stdout)
+        self.assertIn("leaves    4", info.stdout)
+        header = self.path("p.h")
+        out = run("export", "--c", "--name", "letter_predictor", predictor, header)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(header) as f:
+            text = f.read()
+        self.assertIn("letter_predictor", text)
+        with open(predictor, "rb") as f:
+            size = len(f.read())
+        self.assertIn(str(size), text)
+
+    def test_float32_halves_the_bytes(self):
+        _, wide = self.compress("--leaves", "2", "--landmarks", "16")
+        _, narrow = self.compress("--leaves", "2", "--landmarks", "16", "--float32")
+        wide_bytes = int(wide.split("bytes=")[1].split()[0])
+        narrow_bytes = int(narrow.split("bytes=")[1].split()[0])
+        self.assertLess(narrow_bytes, 0.6 * wide_bytes)
+
+    def test_corrupt_predictor_and_bad_options(self):
+        predictor, _ = self.compress("--leaves", "2")
+        with open(predictor, "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) // 2] ^= 0x01
+        corrupt = self.path("corrupt.kmxp")
+        with open(corrupt, "wb") as f:
+            f.write(data)
+        out = run("predict", corrupt, self.test)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("kmx: error:", out.stderr)
+        self.assertEqual(run("export", predictor, self.path("x.h")).returncode, 2)  # --c is required
+        out = run("export", "--c", "--name", "9bad", predictor, self.path("x.h"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("identifier", out.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

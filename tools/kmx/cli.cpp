@@ -139,14 +139,19 @@ kmx_kernel *make_kernel(const ParsedArgs &args) {
     return kernel;
 }
 
-bool is_model_file(const char *path) {
+namespace {
+bool starts_with_magic(const char *path, const char (&expected)[9]) {
     char magic[8] = {};
     std::FILE *file = std::fopen(path, "rb");
     if (!file) return false;
     const bool read = std::fread(magic, 1, sizeof magic, file) == sizeof magic;
     std::fclose(file);
-    return read && std::memcmp(magic, "KMXMODEL", sizeof magic) == 0;
+    return read && std::memcmp(magic, expected, sizeof magic) == 0;
 }
+}  // namespace
+
+bool is_model_file(const char *path) { return starts_with_magic(path, "KMXMODEL"); }
+bool is_predictor_file(const char *path) { return starts_with_magic(path, "KMXPRED\0"); }
 
 double now_seconds() {
     using clock = std::chrono::steady_clock;

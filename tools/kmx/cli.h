@@ -52,8 +52,9 @@ extern const OptionSpec kKernelOptions[4];
 // --format: auto (default), libsvm or csv.
 kmx_format format_option(const ParsedArgs &args);
 
-// True if `path` starts with the model file magic.
+// True if `path` starts with the model file / predictor blob magic.
 bool is_model_file(const char *path);
+bool is_predictor_file(const char *path);
 
 double now_seconds();
 
@@ -75,6 +76,10 @@ int run_kernel(int argc, char **argv);
 int run_train(int argc, char **argv);
 int run_predict(int argc, char **argv);
 int run_approx(int argc, char **argv);
+int run_compress(int argc, char **argv);
+int run_export(int argc, char **argv);
+int describe_predictor(const char *path);
+double predictor_info(const kmx_predictor *predictor, kmx_predictor_info_key key);
 int describe_model(const char *path);
 
 }  // namespace kmx_cli

@@ -68,6 +68,7 @@ int run_info(int argc, char **argv) {
     }
     const char *path = args.positional[0].c_str();
     if (is_model_file(path)) return describe_model(path);
+    if (is_predictor_file(path)) return describe_predictor(path);
     kmx_context *ctx = make_context(args);
     kmx_dataset *ds = nullptr;
     check(kmx_dataset_load(&ds, ctx, path, format_option(args)));

@@ -1,5 +1,6 @@
 // kmx predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE] — labels one per
-// line to OUTPUT_FILE (as svm-predict), accuracy and speed on stdout.
+// line to OUTPUT_FILE (as svm-predict), accuracy (rmse for regression) and
+// speed on stdout. MODEL_FILE may be a model or a compact predictor.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +50,41 @@ void report_rmse(const std::vector<double> &predicted, const std::vector<double>
     std::printf("rmse = %.6g\n", predicted.empty() ? 0.0 : std::sqrt(squares / double(predicted.size())));
 }
 
+struct Predictions {
+    std::vector<double> predicted, truth;
+    bool regression = false;
+    double seconds = 0;  // prediction alone
+};
+
+// Predicts test_path with a model file or a compact predictor file.
+Predictions predict_file(kmx_context *ctx, const char *model_path, const char *test_path, kmx_format format) {
+    kmx_model *model = nullptr;
+    kmx_predictor *predictor = nullptr;
+    if (is_predictor_file(model_path))
+        check(kmx_predictor_load(&predictor, model_path));
+    else
+        check(kmx_model_load(&model, model_path));
+    kmx_dataset *data = nullptr;
+    check(kmx_dataset_load(&data, ctx, test_path, format));
+    int64_t n = 0;
+    check(kmx_dataset_rows(&n, data));
+    Predictions p;
+    p.predicted.resize(size_t(n));
+    p.truth.resize(size_t(n));
+    const double start = now_seconds();
+    check(model ? kmx_model_predict(p.predicted.data(), n, ctx, model, data)
+                : kmx_predictor_predict(p.predicted.data(), n, ctx, predictor, data));
+    p.seconds = now_seconds() - start;
+    check(kmx_dataset_get_labels(p.truth.data(), n, data));
+    double task = KMX_TASK_CLASSIFICATION;
+    if (model) check(kmx_model_info(&task, model, KMX_INFO_TASK));
+    p.regression = model ? task == KMX_TASK_REGRESSION : predictor_info(predictor, KMX_PREDICTOR_CLASSES) == 0;
+    kmx_dataset_free(data);
+    kmx_model_free(model);
+    kmx_predictor_free(predictor);
+    return p;
+}
+
 }  // namespace
 
 int run_predict(int argc, char **argv) {
@@ -59,27 +95,14 @@ int run_predict(int argc, char **argv) {
         return args.has("--help") ? 0 : 2;
     }
     kmx_context *ctx = make_context(args);
-    kmx_model *model = nullptr;
-    check(kmx_model_load(&model, args.positional[0].c_str()));
-    kmx_dataset *data = nullptr;
-    check(kmx_dataset_load(&data, ctx, args.positional[1].c_str(), format_option(args)));
-    int64_t n = 0;
-    check(kmx_dataset_rows(&n, data));
-    std::vector<double> predicted(static_cast<size_t>(n)), truth(static_cast<size_t>(n));
-    const double start = now_seconds();
-    check(kmx_model_predict(predicted.data(), n, ctx, model, data));
-    const double seconds = now_seconds() - start;
-    check(kmx_dataset_get_labels(truth.data(), n, data));
-    if (args.positional.size() == 3) write_labels(args.positional[2].c_str(), predicted);
-    double task = KMX_TASK_CLASSIFICATION;
-    check(kmx_model_info(&task, model, KMX_INFO_TASK));
-    if (task == KMX_TASK_REGRESSION)
-        report_rmse(predicted, truth);
+    const Predictions p = predict_file(ctx, args.positional[0].c_str(), args.positional[1].c_str(), format_option(args));
+    if (args.positional.size() == 3) write_labels(args.positional[2].c_str(), p.predicted);
+    if (p.regression)
+        report_rmse(p.predicted, p.truth);
     else
-        report_accuracy(predicted, truth);
-    std::printf("predict time = %.3g us/sample\n", n ? seconds * 1e6 / double(n) : 0.0);
-    kmx_dataset_free(data);
-    kmx_model_free(model);
+        report_accuracy(p.predicted, p.truth);
+    const double n = double(p.predicted.size());
+    std::printf("predict time = %.3g us/sample\n", n > 0 ? p.seconds * 1e6 / n : 0.0);
     kmx_context_free(ctx);
     return 0;
 }

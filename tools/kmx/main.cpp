@@ -22,6 +22,8 @@ const Command kCommands[] = {
     {"info", kmx_cli::run_info, "describe a LIBSVM or CSV data file, or a model file"},
     {"train", kmx_cli::run_train, "train a model: kernel SVM (DC-SVM, early, BKA, dual solver) or KRR (exact, Nystrom, MEKA, FALKON)"},
     {"predict", kmx_cli::run_predict, "predict a data file with a model; report accuracy (rmse for regression)"},
+    {"compress", kmx_cli::run_compress, "build a compact (DC-Pred++) predictor from a model and its training data"},
+    {"export", kmx_cli::run_export, "write a compact predictor as a C header for the inference subset"},
     {"approx", kmx_cli::run_approx, "approximate a kernel matrix (Nystrom, MEKA); report error and memory"},
     {"kernel", kmx_cli::run_kernel, "time a kernel block on a data file"},
 };

@@ -137,3 +137,22 @@ TEST(ExpansionModels, AMismatchedShapeIsAnInternalError) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ExpansionModels, ConvertBackToTheSameExpansion) {
+    for (const Shape shape : {Shape{1, 0, true}, Shape{4, 3, false}}) {
+        const CenterExpansion e = random_expansion(shape.outputs, shape.clusters, 3);
+        const kmx::Model model =
+            kmx::model_from_expansion(e, targets_for(shape.outputs, shape.regression), KMX_METHOD_FALKON, 0.5);
+        const CenterExpansion back = kmx::expansion_from_model(model);
+        EXPECT_EQ(back.m, e.m);
+        EXPECT_EQ(back.outputs, e.outputs);
+        EXPECT_EQ(back.centers, e.centers);
+        EXPECT_EQ(back.beta, e.beta);
+        EXPECT_EQ(back.cluster_centers, e.cluster_centers);
+        EXPECT_EQ(back.cluster_begin, e.cluster_begin);
+    }
+}
+
+}  // namespace

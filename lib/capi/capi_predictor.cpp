@@ -1,0 +1,211 @@
+// kmx_predictor: compact (DC-Pred++) predictors through the C ABI — built from
+// a model, saved and loaded as the blob the inference subset reads in place.
+#include <kmx/kmx_infer.h>
+
+#include <algorithm>
+
+#include "core/params.h"
+#include "firewall.h"
+#include "handles.h"
+#include "io/binary_file.h"
+#include "predict/c_export.h"
+#include "predict/compact_predict.h"
+#include "predict/dcpred.h"
+#include "predict/predictor_blob.h"
+#include "predict/predictor_from_expansion.h"
+#include "solve/expansion_model.h"
+
+// Immutable after creation: the predictor, its blob, the arena it needs.
+struct kmx_predictor {
+    kmx::CompactPredictor impl;
+    std::vector<unsigned char> blob;
+    size_t arena_bytes = 0;
+};
+
+namespace kmx::capi {
+
+namespace {
+
+const kmx_param kPredictorParams[] = {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO, KMX_PARAM_FLOAT32};
+constexpr ParamGroup kPredictorGroup = make_param_group(kPredictorParams, "compact predictor");
+
+double given_or_default(const ParamList &list, kmx_param param) {
+    return list.get(param, find_param(param)->default_value);
+}
+
+DcpredOptions dcpred_options(const ParamList &list, const Model &model) {
+    DcpredOptions o;
+    o.leaves = int64_t(given_or_default(list, KMX_PARAM_LEAVES));
+    o.landmarks = int64_t(given_or_default(list, KMX_PARAM_LANDMARKS));
+    o.pseudo = int64_t(given_or_default(list, KMX_PARAM_PSEUDO));
+    o.float32 = given_or_default(list, KMX_PARAM_FLOAT32) != 0;
+    o.C = model.C;
+    return o;
+}
+
+CompactPredictor build(Context &ctx, const Model &model, const Dataset &train, const char *params) {
+    const ParamList list = kPredictorGroup.parse(params);
+    if (!model.krr()) return build_dcpred(ctx, model, train, dcpred_options(list, model));
+    const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
+    return predictor_from_expansion(expansion_from_model(model), task, model.classes, KMX_MULTICLASS_OVR,
+                                    given_or_default(list, KMX_PARAM_FLOAT32) != 0);
+}
+
+// The handle for a predictor: its blob written once, the inference arena it needs.
+kmx_predictor *adopt(CompactPredictor predictor, std::vector<unsigned char> blob) {
+    size_t arena = 0;
+    const kmx_infer_status status = kmx_infer_required_bytes(blob.data(), blob.size(), &arena);
+    if (status != KMX_INFER_OK)
+        fail(KMX_E_INTERNAL, "the inference subset rejects a predictor blob: %s", kmx_infer_status_name(status));
+    return new kmx_predictor{std::move(predictor), std::move(blob), arena};
+}
+
+const kmx_predictor &predictor_of(const kmx_predictor *predictor) {
+    require_pointer(predictor, "predictor");
+    return *predictor;
+}
+
+int64_t leaf_sum(const CompactPredictor &p, int64_t (*count)(const PredictorLeaf &)) {
+    int64_t sum = 0;
+    for (const PredictorLeaf &leaf : p.leaves) sum += count(leaf);
+    return sum;
+}
+
+double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
+    const CompactPredictor &p = h.impl;
+    switch (key) {
+        case KMX_PREDICTOR_BYTES: return double(h.blob.size());
+        case KMX_PREDICTOR_LEAVES: return double(p.leaves.size());
+        case KMX_PREDICTOR_LANDMARKS: return double(leaf_sum(p, [](const PredictorLeaf &l) { return l.m; }));
+        case KMX_PREDICTOR_PSEUDO:
+            return double(leaf_sum(p, [](const PredictorLeaf &l) { return l.triangle + l.products; }));
+        case KMX_PREDICTOR_ARENA_BYTES: return double(h.arena_bytes);
+        case KMX_PREDICTOR_COLUMNS: return double(p.d);
+        case KMX_PREDICTOR_CLASSES: return double(p.classes.size());
+        case KMX_PREDICTOR_OUTPUTS: return double(p.outputs);
+        case KMX_PREDICTOR_FLOAT32: return p.float32 ? 1 : 0;
+        default: fail(KMX_E_INVALID_ARGUMENT, "unknown predictor information key %d", int(key));
+    }
+}
+
+// Outputs (n x outputs) and, if wanted, labels of every row.
+void predict_rows(kmx_context *ctx, const kmx_predictor &h, const Dataset &ds, double *outputs, double *labels) {
+    CallContext call(ctx);
+    if (outputs) {
+        compact_predict(*call, h.impl, ds, outputs, labels);
+        return;
+    }
+    Arena arena = call->reserve(sizeof(double) * size_t(checked_product(ds.n, h.impl.outputs, "rows x outputs")),
+                                "predictor outputs");
+    compact_predict(*call, h.impl, ds, arena.alloc<double>(size_t(ds.n * h.impl.outputs)), labels);
+}
+
+kmx_predictor *load(const unsigned char *bytes, size_t len) {
+    CompactPredictor predictor = read_predictor_blob(bytes, len);
+    return adopt(std::move(predictor), std::vector<unsigned char>(bytes, bytes + len));
+}
+
+}  // namespace
+
+}  // namespace kmx::capi
+
+using namespace kmx::capi;
+
+extern "C" {
+
+KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, const kmx_model *model,
+                                       const kmx_dataset *train, const char *params) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        const kmx::Model &m = model_of(model, "model");
+        const kmx::Dataset &ds = dataset_of(train, "train");
+        CallContext call(ctx);
+        kmx::CompactPredictor predictor = build(*call, m, ds, params);
+        std::vector<unsigned char> blob = kmx::write_predictor_blob(predictor);
+        *out = adopt(std::move(predictor), std::move(blob));
+    });
+}
+
+KMX_API void kmx_predictor_free(kmx_predictor *predictor) { delete predictor; }
+
+KMX_API kmx_status kmx_predictor_info(double *out, const kmx_predictor *predictor, kmx_predictor_info_key key) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = info_value(predictor_of(predictor), key);
+    });
+}
+
+KMX_API kmx_status kmx_predictor_predict(double *out, int64_t out_len, kmx_context *ctx,
+                                         const kmx_predictor *predictor, const kmx_dataset *data) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        const kmx_predictor &h = predictor_of(predictor);
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        require_length(out_len, ds.n, "out");
+        predict_rows(ctx, h, ds, nullptr, out);
+    });
+}
+
+KMX_API kmx_status kmx_predictor_decision_values(double *out, int64_t out_len, kmx_context *ctx,
+                                                 const kmx_predictor *predictor, const kmx_dataset *data) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        const kmx_predictor &h = predictor_of(predictor);
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        require_length(out_len, checked_product(ds.n, h.impl.outputs, "rows x outputs"), "out");
+        predict_rows(ctx, h, ds, out, nullptr);
+    });
+}
+
+KMX_API kmx_status kmx_predictor_save(const kmx_predictor *predictor, const char *path) {
+    return KMX_GUARDED({
+        const kmx_predictor &h = predictor_of(predictor);
+        require_pointer(path, "path");
+        kmx::write_binary_file_atomically(path, h.blob.data(), h.blob.size());
+    });
+}
+
+KMX_API kmx_status kmx_predictor_load(kmx_predictor **out, const char *path) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(path, "path");
+        const std::vector<unsigned char> bytes = kmx::read_binary_file(path);
+        *out = load(bytes.data(), bytes.size());
+    });
+}
+
+KMX_API kmx_status kmx_predictor_save_to_buffer(void *out, int64_t out_len, int64_t *out_size,
+                                                const kmx_predictor *predictor) {
+    return KMX_GUARDED({
+        require_pointer(out_size, "out_size");
+        const kmx_predictor &h = predictor_of(predictor);
+        *out_size = int64_t(h.blob.size());
+        if (!out) return;
+        require_length(out_len, *out_size, "out");
+        std::copy(h.blob.begin(), h.blob.end(), static_cast<unsigned char *>(out));
+    });
+}
+
+KMX_API kmx_status kmx_predictor_load_from_buffer(kmx_predictor **out, const void *buffer, int64_t buffer_len) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(buffer, "buffer");
+        if (buffer_len < 0) kmx::fail(KMX_E_INVALID_ARGUMENT, "buffer_len = %lld is negative", (long long)buffer_len);
+        *out = load(static_cast<const unsigned char *>(buffer), size_t(buffer_len));
+    });
+}
+
+KMX_API kmx_status kmx_predictor_export_c(const kmx_predictor *predictor, const char *path, const char *name) {
+    return KMX_GUARDED({
+        const kmx_predictor &h = predictor_of(predictor);
+        require_pointer(path, "path");
+        require_pointer(name, "name");
+        const std::string header = kmx::predictor_blob_c_header(h.blob.data(), h.blob.size(), name);
+        kmx::write_binary_file_atomically(path, reinterpret_cast<const unsigned char *>(header.data()), header.size());
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,123 @@
+// kmx compress [options] MODEL_FILE TRAIN_FILE PREDICTOR_FILE — builds a
+// compact (DC-Pred++) predictor from a model and its training data.
+// kmx export --c PREDICTOR_FILE OUT.h — writes a predictor as a C header.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+
+namespace kmx_cli {
+
+namespace {
+
+const std::vector<OptionSpec> &compress_options() {
+    static const std::vector<OptionSpec> specs = {
+        {nullptr, "--leaves", true, "k-means tree leaves (default: clamp(n / 1000, 1, 64))"},
+        {nullptr, "--landmarks", true, "landmarks per leaf (default 16)"},
+        {nullptr, "--pseudo", true, "pseudo-landmarks per leaf (default 2 x landmarks)"},
+        {nullptr, "--float32", false, "store the predictor as float (half the bytes)"},
+        {"-f", "--format", true, "auto (default), libsvm or csv"},
+        {"-h", "--help", false, "show this help"},
+        kContextOptions[0],
+        kContextOptions[1],
+        kContextOptions[2],
+        kContextOptions[3],
+    };
+    return specs;
+}
+
+std::string compress_params(const ParsedArgs &args) {
+    std::string params;
+    for (const char *option : {"--leaves", "--landmarks", "--pseudo"})
+        if (args.has(option)) params += std::string(" ") + (option + 2) + "=" + args.get(option, "");
+    if (args.has("--float32")) params += " float32=1";
+    return params;
+}
+
+}  // namespace
+
+double predictor_info(const kmx_predictor *predictor, kmx_predictor_info_key key) {
+    double value = 0;
+    check(kmx_predictor_info(&value, predictor, key));
+    return value;
+}
+
+int run_compress(int argc, char **argv) {
+    const ParsedArgs args = parse_args(argc, argv, compress_options());
+    if (args.has("--help") || args.positional.size() != 3) {
+        std::fprintf(stderr, "usage: kmx compress [options] MODEL_FILE TRAIN_FILE PREDICTOR_FILE\n");
+        print_options(compress_options());
+        return args.has("--help") ? 0 : 2;
+    }
+    kmx_context *ctx = make_context(args);
+    ProgressBar bar;
+    bar.attach(ctx);
+    kmx_model *model = nullptr;
+    check(kmx_model_load(&model, args.positional[0].c_str()));
+    kmx_dataset *data = nullptr;
+    check(kmx_dataset_load(&data, ctx, args.positional[1].c_str(), format_option(args)));
+    kmx_predictor *predictor = nullptr;
+    const double start = now_seconds();
+    const kmx_status status = kmx_predictor_build(&predictor, ctx, model, data, compress_params(args).c_str());
+    const double seconds = now_seconds() - start;
+    bar.finish();
+    check(status);
+    check(kmx_predictor_save(predictor, args.positional[2].c_str()));
+    int64_t model_bytes = 0;
+    check(kmx_model_save_to_buffer(nullptr, 0, &model_bytes, model));
+    std::printf("compressed: leaves=%g landmarks=%g pseudo=%g bytes=%g (model %lld bytes) arena=%g time=%.3fs\n",
+                predictor_info(predictor, KMX_PREDICTOR_LEAVES), predictor_info(predictor, KMX_PREDICTOR_LANDMARKS),
+                predictor_info(predictor, KMX_PREDICTOR_PSEUDO), predictor_info(predictor, KMX_PREDICTOR_BYTES),
+                (long long)model_bytes, predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES), seconds);
+    kmx_predictor_free(predictor);
+    kmx_dataset_free(data);
+    kmx_model_free(model);
+    kmx_context_free(ctx);
+    return 0;
+}
+
+int run_export(int argc, char **argv) {
+    static const std::vector<OptionSpec> specs = {
+        {nullptr, "--c", false, "write a C header (the only format so far; required)"},
+        {nullptr, "--name", true, "the array's C identifier (default kmx_predictor_blob)"},
+        {"-h", "--help", false, "show this help"},
+    };
+    const ParsedArgs args = parse_args(argc, argv, specs);
+    if (args.has("--help") || args.positional.size() != 2 || !args.has("--c")) {
+        std::fprintf(stderr, "usage: kmx export --c [--name NAME] PREDICTOR_FILE OUT.h\n");
+        print_options(specs);
+        return args.has("--help") ? 0 : 2;
+    }
+    kmx_predictor *predictor = nullptr;
+    check(kmx_predictor_load(&predictor, args.positional[0].c_str()));
+    const std::string name = args.get("--name", "kmx_predictor_blob");
+    check(kmx_predictor_export_c(predictor, args.positional[1].c_str(), name.c_str()));
+    std::printf("exported %s: %g bytes as %s[] (arena %g bytes)\n", args.positional[1].c_str(),
+                predictor_info(predictor, KMX_PREDICTOR_BYTES), name.c_str(),
+                predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES));
+    kmx_predictor_free(predictor);
+    return 0;
+}
+
+int describe_predictor(const char *path) {
+    kmx_predictor *predictor = nullptr;
+    check(kmx_predictor_load(&predictor, path));
+    const double classes = predictor_info(predictor, KMX_PREDICTOR_CLASSES);
+    std::printf("file      %s (kmx compact predictor)\n", path);
+    std::printf("bytes     %g (%s)\n", predictor_info(predictor, KMX_PREDICTOR_BYTES),
+                predictor_info(predictor, KMX_PREDICTOR_FLOAT32) != 0 ? "float32" : "float64");
+    std::printf("columns   %g\n", predictor_info(predictor, KMX_PREDICTOR_COLUMNS));
+    if (classes == 0)
+        std::printf("task      regression\n");
+    else
+        std::printf("classes   %g (%g decision values)\n", classes, predictor_info(predictor, KMX_PREDICTOR_OUTPUTS));
+    std::printf("leaves    %g\n", predictor_info(predictor, KMX_PREDICTOR_LEAVES));
+    std::printf("landmarks %g\n", predictor_info(predictor, KMX_PREDICTOR_LANDMARKS));
+    std::printf("pseudo    %g\n", predictor_info(predictor, KMX_PREDICTOR_PSEUDO));
+    std::printf("arena     %g bytes (kmx_infer_open)\n", predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES));
+    kmx_predictor_free(predictor);
+    return 0;
+}
+
+}  // namespace kmx_cli
