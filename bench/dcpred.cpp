@@ -1,0 +1,260 @@
+// dcpred.cpp — DC-Pred++ compact predictors against the full kernel model
+// and a linear model, on one train/test split (bench/run_dcpred.py runs it
+// beside LIBSVM). The full model is kmx's DC-SVM (exact) with C and γ given;
+// a model file passed with --model is loaded instead of trained (and written
+// there when it does not exist yet).
+//
+// Prediction time per sample is measured one row at a time, as an edge device
+// predicts: the linear model is a dot product per row (its weights from ridge
+// regression on the labels, so its accuracy means something), the compact
+// predictor is compact_predict_row; both called through a non-inlined
+// function per row, alternated, median of --repeat runs. The full model and
+// the batched compact predictor are timed over the whole test set.
+//
+//   bench_dcpred TRAIN TEST --C 8 --gamma 16 [--model FILE] [--leaves K] [--top T]
+//                [--landmarks M] [--pseudo P] [--kind auto|triangle|products|both]
+//                [--estimate -1|0|1|2] [--repeat R] [--seed S]
+// Prints key=value lines.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "io/model_file.h"
+#include "io/text_reader.h"
+#include "linalg/linalg.h"
+#include "predict/compact_predict.h"
+#include "predict/dcpred.h"
+#include "solve/model.h"
+#include "solve/multiclass.h"
+
+namespace {
+
+struct Args {
+    std::string train, test, model;
+    double C = 8, gamma = 16;
+    kmx::DcpredOptions dcpred;
+    int repeat = 5;
+    uint64_t seed = 1;
+};
+
+[[noreturn]] void usage() {
+    std::fprintf(stderr,
+                 "usage: bench_dcpred TRAIN TEST --C c --gamma g [--model FILE] [--leaves k] [--top t] "
+                 "[--landmarks m] [--pseudo p] [--kind auto|triangle|products|both] [--estimate e] "
+                 "[--submatrix s] [--repeat r] [--seed s]\n");
+    std::exit(2);
+}
+
+Args parse(int argc, char **argv) {
+    Args a;
+    std::vector<std::string> positional;
+    for (int i = 1; i < argc; ++i) {
+        const std::string key = argv[i];
+        if (key.rfind("--", 0) != 0) {
+            positional.push_back(key);
+            continue;
+        }
+        if (i + 1 >= argc) usage();
+        const char *value = argv[++i];
+        if (key == "--C") a.C = std::atof(value);
+        else if (key == "--gamma") a.gamma = std::atof(value);
+        else if (key == "--model") a.model = value;
+        else if (key == "--leaves") a.dcpred.leaves = std::atoll(value);
+        else if (key == "--top") a.dcpred.top = std::atoll(value);
+        else if (key == "--landmarks") a.dcpred.landmarks = std::atoll(value);
+        else if (key == "--pseudo") a.dcpred.pseudo = std::atoll(value);
+        else if (key == "--estimate") a.dcpred.triangle_estimate = std::atoi(value);
+        else if (key == "--submatrix") a.dcpred.submatrix = std::atoll(value);
+        else if (key == "--fit") a.dcpred.fit = std::string(value) == "svm"     ? kmx::DcpredFit::svm
+                                                : std::string(value) == "model" ? kmx::DcpredFit::distill_model
+                                                                                : kmx::DcpredFit::distill_local;
+        else if (key == "--ridge") a.dcpred.ridge = std::atof(value);
+        else if (key == "--overlap") a.dcpred.overlap = std::atoi(value) != 0;
+        else if (key == "--repeat") a.repeat = std::max(1, std::atoi(value));
+        else if (key == "--seed") a.seed = std::strtoull(value, nullptr, 10);
+        else if (key == "--kind") {
+            const std::string k = value;
+            a.dcpred.pseudo_kind = k == "triangle"   ? kmx::PseudoKind::triangle
+                                   : k == "products" ? kmx::PseudoKind::products
+                                   : k == "both"     ? kmx::PseudoKind::both
+                                                     : kmx::PseudoKind::automatic;
+        } else usage();
+    }
+    if (positional.size() != 2) usage();
+    a.train = positional[0];
+    a.test = positional[1];
+    a.dcpred.C = a.C;
+    return a;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+bool file_exists(const std::string &path) {
+    struct stat st;
+    return !path.empty() && stat(path.c_str(), &st) == 0;
+}
+
+kmx::Model full_model(kmx::Context &ctx, const Args &a, const kmx::Dataset &train, double &train_seconds) {
+    if (file_exists(a.model)) {
+        train_seconds = 0;
+        return kmx::load_model_file(a.model.c_str());
+    }
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_DCSVM;
+    options.C = a.C;
+    kmx::KernelSpec kernel;
+    kernel.type = KMX_KERNEL_RBF;
+    kernel.gamma = a.gamma;
+    const auto start = std::chrono::steady_clock::now();
+    kmx::Model model = kmx::train_model(ctx, options, kernel, train);
+    train_seconds = seconds_since(start);
+    if (!a.model.empty()) kmx::save_model_file(model, a.model.c_str());
+    return model;
+}
+
+// The linear model: w = (XᵀX + λI)⁻¹ Xᵀy on [x, 1] (ridge regression on the ±1 labels).
+struct Linear {
+    std::vector<double> w;  // d weights, then the bias
+};
+
+Linear fit_linear(const kmx::Dataset &train) {
+    const int64_t d = train.d, e = d + 1;
+    std::vector<double> gram(size_t(e * e), 0.0), w(size_t(e), 0.0);
+    for (int64_t i = 0; i < train.n; ++i) {
+        const double *x = train.x + i * d;
+        const double positive = train.y[i] > 0 ? 1.0 : -1.0;
+        for (int64_t a = 0; a < e; ++a) {
+            const double xa = a < d ? x[a] : 1.0;
+            w[size_t(a)] += xa * positive;
+            for (int64_t b = 0; b < e; ++b) gram[size_t(a * e + b)] += xa * (b < d ? x[b] : 1.0);
+        }
+    }
+    for (int64_t a = 0; a < e; ++a) gram[size_t(a * e + a)] += 1e-6 * double(train.n);
+    kmx::linalg::cholesky(kmx::linalg::Uplo::Lower, e, gram.data(), e);
+    kmx::linalg::trsv(kmx::linalg::Uplo::Lower, kmx::linalg::Trans::No, e, gram.data(), e, w.data());
+    kmx::linalg::trsv(kmx::linalg::Uplo::Lower, kmx::linalg::Trans::Yes, e, gram.data(), e, w.data());
+    return {w};
+}
+
+__attribute__((noinline)) double linear_row(const Linear &model, const double *x, int64_t d) {
+    double s = model.w[size_t(d)];
+    for (int64_t f = 0; f < d; ++f) s += x[f] * model.w[size_t(f)];
+    return s > 0 ? 1.0 : -1.0;
+}
+
+__attribute__((noinline)) double compact_row(const kmx::CompactRowPredictor &p, const double *x, double *o,
+                                             double *scratch) {
+    return p.predict(x, o, scratch);
+}
+
+double accuracy(const std::vector<double> &labels, const double *truth) {
+    int64_t right = 0;
+    for (size_t i = 0; i < labels.size(); ++i) right += labels[i] == truth[i];
+    return double(right) / double(labels.size());
+}
+
+// Row-at-a-time seconds per sample of the linear and compact predictors:
+// each repeat alternates them over chunks of 500 rows (so both see the same
+// machine load), giving one time each and their ratio; medians over repeats.
+struct RowTimes {
+    double linear = 0, compact = 0, ratio = 0;
+};
+
+RowTimes time_rows(const Args &a, const kmx::Dataset &test, const Linear &linear, const kmx::CompactPredictor &p,
+                   std::vector<double> &labels) {
+    const kmx::CompactRowPredictor prepared(p);
+    std::vector<double> lin_labels(size_t(test.n)), scratch(prepared.scratch_size()), o(size_t(p.outputs));
+    std::vector<double> lin_times, compact_times, ratios;
+    labels.assign(size_t(test.n), 0.0);
+    constexpr int64_t kChunk = 500;
+    for (int r = 0; r < a.repeat; ++r) {
+        double lin = 0, compact = 0;
+        for (int64_t begin = 0; begin < test.n; begin += kChunk) {
+            const int64_t end = std::min(test.n, begin + kChunk);
+            auto start = std::chrono::steady_clock::now();
+            for (int64_t i = begin; i < end; ++i) lin_labels[size_t(i)] = linear_row(linear, test.x + i * test.d, test.d);
+            lin += seconds_since(start);
+            start = std::chrono::steady_clock::now();
+            for (int64_t i = begin; i < end; ++i)
+                labels[size_t(i)] = compact_row(prepared, test.x + i * test.d, o.data(), scratch.data());
+            compact += seconds_since(start);
+        }
+        lin_times.push_back(lin / double(test.n));
+        compact_times.push_back(compact / double(test.n));
+        ratios.push_back(compact / lin);
+    }
+    std::printf("linear_accuracy=%.4f\n", accuracy(lin_labels, test.y));
+    return {median(lin_times), median(compact_times), median(ratios)};
+}
+
+void report_predictor(kmx::Context &ctx, const Args &a, const char *name, const kmx::CompactPredictor &p,
+                      const kmx::Dataset &test, const Linear &linear) {
+    std::vector<double> row_labels, batch_labels(size_t(test.n));
+    const RowTimes rows = time_rows(a, test, linear, p, row_labels);
+    std::vector<double> batch_times;
+    for (int r = 0; r < a.repeat; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        kmx::compact_predict(ctx, p, test, nullptr, batch_labels.data());
+        batch_times.push_back(seconds_since(start) / double(test.n));
+    }
+    int64_t features = 0, landmarks = 0;
+    for (const kmx::PredictorLeaf &leaf : p.leaves) features += leaf.features(), landmarks += leaf.m;
+    std::printf("%s_accuracy=%.4f\n%s_batch_accuracy=%.4f\n", name, accuracy(row_labels, test.y), name,
+                accuracy(batch_labels, test.y));
+    std::printf("%s_leaves=%zu\n%s_mean_landmarks=%.1f\n%s_mean_features=%.1f\n%s_triangle_estimate=%d\n", name,
+                p.leaves.size(), name, double(landmarks) / double(p.leaves.size()), name,
+                double(features) / double(p.leaves.size()), name, int(p.triangle_estimate));
+    std::printf("%s_bytes=%zu\n", name, kmx::compact_predictor_bytes(p, p.float32));
+    std::printf("linear_us_per_sample=%.5f\n%s_row_us_per_sample=%.5f\n%s_batch_us_per_sample=%.5f\n",
+                rows.linear * 1e6, name, rows.compact * 1e6, name, median(batch_times) * 1e6);
+    std::printf("%s_row_vs_linear=%.2f\n%s_batch_vs_linear=%.2f\n", name, rows.ratio, name,
+                median(batch_times) / rows.linear);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const Args a = parse(argc, argv);
+    kmx::Context ctx;
+    ctx.seed = a.seed;
+    const auto train = kmx::read_dataset_file(ctx, a.train.c_str(), KMX_FORMAT_AUTO)->to_dense();
+    const auto test = kmx::read_dataset_file(ctx, a.test.c_str(), KMX_FORMAT_AUTO)->to_dense();
+    double train_s = 0;
+    const kmx::Model model = full_model(ctx, a, *train, train_s);
+    std::printf("model_train_seconds=%.3f\nmodel_support_vectors=%lld\nmodel_bytes=%zu\n", train_s,
+                static_cast<long long>(model.support_vectors), kmx::model_to_bytes(model).size());
+    std::vector<double> full(size_t(test->n));
+    std::vector<double> full_times;
+    for (int r = 0; r < std::min(a.repeat, 3); ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        kmx::model_predict(ctx, model, *test, full.data());
+        full_times.push_back(seconds_since(start) / double(test->n));
+    }
+    std::printf("model_accuracy=%.4f\nmodel_us_per_sample=%.4f\n", accuracy(full, test->y), median(full_times) * 1e6);
+    const Linear linear = fit_linear(*train);
+    kmx::DcpredOptions options = a.dcpred;
+    for (bool f32 : {false, true}) {
+        options.float32 = f32;
+        const auto start = std::chrono::steady_clock::now();
+        const kmx::CompactPredictor p = kmx::build_dcpred(ctx, model, *train, options);
+        std::printf("%s_build_seconds=%.3f\n", f32 ? "dcpred32" : "dcpred64", seconds_since(start));
+        report_predictor(ctx, a, f32 ? "dcpred32" : "dcpred64", p, *test, linear);
+    }
+    return 0;
+}

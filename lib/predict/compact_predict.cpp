@@ -1,0 +1,460 @@
+// compact_predict.cpp — the batched and single-row predictors of a
+// CompactPredictor (the rule in compact_predictor.h).
+//
+// Batched: rows come in blocks; each row is routed (direct squared
+// differences, as the rule and the C runtime do, so near-ties resolve the
+// same way), the block is sorted by leaf, and each leaf's rows get one kernel
+// block C = K(X_l, U_l) (GEMM speed), the pseudo-landmark expansion
+// C̄ = [C, C_tri, C_prod], and one GEMM O = C̄ β + bias.
+// Triangle pseudo-landmarks need r_j = ‖x − u_j‖ accurately, also when x is
+// close to u_j, where the GEMM form ‖x‖² + ‖u‖² − 2x·u cancels: r is computed
+// by direct differences for the leaves that have them.
+#include "compact_predict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "kernel/fast_exp.h"
+#include "linalg/linalg.h"
+#include "pseudo_landmarks.h"
+
+namespace kmx {
+
+namespace {
+
+constexpr int64_t kRowBlock = 1024;
+
+bool all_finite(const std::vector<double> &values) {
+    for (double v : values)
+        if (!std::isfinite(v)) return false;
+    return true;
+}
+
+void check_leaf(const CompactPredictor &p, const PredictorLeaf &leaf, int64_t index) {
+    const int64_t d = p.d;
+    auto bad = [&](const char *what) {
+        fail(KMX_E_INVALID_ARGUMENT, "compact predictor: leaf %lld: %s", static_cast<long long>(index), what);
+    };
+    if (leaf.center.size() != size_t(d)) bad("center must have d values");
+    if (leaf.m < 1 || leaf.landmarks.size() != size_t(leaf.m * d)) bad("landmarks must be m x d with m >= 1");
+    if (leaf.triangle < 0 || leaf.triangle_dist.size() != size_t(leaf.triangle * leaf.m)) bad("triangle_dist must be p_tri x m");
+    if (leaf.triangle > 0 && !p.kernel.stationary()) bad("triangle pseudo-landmarks need a stationary kernel");
+    if (leaf.products < 0 || leaf.product_pairs.size() != size_t(2 * leaf.products)) bad("product_pairs must hold 2 p_prod indices");
+    for (int64_t q = 0; q < leaf.products; ++q) {
+        const int32_t i = leaf.product_pairs[size_t(2 * q)], j = leaf.product_pairs[size_t(2 * q + 1)];
+        if (i < 0 || i > j || j >= leaf.m) bad("product pair out of range (need 0 <= i <= j < m)");
+    }
+    if (leaf.beta.size() != size_t(leaf.features() * p.outputs)) bad("beta must be features() x outputs");
+    if (leaf.bias.size() != size_t(p.outputs)) bad("bias must have `outputs` values");
+    if (!all_finite(leaf.center) || !all_finite(leaf.landmarks) || !all_finite(leaf.triangle_dist) ||
+        !all_finite(leaf.beta) || !all_finite(leaf.bias))
+        bad("non-finite value");
+}
+
+int64_t expected_outputs(const CompactPredictor &p) {
+    if (p.task == PredictorTask::regression) return 1;
+    const int64_t c = int64_t(p.classes.size());
+    if (c == 2) return 1;
+    return p.multiclass == KMX_MULTICLASS_OVR ? c : c * (c - 1) / 2;
+}
+
+}  // namespace
+
+void check_compact_predictor(const CompactPredictor &p) {
+    require(p.d >= 1, "compact predictor: d must be >= 1");
+    require(p.kernel.gamma_for(p.d) > 0 && std::isfinite(p.kernel.gamma_for(p.d)), "compact predictor: bad gamma");
+    if (p.task == PredictorTask::classification) {
+        require(p.classes.size() >= 2, "compact predictor: classification needs at least 2 classes");
+        for (size_t c = 1; c < p.classes.size(); ++c)
+            require(p.classes[c - 1] < p.classes[c], "compact predictor: classes must be increasing");
+    }
+    require(p.outputs == expected_outputs(p), "compact predictor: outputs do not match task, classes and multiclass");
+    const int64_t top = p.top();
+    require(top >= 1 && p.top_centers.size() == size_t(top * p.d),
+            "compact predictor: top_centers must be top x d with top >= 1");
+    require(all_finite(p.top_centers), "compact predictor: non-finite top center");
+    require(p.top_leaf_begin.front() == 0 && p.top_leaf_begin.back() == int64_t(p.leaves.size()),
+            "compact predictor: top_leaf_begin must run from 0 to the number of leaves");
+    for (int64_t t = 0; t < top; ++t)
+        require(p.top_leaf_begin[size_t(t)] < p.top_leaf_begin[size_t(t + 1)],
+                "compact predictor: every top node needs at least one leaf");
+    for (size_t l = 0; l < p.leaves.size(); ++l) check_leaf(p, p.leaves[l], int64_t(l));
+}
+
+static double squared_distance(const double *a, const double *b, int64_t d) {
+    double sum = 0;
+    for (int64_t f = 0; f < d; ++f) {
+        const double diff = a[f] - b[f];
+        sum += diff * diff;
+    }
+    return sum;
+}
+
+int64_t compact_route(const CompactPredictor &p, const double *x) {
+    const int64_t top = p.top();
+    int64_t best_top = 0;
+    double best = std::numeric_limits<double>::infinity();
+    for (int64_t t = 0; t < top; ++t) {
+        const double dist = squared_distance(x, p.top_centers.data() + t * p.d, p.d);
+        if (dist < best) best = dist, best_top = t;
+    }
+    int64_t best_leaf = p.top_leaf_begin[size_t(best_top)];
+    best = std::numeric_limits<double>::infinity();
+    for (int64_t l = best_leaf; l < p.top_leaf_begin[size_t(best_top + 1)]; ++l) {
+        const double dist = squared_distance(x, p.leaves[size_t(l)].center.data(), p.d);
+        if (dist < best) best = dist, best_leaf = l;
+    }
+    return best_leaf;
+}
+
+double compact_label(const CompactPredictor &p, const double *o) {
+    if (p.task == PredictorTask::regression) return o[0];
+    const int64_t classes = int64_t(p.classes.size());
+    if (classes == 2) return o[0] > 0 ? p.classes[1] : p.classes[0];
+    if (p.multiclass == KMX_MULTICLASS_OVR)
+        return p.classes[size_t(std::max_element(o, o + classes) - o)];  // first maximum
+    int64_t few[64];
+    std::vector<int64_t> many;
+    int64_t *votes = few;
+    if (classes > 64) many.resize(static_cast<size_t>(classes)), votes = many.data();
+    std::fill(votes, votes + classes, 0);
+    int64_t k = 0;
+    for (int64_t i = 0; i < classes; ++i)
+        for (int64_t j = i + 1; j < classes; ++j) ++votes[o[k++] > 0 ? i : j];
+    return p.classes[size_t(std::max_element(votes, votes + classes) - votes)];  // first maximum
+}
+
+static int64_t max_over_leaves(const CompactPredictor &p, int64_t (*field)(const PredictorLeaf &)) {
+    int64_t best = 0;
+    for (const PredictorLeaf &leaf : p.leaves) best = std::max(best, field(leaf));
+    return best;
+}
+static int64_t leaf_m(const PredictorLeaf &leaf) { return leaf.m; }
+static int64_t leaf_features(const PredictorLeaf &leaf) { return leaf.features(); }
+
+size_t compact_row_scratch(const CompactPredictor &p) {
+    return size_t(2 * max_over_leaves(p, leaf_m) + max_over_leaves(p, leaf_features));
+}
+
+// c_j = K(x, u_j) for one row; r_j too for stationary kernels (then c_j = κ(r_j)).
+static void landmark_values_row(const CompactPredictor &p, const PredictorLeaf &leaf, double gamma, const double *x,
+                                double *c, double *r) {
+    if (p.kernel.stationary()) {
+        landmark_distances(p.kernel, x, leaf.landmarks.data(), leaf.m, p.d, r);
+        for (int64_t j = 0; j < leaf.m; ++j) c[j] = stationary_kernel_of_distance(p.kernel, gamma, r[j]);
+    } else {
+        for (int64_t j = 0; j < leaf.m; ++j) c[j] = kernel_eval(p.kernel, x, leaf.landmarks.data() + j * p.d, p.d);
+    }
+}
+
+// o = bias + c̄ᵀ β for one row.
+static void outputs_row(const CompactPredictor &p, const PredictorLeaf &leaf, const double *cbar, double *o) {
+    const int64_t k = p.outputs;
+    std::copy(leaf.bias.begin(), leaf.bias.end(), o);
+    for (int64_t f = 0; f < leaf.features(); ++f)
+        for (int64_t j = 0; j < k; ++j) o[j] += cbar[f] * leaf.beta[size_t(f * k + j)];
+}
+
+double compact_predict_row(const CompactPredictor &p, const double *x, double *outputs, double *scratch) {
+    const PredictorLeaf &leaf = p.leaves[size_t(compact_route(p, x))];
+    const double gamma = p.kernel.gamma_for(p.d);
+    double *cbar = scratch, *r = scratch + leaf.features();
+    landmark_values_row(p, leaf, gamma, x, cbar, r);
+    expand_pseudo_landmarks(p.kernel, gamma, p.triangle_estimate, leaf, r, cbar);
+    outputs_row(p, leaf, cbar, outputs);
+    return compact_label(p, outputs);
+}
+
+// ---------------------------------------------------- the prepared row path
+namespace {
+
+constexpr int64_t kLanes = 8;  // points per block of the distance loop (two AVX2 registers)
+
+int64_t padded(int64_t count) { return (count + kLanes - 1) / kLanes * kLanes; }
+
+// Points (count x cols row-major) transposed into cols x padded(count),
+// the padding +∞ (its distances come out +∞ and are never read).
+std::vector<double> transposed(const double *a, int64_t count, int64_t cols) {
+    const int64_t width = padded(count);
+    std::vector<double> t(size_t(width * cols), INFINITY);
+    for (int64_t i = 0; i < count; ++i)
+        for (int64_t j = 0; j < cols; ++j) t[size_t(j * width + i)] = a[i * cols + j];
+    return t;
+}
+
+// Four doubles (GCC vector extension; two SSE2 registers in the default
+// build, one AVX2 register in the avx2 clone); aligned(8) allows unaligned rows.
+typedef double V4 __attribute__((vector_size(32), aligned(8)));
+typedef int64_t V4i __attribute__((vector_size(32), aligned(8)));
+
+// out[j] = ‖x − p_j‖² (or ‖x − p_j‖₁) for the points of a transposed block
+// (d x padded(count)), kLanes points at a time in registers; each distance
+// sums its d terms in order with separate multiply and add, exactly as the
+// direct loop does. out: padded(count).
+template <bool L1>
+__attribute__((target_clones("avx512f", "avx2", "default"))) void distances_t(const double *x, const double *points_t,
+                                                                     int64_t count, int64_t d, double *out) {
+    const int64_t width = padded(count);
+    const V4i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    for (int64_t j0 = 0; j0 < width; j0 += kLanes) {
+        V4 acc0 = {0, 0, 0, 0}, acc1 = {0, 0, 0, 0};
+        for (int64_t f = 0; f < d; ++f) {
+            const V4 xf = {x[f], x[f], x[f], x[f]};
+            const V4 *row = reinterpret_cast<const V4 *>(points_t + f * width + j0);
+            V4 d0 = xf - row[0], d1 = xf - row[1];
+            if (L1) {
+                acc0 += V4(V4i(d0) & abs_mask), acc1 += V4(V4i(d1) & abs_mask);
+            } else {
+                d0 *= d0, d1 *= d1;
+                acc0 += d0, acc1 += d1;
+            }
+        }
+        reinterpret_cast<V4 *>(out + j0)[0] = acc0;
+        reinterpret_cast<V4 *>(out + j0)[1] = acc1;
+    }
+}
+
+// The first index of the smallest of n values.
+int64_t first_min(const double *v, int64_t n) {
+    int64_t best = 0;
+    for (int64_t j = 1; j < n; ++j)
+        if (v[j] < v[best]) best = j;
+    return best;
+}
+
+// lower_t = max_j |r_j − D_tj|, upper_t = min_j (r_j + D_tj), vectorised
+// across t (D transposed: m x padded(p)); lower and upper hold padded(p).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void triangle_bounds_t(const double *r, const double *dist_t,
+                                                                           int64_t m, int64_t p, double *lower,
+                                                                           double *upper) {
+    const int64_t width = padded(p);
+    const V4i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    for (int64_t t0 = 0; t0 < width; t0 += 4) {
+        V4 lo = {0, 0, 0, 0}, hi = {INFINITY, INFINITY, INFINITY, INFINITY};
+        for (int64_t j = 0; j < m; ++j) {
+            const V4 rj = {r[j], r[j], r[j], r[j]};
+            const V4 dist = *reinterpret_cast<const V4 *>(dist_t + j * width + t0);
+            const V4 gap = V4(V4i(rj - dist) & abs_mask), sum = rj + dist;
+            lo = lo < gap ? gap : lo;
+            hi = hi > sum ? sum : hi;
+        }
+        *reinterpret_cast<V4 *>(lower + t0) = lo;
+        *reinterpret_cast<V4 *>(upper + t0) = hi;
+    }
+}
+
+// Σ_f a_f b_f with four partial sums.
+double dot4(const double *a, const double *b, int64_t n) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int64_t f = 0;
+    for (; f + 4 <= n; f += 4) s0 += a[f] * b[f], s1 += a[f + 1] * b[f + 1], s2 += a[f + 2] * b[f + 2], s3 += a[f + 3] * b[f + 3];
+    for (; f < n; ++f) s0 += a[f] * b[f];
+    return (s0 + s1) + (s2 + s3);
+}
+
+}  // namespace
+
+CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
+    check_compact_predictor(p);
+    const int64_t d = p.d;
+    top_t_ = transposed(p.top_centers.data(), p.top(), d);
+    int64_t widest = padded(p.top());
+    for (int64_t t = 0; t < p.top(); ++t) {
+        const int64_t begin = p.top_leaf_begin[size_t(t)], count = p.top_leaf_begin[size_t(t + 1)] - begin;
+        std::vector<double> centers(size_t(count * d));
+        for (int64_t l = 0; l < count; ++l)
+            std::copy(p.leaves[size_t(begin + l)].center.begin(), p.leaves[size_t(begin + l)].center.end(),
+                      centers.begin() + l * d);
+        group_t_.push_back(transposed(centers.data(), count, d));
+        widest = std::max(widest, padded(count));
+    }
+    int64_t most = 0;
+    for (const PredictorLeaf &leaf : p.leaves) {
+        leaves_.push_back({transposed(leaf.landmarks.data(), leaf.m, d),
+                           transposed(leaf.triangle_dist.data(), leaf.triangle, leaf.m)});
+        most = std::max(most, leaf.features() + padded(leaf.m) + 2 * padded(leaf.triangle));
+    }
+    scratch_ = size_t(std::max(widest, most));
+}
+
+int64_t CompactRowPredictor::route(const double *x, double *dist) const {
+    distances_t<false>(x, top_t_.data(), p_.top(), p_.d, dist);
+    const int64_t t = first_min(dist, p_.top());
+    const int64_t begin = p_.top_leaf_begin[size_t(t)], count = p_.top_leaf_begin[size_t(t + 1)] - begin;
+    distances_t<false>(x, group_t_[size_t(t)].data(), count, p_.d, dist);
+    return begin + first_min(dist, count);
+}
+
+// c_j (and r_j for stationary kernels) for one row.
+void CompactRowPredictor::landmark_values(const PredictorLeaf &leaf, const Leaf &prepared, const double *x, double *c,
+                                          double *r) const {
+    const int64_t m = leaf.m;
+    const double gamma = p_.kernel.gamma_for(p_.d);
+    if (!p_.kernel.stationary()) {
+        for (int64_t j = 0; j < m; ++j) c[j] = kernel_eval(p_.kernel, x, leaf.landmarks.data() + j * p_.d, p_.d);
+        return;
+    }
+    const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
+    if (l1) distances_t<true>(x, prepared.landmarks_t.data(), m, p_.d, r);  // ‖x − u_j‖₁
+    else distances_t<false>(x, prepared.landmarks_t.data(), m, p_.d, r);   // ‖x − u_j‖²
+    for (int64_t j = 0; j < m; ++j) c[j] = -gamma * r[j];
+    exp_in_place(c, m);
+    if (leaf.triangle > 0 && !l1)
+        for (int64_t j = 0; j < m; ++j) r[j] = std::sqrt(r[j]);
+}
+
+void CompactRowPredictor::triangle_values(const PredictorLeaf &leaf, const Leaf &prepared, const double *r,
+                                          double *c_tri) const {
+    const int64_t p = leaf.triangle;
+    // lower and upper (padded(p) each) in the scratch after c̄ and r.
+    double *lower = c_tri + p + leaf.products + padded(leaf.m), *upper = lower + padded(p);
+    triangle_bounds_t(r, prepared.dist_t.data(), leaf.m, p, lower, upper);
+    const double gamma = p_.kernel.gamma_for(p_.d);
+    const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
+    for (int64_t t = 0; t < p; ++t) {
+        const double rho = p_.triangle_estimate == TriangleEstimate::lower   ? lower[t]
+                           : p_.triangle_estimate == TriangleEstimate::upper ? upper[t]
+                                                                              : 0.5 * (lower[t] + upper[t]);
+        c_tri[t] = l1 ? -gamma * rho : -gamma * rho * rho;
+    }
+    exp_in_place(c_tri, p);
+}
+
+double CompactRowPredictor::predict(const double *x, double *outputs, double *scratch) const {
+    const int64_t l = route(x, scratch);
+    const PredictorLeaf &leaf = p_.leaves[size_t(l)];
+    const Leaf &prepared = leaves_[size_t(l)];
+    double *cbar = scratch, *r = scratch + leaf.features();
+    landmark_values(leaf, prepared, x, cbar, r);
+    if (leaf.triangle > 0) triangle_values(leaf, prepared, r, cbar + leaf.m);
+    const int32_t *pairs = leaf.product_pairs.data();
+    double *c_prod = cbar + leaf.m + leaf.triangle;
+    for (int64_t q = 0; q < leaf.products; ++q) c_prod[q] = cbar[pairs[2 * q]] * cbar[pairs[2 * q + 1]];
+    const int64_t F = leaf.features(), k = p_.outputs;
+    if (k == 1) {
+        outputs[0] = leaf.bias[0] + dot4(cbar, leaf.beta.data(), F);
+    } else {
+        std::copy(leaf.bias.begin(), leaf.bias.end(), outputs);
+        for (int64_t f = 0; f < F; ++f)
+            for (int64_t j = 0; j < k; ++j) outputs[j] += cbar[f] * leaf.beta[size_t(f * k + j)];
+    }
+    return compact_label(p_, outputs);
+}
+
+size_t compact_leaf_features_workspace_bytes(const CompactPredictor &p, int64_t rows, int64_t m) {
+    return WorkspacePlan()
+        .add_bytes(kernel_block_workspace_bytes(p.kernel, rows, m, p.d))
+        .add<double>(size_t(m))
+        .bytes();
+}
+
+void compact_leaf_features(const CompactPredictor &p, const PredictorLeaf &leaf, const double *x, int64_t rows,
+                           double *cbar, Arena &scratch, int threads) {
+    const int64_t F = leaf.features(), d = p.d;
+    kernel_block(p.kernel, x, rows, d, leaf.landmarks.data(), leaf.m, d, d, cbar, F, scratch, threads);
+    if (F == leaf.m) return;
+    ArenaScope scope(scratch);
+    double *r = scratch.alloc<double>(size_t(leaf.m));
+    const double gamma = p.kernel.gamma_for(d);
+    for (int64_t i = 0; i < rows; ++i) {
+        if (leaf.triangle > 0) landmark_distances(p.kernel, x + i * d, leaf.landmarks.data(), leaf.m, d, r);
+        expand_pseudo_landmarks(p.kernel, gamma, p.triangle_estimate, leaf, r, cbar + i * F);
+    }
+}
+
+namespace {
+
+// The buffers of one row block, carved once from the call's arena.
+struct BlockBuffers {
+    double *rows;        // B x d, in dataset order
+    double *sorted;      // B x d, grouped by leaf
+    int64_t *leaf_of;    // B
+    int64_t *order;      // B: sorted position -> row in block
+    int64_t *leaf_start; // leaves + 1
+    double *cbar;        // B x max features
+    double *o;           // B x outputs
+};
+
+// Rows [begin, end) of data into rows (B x d), padding missing columns with zeros.
+void load_rows(const Dataset &data, int64_t begin, int64_t end, int64_t d, double *rows) {
+    data.copy_rows(begin, end, rows);
+    if (data.d == d) return;
+    for (int64_t i = end - begin - 1; i >= 0; --i) {  // spread backwards: rows only move to larger offsets
+        std::copy_backward(rows + i * data.d, rows + (i + 1) * data.d, rows + i * d + data.d);
+        std::fill(rows + i * d + data.d, rows + (i + 1) * d, 0.0);
+    }
+}
+
+// Counting sort of the block's rows by leaf into b.order / b.leaf_start, and the rows gathered in that order.
+void group_by_leaf(const CompactPredictor &p, int64_t count, BlockBuffers &b) {
+    const int64_t leaves = int64_t(p.leaves.size());
+    std::fill(b.leaf_start, b.leaf_start + leaves + 1, 0);
+    for (int64_t i = 0; i < count; ++i) {
+        b.leaf_of[i] = compact_route(p, b.rows + i * p.d);
+        ++b.leaf_start[b.leaf_of[i] + 1];
+    }
+    for (int64_t l = 0; l < leaves; ++l) b.leaf_start[l + 1] += b.leaf_start[l];
+    std::vector<int64_t> next(b.leaf_start, b.leaf_start + leaves);
+    for (int64_t i = 0; i < count; ++i) {
+        const int64_t pos = next[size_t(b.leaf_of[i])]++;
+        b.order[pos] = i;
+        std::copy(b.rows + i * p.d, b.rows + (i + 1) * p.d, b.sorted + pos * p.d);
+    }
+}
+
+// O (rows x outputs) = bias + C̄ β for `rows` consecutive sorted rows of one leaf.
+void predict_leaf_rows(Context &ctx, Arena &arena, const CompactPredictor &p, const PredictorLeaf &leaf,
+                       const double *x, int64_t rows, BlockBuffers &b) {
+    const int64_t F = leaf.features();
+    compact_leaf_features(p, leaf, x, rows, b.cbar, arena, ctx.threads);
+    for (int64_t i = 0; i < rows; ++i) std::copy(leaf.bias.begin(), leaf.bias.end(), b.o + i * p.outputs);
+    linalg::gemm(linalg::Trans::No, linalg::Trans::No, rows, p.outputs, F, 1.0, b.cbar, F, leaf.beta.data(),
+                 p.outputs, 1.0, b.o, p.outputs, ctx.threads);
+}
+
+}  // namespace
+
+void compact_predict(Context &ctx, const CompactPredictor &p, const Dataset &data, double *outputs, double *labels) {
+    check_compact_predictor(p);
+    if (data.d > p.d)
+        fail(KMX_E_INVALID_ARGUMENT, "compact predict: data has %lld columns, the predictor expects at most %lld",
+             static_cast<long long>(data.d), static_cast<long long>(p.d));
+    const int64_t n = data.n, d = p.d, leaves = int64_t(p.leaves.size());
+    if (n == 0) return;
+    const int64_t B = std::min(n, kRowBlock);
+    const int64_t max_m = max_over_leaves(p, leaf_m), max_f = max_over_leaves(p, leaf_features);
+    WorkspacePlan plan;
+    plan.add<double>(size_t(B * d)).add<double>(size_t(B * d)).add<int64_t>(size_t(B)).add<int64_t>(size_t(B));
+    plan.add<int64_t>(size_t(leaves + 1)).add<double>(size_t(B * max_f)).add<double>(size_t(B * p.outputs));
+    plan.add_bytes(compact_leaf_features_workspace_bytes(p, B, max_m));
+    plan.add_bytes(size_t(leaves) * sizeof(int64_t));  // group_by_leaf's cursor (std::vector, counted here)
+    Arena arena = ctx.reserve(plan.bytes(), "compact predict");
+    BlockBuffers b{arena.alloc<double>(size_t(B * d)),  arena.alloc<double>(size_t(B * d)),
+                   arena.alloc<int64_t>(size_t(B)),     arena.alloc<int64_t>(size_t(B)),
+                   arena.alloc<int64_t>(size_t(leaves + 1)), arena.alloc<double>(size_t(B * max_f)),
+                   arena.alloc<double>(size_t(B * p.outputs))};
+    for (int64_t begin = 0; begin < n; begin += B) {
+        const int64_t count = std::min(B, n - begin);
+        load_rows(data, begin, begin + count, d, b.rows);
+        group_by_leaf(p, count, b);
+        for (int64_t l = 0; l < leaves; ++l) {
+            const int64_t first = b.leaf_start[l], rows = b.leaf_start[l + 1] - first;
+            if (rows == 0) continue;
+            predict_leaf_rows(ctx, arena, p, p.leaves[size_t(l)], b.sorted + first * d, rows, b);
+            for (int64_t s = 0; s < rows; ++s) {
+                const int64_t row = begin + b.order[first + s];
+                const double *o = b.o + s * p.outputs;
+                if (outputs) std::copy(o, o + p.outputs, outputs + row * p.outputs);
+                if (labels) labels[row] = compact_label(p, o);
+            }
+        }
+        ctx.progress(double(begin + count) / double(n), "compact predict");
+    }
+}
+
+}  // namespace kmx

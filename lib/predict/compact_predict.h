@@ -1,0 +1,81 @@
+// compact_predict.h — the full library's predictor for a CompactPredictor:
+// exactly the rule in compact_predictor.h, batched (rows routed to leaves,
+// then per leaf one kernel block against its landmarks through kernel_block,
+// the pseudo-landmark expansion, and one GEMM with β) or for a single row.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "compact_predictor.h"
+
+namespace kmx {
+
+class Context;
+class Dataset;
+
+// Fails with KMX_E_INVALID_ARGUMENT naming the first inconsistency (sizes of
+// centers, landmarks, distances, pairs, β, bias; offsets; classes/outputs).
+void check_compact_predictor(const CompactPredictor &predictor);
+
+// outputs (n x predictor.outputs, row-major; may be null) and labels (n; may
+// be null) for every row of data (dense or sparse; fewer columns than
+// predictor.d are padded with zeros, more is KMX_E_INVALID_ARGUMENT). The
+// workspace (row blocks of at most 1024 rows) is checked against ctx's budget
+// before any work.
+void compact_predict(Context &ctx, const CompactPredictor &predictor, const Dataset &data, double *outputs,
+                     double *labels);
+
+// The label that one row of outputs predicts (step 5 of the rule).
+double compact_label(const CompactPredictor &predictor, const double *outputs);
+
+// The leaf that routes x (d values): step 1 of the rule.
+int64_t compact_route(const CompactPredictor &predictor, const double *x);
+
+// Doubles of scratch compact_predict_row needs: 2 · max m + max features().
+size_t compact_row_scratch(const CompactPredictor &predictor);
+
+// One row x (predictor.d values), directly: outputs (predictor.outputs) are
+// written, the label returned. scratch holds compact_row_scratch() doubles.
+double compact_predict_row(const CompactPredictor &predictor, const double *x, double *outputs, double *scratch);
+
+// The single-row predictor for many calls ("prepare once, predict many"):
+// transposed copies of the centers, landmarks and triangle distances so
+// that the distances of one row to all of them vectorise across points
+// (each distance still sums its d terms in order, as the rule's direct
+// loop, so routing and r_j are the same numbers), and the exponentials
+// through the library's vectorised exp. The predictor must outlive it.
+// predict() is const and thread-safe with one scratch per thread.
+class CompactRowPredictor {
+public:
+    explicit CompactRowPredictor(const CompactPredictor &predictor);
+    // Doubles of scratch predict() needs.
+    size_t scratch_size() const { return scratch_; }
+    // outputs (predictor.outputs) for x (predictor.d values); returns the label.
+    double predict(const double *x, double *outputs, double *scratch) const;
+
+private:
+    struct Leaf {
+        std::vector<double> landmarks_t;  // d x m
+        std::vector<double> dist_t;       // m x p_tri (D transposed)
+    };
+    const CompactPredictor &p_;
+    std::vector<double> top_t_;                 // d x top
+    std::vector<std::vector<double>> group_t_;  // per top node: d x (its leaves' centers)
+    std::vector<Leaf> leaves_;
+    size_t scratch_ = 0;
+
+    int64_t route(const double *x, double *scratch) const;
+    void landmark_values(const PredictorLeaf &leaf, const Leaf &prepared, const double *x, double *c, double *r) const;
+    void triangle_values(const PredictorLeaf &leaf, const Leaf &prepared, const double *r, double *c_tri) const;
+};
+
+// The expanded features C̄ (rows x leaf.features(), row-major, ld features())
+// of `rows` consecutive rows x (rows x predictor.d) in `leaf`: one kernel
+// block against the landmarks, then the pseudo-landmark expansion. Scratch:
+// compact_leaf_features_workspace_bytes.
+void compact_leaf_features(const CompactPredictor &predictor, const PredictorLeaf &leaf, const double *x,
+                           int64_t rows, double *cbar, Arena &scratch, int threads);
+size_t compact_leaf_features_workspace_bytes(const CompactPredictor &predictor, int64_t rows, int64_t m);
+
+}  // namespace kmx

@@ -1,0 +1,81 @@
+// predictor_from_expansion.cpp — a CenterExpansion as a CompactPredictor.
+#include "predictor_from_expansion.h"
+
+#include <algorithm>
+
+#include "compact_predict.h"
+#include "core/error.h"
+#include "solve/center_expansion.h"
+
+namespace kmx {
+
+namespace {
+
+void round_to_float(std::vector<double> &values) {
+    for (double &v : values) v = double(float(v));
+}
+
+// Centers [begin, end) of the expansion (and their β rows) as one leaf routed by `center`.
+PredictorLeaf expansion_leaf(const CenterExpansion &e, int64_t begin, int64_t end, const double *center) {
+    PredictorLeaf leaf;
+    leaf.center.assign(center, center + e.d);
+    leaf.bias.assign(size_t(e.outputs), 0.0);
+    if (begin == end) {  // no centers: f = 0 here
+        leaf.m = 1;
+        leaf.landmarks = leaf.center;
+        leaf.beta.assign(size_t(e.outputs), 0.0);
+        return leaf;
+    }
+    leaf.m = end - begin;
+    leaf.landmarks.assign(e.centers.begin() + begin * e.d, e.centers.begin() + end * e.d);
+    leaf.beta.assign(e.beta.begin() + begin * e.outputs, e.beta.begin() + end * e.outputs);
+    return leaf;
+}
+
+void check_expansion(const CenterExpansion &e) {
+    require(e.d >= 1 && e.outputs >= 1 && e.m >= 1, "predictor_from_expansion: empty expansion");
+    require(e.centers.size() == size_t(e.m * e.d) && e.beta.size() == size_t(e.m * e.outputs),
+            "predictor_from_expansion: centers must be m x d and beta m x outputs");
+    const int64_t c = e.clusters();
+    if (c == 0) return;
+    require(e.cluster_centers.size() == size_t(c * e.d), "predictor_from_expansion: cluster_centers must be c x d");
+    require(e.cluster_begin.front() == 0 && e.cluster_begin.back() == e.m &&
+                std::is_sorted(e.cluster_begin.begin(), e.cluster_begin.end()),
+            "predictor_from_expansion: cluster_begin must rise from 0 to m");
+}
+
+}  // namespace
+
+CompactPredictor predictor_from_expansion(const CenterExpansion &e, PredictorTask task,
+                                          const std::vector<double> &classes, kmx_multiclass multiclass,
+                                          bool float32) {
+    check_expansion(e);
+    CompactPredictor p;
+    p.kernel = e.kernel;
+    p.kernel.gamma = e.kernel.gamma_for(e.d);
+    p.d = e.d;
+    p.task = task;
+    p.multiclass = multiclass;
+    if (task == PredictorTask::classification) p.classes = classes;
+    p.outputs = e.outputs;
+    p.float32 = float32;
+    const int64_t clusters = e.clusters();
+    if (clusters == 0) {
+        p.top_centers.assign(size_t(e.d), 0.0);
+        p.leaves.push_back(expansion_leaf(e, 0, e.m, p.top_centers.data()));
+    } else {
+        p.top_centers.assign(size_t(e.d), 0.0);  // one top node: the leaves route by their own centers
+        for (int64_t s = 0; s < clusters; ++s)
+            p.leaves.push_back(expansion_leaf(e, e.cluster_begin[size_t(s)], e.cluster_begin[size_t(s + 1)],
+                                              e.cluster_centers.data() + s * e.d));
+    }
+    p.top_leaf_begin = {0, int64_t(p.leaves.size())};
+    if (float32) {
+        for (PredictorLeaf &leaf : p.leaves)
+            round_to_float(leaf.center), round_to_float(leaf.landmarks), round_to_float(leaf.beta);
+    }
+    check_compact_predictor(p);
+    return p;
+}
+
+}  // namespace kmx

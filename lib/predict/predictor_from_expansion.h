@@ -1,0 +1,27 @@
+// predictor_from_expansion.h — any fitted kernel expansion (exact KRR,
+// Nyström KRR, FALKON: one global expansion; MEKA: one per input-space
+// cluster) as a compact predictor, so every KRR-family model can be shipped
+// to the inference runtime: landmarks = the centers, one top node, one leaf
+// per cluster (routing by the nearest cluster center, as the expansion
+// does) or one global leaf, no pseudo-landmarks, β as fitted, bias 0.
+#pragma once
+#include <vector>
+
+#include "compact_predictor.h"
+#include "kmx/kmx.h"
+
+namespace kmx {
+
+struct CenterExpansion;
+
+// classes: classification labels, increasing (empty for regression);
+// expansion.outputs must be what task/classes/multiclass need (1 for
+// regression and two classes, c for one-vs-rest, c(c−1)/2 for one-vs-one).
+// float32 rounds every array to float. A cluster without centers becomes a
+// leaf with one landmark (its cluster center) and β = 0, which predicts 0 as
+// the expansion does. KMX_E_INVALID_ARGUMENT for inconsistent input.
+CompactPredictor predictor_from_expansion(const CenterExpansion &expansion, PredictorTask task,
+                                          const std::vector<double> &classes, kmx_multiclass multiclass,
+                                          bool float32 = false);
+
+}  // namespace kmx

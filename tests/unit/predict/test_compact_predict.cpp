@@ -1,0 +1,229 @@
+// test_compact_predict.cpp — the batched and single-row predictors against a
+// direct double-loop implementation of compact_predictor.h's rule written
+// here, on random predictors of every task, kernel and pseudo-landmark kind.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "predict/compact_predict.h"
+#include "predict_test_support.h"
+
+namespace {
+
+using kmx::CompactPredictor;
+using kmx::PredictorLeaf;
+
+// ------------------------------------------------- the rule, written plainly
+double direct_sq(const double *a, const double *b, int64_t d) {
+    double s = 0;
+    for (int64_t f = 0; f < d; ++f) s += (a[f] - b[f]) * (a[f] - b[f]);
+    return s;
+}
+double direct_l1(const double *a, const double *b, int64_t d) {
+    double s = 0;
+    for (int64_t f = 0; f < d; ++f) s += std::fabs(a[f] - b[f]);
+    return s;
+}
+double direct_kernel(const kmx::KernelSpec &k, const double *a, const double *b, int64_t d) {
+    double dot = 0;
+    for (int64_t f = 0; f < d; ++f) dot += a[f] * b[f];
+    switch (k.type) {
+        case KMX_KERNEL_RBF: return std::exp(-k.gamma * direct_sq(a, b, d));
+        case KMX_KERNEL_LAPLACIAN: return std::exp(-k.gamma * direct_l1(a, b, d));
+        case KMX_KERNEL_POLYNOMIAL: return std::pow(k.gamma * dot + k.coef0, k.degree);
+        default: return dot;
+    }
+}
+
+// Outputs of one row by the header's five steps; returns the label.
+double direct_predict(const CompactPredictor &p, const double *x, std::vector<double> &o) {
+    const int64_t d = p.d;
+    int64_t t_best = 0;
+    for (int64_t t = 1; t < p.top(); ++t)
+        if (direct_sq(x, &p.top_centers[size_t(t * d)], d) < direct_sq(x, &p.top_centers[size_t(t_best * d)], d))
+            t_best = t;
+    int64_t l_best = p.top_leaf_begin[size_t(t_best)];
+    for (int64_t l = l_best + 1; l < p.top_leaf_begin[size_t(t_best + 1)]; ++l)
+        if (direct_sq(x, p.leaves[size_t(l)].center.data(), d) < direct_sq(x, p.leaves[size_t(l_best)].center.data(), d))
+            l_best = l;
+    const PredictorLeaf &leaf = p.leaves[size_t(l_best)];
+    std::vector<double> cbar, r;
+    for (int64_t j = 0; j < leaf.m; ++j) {
+        const double *u = &leaf.landmarks[size_t(j * d)];
+        cbar.push_back(direct_kernel(p.kernel, x, u, d));
+        r.push_back(p.kernel.type == KMX_KERNEL_LAPLACIAN ? direct_l1(x, u, d) : std::sqrt(direct_sq(x, u, d)));
+    }
+    for (int64_t t = 0; t < leaf.triangle; ++t) {
+        double lower = 0, upper = std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < leaf.m; ++j) {
+            const double D = leaf.triangle_dist[size_t(t * leaf.m + j)];
+            lower = std::max(lower, std::fabs(r[size_t(j)] - D));
+            upper = std::min(upper, r[size_t(j)] + D);
+        }
+        const double rho = p.triangle_estimate == kmx::TriangleEstimate::lower   ? lower
+                           : p.triangle_estimate == kmx::TriangleEstimate::upper ? upper
+                                                                                  : (lower + upper) / 2;
+        cbar.push_back(p.kernel.type == KMX_KERNEL_LAPLACIAN ? std::exp(-p.kernel.gamma * rho)
+                                                             : std::exp(-p.kernel.gamma * rho * rho));
+    }
+    for (int64_t q = 0; q < leaf.products; ++q)
+        cbar.push_back(cbar[size_t(leaf.product_pairs[size_t(2 * q)])] * cbar[size_t(leaf.product_pairs[size_t(2 * q + 1)])]);
+    o.assign(size_t(p.outputs), 0.0);
+    for (int64_t k = 0; k < p.outputs; ++k) {
+        o[size_t(k)] = leaf.bias[size_t(k)];
+        for (size_t f = 0; f < cbar.size(); ++f) o[size_t(k)] += cbar[f] * leaf.beta[f * size_t(p.outputs) + size_t(k)];
+    }
+    if (p.task == kmx::PredictorTask::regression) return o[0];
+    const int64_t c = int64_t(p.classes.size());
+    if (c == 2) return o[0] > 0 ? p.classes[1] : p.classes[0];
+    std::vector<int> votes(size_t(c), 0);
+    if (p.multiclass == KMX_MULTICLASS_OVR) {
+        int64_t best = 0;
+        for (int64_t k = 1; k < c; ++k)
+            if (o[size_t(k)] > o[size_t(best)]) best = k;
+        return p.classes[size_t(best)];
+    }
+    int64_t k = 0;
+    for (int64_t i = 0; i < c; ++i)
+        for (int64_t j = i + 1; j < c; ++j) ++votes[size_t(o[size_t(k++)] > 0 ? i : j)];
+    int64_t best = 0;
+    for (int64_t i = 1; i < c; ++i)
+        if (votes[size_t(i)] > votes[size_t(best)]) best = i;
+    return p.classes[size_t(best)];
+}
+
+struct Case {
+    kmx_kernel_type kernel;
+    kmx::PredictorTask task;
+    int classes;
+    kmx_multiclass multiclass;
+    kmx::TriangleEstimate estimate;
+};
+
+// Rows: random points plus copies of landmarks and centers (r_j = 0 exactly, ties in routing).
+std::vector<double> test_rows(const CompactPredictor &p, int64_t n, kmx::Rng &rng) {
+    std::vector<double> x(size_t(n * p.d));
+    for (double &v : x) v = rng.uniform();
+    for (int64_t i = 0; i < n / 8; ++i) {
+        const PredictorLeaf &leaf = p.leaves[size_t(i) % p.leaves.size()];
+        const double *src = i % 2 ? leaf.center.data() : &leaf.landmarks[size_t((i % leaf.m) * p.d)];
+        std::copy(src, src + p.d, &x[size_t(i * 8 * p.d)]);
+    }
+    return x;
+}
+
+void expect_matches_direct(const Case &c) {
+    kmx::Rng rng(17 + uint64_t(c.kernel) * 7 + uint64_t(c.classes));
+    const CompactPredictor p = predict_test::random_predictor(rng, 5, c.kernel, c.task, c.classes, c.multiclass, c.estimate);
+    const int64_t n = 2500;  // more than one row block of 1024
+    const std::vector<double> x = test_rows(p, n, rng);
+    const auto data = kmx::Dataset::dense_borrow(x.data(), n, p.d, nullptr);
+    kmx::Context ctx;
+    std::vector<double> outputs(size_t(n * p.outputs)), labels(static_cast<size_t>(n));
+    kmx::compact_predict(ctx, p, *data, outputs.data(), labels.data());
+    std::vector<double> scratch(kmx::compact_row_scratch(p)), row_out(size_t(p.outputs)), o;
+    const kmx::CompactRowPredictor prepared(p);
+    std::vector<double> prepared_scratch(prepared.scratch_size()), prepared_out(size_t(p.outputs));
+    double worst = 0, worst_row = 0, worst_prepared = 0;
+    int64_t label_mismatch = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const double label = direct_predict(p, &x[size_t(i * p.d)], o);
+        const double row_label = kmx::compact_predict_row(p, &x[size_t(i * p.d)], row_out.data(), scratch.data());
+        const double prepared_label = prepared.predict(&x[size_t(i * p.d)], prepared_out.data(), prepared_scratch.data());
+        for (int64_t k = 0; k < p.outputs; ++k) {
+            const double scale = 1 + std::fabs(o[size_t(k)]);
+            worst = std::max(worst, std::fabs(outputs[size_t(i * p.outputs + k)] - o[size_t(k)]) / scale);
+            worst_row = std::max(worst_row, std::fabs(row_out[size_t(k)] - o[size_t(k)]) / scale);
+            worst_prepared = std::max(worst_prepared, std::fabs(prepared_out[size_t(k)] - o[size_t(k)]) / scale);
+        }
+        // Regression labels are o_0 itself (real); class labels must agree exactly.
+        auto differs = [&](double a) { return std::fabs(a - label) > 1e-13 * (1 + std::fabs(label)); };
+        label_mismatch += differs(labels[size_t(i)]) + differs(row_label) + differs(prepared_label);
+    }
+    EXPECT_LT(worst, 1e-13) << "batched outputs";
+    EXPECT_LT(worst_row, 1e-13) << "single-row outputs";
+    EXPECT_LT(worst_prepared, 1e-13) << "prepared single-row outputs";
+    EXPECT_EQ(label_mismatch, 0);
+}
+
+TEST(CompactPredict, BinaryRbfTriangleLowerAndProducts) {
+    expect_matches_direct({KMX_KERNEL_RBF, kmx::PredictorTask::classification, 2, KMX_MULTICLASS_OVO,
+                           kmx::TriangleEstimate::lower});
+}
+TEST(CompactPredict, OvrRbfTriangleMidpoint) {
+    expect_matches_direct({KMX_KERNEL_RBF, kmx::PredictorTask::classification, 4, KMX_MULTICLASS_OVR,
+                           kmx::TriangleEstimate::midpoint});
+}
+TEST(CompactPredict, OvoLaplacianTriangleUpper) {
+    expect_matches_direct({KMX_KERNEL_LAPLACIAN, kmx::PredictorTask::classification, 4, KMX_MULTICLASS_OVO,
+                           kmx::TriangleEstimate::upper});
+}
+TEST(CompactPredict, RegressionPolynomialProductsOnly) {
+    expect_matches_direct({KMX_KERNEL_POLYNOMIAL, kmx::PredictorTask::regression, 0, KMX_MULTICLASS_OVO,
+                           kmx::TriangleEstimate::lower});
+}
+
+TEST(CompactPredict, FewerColumnsArePaddedWithZeros) {
+    kmx::Rng rng(5);
+    const CompactPredictor p = predict_test::random_predictor(rng, 5, KMX_KERNEL_RBF, kmx::PredictorTask::classification,
+                                                              3, KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    const int64_t n = 300, short_d = p.d - 2;
+    std::vector<double> narrow(size_t(n * short_d)), wide(size_t(n * p.d), 0.0);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t f = 0; f < short_d; ++f) wide[size_t(i * p.d + f)] = narrow[size_t(i * short_d + f)] = rng.uniform();
+    kmx::Context ctx;
+    std::vector<double> a(size_t(n * p.outputs)), b(a.size());
+    kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(narrow.data(), n, short_d, nullptr), a.data(), nullptr);
+    kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(wide.data(), n, p.d, nullptr), b.data(), nullptr);
+    EXPECT_EQ(a, b);
+    std::vector<double> too_wide(size_t(n * (p.d + 1)));
+    EXPECT_THROW(kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(too_wide.data(), n, p.d + 1, nullptr),
+                                      a.data(), nullptr),
+                 kmx::Error);
+}
+
+TEST(CompactPredict, InconsistentPredictorsAreRejected) {
+    kmx::Rng rng(9);
+    const CompactPredictor good = predict_test::random_predictor(rng, 3, KMX_KERNEL_RBF, kmx::PredictorTask::classification,
+                                                                 2, KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    EXPECT_NO_THROW(kmx::check_compact_predictor(good));
+    CompactPredictor p = good;
+    p.leaves[0].beta.pop_back();
+    EXPECT_THROW(kmx::check_compact_predictor(p), kmx::Error);
+    p = good;
+    p.leaves[1].product_pairs[0] = int32_t(p.leaves[1].m);
+    EXPECT_THROW(kmx::check_compact_predictor(p), kmx::Error);
+    p = good;
+    p.kernel.type = KMX_KERNEL_POLYNOMIAL;  // triangle pseudo-landmarks left in
+    EXPECT_THROW(kmx::check_compact_predictor(p), kmx::Error);
+    p = good;
+    p.leaves[0].landmarks[0] = std::nan("");
+    EXPECT_THROW(kmx::check_compact_predictor(p), kmx::Error);
+    p = good;
+    p.outputs = 2;
+    EXPECT_THROW(kmx::check_compact_predictor(p), kmx::Error);
+}
+
+TEST(CompactPredict, WorkspaceIsCheckedAgainstTheBudget) {
+    kmx::Rng rng(3);
+    const CompactPredictor p = predict_test::random_predictor(rng, 4, KMX_KERNEL_RBF, kmx::PredictorTask::classification,
+                                                              2, KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    std::vector<double> x(size_t(100 * p.d), 0.5), labels(100);
+    kmx::Context ctx;
+    ctx.memory_budget = 1000;
+    try {
+        kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(x.data(), 100, p.d, nullptr), nullptr, labels.data());
+        FAIL() << "expected KMX_E_OUT_OF_MEMORY";
+    } catch (const kmx::Error &e) {
+        EXPECT_EQ(e.status(), KMX_E_OUT_OF_MEMORY);
+    }
+}
+
+}  // namespace

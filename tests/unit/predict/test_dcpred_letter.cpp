@@ -1,0 +1,42 @@
+// test_dcpred_letter.cpp — the whole Letter binary problem (12000 rows, the
+// DC-Pred++ paper's Table 1 row): DC-SVM at C = 8, γ = 16, then the compact
+// predictor with its automatic options. Heavier, so in the slow suite.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "core/context.h"
+#include "predict/compact_predict.h"
+#include "predict/dcpred.h"
+#include "predict_test_support.h"
+#include "solve/model.h"
+#include "solve/multiclass.h"
+
+namespace {
+
+TEST(DcpredLetter, AutomaticOptionsReachThePapersAccuracy) {
+    const auto train = predict_test::load_example("letter_bin.train.libsvm");
+    const auto test = predict_test::load_example("letter_bin.test.libsvm");
+    kmx::Context ctx;
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_DCSVM;
+    options.C = 8;
+    kmx::KernelSpec rbf;
+    rbf.type = KMX_KERNEL_RBF;
+    rbf.gamma = 16;
+    const kmx::Model model = kmx::train_model(ctx, options, rbf, *train);
+    const kmx::CompactPredictor p = kmx::build_dcpred(ctx, model, *train, {});
+    std::vector<double> full(static_cast<size_t>(test->n)), compact(full.size());
+    kmx::model_predict(ctx, model, *test, full.data());
+    kmx::compact_predict(ctx, p, *test, nullptr, compact.data());
+    int64_t full_right = 0, right = 0;
+    for (int64_t i = 0; i < test->n; ++i) full_right += full[size_t(i)] == test->y[i], right += compact[size_t(i)] == test->y[i];
+    const double full_acc = double(full_right) / double(test->n), acc = double(right) / double(test->n);
+    std::printf("Letter: full model %.4f (%lld SVs), compact %.4f (%zu leaves, %zu bytes as float32)\n", full_acc,
+                static_cast<long long>(model.support_vectors), acc, p.leaves.size(), kmx::compact_predictor_bytes(p, true));
+    EXPECT_GT(full_acc, 0.98);
+    EXPECT_GE(acc, 0.959);  // the paper's 95.90%
+}
+
+}  // namespace
