@@ -44,4 +44,9 @@ struct CenterExpansion {
 // through kernel blocks (GEMM), in row blocks so memory stays O(block · m).
 void center_expansion_predict(Context &ctx, const CenterExpansion &expansion, const Dataset &data, double *out);
 
+// The cluster whose center (clusters x d, row-major) is nearest to x: exact
+// squared Euclidean distance, ties to the lowest index. MEKA partitions its
+// training points with it, so prediction routes them the same way.
+int64_t nearest_cluster(const double *x, const double *cluster_centers, int64_t clusters, int64_t d);
+
 }  // namespace kmx

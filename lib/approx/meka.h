@@ -1,0 +1,112 @@
+// meka.h — MEKA, the memory efficient kernel approximation (Si, Hsieh,
+// Dhillon 2014, Algorithm 1):
+//
+//   1. k-means in input space: c clusters (centers from at most 20000 sampled
+//      points, then every point assigned to its nearest center).
+//   2. Diagonal blocks, per cluster s: Nyström of rank k_s from m_s (= 2k_s)
+//      sampled columns U_s: G^(s,s) ≈ C_s V_k Λ_k⁻¹ V_kᵀ C_sᵀ = W^(s) L^(s,s) W^(s)ᵀ
+//      with the basis made orthonormal: W^(s) = K(X_s, U_s) M_s, W^(s)ᵀW^(s) = I,
+//      L^(s,s) = D_s diagonal (the approximant's eigenvalues).
+//   3. Off-diagonal blocks (s ≠ t), skipped (L^(s,t) = 0) when
+//      K(center_s, center_t) < ε: rows v_s, v_t of (1+ρ)k sampled in each
+//      cluster, Ĝ = K(X_vs, X_vt) and
+//        L^(s,t) = (W_vsᵀW_vs)⁻¹ W_vsᵀ Ĝ W_vt (W_vtᵀW_vt)⁻¹,
+//      over the basis directions the sample determines (τ = link_tolerance,
+//      0 = plain least squares; by default chosen per pair on held-out
+//      sampled rows; meka_blocks.cpp).
+//   4. G̃ = W L Wᵀ, W = diag(W^(1) … W^(c)): O(nk + (ck)²) memory.
+//      L = V Λ Vᵀ is kept as L = B J Bᵀ (B = V|Λ|^{1/2}); the PSD repair
+//      drops L's negative eigenvalues (J = I).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "approximation.h"
+
+namespace kmx {
+
+class Rng;
+
+struct MekaOptions {
+    int64_t clusters = 0;            // c, 1 <= c <= n
+    int64_t rank = 0;                // k per cluster, >= 1 (<= every cluster's size unless proportional)
+    int64_t columns = 0;             // m_s sampled per cluster (0 = 2k); clipped to the cluster's size
+    double eps = 0;                  // skip (s,t) when K(center_s, center_t) < eps (>= 0)
+    double rho = 2;                  // link blocks sample (1+ρ)k rows per side (>= 0)
+    double link_tolerance = -1;      // τ: the link fit's truncation (step 3); < 0: chosen per pair on held-out rows
+    bool proportional_rank = false;  // k_s = round(c·k·n_s/n) in [1, n_s] instead of k
+    bool psd_repair = true;          // clip L's negative eigenvalues
+    int64_t kmeans_sample = 20000;   // points the k-means centers come from
+    int kmeans_iterations = 20;
+};
+
+// One cluster: its rows are order()[begin, begin + size).
+struct MekaCluster {
+    int64_t begin = 0;
+    int64_t size = 0;              // n_s
+    int64_t rank = 0;              // r_s: columns of W^(s) (k_s less W's numerical rank deficit)
+    int64_t rank_offset = 0;       // first row/column of L^(s,·)
+    int64_t w_offset = 0;          // W^(s) is w()[w_offset …], n_s x r_s row-major
+    std::vector<int64_t> columns;  // data rows of U_s (m_s), increasing
+    std::vector<double> points;    // U_s, m_s x d
+    std::vector<double> basis;     // M_s, m_s x r_s
+    std::vector<double> scale;     // D_s, r_s: L^(s,s) = diag(D_s), decreasing
+};
+
+class MekaApproximation final : public KernelApproximation {
+public:
+    MekaApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data, const MekaOptions &options);
+
+    int64_t n() const override { return n_; }
+    int64_t rank() const override { return factor_rank_; }
+    size_t bytes() const override;
+
+    int64_t clusters() const { return int64_t(clusters_.size()); }
+    const std::vector<MekaCluster> &cluster_list() const { return clusters_; }
+    const std::vector<double> &cluster_centers() const { return centers_; }  // c x d
+    const std::vector<int32_t> &cluster_of() const { return cluster_of_; }   // n
+    const std::vector<int64_t> &order() const { return order_; }             // rows grouped by cluster
+    const double *w_block(int64_t s) const { return w_.data() + clusters_[size_t(s)].w_offset; }
+    int64_t link_size() const { return link_size_; }  // R = Σ r_s
+    int64_t skipped_blocks() const { return skipped_blocks_; }
+    int64_t clipped_eigenvalues() const { return clipped_; }
+    // L = B J Bᵀ (R x R row-major), formed for inspection.
+    std::vector<double> link_matrix() const;
+
+protected:
+    size_t product_workspace_bytes(int64_t columns) const override;
+    void apply_f(Context &ctx, Arena &scratch, const double *u, double *out, int64_t columns) const override;
+    void apply_ft(Context &ctx, Arena &scratch, const double *v, double *out, int64_t columns) const override;
+    size_t f_gram_workspace_bytes() const override;
+    void f_gram(Context &ctx, Arena &scratch, double *out) const override;
+    void f_rows(const int64_t *rows, int64_t count, double *out) const override;
+    void f_of(Context &ctx, const Dataset &queries, double *out) const override;
+    CenterExpansion expansion_of(Context &ctx, const double *u, int64_t outputs) const override;
+    const double *signs() const override { return signs_.empty() ? nullptr : signs_.data(); }
+
+private:
+    void partition(Context &ctx, const Dataset &data, const MekaOptions &options);
+    void diagonal_blocks(Context &ctx, const Dataset &data, const MekaOptions &options);
+    std::vector<double> cluster_nystrom_basis(Context &ctx, const Dataset &data, int64_t rank, Rng &rng,
+                                              MekaCluster &cl, Arena &scratch) const;
+    void cluster_orthonormal_basis(Context &ctx, const Dataset &data, const std::vector<double> &basis, MekaCluster &cl,
+                                   Arena &scratch);
+    int64_t largest_cluster() const;
+    int64_t largest_rank() const;
+
+    int64_t n_ = 0;
+    std::vector<double> centers_;
+    std::vector<int32_t> cluster_of_;
+    std::vector<int64_t> order_;
+    std::vector<int64_t> slot_;  // slot_[i]: position of row i in order_
+    std::vector<MekaCluster> clusters_;
+    std::vector<double> w_;
+    int64_t link_size_ = 0;            // R
+    int64_t factor_rank_ = 0;          // r: columns of B
+    std::vector<double> link_factor_;  // B, R x r
+    std::vector<double> signs_;        // J (empty when all +1)
+    int64_t skipped_blocks_ = 0;
+    int64_t clipped_ = 0;
+};
+
+}  // namespace kmx
