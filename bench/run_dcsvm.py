@@ -5,13 +5,17 @@ For each data set: LIBSVM's svm-train/svm-predict and kmx train/predict with
 methods svm (exact, with bias), dcsvm (exact) and dcsvm-early, all with the
 same C and gamma, one thread. Reports training time, test accuracy, support
 vectors, prediction time per sample and peak memory, and the time ratios
-against LIBSVM.
+against LIBSVM. With --repeat R every command runs R times, the solvers taking
+turns (LIBSVM, svm, dcsvm, dcsvm-early, LIBSVM, ...), and each figure is the
+median of its R runs; "CPU s" is user + system time, which other work on a
+shared machine disturbs less than wall time.
 
   /usr/bin/python3 bench/run_dcsvm.py [--build build] [--data ../shared/data] [--only NAME] [--repeat R]
 """
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,14 +36,16 @@ KMX_METHODS = ["svm", "dcsvm", "dcsvm-early"]
 
 
 def timed(cmd, **kwargs):
-    """Runs cmd under /usr/bin/time -v; returns (stdout, seconds, peak RSS MB)."""
+    """Runs cmd under /usr/bin/time -v; returns (stdout, wall seconds, peak RSS MB, CPU seconds)."""
     start = time.perf_counter()
     out = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True, **kwargs)
     seconds = time.perf_counter() - start
     if out.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}")
     rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", out.stderr).group(1))
-    return out.stdout, seconds, rss_kb / 1024
+    cpu = sum(float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", out.stderr).group(1))
+              for kind in ("User", "System"))
+    return out.stdout, seconds, rss_kb / 1024, cpu
 
 
 def subset(path, rows, tmp):
@@ -56,24 +62,31 @@ def subset(path, rows, tmp):
 
 def libsvm(train, test, c, gamma, tmp):
     model, pred = os.path.join(tmp, "libsvm.model"), os.path.join(tmp, "libsvm.pred")
-    out, train_s, train_mb = timed(["svm-train", "-c", str(c), "-g", str(gamma), "-m", "1024", train, model])
+    out, train_s, train_mb, train_cpu = timed(["svm-train", "-c", str(c), "-g", str(gamma), "-m", "1024", train,
+                                               model])
     sv = int(re.search(r"Total nSV = (\d+)", out).group(1)) if "Total nSV" in out else \
         int(re.search(r"nSV = (\d+)", out).group(1))
-    out, predict_s, _ = timed(["svm-predict", test, model, pred])
+    out, predict_s, _, _ = timed(["svm-predict", test, model, pred])
     accuracy = float(re.search(r"Accuracy = ([\d.]+)%", out).group(1))
     n_test = int(re.search(r"\((\d+)/(\d+)\)", out).group(2))
-    return dict(train_s=train_s, accuracy=accuracy, sv=sv, predict_us=predict_s / n_test * 1e6, mb=train_mb)
+    return dict(train_s=train_s, cpu_s=train_cpu, accuracy=accuracy, sv=sv, predict_us=predict_s / n_test * 1e6,
+                mb=train_mb)
 
 
 def kmx(binary, method, train, test, c, gamma, tmp):
     model = os.path.join(tmp, f"kmx.{method}.model")
-    out, train_s, train_mb = timed([binary, "train", "-s", method, "-c", str(c), "-g", str(gamma), "--threads", "1",
-                                    train, model])
+    out, train_s, train_mb, train_cpu = timed([binary, "train", "-s", method, "-c", str(c), "-g", str(gamma),
+                                               "--threads", "1", train, model])
     sv = int(re.search(r"sv=(\d+)", out).group(1))
-    out, _, _ = timed([binary, "predict", model, test])
+    out, _, _, _ = timed([binary, "predict", model, test])
     accuracy = float(re.search(r"accuracy = ([\d.]+)%", out).group(1))
-    predict_us = float(re.search(r"predict time = ([\d.]+) us/sample", out).group(1))
-    return dict(train_s=train_s, accuracy=accuracy, sv=sv, predict_us=predict_us, mb=train_mb)
+    predict_us = float(re.search(r"predict time = ([\d.eE+-]+) us/sample", out).group(1))
+    return dict(train_s=train_s, cpu_s=train_cpu, accuracy=accuracy, sv=sv, predict_us=predict_us, mb=train_mb)
+
+
+def medians(runs):
+    """Each figure's median over the runs (dicts with the same keys)."""
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
 def main():
@@ -81,24 +94,32 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
     parser.add_argument("--only", default="")
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     binary = os.path.join(args.build, "tools", "kmx", "kmx")
     os.environ.update(OMP_NUM_THREADS="1", BLIS_NUM_THREADS="1", OMP_WAIT_POLICY="passive")
-    print("| data | solver | train s | × LIBSVM speed | accuracy % | SVs | predict us/sample | peak MB |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print(f"medians of {args.repeat} run(s)")
+    print("| data | solver | train s | × LIBSVM speed | train CPU s | × LIBSVM CPU | accuracy % | SVs | "
+          "predict us/sample | peak MB |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, train, test, c, gamma, rows in DATASETS:
         if args.only and args.only != name:
             continue
         with tempfile.TemporaryDirectory() as tmp:
             train_file = subset(os.path.join(args.data, train), rows, tmp)
             test_file = os.path.join(args.data, test)
-            results = {"LIBSVM": libsvm(train_file, test_file, c, gamma, tmp)}
-            for method in KMX_METHODS:
-                results[f"kmx {method}"] = kmx(binary, method, train_file, test_file, c, gamma, tmp)
-            base = results["LIBSVM"]["train_s"]
+            runs = {"LIBSVM": []}
+            runs.update({f"kmx {method}": [] for method in KMX_METHODS})
+            for _ in range(max(args.repeat, 1)):
+                runs["LIBSVM"].append(libsvm(train_file, test_file, c, gamma, tmp))
+                for method in KMX_METHODS:
+                    runs[f"kmx {method}"].append(kmx(binary, method, train_file, test_file, c, gamma, tmp))
+            results = {solver: medians(r) for solver, r in runs.items()}
+            base, base_cpu = results["LIBSVM"]["train_s"], results["LIBSVM"]["cpu_s"]
             for solver, r in results.items():
                 print(f"| {name} (C={c}, γ={gamma}) | {solver} | {r['train_s']:.2f} | {base / r['train_s']:.1f}× | "
-                      f"{r['accuracy']:.2f} | {r['sv']} | {r['predict_us']:.1f} | {r['mb']:.0f} |", flush=True)
+                      f"{r['cpu_s']:.2f} | {base_cpu / max(r['cpu_s'], 1e-3):.1f}× | {r['accuracy']:.2f} | "
+                      f"{r['sv']:.0f} | {r['predict_us']:.1f} | {r['mb']:.0f} |", flush=True)
 
 
 main()

@@ -22,7 +22,9 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "core/rng.h"
 #include "dcsvm_subproblems.h"
+#include "kernel_cache.h"
 
 namespace kmx {
 
@@ -62,8 +64,20 @@ Schedule make_schedule(const DcsvmOptions &options, int64_t n) {
         const int level = options.early_level > 0 ? options.early_level : kDcsvmBkaDefaultLevel;
         return {level, level, true};
     }
-    if (options.early_level > 0) return {options.levels, std::min(options.early_level, options.levels), true};
+    if (options.early_level > 0) {
+        const int last = std::min(options.early_level, options.levels);
+        return {std::max(last, deepest_useful_level(options, n)), last, true};
+    }
     return {deepest_useful_level(options, n), 1, false};
+}
+
+// The clusters of `level` in this schedule: k^l within the caps (the early
+// level's also within n / min_early_cluster_rows).
+int64_t scheduled_clusters(const DcsvmOptions &options, const Schedule &schedule, int level, int64_t n) {
+    int64_t clusters = clusters_at_level(options.clusters_per_level, level, n);
+    if (schedule.early && !options.bka && level == schedule.last && options.min_early_cluster_rows > 0)
+        clusters = std::min(clusters, std::max<int64_t>(1, n / options.min_early_cluster_rows));
+    return clusters;
 }
 
 void check_options(const SvmProblem &problem, const DcsvmOptions &options) {
@@ -72,12 +86,14 @@ void check_options(const SvmProblem &problem, const DcsvmOptions &options) {
     require(options.clusters_per_level >= 2, "DC-SVM: clusters_per_level must be at least 2");
     require(options.sample_size >= 2, "DC-SVM: sample_size must be at least 2");
     require(options.early_level >= 0, "DC-SVM: early_level must not be negative");
+    require(options.min_early_cluster_rows >= 0, "DC-SVM: min_early_cluster_rows must not be negative");
 }
 
 // ------------------------------------------------------------------ memory
 
 // Everything the run needs, checked against the budget once, up front.
 struct MemoryPlan {
+    size_t estimate;    // the sample solve of estimated_support_vectors
     size_t clustering;  // kernel k-means and assignment scratch (one arena, reused by every level)
     size_t bookkeeping; // π, groups, subproblem arrays
     size_t cache;       // the kernel cache shared by concurrent solves, or used by the refine/global solve
@@ -85,7 +101,10 @@ struct MemoryPlan {
 };
 
 int64_t largest_cluster_count(const DcsvmOptions &options, const Schedule &schedule, int64_t n) {
-    return clusters_at_level(options.clusters_per_level, schedule.first, n);
+    int64_t largest = 1;
+    for (int level = schedule.first; level >= schedule.last; --level)
+        largest = std::max(largest, scheduled_clusters(options, schedule, level, n));
+    return largest;
 }
 
 size_t clustering_bytes(const SvmProblem &problem, const DcsvmOptions &options, int64_t k) {
@@ -93,6 +112,20 @@ size_t clustering_bytes(const SvmProblem &problem, const DcsvmOptions &options, 
     return std::max(kernel_kmeans_sample_workspace_bytes(data, problem.kernel, k, options.sample_size),
                     kernel_partition_assign_workspace_bytes(data, std::min(options.sample_size, problem.n), k, data,
                                                             problem.kernel));
+}
+
+// The sample solve that estimates the support vectors: m rows, the whole
+// m × m Q cached, and the sample's own arrays.
+int64_t estimate_rows(const SvmProblem &problem, const DcsvmOptions &options) {
+    return std::min(options.sample_size, problem.n);
+}
+
+size_t estimate_bytes(const SvmProblem &problem, const DcsvmOptions &options) {
+    const int64_t m = estimate_rows(problem, options);
+    return WorkspacePlan()
+        .add_bytes(svm_dual_workspace_bytes(m, problem.data->d, size_t(m) * size_t(m) * sizeof(float)))
+        .add_bytes(subproblem_arrays_bytes(m))
+        .bytes();
 }
 
 size_t bookkeeping_bytes(int64_t n, int64_t k) {
@@ -109,16 +142,69 @@ MemoryPlan plan_memory(const Context &ctx, const SvmProblem &problem, const Dcsv
     const int64_t n = problem.n, d = problem.data->d;
     const int64_t k = largest_cluster_count(options, schedule, n);
     MemoryPlan plan;
+    plan.estimate = schedule.early ? 0 : estimate_bytes(problem, options);
     plan.clustering = clustering_bytes(problem, options, k);
     plan.bookkeeping = bookkeeping_bytes(n, k);
     plan.cache = options.svm.cache_bytes;
     if (plan.cache == 0) {
-        const size_t held = ctx.peak_bytes() + plan.clustering + plan.bookkeeping +
+        const size_t held = ctx.peak_bytes() + plan.estimate + plan.clustering + plan.bookkeeping +
                             subproblem_solver_bytes(n, d, 0, ctx.threads);
         plan.cache = svm_auto_cache_bytes(n, ctx.memory_budget > held ? ctx.memory_budget - held : 0);
     }
     plan.solver = subproblem_solver_bytes(n, d, plan.cache, ctx.threads);
     return plan;
+}
+
+// ------------------------------------------------------------------ when dividing pays
+
+// The divide levels and the refine step only warm-start the next step, so
+// their subproblems stop at a looser tolerance: the many iterations of the
+// solver's tail would mostly be undone once the next step adds the kernel
+// entries between clusters. The global solve uses the caller's eps.
+SvmOptions warm_start_options(const SvmOptions &svm) {
+    SvmOptions options = svm;
+    options.eps = std::max(svm.eps, std::min(svm.eps * kDcsvmWarmStartEpsFactor, kDcsvmWarmStartEpsCap));
+    return options;
+}
+
+
+// The support vectors of the whole problem, estimated from a solve on a
+// systematic random sample of m = min(sample_size, n) rows (row ⌊(j + u) n / m⌋
+// for j < m, u uniform in [0, 1) by ctx.seed): its support-vector fraction
+// times n. A sample usually has the larger fraction (fewer rows, more of them
+// near the margin), so the estimate errs towards dividing.
+int64_t estimated_support_vectors(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options) {
+    const int64_t n = problem.n, m = estimate_rows(problem, options);
+    Arena arena(estimate_bytes(problem, options));
+    const SubproblemArrays sample = carve_subproblem_arrays(arena, m);
+    Rng rng(ctx.seed);
+    const double offset = rng.uniform();
+    for (int64_t j = 0; j < m; ++j) {
+        const int64_t i = std::min(n - 1, int64_t((double(j) + offset) * double(n) / double(m)));
+        sample.rows[j] = problem.rows ? problem.rows[i] : i;
+        sample.y[j] = problem.y[i];
+        sample.upper[j] = problem.upper[i];
+        sample.alpha[j] = 0;
+    }
+    SvmProblem sub = problem;
+    sub.rows = sample.rows;
+    sub.n = m;
+    sub.y = sample.y;
+    sub.upper = sample.upper;
+    SvmOptions svm = warm_start_options(options.svm);
+    svm.cache_bytes = size_t(m) * size_t(m) * sizeof(float);
+    svm.report_progress = false;
+    const SvmSolution solution = solve_svm_dual(ctx, arena, sub, svm, sample.alpha);
+    return int64_t(double(solution.support_vectors) / double(m) * double(n));
+}
+
+// Dividing pays only when the global solve would recompute kernel columns:
+// when its working columns, about one per support vector, would not fit in
+// half the cache. (The whole Q in the cache is the extreme case.)
+bool support_columns_fit_cache(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, size_t cache,
+                               int64_t &estimate) {
+    estimate = estimated_support_vectors(ctx, problem, options);
+    return 2 * estimate <= KernelCache::slots_for(problem.n, cache);
 }
 
 // ------------------------------------------------------------------ state
@@ -203,14 +289,20 @@ SvmSolution combine(const std::vector<SvmSolution> &solutions) {
     return total;
 }
 
-// The divide levels and the refine step only warm-start the next step, so
-// their subproblems stop at a looser tolerance: the many iterations of the
-// solver's tail would mostly be undone once the next step adds the kernel
-// entries between clusters. The global solve uses the caller's eps.
-SvmOptions warm_start_options(const SvmOptions &svm) {
-    SvmOptions options = svm;
-    options.eps = std::max(svm.eps, std::min(svm.eps * kDcsvmWarmStartEpsFactor, kDcsvmWarmStartEpsCap));
-    return options;
+
+// Early prediction with one cluster: a partition of one sample point (every
+// row and every test point is its own cluster's), no kernel k-means.
+void single_cluster_partition(const SvmProblem &problem, RunState &s) {
+    const int64_t row = row_of(problem, 0), d = problem.data->d;
+    std::vector<double> x(static_cast<size_t>(d));
+    problem.data->copy_rows(row, row + 1, x.data());
+    s.partition = KernelPartition();
+    s.partition.k = 1;
+    s.partition.sample_rows = {row};
+    s.partition.sample_cluster = {0};
+    s.partition.cluster_self = {kernel_eval(problem.kernel, x.data(), x.data(), d)};  // (1/|S|²) Σ K
+    s.partition.cluster_size = {1};
+    std::fill(s.cluster_of, s.cluster_of + problem.n, 0);
 }
 
 // One divide level: cluster, assign π, solve the k^l subproblems.
@@ -219,10 +311,15 @@ SvmOptions warm_start_options(const SvmOptions &svm) {
 std::vector<SvmSolution> run_level(Context &ctx, RunState &s, int64_t clusters, bool final) {
     const SvmProblem &problem = s.problem;
     const Dataset &data = *problem.data;
-    s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, problem.n, adaptive_pool(s, clusters),
-                                       problem.kernel, clusters, s.options.sample_size);
-    kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, problem.n, problem.kernel,
-                            s.cluster_of);
+    if (clusters == 1) {
+        single_cluster_partition(problem, s);
+    } else {
+        s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, problem.n,
+                                           adaptive_pool(s, clusters), problem.kernel, clusters,
+                                           s.options.sample_size);
+        kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, problem.n,
+                                problem.kernel, s.cluster_of);
+    }
     group_by_cluster(s.cluster_of, problem.n, s.partition.k, s.groups);
     return solve_row_groups(ctx, problem, final ? s.options.svm : warm_start_options(s.options.svm), s.groups,
                             s.cache, s.arrays, s.alpha);
@@ -267,7 +364,7 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
     std::vector<SvmSolution> solutions;
     int64_t previous_clusters = 0;
     for (int level = schedule.first; level >= schedule.last; --level) {
-        const int64_t clusters = clusters_at_level(s.options.clusters_per_level, level, s.problem.n);
+        const int64_t clusters = scheduled_clusters(s.options, schedule, level, s.problem.n);
         const bool stop_here = schedule.early && level == schedule.last;
         if (!stop_here && (clusters <= 1 || clusters == previous_clusters)) continue;
         const auto start = std::chrono::steady_clock::now();
@@ -306,13 +403,32 @@ SvmSolution conquer(Context &ctx, RunState &s, int steps, DcsvmResult &result) {
     return global;
 }
 
+// Why full DC-SVM solves the whole problem directly, or nullptr to divide:
+// too small (the clustering sample alone would be half the data or more),
+// the whole Q fits the cache, or the estimated support vectors' columns do.
+const char *direct_solve_reason(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, size_t cache) {
+    if (problem.n <= kDcsvmDirectSolveFactor * options.sample_size) return "at most 2 sample sizes";
+    if (dcsvm_whole_matrix_cached(problem.n, cache)) return "whole Q cached";
+    int64_t estimate = 0;
+    const bool fit = support_columns_fit_cache(ctx, problem, options, cache, estimate);
+    ctx.log(KMX_LOG_INFO, "dcsvm: about %lld support vectors (from a sample of %lld rows), cache of %lld columns",
+            (long long)estimate, (long long)estimate_rows(problem, options),
+            (long long)KernelCache::slots_for(problem.n, cache));
+    return fit ? "support vectors' columns cached" : nullptr;
+}
+
 }  // namespace
+
+bool dcsvm_whole_matrix_cached(int64_t n, size_t cache_bytes) {
+    return KernelCache::slots_for(n, cache_bytes) >= n;
+}
 
 DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, double *alpha) {
     check_options(problem, options);
     const Schedule schedule = make_schedule(options, problem.n);
     const MemoryPlan memory = plan_memory(ctx, problem, options, schedule);
     ctx.check_budget(WorkspacePlan()
+                         .add_bytes(memory.estimate)
                          .add_bytes(memory.clustering)
                          .add_bytes(memory.bookkeeping)
                          .add_bytes(memory.solver)
@@ -326,11 +442,13 @@ DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOpti
     std::fill(alpha, alpha + n, 0.0);
 
     DcsvmResult result;
-    if (!schedule.early && n <= kDcsvmDirectSolveFactor * options.sample_size) {
-        // Too small to divide: the clustering sample alone would be half the data or more,
-        // and the levels would cost more than the solve they warm-start.
+    const char *direct = schedule.early ? nullptr : direct_solve_reason(ctx, problem, options, memory.cache);
+    if (direct) {
+        // The levels would cost more than the solve they warm-start.
+        ctx.log(KMX_LOG_INFO, "dcsvm: n = %lld, %s: global solve only", (long long)n, direct);
+        const auto start = std::chrono::steady_clock::now();
         result.solution = run_global(ctx, s);
-        record(ctx, result, {0, 1, result.solution.support_vectors, result.solution.objective, 0.0,
+        record(ctx, result, {0, 1, result.solution.support_vectors, result.solution.objective, seconds_since(start),
                              DcsvmStep::global, n}, 1.0);
         return result;
     }

@@ -8,7 +8,21 @@
 // the union of level-1 support vectors; the final global solve is warm
 // started from the concatenated α.
 //
-// Full DC-SVM (not early prediction or BKA) starts at the deepest level
+// When dividing pays: the levels only warm-start the global solve, and they
+// save it work only if it would otherwise recompute kernel columns. So full
+// DC-SVM (not early prediction or BKA) solves the whole problem directly,
+// without levels (the log says why), when
+//   - n ≤ 2·sample_size (the clustering sample would be half the data), or
+//   - the whole Q, n² floats, fits the kernel cache (dcsvm_whole_matrix_cached:
+//     then every column is computed at most once, and the levels' kernel
+//     k-means, O(n·m·d) assignment and subproblem solves are pure overhead), or
+//   - the columns the global solve works with, about one per support vector,
+//     fit in half the cache: support vectors are estimated by solving a
+//     systematic sample of m = min(sample_size, n) rows (m² kernel entries)
+//     and scaling its support-vector fraction to n (this errs towards
+//     dividing: a sample has the larger fraction).
+// The direct solve's answer is the DC-SVM answer (the same global problem to
+// the same eps). Otherwise full DC-SVM starts at the deepest level
 // whose clusters keep about kDcsvmMinRowsPerBottomCluster rows, stops
 // dividing once a level leaves few support vectors, and solves the levels
 // and the refine step to a looser tolerance than the global solve (see the
@@ -17,10 +31,15 @@
 // (at least 1), so small problems get fewer, larger clusters; a level whose
 // count equals the level run before it, or that would be a single cluster,
 // is skipped (unless it is the level that early prediction stops at).
+// Early prediction starts at the deepest level whose clusters keep about
+// kDcsvmMinRowsPerBottomCluster rows, or at the early level if that is
+// deeper, and caps the early level's clusters by min_early_cluster_rows
+// (one cluster: the whole problem solved exactly, with a one-point partition).
 // Adaptive clustering samples from the current support vectors S̄ once there
 // are at least max(min(m, n)/2, 4·k^l) of them, else from all rows.
 // Memory: the whole run is checked against the budget once, up front: the
-// clustering scratch, O(n) bookkeeping, and the solver workspace of n rows
+// support-vector estimate's sample solve, the clustering scratch, O(n)
+// bookkeeping, and the solver workspace of n rows
 // with one kernel cache (options.svm.cache_bytes, or auto) that concurrent
 // subproblems share (each of the P = min(threads, clusters) workers gets 1/P).
 #pragma once
@@ -40,6 +59,12 @@ struct DcsvmOptions {
     bool bka = false;             // BKA-SVM: one level of k^early_level clusters (k^kDcsvmBkaDefaultLevel
                                   // when early_level is 0), each solved from zeros; no multilevel, no conquer
     bool refine = true;
+    // Early prediction: the early level has at most n / min_early_cluster_rows
+    // clusters (at least 1): each cluster's model predicts on its own, and
+    // models of a few hundred rows lose accuracy (Letter: 64 clusters of ~190
+    // rows, 1.2 points below the exact model). Problems below this size are
+    // solved whole (one cluster, the exact model). 0: no cap (k^early_level).
+    int64_t min_early_cluster_rows = 1000;
     SvmOptions svm;               // per-subproblem and global solver options
 };
 
@@ -63,6 +88,13 @@ constexpr double kDcsvmWarmStartEpsCap = 0.1;
 // Full DC-SVM solves problems of at most this many times sample_size rows
 // directly (no divide levels): dividing so few rows costs more than it saves.
 constexpr int64_t kDcsvmDirectSolveFactor = 2;
+// Full DC-SVM also solves directly when the whole problem's Q (n² floats)
+// fits the solver's kernel cache: the divide levels exist to warm-start a
+// global solve that would otherwise recompute kernel columns, but then the
+// global solve computes every column at most once and the levels' kernel
+// k-means, O(n·m·d) assignment and subproblem solves are pure overhead (the
+// log says "whole Q cached"). The DC-SVM answer is the global solve's either way.
+bool dcsvm_whole_matrix_cached(int64_t n, size_t cache_bytes);
 
 enum class DcsvmStep { level, refine, global };
 

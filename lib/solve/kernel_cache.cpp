@@ -31,6 +31,8 @@ size_t KernelCache::workspace_bytes(int64_t n, int64_t slots) {
         .add<int32_t>(size_t(slots) + 1)
         .add<int32_t>(size_t(slots) + 1)
         .add<int32_t>(size_t(n))
+        .add<int64_t>(2 * size_t(n))   // swap log
+        .add<int64_t>(size_t(slots))   // seen
         .bytes();
 }
 
@@ -41,6 +43,9 @@ KernelCache::KernelCache(Arena &arena, int64_t n, int64_t slots) : n_(n), slots_
     prev_ = arena.alloc<int32_t>(size_t(slots) + 1);
     next_ = arena.alloc<int32_t>(size_t(slots) + 1);
     slot_of_ = arena.alloc<int32_t>(size_t(n));
+    log_ = arena.alloc<int64_t>(2 * size_t(n));
+    seen_ = arena.alloc<int64_t>(size_t(slots));
+    std::fill(seen_, seen_ + slots, int64_t(0));
     std::fill(column_of_, column_of_ + slots, int64_t(-1));
     std::fill(valid_, valid_ + slots, int64_t(0));
     std::fill(slot_of_, slot_of_ + n, int32_t(-1));
@@ -73,7 +78,10 @@ int64_t KernelCache::fetch(int64_t column, int64_t len, float **data) {
             ++used_slots_;
         column_of_[slot] = column;
         valid_[slot] = 0;
+        seen_[slot] = log_count_;
         slot_of_[column] = slot;
+    } else {
+        replay_swaps(slot);
     }
     unlink(slot);
     push_front(slot);
@@ -91,25 +99,38 @@ void KernelCache::swap_index(int64_t i, int64_t j) {
 void KernelCache::swap_indices(const int64_t *pairs, int64_t count) {
     for (int64_t k = 0; k < count; ++k) {  // which slot holds which column
         const int64_t i = pairs[2 * k], j = pairs[2 * k + 1];
+        if (i == j) continue;
         std::swap(slot_of_[i], slot_of_[j]);
         if (slot_of_[i] >= 0) column_of_[slot_of_[i]] = i;
         if (slot_of_[j] >= 0) column_of_[slot_of_[j]] = j;
+        if (used_slots_ == 0) continue;
+        if (log_count_ == n_) replay_all();
+        log_[2 * log_count_] = std::min(i, j);
+        log_[2 * log_count_ + 1] = std::max(i, j);
+        ++log_count_;
     }
-    if (used_slots_ == 0) return;
-    for (int64_t s = 0; s < slots_; ++s) {  // the entries of each cached column
-        if (column_of_[s] < 0) continue;
-        float *col = data_ + size_t(s) * size_t(n_);
-        int64_t valid = valid_[s];
-        for (int64_t k = 0; k < count; ++k) {
-            const int64_t i = std::min(pairs[2 * k], pairs[2 * k + 1]), j = std::max(pairs[2 * k], pairs[2 * k + 1]);
-            if (valid <= i || i == j) continue;
-            if (valid > j)
-                std::swap(col[i], col[j]);
-            else
-                valid = i;  // entry j is unknown, so entry i would be too
-        }
-        valid_[s] = valid;
+}
+
+void KernelCache::replay_swaps(int64_t slot) {
+    float *col = data_ + size_t(slot) * size_t(n_);
+    int64_t valid = valid_[slot];
+    for (int64_t k = seen_[slot]; k < log_count_ && valid > 0; ++k) {
+        const int64_t i = log_[2 * k], j = log_[2 * k + 1];  // i < j
+        if (valid <= i) continue;
+        if (valid > j)
+            std::swap(col[i], col[j]);
+        else
+            valid = i;  // entry j is unknown, so entry i would be too
     }
+    valid_[slot] = valid;
+    seen_[slot] = log_count_;
+}
+
+void KernelCache::replay_all() {
+    for (int64_t s = 0; s < slots_; ++s)
+        if (column_of_[s] >= 0) replay_swaps(s);
+    log_count_ = 0;
+    std::fill(seen_, seen_ + slots_, int64_t(0));
 }
 
 double *KernelCache::scratch(int64_t &count) {

@@ -6,7 +6,11 @@
 // doubles) and how many of its leading entries are valid: with shrinking
 // the solver asks only for the first `len` entries (the active set) and
 // extends a column later when it needs more. swap_index keeps cached
-// columns consistent with the solver's permutation of the variables.
+// columns consistent with the solver's permutation of the variables, lazily:
+// swaps go to a log, and a cached column replays the swaps it has not seen
+// when it is fetched (shrinking swaps hundreds of variables at a time, and
+// most cached columns, e.g. those of shrunk variables, are not fetched again
+// before the next round); a full log is applied to every cached column.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -36,11 +40,10 @@ public:
     int64_t fetch(int64_t column, int64_t len, float **data);
 
     // The solver swapped variables i and j: cached columns follow (entries
-    // i and j trade places; a column valid past i but not past j is cut at i).
+    // i and j trade places; a column valid past i but not past j is cut at i)
+    // by the time they are next fetched.
     void swap_index(int64_t i, int64_t j);
-    // swap_index for `count` pairs (pairs[2k], pairs[2k+1]) in order, applied
-    // column by column: each cached column is walked once, in cache, rather
-    // than every column touched for every swap.
+    // swap_index for `count` pairs (pairs[2k], pairs[2k+1]) in order.
     void swap_indices(const int64_t *pairs, int64_t count);
 
     // The slot storage as scratch for `count` doubles, while nothing is
@@ -57,6 +60,8 @@ public:
 private:
     void unlink(int32_t slot);
     void push_front(int32_t slot);  // most recently used
+    void replay_swaps(int64_t slot);  // the logged swaps the slot's column has not seen
+    void replay_all();                // every cached column, then the log starts over
 
     int64_t n_ = 0, slots_ = 0, used_slots_ = 0;
     float *data_ = nullptr;          // slots × n
@@ -64,6 +69,9 @@ private:
     int64_t *valid_ = nullptr;       // slot → valid leading entries
     int32_t *prev_ = nullptr, *next_ = nullptr;  // LRU list; index slots_ is the sentinel
     int32_t *slot_of_ = nullptr;     // column → slot (−1: not cached)
+    int64_t *log_ = nullptr;         // swaps not yet seen by every cached column, pairs (i, j)
+    int64_t log_count_ = 0;          // pairs in the log (at most n)
+    int64_t *seen_ = nullptr;        // slot → log pairs its column has seen
 };
 
 }  // namespace kmx

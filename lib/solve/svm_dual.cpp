@@ -131,10 +131,12 @@ private:
         int64_t index = -1;
     };
     bool select_coordinate(int64_t &i);
+    template <int Columns>
+    CoordinateChoice update_and_choose(const float *q_i, double d_i, const float *q_p, double d_p);
     void consider_coordinate(int64_t t, double g, CoordinateChoice &choice) const;
     bool accept_coordinate(const CoordinateChoice &choice, int64_t &i);
     void step_pair(int64_t i, int64_t j);
-    bool step_coordinate(int64_t i, int64_t *next);
+    bool step_coordinates(int64_t i, int64_t partner, int64_t *next);
     void update_grad_bar(int64_t t, bool was_upper);
     double violation_thresholds(double &up, double &low) const;
     void shrink();
@@ -233,12 +235,29 @@ bool DualSolver::select_pair(int64_t &i, int64_t &j) {
 // Greedy second-order coordinate: the largest decrease of f by one clipped
 // Newton step. Returns false when max |∇ᴾf| < eps.
 bool DualSolver::select_coordinate(int64_t &i) {
-    CoordinateChoice choice;
-    for (int64_t t = 0; t < active_; ++t) consider_coordinate(t, grad_[t], choice);
-    return accept_coordinate(choice, i);
+    return accept_coordinate(update_and_choose<0>(nullptr, 0, nullptr, 0), i);
 }
 
-// Variable t with gradient g as a candidate of select_coordinate.
+// One pass over the active variables: ∇f += δ_i Q_{·i} (+ δ_p Q_{·p}) for
+// the first `Columns` columns, and select_coordinate's choice on the updated ∇f.
+template <int Columns>
+DualSolver::CoordinateChoice DualSolver::update_and_choose(const float *q_i, double d_i, const float *q_p,
+                                                           double d_p) {
+    CoordinateChoice choice;
+    double *grad = grad_;
+    for (int64_t t = 0; t < active_; ++t) {
+        double g = grad[t];
+        if constexpr (Columns >= 1) g += double(q_i[t]) * d_i;
+        if constexpr (Columns >= 2) g += double(q_p[t]) * d_p;
+        if constexpr (Columns >= 1) grad[t] = g;
+        consider_coordinate(t, g, choice);
+    }
+    return choice;
+}
+
+// Variable t with gradient g as a candidate of select_coordinate: max
+// |∇ᴾf_t|, and the t whose clipped Newton step δ_t = clip(α_t − ∇f_t / Q_tt,
+// 0, C_t) − α_t decreases f the most, by −δ_t (∇f_t + ½ Q_tt δ_t).
 inline void DualSolver::consider_coordinate(int64_t t, double g, CoordinateChoice &choice) const {
     const uint8_t status = status_[t];
     const double projected = std::clamp(g, (status & kUpperBound) ? 0.0 : -kInf, (status & kLowerBound) ? 0.0 : kInf);
@@ -307,29 +326,100 @@ void DualSolver::step_pair(int64_t i, int64_t j) {
     update_grad_bar(j, was_upper_j);
 }
 
-// The clipped Newton step on α_i; then ∇f over the active set and Ḡ if α_i's
-// bound status changed. With `next`, the same pass over ∇f also selects the
-// next coordinate (select_coordinate on the updated ∇f) and returns whether
-// there is one.
-bool DualSolver::step_coordinate(int64_t i, int64_t *next) {
+// Without bias: the two-variable subproblem on (α_i, α_p), in the moves δ,
+//   min φ(δ) = g_i δ_i + g_p δ_p + ½ (Q_ii δ_i² + 2 Q_ip δ_i δ_p + Q_pp δ_p²)
+// over the box 0 ≤ α + δ ≤ C, solved exactly: the unconstrained Newton step
+// when it stays inside the box, else the best point of the box's four edges
+// (φ is convex, so a minimizer outside the interior lies on an edge). The
+// one-variable Newton step on α_i is a candidate too, so that the step never
+// decreases f less than greedy coordinate descent's. Returns the new values
+// (a bound is returned exactly, so that the status bits see it).
+struct PairValues {
+    double i, p;
+};
+
+class BoxPair {
+public:
+    BoxPair(double g_i, double g_p, double q_ii, double q_pp, double q_ip, PairValues alpha, PairValues upper)
+        : g_i_(g_i), g_p_(g_p), q_ii_(std::max(q_ii, kTau)), q_pp_(std::max(q_pp, kTau)), q_ip_(q_ip), a_(alpha),
+          c_(upper) {}
+
+    PairValues solve() const {
+        const double det = q_ii_ * q_pp_ - q_ip_ * q_ip_;
+        if (det > kTau * q_ii_ * q_pp_) {
+            const PairValues newton{a_.i + (q_ip_ * g_p_ - q_pp_ * g_i_) / det,
+                                    a_.p + (q_ip_ * g_i_ - q_ii_ * g_p_) / det};
+            if (inside(newton.i, c_.i) && inside(newton.p, c_.p)) return newton;
+        }
+        PairValues best = a_;
+        double best_value = 0;
+        const auto consider = [&](PairValues v) {
+            const double value = phi(v);
+            if (value < best_value) {
+                best_value = value;
+                best = v;
+            }
+        };
+        consider({along_i(a_.p), a_.p});
+        for (const double bound : {0.0, c_.p}) consider({along_i(bound), bound});
+        for (const double bound : {0.0, c_.i}) consider({bound, along_p(bound)});
+        return best;
+    }
+
+private:
+    static bool inside(double a, double c) { return a >= 0 && a <= c; }
+    double phi(PairValues v) const {
+        const double d_i = v.i - a_.i, d_p = v.p - a_.p;
+        return g_i_ * d_i + g_p_ * d_p + 0.5 * (q_ii_ * d_i * d_i + 2 * q_ip_ * d_i * d_p + q_pp_ * d_p * d_p);
+    }
+    // The clipped Newton step of one variable while the other is at `other`.
+    double along_i(double other) const { return std::clamp(a_.i - (g_i_ + q_ip_ * (other - a_.p)) / q_ii_, 0.0, c_.i); }
+    double along_p(double other) const { return std::clamp(a_.p - (g_p_ + q_ip_ * (other - a_.i)) / q_pp_, 0.0, c_.p); }
+
+    double g_i_, g_p_, q_ii_, q_pp_, q_ip_;
+    PairValues a_, c_;
+};
+
+// Without bias: α_i (the greedy coordinate) and α_partner (the previous
+// step's coordinate, whose column is still cached; −1 for none) move to the
+// exact solution of their two-variable subproblem (BoxPair). On strongly
+// correlated variables (near-duplicate rows) plain coordinate descent
+// zigzags between the two for many iterations; the joint step ends that in
+// one. Then ∇f over the active set and Ḡ where a bound status changed. With
+// `next`, the same pass over ∇f also selects the next coordinate
+// (select_coordinate on the updated ∇f) and returns whether there is one.
+bool DualSolver::step_coordinates(int64_t i, int64_t partner, int64_t *next) {
     const float *q_i = q_.column(i, active_);
-    const double old = alpha_[i];
-    alpha_[i] = std::clamp(old - grad_[i] / std::max(qd_[i], kTau), 0.0, upper_[i]);
-    const double delta = alpha_[i] - old;
-    const bool was_upper = at_upper(i);
+    const float *q_p = partner >= 0 && partner != i ? q_.column(partner, active_) : nullptr;
+    const double old_i = alpha_[i], old_p = q_p ? alpha_[partner] : 0;
+    PairValues updated{std::clamp(old_i - grad_[i] / std::max(qd_[i], kTau), 0.0, upper_[i]), old_p};
+    if (q_p)
+        updated = BoxPair(grad_[i], grad_[partner], qd_[i], qd_[partner], double(q_i[partner]), {old_i, old_p},
+                          {upper_[i], upper_[partner]})
+                      .solve();
+    const double d_i = updated.i - old_i, d_p = updated.p - old_p;
+    const bool was_upper_i = at_upper(i), was_upper_p = q_p && at_upper(partner);
+    alpha_[i] = updated.i;
     update_status(i);
-    if (!next) {
-        for (int64_t t = 0; t < active_; ++t) grad_[t] += double(q_i[t]) * delta;
-        update_grad_bar(i, was_upper);
-        return false;
+    if (d_p != 0) {
+        alpha_[partner] = updated.p;
+        update_status(partner);
     }
     CoordinateChoice choice;
-    for (int64_t t = 0; t < active_; ++t) {
-        grad_[t] += double(q_i[t]) * delta;
-        consider_coordinate(t, grad_[t], choice);
+    if (d_p != 0) {
+        if (next) {
+            choice = update_and_choose<2>(q_i, d_i, q_p, d_p);
+        } else {
+            for (int64_t t = 0; t < active_; ++t) grad_[t] += double(q_i[t]) * d_i + double(q_p[t]) * d_p;
+        }
+        update_grad_bar(partner, was_upper_p);
+    } else if (next) {
+        choice = update_and_choose<1>(q_i, d_i, nullptr, 0);
+    } else {
+        for (int64_t t = 0; t < active_; ++t) grad_[t] += double(q_i[t]) * d_i;
     }
-    update_grad_bar(i, was_upper);
-    return accept_coordinate(choice, *next);
+    update_grad_bar(i, was_upper_i);
+    return next ? accept_coordinate(choice, *next) : false;
 }
 
 // Ḡ = Σ_{α_t = C_t} C_t Q_{·t} gains or loses variable t's term.
@@ -477,6 +567,7 @@ void DualSolver::iterate() {
             if (options_.shrinking) shrink();
             report_progress();
             selected = false;
+            j = -1;  // shrinking reorders the variables
         }
         if (!selected) found = options_.bias ? select_pair(i, j) : select_coordinate(i);
         if (iterations_ == 0) first_violation_ = violation_;
@@ -492,8 +583,10 @@ void DualSolver::iterate() {
         if (options_.bias) {
             step_pair(i, j);
         } else {
+            const int64_t partner = j;
+            j = i;  // the next step's partner
             selected = countdown > 1;
-            found = step_coordinate(i, selected ? &i : nullptr);
+            found = step_coordinates(i, partner, selected ? &i : nullptr);
         }
     }
 }

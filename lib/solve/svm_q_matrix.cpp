@@ -46,7 +46,6 @@ size_t SvmQMatrix::workspace_bytes(int64_t n, int64_t d) {
         .add<double>(size_t(n))              // one kernel row
         .add<double>(size_t(kBlockRows) * size_t(d))
         .add<double>(size_t(kBlockRows))
-        .add<int64_t>(size_t(n) * 2)  // pending swaps
         .bytes();
 }
 
@@ -67,7 +66,6 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
     row_ = arena.alloc<double>(size_t(n_));
     block_x_ = arena.alloc<double>(size_t(kBlockRows) * size_t(d_));
     block_sq_ = arena.alloc<double>(size_t(kBlockRows));
-    pending_ = arena.alloc<int64_t>(size_t(n_) * 2);
     const Dataset &data = *problem.data;
     if (problem.rows) {
         for (int64_t k = 0; k < n_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
@@ -101,7 +99,6 @@ void SvmQMatrix::kernel_rows(const double *a, const double *sq_a, int64_t na, in
 }
 
 const float *SvmQMatrix::column(int64_t i, int64_t len) {
-    apply_pending_swaps();
     float *data;
     const int64_t valid = cache_.fetch(i, len, &data);
     if (valid >= len) return data;
@@ -130,16 +127,7 @@ void SvmQMatrix::swap_index(int64_t i, int64_t j) {
     std::swap(floor_[i], floor_[j]);
     std::swap(y_[i], y_[j]);
     std::swap(qd_[i], qd_[j]);
-    if (pending_count_ == n_) apply_pending_swaps();
-    pending_[2 * pending_count_] = i;
-    pending_[2 * pending_count_ + 1] = j;
-    ++pending_count_;
-}
-
-void SvmQMatrix::apply_pending_swaps() {
-    if (pending_count_ == 0) return;
-    cache_.swap_indices(pending_, pending_count_);
-    pending_count_ = 0;
+    cache_.swap_index(i, j);
 }
 
 void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,

@@ -37,8 +37,8 @@ public:
     // Q_ii, and the labels y_i (±1), in the current order.
     const double *diagonal() const { return qd_; }
     const double *labels() const { return y_; }
-    // Swaps variables i and j; the cache follows at the next column() call
-    // (all swaps since the last one in one pass, see KernelCache::swap_indices).
+    // Swaps variables i and j; cached columns follow when next fetched
+    // (see KernelCache::swap_index).
     void swap_index(int64_t i, int64_t j);
 
     // The warm start's gradients from the variables `rows` (count of them,
@@ -53,7 +53,6 @@ public:
     int64_t size() const { return n_; }
 
 private:
-    void apply_pending_swaps();
     // out[r*ldo + j] = K(a_r, x_j) for the na rows a (with squared norms
     // sq_a) and variables j in [begin, end).
     void kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
@@ -72,8 +71,6 @@ private:
     double *row_ = nullptr;   // one kernel row, before it becomes a float column
     double *block_x_ = nullptr;   // kBlockRows × d
     double *block_sq_ = nullptr;  // kBlockRows
-    int64_t *pending_ = nullptr;  // swaps not yet applied to the cache, pairs (i, j)
-    int64_t pending_count_ = 0;
     KernelCache cache_;
 };
 

@@ -40,6 +40,8 @@ struct LetterProblem {
 };
 
 constexpr size_t kCacheBytes = size_t(200) << 20;
+// A cache well below the whole Q of 3000 rows (36 MB), so that DC-SVM divides.
+constexpr size_t kSmallCacheBytes = size_t(8) << 20;
 
 kmx::SvmSolution solve_plain(const kmx::SvmProblem &problem, const kmx::SvmOptions &options,
                              std::vector<double> &alpha) {
@@ -82,7 +84,7 @@ TEST_P(DcsvmExact, MatchesPlainSolverAndSatisfiesKkt) {
 
     kmx::DcsvmOptions options;
     options.svm = svm;
-    options.svm.cache_bytes = kCacheBytes;
+    options.svm.cache_bytes = kSmallCacheBytes;
     start = std::chrono::steady_clock::now();
     const kmx::DcsvmResult dc = solve_dcsvm(letter.problem, options, dc_alpha);
     const double dc_seconds = seconds_since(start);
@@ -118,6 +120,27 @@ INSTANTIATE_TEST_SUITE_P(Letter, DcsvmExact,
                          ::testing::Values(ExactCase{8, 16, false}, ExactCase{8, 16, true}, ExactCase{1, 1, false},
                                            ExactCase{1, 1, true}));
 
+// When the whole Q fits the kernel cache the divide levels are skipped: the
+// result is the plain solver's solve, step for step.
+TEST(Dcsvm, WholeMatrixInCacheSolvesDirectly) {
+    EXPECT_TRUE(kmx::dcsvm_whole_matrix_cached(3000, size_t(3000) * 3000 * sizeof(float)));
+    EXPECT_FALSE(kmx::dcsvm_whole_matrix_cached(3000, size_t(3000) * 3000 * sizeof(float) - 1));
+    const LetterProblem letter(3000, 8, 16);
+    kmx::SvmOptions svm;
+    svm.bias = false;
+    std::vector<double> plain_alpha, dc_alpha;
+    const kmx::SvmSolution plain = solve_plain(letter.problem, svm, plain_alpha);
+    kmx::DcsvmOptions options;
+    options.svm = svm;
+    options.svm.cache_bytes = kCacheBytes;
+    const kmx::DcsvmResult dc = solve_dcsvm(letter.problem, options, dc_alpha);
+    ASSERT_EQ(dc.levels.size(), 1u);
+    EXPECT_EQ(dc.levels[0].step, kmx::DcsvmStep::global);
+    EXPECT_EQ(dc.solution.objective, plain.objective);
+    EXPECT_EQ(dc.solution.iterations, plain.iterations);
+    EXPECT_EQ(dc_alpha, plain_alpha);
+}
+
 // Theorem 1: f(ᾱ) − f(α*) ≤ C² D(π) / 2, D(π) = Σ_{π(i)≠π(j)} |K(x_i, x_j)|,
 // for the concatenated level solution ᾱ (one level, stopped there).
 TEST(Dcsvm, BetweenClusterBound) {
@@ -127,6 +150,7 @@ TEST(Dcsvm, BetweenClusterBound) {
         kmx::DcsvmOptions options;
         options.levels = 1;
         options.early_level = 1;
+        options.min_early_cluster_rows = 0;  // 4 clusters of 80 rows
         options.svm.bias = false;
         options.svm.eps = 1e-6;
         std::vector<double> alpha_bar, alpha_star;
@@ -183,18 +207,22 @@ std::vector<std::vector<int64_t>> members_of(const std::vector<int32_t> &cluster
     return members;
 }
 
+// Early prediction at 16 clusters (the cap lifted): each test point is
+// predicted by its nearest cluster's model. Levels start where clusters keep
+// ~1000 rows (level 1 here), so the early level 2 is the only one run.
 TEST(Dcsvm, EarlyPredictionIsCloseToExactModel) {
     const LetterProblem letter(3000, 8, 16);
     const std::unique_ptr<kmx::Dataset> test = dcsvm_test::load_example("letter_bin.test.libsvm", 1500);
     kmx::DcsvmOptions options;
     options.levels = 3;
     options.early_level = 2;
+    options.min_early_cluster_rows = 0;
     options.svm.bias = false;
     std::vector<double> early_alpha, exact_alpha;
     const kmx::DcsvmResult early = solve_dcsvm(letter.problem, options, early_alpha);
     ASSERT_EQ(early.partition.k, 16);
     ASSERT_EQ(early.cluster_of.size(), size_t(letter.problem.n));
-    EXPECT_EQ(early.levels.size(), 2u);
+    EXPECT_EQ(early.levels.size(), 1u);
     EXPECT_EQ(early.cluster_bias, std::vector<double>(16, 0.0));
 
     kmx::Context ctx;
@@ -219,6 +247,62 @@ TEST(Dcsvm, EarlyPredictionIsCloseToExactModel) {
                 exact_test, early_train, early_test);
     EXPECT_GE(early_train, exact_train - 0.03);
     EXPECT_GE(early_test, exact_test - 0.03);
+}
+
+// The early level keeps clusters of at least min_early_cluster_rows rows:
+// 3000 rows at early level 2 (16 clusters asked) get 3; the early model is
+// then no less accurate than at 16 clusters, against the exact one.
+TEST(Dcsvm, EarlyLevelKeepsLargeClusters) {
+    const LetterProblem letter(3000, 8, 16);
+    const std::unique_ptr<kmx::Dataset> test = dcsvm_test::load_example("letter_bin.test.libsvm", 1500);
+    kmx::DcsvmOptions options;
+    options.levels = 3;
+    options.early_level = 2;
+    options.svm.bias = false;
+    ASSERT_EQ(options.min_early_cluster_rows, 1000);
+    std::vector<double> capped_alpha, fine_alpha, exact_alpha;
+    const kmx::DcsvmResult capped = solve_dcsvm(letter.problem, options, capped_alpha);
+    ASSERT_EQ(capped.partition.k, 3);
+    options.min_early_cluster_rows = 0;
+    const kmx::DcsvmResult fine = solve_dcsvm(letter.problem, options, fine_alpha);
+    ASSERT_EQ(fine.partition.k, 16);
+    solve_plain(letter.problem, options.svm, exact_alpha);
+
+    kmx::Context ctx;
+    std::vector<int32_t> capped_test(size_t(test->n)), fine_test(size_t(test->n));
+    kmx::kernel_partition_assign(ctx, *letter.data, capped.partition, *test, nullptr, test->n, letter.problem.kernel,
+                                 capped_test.data());
+    kmx::kernel_partition_assign(ctx, *letter.data, fine.partition, *test, nullptr, test->n, letter.problem.kernel,
+                                 fine_test.data());
+    std::vector<int64_t> everyone(size_t(letter.problem.n));
+    for (int64_t i = 0; i < letter.problem.n; ++i) everyone[size_t(i)] = i;
+    const kmx::KernelSpec &kernel = letter.problem.kernel;
+    const double exact = accuracy(*letter.data, exact_alpha.data(), {everyone}, {}, kernel, *test);
+    const double with_3 = accuracy(*letter.data, capped_alpha.data(), members_of(capped.cluster_of, 3), capped_test,
+                                   kernel, *test);
+    const double with_16 = accuracy(*letter.data, fine_alpha.data(), members_of(fine.cluster_of, 16), fine_test,
+                                    kernel, *test);
+    std::printf("test accuracy: exact %.4f, early with 3 clusters %.4f, with 16 clusters %.4f\n", exact, with_3,
+                with_16);
+    EXPECT_GE(with_3, with_16 - 0.002);
+    EXPECT_GE(with_3, exact - 0.01);
+}
+
+// A problem below min_early_cluster_rows is one cluster: the early model is
+// the exact one (a one-point partition, every row in cluster 0).
+TEST(Dcsvm, SmallEarlyProblemIsSolvedWhole) {
+    const LetterProblem letter(900, 8, 16);
+    kmx::DcsvmOptions options;
+    options.early_level = 3;
+    options.svm.bias = false;
+    std::vector<double> early_alpha, exact_alpha;
+    const kmx::DcsvmResult early = solve_dcsvm(letter.problem, options, early_alpha);
+    ASSERT_EQ(early.partition.k, 1);
+    EXPECT_EQ(early.partition.sample_rows.size(), 1u);
+    EXPECT_EQ(early.cluster_of, std::vector<int32_t>(900, 0));
+    const kmx::SvmSolution exact = solve_plain(letter.problem, options.svm, exact_alpha);
+    EXPECT_NEAR(early.solution.objective, exact.objective, 1e-3 * std::fabs(exact.objective));
+    EXPECT_EQ(early.levels.size(), 1u);
 }
 
 TEST(Dcsvm, BkaSolvesEachClusterExactly) {

@@ -1,7 +1,7 @@
 // svm_dual_run.cpp — trains one binary C-SVC with the dual solver on a LIBSVM
 // file and prints what compare_libsvm.py checks against svm-train:
 //   objective bias support_vectors bounded_support iterations seconds
-// Usage: svm_dual_run FILE C GAMMA [rows=0 (all)] [w+=1] [w-=1] [bias=1] [shrinking=1] [threads=1]
+// Usage: svm_dual_run FILE C GAMMA [rows=0 (all)] [w+=1] [w-=1] [bias=1] [shrinking=1] [threads=1] [cache_mb=100]
 // Labels > 0 are +1, the rest −1; C_i = C × w(y_i) (LIBSVM's -wi).
 #include <chrono>
 #include <cstdio>
@@ -17,7 +17,7 @@
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: %s FILE C GAMMA [rows] [w+] [w-] [bias] [shrinking] [threads]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s FILE C GAMMA [rows] [w+] [w-] [bias] [shrinking] [threads] [cache_mb]\n", argv[0]);
         return 2;
     }
     auto arg = [&](int i, double fallback) { return argc > i ? std::atof(argv[i]) : fallback; };
@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
         kmx::SvmOptions options;
         options.bias = arg(7, 1) != 0;
         options.shrinking = arg(8, 1) != 0;
-        options.cache_bytes = size_t(100) << 20;  // svm-train's default -m 100
+        options.cache_bytes = size_t(arg(10, 100)) << 20;  // svm-train's default -m 100
         const auto start = std::chrono::steady_clock::now();
         kmx::Arena arena = ctx.reserve(kmx::svm_dual_workspace_bytes(n, data->d, options.cache_bytes), "svm");
         const kmx::SvmSolution s = kmx::solve_svm_dual(ctx, arena, problem, options, alpha.data());
