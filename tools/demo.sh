@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job on the bundled demo data (UCI Letter): installs what kmx needs,
 # builds it, describes the data, times a Gaussian kernel block, clusters the
-# letters with k-means, then trains DC-SVM (exact, and with early prediction)
-# on the binary Letter task and predicts its test set.
+# letters with k-means, then trains DC-SVM on the binary Letter task,
+# compresses the model to a DC-Pred++ predictor, predicts the test set with
+# both (accuracy and speed), exports the predictor as a C header, and trains
+# FALKON for comparison.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -19,9 +21,18 @@ build/examples/quickstart $data/letter_mc.train.libsvm 26
 models=$(mktemp -d)
 trap 'rm -rf "$models"' EXIT
 threads=$(nproc)
-for method in dcsvm dcsvm-early; do
-  echo; echo "== kmx train -s $method -c 8 -g 16 (LIBSVM's parameters for Letter: about 98% accuracy)"
-  $kmx train -s $method -c 8 -g 16 --threads "$threads" $data/letter_bin.train.libsvm "$models/$method.kmx"
-  echo "== kmx predict: the 6000 test letters"
-  $kmx predict --threads "$threads" "$models/$method.kmx" $data/letter_bin.test.libsvm
-done
+train=$data/letter_bin.train.libsvm
+test=$data/letter_bin.test.libsvm
+echo; echo "== kmx train -s dcsvm -c 8 -g 16 (LIBSVM's parameters for Letter: about 98% accuracy)"
+$kmx train -s dcsvm -c 8 -g 16 --threads "$threads" $train "$models/dcsvm.kmx"
+echo "== kmx predict: the 6000 test letters with the full model"
+$kmx predict --threads "$threads" "$models/dcsvm.kmx" $test
+echo; echo "== kmx compress: a DC-Pred++ predictor from the model (k-means tree, landmarks, pseudo-landmarks)"
+$kmx compress --threads "$threads" "$models/dcsvm.kmx" $train "$models/letter.kmxp"
+echo "== kmx predict: the same test letters with the compact predictor"
+$kmx predict --threads "$threads" "$models/letter.kmxp" $test
+echo; echo "== kmx export --c: the predictor as a C header for the inference subset (<kmx/kmx_infer.h>)"
+$kmx export --c --name letter_predictor "$models/letter.kmxp" "$models/letter_predictor.h"
+echo; echo "== kmx train -s falkon: Nystrom kernel ridge regression by preconditioned CG, then predict"
+$kmx train -s falkon -g 16 -l 1e-6 -m 2000 --threads "$threads" $train "$models/falkon.kmx"
+$kmx predict --threads "$threads" "$models/falkon.kmx" $test

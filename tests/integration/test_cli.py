@@ -311,16 +311,19 @@ class CompactPredictors(unittest.TestCase):
         return predictor, out.stdout
 
     def test_compress_predict_info_export(self):
-        predictor, line = self.compress("--leaves", "4", "--landmarks", "16", "--pseudo", "16")
-        self.assertIn("leaves=4 landmarks=64", line)
+        # The full model reaches 94.2% on these 1000 test rows; the default predictor about 91.5%.
+        predictor, line = self.compress()
         out = run("predict", predictor, self.test)
         self.assertEqual(out.returncode, 0, out.stderr)
         correct = int(out.stdout.split("(")[1].split("/")[0])
-        self.assertGreater(correct / 1000, 0.85)
+        self.assertGreater(correct / 1000, 0.88)
+        leaves = line.split("leaves=")[1].split()[0]
         info = run("info", predictor)
         self.assertEqual(info.returncode, 0, info.stderr)
         self.assertIn("kmx compact predictor", info.stdout)
-        self.assertIn("leaves    4", info.stdout)
+        self.assertIn("leaves    " + leaves + "\n", info.stdout)
+        _, line = self.compress("--leaves", "4", "--landmarks", "16", "--pseudo", "16")
+        self.assertIn("leaves=4 landmarks=64 pseudo=64", line)
         header = self.path("p.h")
         out = run("export", "--c", "--name", "letter_predictor", predictor, header)
         self.assertEqual(out.returncode, 0, out.stderr)
