@@ -8,7 +8,7 @@
  *    code, kmx_last_error() message) through SWIG's pending-exception
  *    mechanism: C calls back into C# to set it, the C# side throws on return.
  *  - Handles are SafeHandle subclasses (ContextHandle, DatasetHandle,
- *    KernelHandle, SolverHandle, ModelHandle): the marshaller keeps them
+ *    KernelHandle, SolverHandle, ModelHandle, ApproxHandle, PredictorHandle): the marshaller keeps them
  *    alive and referenced for the duration of each call. kmx_*_free is bound directly, taking an IntPtr,
  *    because a SafeHandle cannot be marshalled from its own ReleaseHandle.
  *  - Arrays are blittable and marshalled as LPArray, which pins them: C reads
@@ -18,8 +18,9 @@
  *    parameters. `double *out` is an output array ([Out] double[]) everywhere,
  *    because the same name is an array in kmx_kernel_block and a scalar in
  *    kmx_kernel_get_param: scalar reads pass a one-element array (so also
- *    kmx_solver_get_param and kmx_model_info).
- *  - Byte buffers (the saved model: void *out, const void *buffer) are byte[],
+ *    kmx_solver_get_param, kmx_model_info, kmx_approx_relative_error and
+ *    kmx_predictor_info).
+ *  - Byte buffers (saved models and predictors: void *out, const void *buffer) are byte[],
  *    pinned like the other arrays. */
 
 /* ------------------------------------------------------------------ names */
@@ -42,6 +43,14 @@
 %rename(BiasMode) kmx_bias;
 %rename(MulticlassMode) kmx_multiclass;
 %rename(ModelInfoKey) kmx_model_info_key;
+/* Task and CenterMethod are Params too; the other new enums keep their
+ * items' prefixes (LearningTask.TaskRegression, CenterSelection.CentersKmeans,
+ * ApproxMethod.ApproxMeka, PredictorInfoKey.PredictorLeaves): Auto, Leaves,
+ * Landmarks, Pseudo and Float32 are taken. */
+%rename(LearningTask) kmx_task;
+%rename(CenterSelection) kmx_center_method;
+%rename(ApproxMethod) kmx_approx_method;
+%rename(PredictorInfoKey) kmx_predictor_info_key;
 /* Sentinels that are not values. */
 %ignore KMX_STATUS_MAX_DO_NOT_USE;
 %ignore KMX_PARAM_MAX_DO_NOT_USE;
@@ -53,6 +62,10 @@
 %ignore KMX_BIAS_FORCE_INT_;
 %ignore KMX_MULTICLASS_FORCE_INT_;
 %ignore KMX_INFO_FORCE_INT_;
+%ignore KMX_TASK_FORCE_INT_;
+%ignore KMX_CENTERS_FORCE_INT_;
+%ignore KMX_APPROX_FORCE_INT_;
+%ignore KMX_PREDICTOR_INFO_FORCE_INT_;
 
 %pragma(csharp) moduleclassmodifiers="internal class"
 %pragma(csharp) imclassclassmodifiers="internal class"
@@ -100,6 +113,10 @@ SWIGEXPORT void SWIGSTDCALL KmxCsRegisterRaise(kmxcs_raise_fn fn) {
   internal static extern void KmxSolverFree(global::System.IntPtr solver);
   [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_model_free")]
   internal static extern void KmxModelFree(global::System.IntPtr model);
+  [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_approx_free")]
+  internal static extern void KmxApproxFree(global::System.IntPtr approx);
+  [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="kmx_predictor_free")]
+  internal static extern void KmxPredictorFree(global::System.IntPtr predictor);
 %}
 /* Bound above (libkmxcs links libkmx, so its symbols resolve through it). */
 %ignore kmx_context_free;
@@ -107,6 +124,8 @@ SWIGEXPORT void SWIGSTDCALL KmxCsRegisterRaise(kmxcs_raise_fn fn) {
 %ignore kmx_kernel_free;
 %ignore kmx_solver_free;
 %ignore kmx_model_free;
+%ignore kmx_approx_free;
+%ignore kmx_predictor_free;
 
 /* Returned statuses: void in C#, a non-OK one raises. As a parameter, the enum. */
 %typemap(ctype) kmx_status "int"
@@ -139,6 +158,8 @@ KMX_CS_HANDLE(kmx_dataset, DatasetHandle)
 KMX_CS_HANDLE(kmx_kernel, KernelHandle)
 KMX_CS_HANDLE(kmx_solver, SolverHandle)
 KMX_CS_HANDLE(kmx_model, ModelHandle)
+KMX_CS_HANDLE(kmx_approx, ApproxHandle)
+KMX_CS_HANDLE(kmx_predictor, PredictorHandle)
 
 /* -------------------------------------------------------------- callbacks */
 %define KMX_CS_BY_VALUE(CTYPE, CSTYPE)
@@ -184,6 +205,7 @@ KMX_CS_ARRAY(char, byte, In, const char *text)
 KMX_CS_ARRAY(double, double, Out, double *out, double *out_centers, double *out_labels, double *out_sqdist)
 KMX_CS_ARRAY(int32_t, int, Out, int32_t *out_assignment)
 KMX_CS_ARRAY(int64_t, long, Out, int64_t *out_counts)
-/* The saved model: written by kmx_model_save_to_buffer (NULL asks for the size), read by kmx_model_load_from_buffer. */
+/* Saved models and predictors: written by kmx_model_save_to_buffer and kmx_predictor_save_to_buffer (NULL
+ * asks for the size), read by kmx_model_load_from_buffer and kmx_predictor_load_from_buffer. */
 KMX_CS_ARRAY(void, byte, Out, void *out)
 KMX_CS_ARRAY(void, byte, In, const void *buffer)

@@ -8,8 +8,9 @@
  *    return early, so every array taken from Java is still released.
  *  - Outputs: handles (kmx_x **out) and scalars (int64_t/double/int *out)
  *    become the Java return value; functions without one return void.
- *    kmx_model_save_to_buffer returns the size; Model.saveToBuffer calls it
- *    with a null array first, then with one of that size.
+ *    kmx_model_save_to_buffer and kmx_predictor_save_to_buffer return the
+ *    size; Model.saveToBuffer and Predictor.toBytes call them with a null
+ *    array first, then with one of that size.
  *  - Arrays: Java arrays are passed through Get/Release<Type>ArrayElements
  *    (JNI_ABORT for inputs, copy-back for outputs), lengths taken from the
  *    arrays wherever C takes one; void * buffers are byte[]. Critical
@@ -172,10 +173,16 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 %rename(Bias) kmx_bias;
 %rename(Multiclass) kmx_multiclass;
 %rename(ModelInfoKey) kmx_model_info_key;
+%rename(Task) kmx_task;
+%rename(CenterMethod) kmx_center_method;
+%rename(ApproxMethod) kmx_approx_method;
+%rename(PredictorInfoKey) kmx_predictor_info_key;
 /* Items lose their enum's prefix, except where SWIG, which scopes C enum items
- * globally, would then see a name twice: Bias keeps BIAS_ (AUTO is a Format)
- * and ModelInfoKey keeps INFO_ (METHOD, BIAS, MULTICLASS are Params). */
-%rename("%(regex:/^KMX_(PARAM_|LOG_|FORMAT_|KERNEL_|METHOD_|MULTICLASS_|E_)?(.*)$/\\2/)s", %$isenumitem) "";
+ * globally, would then see a name twice: Bias keeps BIAS_ and Task keeps TASK_
+ * (AUTO is a Format), ModelInfoKey keeps INFO_ (METHOD, BIAS, MULTICLASS are
+ * Params) and PredictorInfoKey keeps PREDICTOR_ (LEAVES, LANDMARKS, PSEUDO,
+ * FLOAT32 are Params). */
+%rename("%(regex:/^KMX_(PARAM_|LOG_|FORMAT_|KERNEL_|METHOD_|MULTICLASS_|CENTERS_|APPROX_|E_)?(.*)$/\\2/)s", %$isenumitem) "";
 %rename("$ignore", regexmatch$name="_DO_NOT_USE$|_FORCE_INT_$") "";
 /* Datasets always copy: the GC may move Java arrays, so C never keeps one. */
 %ignore kmx_ownership;
@@ -209,10 +216,14 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_dataset_nnz, kmx_status kmx_dataset_classes,
     kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string,
     kmx_status kmx_solver_create, kmx_status kmx_solver_create_from_string, kmx_status kmx_solver_train,
-    kmx_status kmx_model_load, kmx_status kmx_model_load_from_buffer, kmx_status kmx_model_save_to_buffer };
+    kmx_status kmx_model_load, kmx_status kmx_model_load_from_buffer, kmx_status kmx_model_save_to_buffer,
+    kmx_status kmx_approx_create, kmx_status kmx_approx_memory_bytes, kmx_status kmx_approx_rows,
+    kmx_status kmx_approx_rank, kmx_status kmx_predictor_build, kmx_status kmx_predictor_load,
+    kmx_status kmx_predictor_load_from_buffer, kmx_status kmx_predictor_save_to_buffer };
 %apply kmx_status KMX_RETURNS_DOUBLE {
     kmx_status kmx_context_get_param, kmx_status kmx_kernel_get_param, kmx_status kmx_kernel_eval,
-    kmx_status kmx_kmeans, kmx_status kmx_solver_get_param, kmx_status kmx_model_info };
+    kmx_status kmx_kmeans, kmx_status kmx_solver_get_param, kmx_status kmx_model_info,
+    kmx_status kmx_approx_relative_error, kmx_status kmx_predictor_info };
 %apply kmx_status KMX_RETURNS_BOOLEAN {
     kmx_status kmx_dataset_is_sparse, kmx_status kmx_dataset_has_labels,
     kmx_status kmx_dataset_has_weights };
@@ -224,9 +235,11 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
                           kmx_dataset **out (kmx_dataset *handle = NULL),
                           kmx_kernel **out (kmx_kernel *handle = NULL),
                           kmx_solver **out (kmx_solver *handle = NULL),
-                          kmx_model **out (kmx_model *handle = NULL) "$1 = &handle;"
+                          kmx_model **out (kmx_model *handle = NULL),
+                          kmx_approx **out (kmx_approx *handle = NULL),
+                          kmx_predictor **out (kmx_predictor *handle = NULL) "$1 = &handle;"
 %typemap(argout) kmx_context **out, kmx_dataset **out, kmx_kernel **out, kmx_solver **out,
-                 kmx_model **out
+                 kmx_model **out, kmx_approx **out, kmx_predictor **out
     "$result = (jlong)(intptr_t)handle$argnum;"
 
 %typemap(in, numinputs=0) int64_t *out (int64_t value = 0), double *out (double value = 0),
@@ -234,7 +247,7 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     "$1 = &value;"
 %typemap(argout) int64_t *out, double *out, kmx_param *out "$result = value$argnum;"
 %typemap(argout) int *out "$result = value$argnum != 0;"
-/* kmx_model_save_to_buffer returns the saved size (Model.saveToBuffer asks it first). */
+/* kmx_model_save_to_buffer and kmx_predictor_save_to_buffer return the saved size (asked first). */
 %apply int64_t *out { int64_t *out_count, int64_t *out_size };
 %apply double *out { double *out_objective };
 
@@ -250,7 +263,8 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
 
 /* ----------------------------------------------------------------- handles */
 %define KMX_HANDLES kmx_context *, const kmx_context *, kmx_dataset *, const kmx_dataset *,
-    kmx_kernel *, const kmx_kernel *, kmx_solver *, const kmx_solver *, kmx_model *, const kmx_model * %enddef
+    kmx_kernel *, const kmx_kernel *, kmx_solver *, const kmx_solver *, kmx_model *, const kmx_model *,
+    kmx_approx *, const kmx_approx *, kmx_predictor *, const kmx_predictor * %enddef
 %typemap(jni) KMX_HANDLES "jobject"
 %typemap(jtype) KMX_HANDLES "NativePointer"
 %typemap(jstype) KMX_HANDLES "NativePointer"
@@ -284,9 +298,9 @@ KMX_ARRAY(int64_t, jlong, jlongArray, long, Long, KMX_OUT, 0)
 
 %apply const double *KMX_IN { const double *x, const double *y, const double *a, const double *b,
                               const double *centers };
-%apply (const double *KMX_IN, int64_t KMX_LENGTH) { (const double *w, int64_t n) };
+%apply (const double *KMX_IN, int64_t KMX_LENGTH) { (const double *w, int64_t n), (const double *v, int64_t v_len) };
 %apply (const char *KMX_IN, int64_t KMX_LENGTH) { (const char *text, int64_t text_len) };
-/* Saved models as byte[]: a null out asks only for the size. */
+/* Saved models and predictors as byte[]: a null out asks only for the size. */
 %apply (const void *KMX_IN, int64_t KMX_LENGTH) { (const void *buffer, int64_t buffer_len) };
 %apply (void *KMX_OUT, int64_t KMX_LENGTH) { (void *out, int64_t out_len) };
 /* out_labels is sized by the caller to out_counts' length (Dataset.classes). */

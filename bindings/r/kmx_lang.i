@@ -15,7 +15,8 @@
  *    layer passes doubles, already row-major. Output arrays are R vectors
  *    allocated here at the length the R layer passes and filled in place.
  *    Scalar outputs become R scalars; int64_t values travel as doubles.
- *  - Raw vectors carry a model's saved form: kmx_model_save_to_buffer takes
+ *  - Raw vectors carry a model's or predictor's saved form: kmx_model_save_to_buffer
+ *    (and kmx_predictor_save_to_buffer) takes
  *    the length to allocate (0 passes NULL, a size query) and returns
  *    list(raw vector, size); kmx_model_load_from_buffer reads a raw vector in
  *    place (RAW(), no copy).
@@ -33,6 +34,8 @@
 %ignore kmx_kernel_free;
 %ignore kmx_solver_free;
 %ignore kmx_model_free;
+%ignore kmx_approx_free;
+%ignore kmx_predictor_free;
 
 %{
 #include <math.h>
@@ -130,6 +133,10 @@ static void kmx_r_finalize(SEXP handle) {
         kmx_solver_free((kmx_solver *)object);
     } else if (tag == Rf_install("kmx_model")) {
         kmx_model_free((kmx_model *)object);
+    } else if (tag == Rf_install("kmx_approx")) {
+        kmx_approx_free((kmx_approx *)object);
+    } else if (tag == Rf_install("kmx_predictor")) {
+        kmx_predictor_free((kmx_predictor *)object);
     }
 }
 
@@ -201,6 +208,10 @@ KMX_R_ENUM(kmx_method)
 KMX_R_ENUM(kmx_bias)
 KMX_R_ENUM(kmx_multiclass)
 KMX_R_ENUM(kmx_model_info_key)
+KMX_R_ENUM(kmx_task)
+KMX_R_ENUM(kmx_center_method)
+KMX_R_ENUM(kmx_approx_method)
+KMX_R_ENUM(kmx_predictor_info_key)
 
 %typemap(rtype) int64_t "numeric";
 %typemap(scoercein) int64_t "";
@@ -219,7 +230,7 @@ KMX_R_ENUM(kmx_model_info_key)
 %typemap(in) const double * %{ $1 = ($1_ltype)kmx_r_doubles($input, "$1_name"); %}
 %typemap(freearg) const double * "";
 
-/* Weights: the length comes from the vector, so the library checks it. */
+/* Weights and vectors: the length comes from the vector, so the library checks it. */
 %typemap(rtype) (const double *w, int64_t n) "numeric";
 %typemap(scoercein) (const double *w, int64_t n) "";
 %typemap(in) (const double *w, int64_t n) %{
@@ -227,6 +238,7 @@ KMX_R_ENUM(kmx_model_info_key)
     $2 = (int64_t)Rf_xlength($input);
 %}
 %typemap(freearg) (const double *w, int64_t n) "";
+%apply (const double *w, int64_t n) { (const double *v, int64_t v_len) };
 
 /* Text in memory: its byte length comes from the string. */
 %typemap(rtype) (const char *text, int64_t text_len) "character";
@@ -237,7 +249,7 @@ KMX_R_ENUM(kmx_model_info_key)
 %}
 %typemap(freearg) (const char *text, int64_t text_len) "";
 
-/* A model's saved form: a raw vector, read in place; its length is the size. */
+/* A model's or predictor's saved form: a raw vector, read in place; its length is the size. */
 %typemap(rtype) (const void *buffer, int64_t buffer_len) "raw";
 %typemap(scoercein) (const void *buffer, int64_t buffer_len) "";
 %typemap(in) (const void *buffer, int64_t buffer_len) %{
@@ -307,8 +319,9 @@ KMX_R_OUT_ARRAY(int32_t, out_assignment, assignment_len, INTSXP, INTEGER)
 %}
 %typemap(freearg) (double *out_labels, int64_t *out_counts, int64_t out_len) "";
 
-/* kmx_model_save_to_buffer: the R argument is the length of the raw vector to
- * fill (0 passes NULL: a size query); returns list(raw vector, size needed). */
+/* kmx_model_save_to_buffer, kmx_predictor_save_to_buffer: the R argument is the
+ * length of the raw vector to fill (0 passes NULL: a size query); returns
+ * list(raw vector, size needed). */
 %typemap(rtype) (void *out, int64_t out_len, int64_t *out_size) "numeric";
 %typemap(scoercein) (void *out, int64_t out_len, int64_t *out_size) "";
 %typemap(in) (void *out, int64_t out_len, int64_t *out_size) (SEXP vector, int64_t size = 0) %{
@@ -343,6 +356,8 @@ KMX_R_HANDLE(kmx_dataset)
 KMX_R_HANDLE(kmx_kernel)
 KMX_R_HANDLE(kmx_solver)
 KMX_R_HANDLE(kmx_model)
+KMX_R_HANDLE(kmx_approx)
+KMX_R_HANDLE(kmx_predictor)
 
 /* The callback setters take one R argument, list(context handle, function or
  * NULL), so the handler can be recorded on the handle once the call succeeds. */

@@ -415,7 +415,7 @@ typedef enum kmx_predictor_info_key {
     KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF
 } kmx_predictor_info_key;
 
-/* Builds a predictor from a trained model and its training data. SVM models:
+/* Builds a predictor from a trained model and its (labelled) training data. SVM models:
  * the full DC-Pred++ (params: leaves, landmarks, pseudo, float32); KRR-family
  * models: their own centers become the landmarks (params: float32). */
 KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, const kmx_model *model,
@@ -436,7 +436,8 @@ KMX_API kmx_status kmx_predictor_save_to_buffer(void *out, int64_t out_len, int6
                                                 const kmx_predictor *predictor);
 KMX_API kmx_status kmx_predictor_load_from_buffer(kmx_predictor **out, const void *buffer, int64_t buffer_len);
 /* Writes the blob as a C header for <kmx/kmx_infer.h> programs: an aligned
- * `static const unsigned char <name>[]` and `<name>_len` (name: a C identifier). */
+ * `static const unsigned char <name>[]` and `#define <NAME>_LEN` (its length;
+ * NAME is name in capitals). name must be a C identifier. */
 KMX_API kmx_status kmx_predictor_export_c(const kmx_predictor *predictor, const char *path, const char *name);
 
 /* ------------------------------------------------------------------ k-means */

@@ -14,7 +14,10 @@ import tempfile
 EXPECTED = {"kernel_block": 80, "kernel_block_dense": 12, "kmeans_objective": 1, "kmeans_centers": 26 * 16,
             "kmeans_assignment": 12000, "assign_sqdist_sum": 1, "model_predictions": 500,
             "model_decision_values": 20 * 325, "model_support_vectors": 1, "model_objective": 1,
-            "model_reloaded_predictions": 500}
+            "model_reloaded_predictions": 500, "predictor_predictions": 500,
+            "predictor_decision_values": 20 * 325, "predictor_bytes": 1, "predictor_reloaded_predictions": 500,
+            "approx_rank": 1, "approx_memory_bytes": 1, "approx_relative_error": 1, "approx_matvec": 1000,
+            "approx_solve": 1000, "krr_predictions": 26, "krr_task": 1, "krr_lambda": 1}
 
 
 def read(path):

@@ -1,6 +1,6 @@
 /* scenario.c — the shared scenario in C (see README.md); its output is the
  * reference every language binding's scenario test compares with.
- *   scenario DATA_FILE OUT_FILE */
+ *   scenario DATA_FILE REGRESSION_FILE OUT_FILE */
 #include <kmx/kmx.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +35,41 @@ static kmx_dataset *rows_of(const kmx_dataset *data, int64_t begin, int64_t end,
     return subset;
 }
 
+/* Step 7: a compact predictor from step 6's model and training rows, its
+ * predictions and decision values, blob size and a blob round trip. */
+static void predictor_step(FILE *out, kmx_context *ctx, const kmx_model *model, const kmx_dataset *train,
+                           const kmx_dataset *test, const kmx_dataset *first) {
+    enum { TEST = 500, FIRST = 20 };
+    kmx_predictor *predictor = NULL, *reloaded = NULL;
+    double predictions[TEST], reloaded_predictions[TEST], bytes = 0, outputs = 0;
+    double *decision;
+    int64_t size = 0, values;
+    void *blob;
+
+    CHECK(kmx_predictor_build(&predictor, ctx, model, train, "leaves=4 landmarks=16 pseudo=32"));
+    CHECK(kmx_predictor_info(&outputs, predictor, KMX_PREDICTOR_OUTPUTS));
+    values = FIRST * (int64_t)outputs;
+    decision = malloc(sizeof(double) * (size_t)values);
+    CHECK(kmx_predictor_predict(predictions, TEST, ctx, predictor, test));
+    CHECK(kmx_predictor_decision_values(decision, values, ctx, predictor, first));
+    CHECK(kmx_predictor_save_to_buffer(NULL, 0, &size, predictor));
+    blob = malloc((size_t)size);
+    CHECK(kmx_predictor_save_to_buffer(blob, size, &size, predictor));
+    bytes = (double)size;
+    CHECK(kmx_predictor_load_from_buffer(&reloaded, blob, size));
+    CHECK(kmx_predictor_predict(reloaded_predictions, TEST, ctx, reloaded, test));
+
+    write_doubles(out, "predictor_predictions", predictions, TEST);
+    write_doubles(out, "predictor_decision_values", decision, values);
+    write_doubles(out, "predictor_bytes", &bytes, 1);
+    write_doubles(out, "predictor_reloaded_predictions", reloaded_predictions, TEST);
+
+    free(blob);
+    free(decision);
+    kmx_predictor_free(reloaded);
+    kmx_predictor_free(predictor);
+}
+
 /* Step 6: DC-SVM on rows [0,2000), predictions on rows [2000,2500), and a save/load round trip. */
 static void model_step(FILE *out, kmx_context *ctx, const kmx_dataset *data, int64_t d) {
     enum { TEST = 500, FIRST = 20, PAIRS = 26 * 25 / 2 };
@@ -66,6 +101,7 @@ static void model_step(FILE *out, kmx_context *ctx, const kmx_dataset *data, int
     write_doubles(out, "model_support_vectors", &sv, 1);
     write_doubles(out, "model_objective", &objective, 1);
     write_doubles(out, "model_reloaded_predictions", reloaded_predictions, TEST);
+    predictor_step(out, ctx, model, train, test, first);
 
     free(buffer);
     free(decision);
@@ -76,6 +112,81 @@ static void model_step(FILE *out, kmx_context *ctx, const kmx_dataset *data, int
     kmx_dataset_free(first);
     kmx_dataset_free(test);
     kmx_dataset_free(train);
+}
+
+/* Step 8: a MEKA approximation of the step-2 kernel's matrix over rows
+ * [0,1000), its rank, bytes, exact relative error, G~ v and (G~ + 0.1 I)^-1 v
+ * for v_i = (i mod 7) - 3. */
+static void approx_step(FILE *out, kmx_context *ctx, const kmx_kernel *kernel, const kmx_dataset *data,
+                        int64_t d) {
+    enum { N = 1000 };
+    kmx_dataset *rows = rows_of(data, 0, N, d);
+    kmx_approx *approx = NULL;
+    double v[N], product[N], solution[N], rank_value, bytes_value, error = 0;
+    int64_t rank = 0, bytes = 0, n = 0, i;
+
+    for (i = 0; i < N; ++i) v[i] = (double)(i % 7) - 3;
+    CHECK(kmx_approx_create(&approx, ctx, kernel, rows, "approx=meka rank=16 clusters=4"));
+    CHECK(kmx_approx_rows(&n, approx));
+    if (n != N) {
+        fprintf(stderr, "scenario: the approximation has %lld rows\n", (long long)n);
+        exit(1);
+    }
+    CHECK(kmx_approx_rank(&rank, approx));
+    CHECK(kmx_approx_memory_bytes(&bytes, approx));
+    CHECK(kmx_approx_relative_error(&error, ctx, approx, rows, N));
+    CHECK(kmx_approx_matvec(product, N, ctx, approx, v, N));
+    CHECK(kmx_approx_solve(solution, N, ctx, approx, 0.1, v, N));
+    rank_value = (double)rank;
+    bytes_value = (double)bytes;
+
+    write_doubles(out, "approx_rank", &rank_value, 1);
+    write_doubles(out, "approx_memory_bytes", &bytes_value, 1);
+    write_doubles(out, "approx_relative_error", &error, 1);
+    write_doubles(out, "approx_matvec", product, N);
+    write_doubles(out, "approx_solve", solution, N);
+
+    kmx_approx_free(approx);
+    kmx_dataset_free(rows);
+}
+
+/* Step 9: FALKON regression on rows [0,80) of the regression file,
+ * predictions on rows [80,106), the model's task and lambda. */
+static void krr_step(FILE *out, kmx_context *ctx, const char *path) {
+    enum { TRAIN = 80, ALL = 106 };
+    kmx_dataset *data = NULL, *train, *test;
+    kmx_solver *solver = NULL;
+    kmx_kernel *kernel = NULL;
+    kmx_model *model = NULL;
+    double predictions[ALL - TRAIN], task = 0, lambda = 0;
+    int64_t n = 0, d = 0;
+
+    CHECK(kmx_dataset_load(&data, ctx, path, KMX_FORMAT_AUTO));
+    CHECK(kmx_dataset_rows(&n, data));
+    CHECK(kmx_dataset_cols(&d, data));
+    if (n != ALL) {
+        fprintf(stderr, "scenario: %s has %lld rows, not %d\n", path, (long long)n, ALL);
+        exit(1);
+    }
+    train = rows_of(data, 0, TRAIN, d);
+    test = rows_of(data, TRAIN, ALL, d);
+    CHECK(kmx_solver_create_from_string(&solver, "method=falkon lambda=1e-4 centers=40 iterations=30"));
+    CHECK(kmx_kernel_create_from_string(&kernel, "kernel=rbf gamma=1"));
+    CHECK(kmx_solver_train(&model, solver, ctx, kernel, train));
+    CHECK(kmx_model_predict(predictions, ALL - TRAIN, ctx, model, test));
+    CHECK(kmx_model_info(&task, model, KMX_INFO_TASK));
+    CHECK(kmx_model_info(&lambda, model, KMX_INFO_LAMBDA));
+
+    write_doubles(out, "krr_predictions", predictions, ALL - TRAIN);
+    write_doubles(out, "krr_task", &task, 1);
+    write_doubles(out, "krr_lambda", &lambda, 1);
+
+    kmx_model_free(model);
+    kmx_kernel_free(kernel);
+    kmx_solver_free(solver);
+    kmx_dataset_free(test);
+    kmx_dataset_free(train);
+    kmx_dataset_free(data);
 }
 
 static void write_ints(FILE *out, const char *name, const int32_t *v, int64_t count) {
@@ -96,8 +207,8 @@ int main(int argc, char **argv) {
     int32_t *assignment, *assigned;
     FILE *out;
 
-    if (argc != 3) {
-        fprintf(stderr, "usage: scenario DATA_FILE OUT_FILE\n");
+    if (argc != 4) {
+        fprintf(stderr, "usage: scenario DATA_FILE REGRESSION_FILE OUT_FILE\n");
         return 2;
     }
     CHECK(kmx_context_create(&ctx));
@@ -119,9 +230,9 @@ int main(int argc, char **argv) {
     CHECK(kmx_kmeans_assign(assigned, n, sqdist, n, ctx, data, centers, K));
     for (i = 0; i < n; ++i) sqdist_sum += sqdist[i];
 
-    out = fopen(argv[2], "w");
+    out = fopen(argv[3], "w");
     if (!out) {
-        perror(argv[2]);
+        perror(argv[3]);
         return 1;
     }
     write_doubles(out, "kernel_block", block, 80);
@@ -131,6 +242,8 @@ int main(int argc, char **argv) {
     write_ints(out, "kmeans_assignment", assignment, n);
     write_doubles(out, "assign_sqdist_sum", &sqdist_sum, 1);
     model_step(out, ctx, data, d);
+    approx_step(out, ctx, kernel, data, d);
+    krr_step(out, ctx, argv[2]);
     fclose(out);
 
     free(assigned);

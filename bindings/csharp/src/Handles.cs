@@ -117,6 +117,44 @@ namespace Kmx
         }
     }
 
+    /// <summary>A kmx_approx*.</summary>
+    internal sealed class ApproxHandle : KmxHandle
+    {
+        /// <summary>Passes NULL, for a disposed Approximation.</summary>
+        internal static readonly ApproxHandle Null = new ApproxHandle(false);
+
+        /// <summary>Made by the marshaller for kmx_approx_create's out parameter.</summary>
+        public ApproxHandle() { }
+
+        ApproxHandle(bool ownsHandle) : base(ownsHandle) { }
+
+        /// <summary>Frees the approximation (kmx_approx_free).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativePINVOKE.KmxApproxFree(handle);
+            return true;
+        }
+    }
+
+    /// <summary>A kmx_predictor*.</summary>
+    internal sealed class PredictorHandle : KmxHandle
+    {
+        /// <summary>Passes NULL, for a disposed Predictor.</summary>
+        internal static readonly PredictorHandle Null = new PredictorHandle(false);
+
+        /// <summary>Made by the marshaller for the out parameter of the creating calls.</summary>
+        public PredictorHandle() { }
+
+        PredictorHandle(bool ownsHandle) : base(ownsHandle) { }
+
+        /// <summary>Frees the predictor (kmx_predictor_free).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativePINVOKE.KmxPredictorFree(handle);
+            return true;
+        }
+    }
+
     /// <summary>The C log callback (kmx_log_fn).</summary>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     internal delegate void NativeLogCallback(IntPtr userData, LogSeverity level, [MarshalAs(UnmanagedType.LPStr)] string message);

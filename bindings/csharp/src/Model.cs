@@ -3,6 +3,8 @@ using System;
 namespace Kmx
 {
     /// <summary>A trained kernel machine (kmx_model): immutable, so Predict and DecisionValues may run on several threads at once.</summary>
+    /// <remarks>A classifier (SVM methods, or kernel ridge regression on class labels) or a regression model (Krr, NystromKrr,
+    /// MekaKrr, Falkon on real targets): then Task is LearningTask.TaskRegression, Classes is 0 and Predict gives values.</remarks>
     /// <remarks>Made by Solver.Train, Load or LoadFromBuffer; saved as a versioned, checksummed binary (Save, SaveToBuffer).
     /// A Context is used by one thread at a time: threads predicting together pass null or one Context each.</remarks>
     public sealed class Model : NativeObject
@@ -48,7 +50,7 @@ namespace Kmx
         /// <summary>The method that trained it (ModelInfoKey.InfoMethod).</summary>
         public SolverMethod Method => (SolverMethod)(int)Info(ModelInfoKey.InfoMethod);
 
-        /// <summary>The number of classes (ModelInfoKey.InfoClasses); their labels are ClassLabels().</summary>
+        /// <summary>The number of classes, 0 for regression (ModelInfoKey.InfoClasses); their labels are ClassLabels().</summary>
         public long Classes => (long)Info(ModelInfoKey.InfoClasses);
 
         /// <summary>The number of features the model expects (ModelInfoKey.InfoColumns).</summary>
@@ -78,15 +80,27 @@ namespace Kmx
         /// <summary>How several classes are combined (ModelInfoKey.InfoMulticlass).</summary>
         public MulticlassMode Multiclass => (MulticlassMode)(int)Info(ModelInfoKey.InfoMulticlass);
 
-        /// <summary>The class labels in increasing order (kmx_model_classes).</summary>
+        /// <summary>What the model fits: classification or regression, never TaskAuto (ModelInfoKey.InfoTask).</summary>
+        public LearningTask Task => (LearningTask)(int)Info(ModelInfoKey.InfoTask);
+
+        /// <summary>True for a regression model: Predict gives values, not labels.</summary>
+        public bool IsRegression => Task == LearningTask.TaskRegression;
+
+        /// <summary>The ridge lambda of kernel ridge regression methods, 0 for SVMs (ModelInfoKey.InfoLambda).</summary>
+        public double Lambda => Info(ModelInfoKey.InfoLambda);
+
+        /// <summary>The cost C of SVM methods, 0 for kernel ridge regression (ModelInfoKey.InfoC).</summary>
+        public double C => Info(ModelInfoKey.InfoC);
+
+        /// <summary>The class labels in increasing order, empty for regression (kmx_model_classes).</summary>
         public double[] ClassLabels()
         {
             var labels = new double[Classes];
-            Native.KmxModelClasses(labels, labels.Length, Handle);
+            Native.KmxModelClasses(labels.Length == 0 ? null : labels, labels.Length, Handle); // regression: NULL
             return labels;
         }
 
-        /// <summary>The predicted label of every row of data (kmx_model_predict).</summary>
+        /// <summary>The predicted label (regression: value) of every row of data (kmx_model_predict).</summary>
         /// <remarks>Data with fewer columns than the model is padded with zeros; more columns raise KmxException.</remarks>
         public double[] Predict(Dataset data, Context ctx = null)
         {

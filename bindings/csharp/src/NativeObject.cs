@@ -21,10 +21,11 @@ namespace Kmx
         /// <summary>True once Dispose() has run.</summary>
         public bool IsDisposed => handle == disposedHandle;
 
-        /// <summary>Frees the native object now (otherwise the garbage collector frees it).</summary>
+        /// <summary>Frees the native object now (otherwise the garbage collector frees it); later calls do nothing.</summary>
         public void Dispose()
         {
             KmxHandle owned = handle;
+            if (owned == disposedHandle) return; // the shared NULL handle must stay usable
             handle = disposedHandle;
             owned.Dispose();
         }

@@ -2,7 +2,9 @@ namespace Kmx
 {
     /// <summary>A training method and its parameters (kmx_solver); Train makes a Model.</summary>
     /// <remarks>Parameters: Param.Method, C, Eps, Bias (BiasMode), Shrinking, CacheSize, Multiclass (MulticlassMode),
-    /// Levels, ClustersPerLevel, EarlyLevel, SampleSize. Set it up on one thread; Train only reads it.</remarks>
+    /// Levels, ClustersPerLevel, EarlyLevel, SampleSize; for kernel ridge regression Task (LearningTask), Lambda, Centers,
+    /// CenterMethod (CenterSelection), Iterations, Tolerance, Validation, Rank, Clusters, Threshold, Oversampling, RankBySize.
+    /// Set it up on one thread; Train only reads it.</remarks>
     public sealed class Solver : NativeObject
     {
         Solver(SolverHandle handle) : base(handle, SolverHandle.Null) { }

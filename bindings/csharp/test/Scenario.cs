@@ -1,5 +1,5 @@
 // Scenario.cs — the shared scenario (tests/scenario/README.md) in C#.
-//   scenario_cs.exe DATA_FILE OUT_FILE
+//   scenario_cs.exe DATA_FILE REGRESSION_FILE OUT_FILE
 using System;
 using System.Collections.Generic;
 using System.Globalization;
@@ -14,15 +14,15 @@ static class Scenario
 
     static int Main(string[] args)
     {
-        if (args.Length != 2)
+        if (args.Length != 3)
         {
-            Console.Error.WriteLine("usage: scenario_cs.exe DATA_FILE OUT_FILE");
+            Console.Error.WriteLine("usage: scenario_cs.exe DATA_FILE REGRESSION_FILE OUT_FILE");
             return 2;
         }
         using (var ctx = new Context("threads=1 seed=42"))
         using (var data = Dataset.Load(args[0], FileFormat.Auto, ctx))
         using (var kernel = new Kernel("kernel=rbf gamma=0.5"))
-        using (var output = new StreamWriter(args[1]))
+        using (var output = new StreamWriter(args[2]))
         {
             double[] block = kernel.BlockRows(data, 0, 10, data, 0, 8, ctx);
             double[] denseBlock = kernel.Block(data.GetRows(0, 3), data.GetRows(3, 7), data.Cols, ctx);
@@ -36,6 +36,8 @@ static class Scenario
             Write(output, "kmeans_assignment", kmeans.Assignment.Select(a => a.ToString(CultureInfo.InvariantCulture)));
             Write(output, "assign_sqdist_sum", new[] { Exact(Sum(assigned.SquaredDistances)) });
             ModelStep(output, ctx, data);
+            ApproxStep(output, ctx, kernel, data);
+            KrrStep(output, ctx, args[1]);
         }
         return 0;
     }
@@ -63,6 +65,59 @@ static class Scenario
             Write(output, "model_support_vectors", new[] { Exact(supportVectors) });
             Write(output, "model_objective", new[] { Exact(objective) });
             Write(output, "model_reloaded_predictions", reloadedPredictions.Select(Exact));
+            PredictorStep(output, ctx, model, train, test, first);
+        }
+    }
+
+    /// <summary>Step 7: a compact predictor from step 6's model, its outputs, blob size and a blob round trip.</summary>
+    static void PredictorStep(TextWriter output, Context ctx, Model model, Dataset train, Dataset test, Dataset first)
+    {
+        using (var predictor = Predictor.Build(model, train, "leaves=4 landmarks=16 pseudo=32", ctx))
+        {
+            double[] predictions = predictor.Predict(test, ctx);
+            double[] decision = predictor.DecisionValues(first, ctx);
+            byte[] blob = predictor.ToBytes();
+            double[] reloadedPredictions;
+            using (var reloaded = Predictor.FromBytes(blob))
+                reloadedPredictions = reloaded.Predict(test, ctx);
+            Write(output, "predictor_predictions", predictions.Select(Exact));
+            Write(output, "predictor_decision_values", decision.Select(Exact));
+            Write(output, "predictor_bytes", new[] { Exact(blob.Length) });
+            Write(output, "predictor_reloaded_predictions", reloadedPredictions.Select(Exact));
+        }
+    }
+
+    /// <summary>Step 8: MEKA over rows [0,1000) with the step-2 kernel: rank, bytes, exact error, G~ v, (G~ + 0.1 I)^-1 v.</summary>
+    static void ApproxStep(TextWriter output, Context ctx, Kernel kernel, Dataset data)
+    {
+        const int N = 1000;
+        var v = new double[N];
+        for (int i = 0; i < N; ++i) v[i] = (i % 7) - 3;
+        using (var rows = RowsOf(data, 0, N))
+        using (var approx = new Approximation(kernel, rows, "approx=meka rank=16 clusters=4", ctx))
+        {
+            if (approx.Rows != N) throw new InvalidOperationException("the approximation has " + approx.Rows + " rows");
+            Write(output, "approx_rank", new[] { Exact(approx.Rank) });
+            Write(output, "approx_memory_bytes", new[] { Exact(approx.MemoryBytes) });
+            Write(output, "approx_relative_error", new[] { Exact(approx.RelativeError(rows, N, ctx)) });
+            Write(output, "approx_matvec", approx.Matvec(v, ctx).Select(Exact));
+            Write(output, "approx_solve", approx.Solve(0.1, v, ctx).Select(Exact));
+        }
+    }
+
+    /// <summary>Step 9: FALKON regression on rows [0,80) of the regression file, predictions on rows [80,106).</summary>
+    static void KrrStep(TextWriter output, Context ctx, string path)
+    {
+        using (var data = Dataset.Load(path, FileFormat.Auto, ctx))
+        using (var train = RowsOf(data, 0, 80))
+        using (var test = RowsOf(data, 80, 106))
+        using (var solver = new Solver("method=falkon lambda=1e-4 centers=40 iterations=30"))
+        using (var kernel = new Kernel("kernel=rbf gamma=1"))
+        using (var model = solver.Train(kernel, train, ctx))
+        {
+            Write(output, "krr_predictions", model.Predict(test, ctx).Select(Exact));
+            Write(output, "krr_task", new[] { Exact(model.Info(ModelInfoKey.InfoTask)) });
+            Write(output, "krr_lambda", new[] { Exact(model.Lambda) });
         }
     }
 

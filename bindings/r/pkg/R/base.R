@@ -70,9 +70,10 @@ kmx_param_check <- function(param, value) {
 
 # Frees a handle's native object now instead of at garbage collection.
 kmx_free <- function(x) {
-  if (!inherits(x, c("kmx_context", "kmx_dataset", "kmx_kernel", "kmx_solver", "kmx_model")))
-    stop("kmx: kmx_free() takes a kmx_context, kmx_dataset, kmx_kernel, kmx_solver or kmx_model",
-         call. = FALSE)
+  if (!inherits(x, c("kmx_context", "kmx_dataset", "kmx_kernel", "kmx_solver", "kmx_model",
+                     "kmx_approx", "kmx_predictor")))
+    stop(paste("kmx: kmx_free() takes a kmx_context, kmx_dataset, kmx_kernel, kmx_solver,",
+               "kmx_model, kmx_approx or kmx_predictor"), call. = FALSE)
   C_kmx_r_free(x$ptr)
   invisible(x)
 }

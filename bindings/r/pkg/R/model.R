@@ -1,5 +1,6 @@
-# model.R: kmx_model (a trained SVM / DC-SVM): the high-level kmx_svm(),
-# prediction, model facts, and saving and loading (files and raw vectors).
+# model.R: kmx_model (a trained SVM / DC-SVM classifier, or a kernel ridge
+# regression model): the high-level kmx_svm() and kmx_krr(), prediction,
+# model facts, and saving and loading (files and raw vectors).
 
 # A model handle; `levels` are the factor levels its labels stand for (NULL
 # for numeric labels), `columns` the training column names.
@@ -21,6 +22,20 @@
   do.call(kmx_kernel, c(list(kernel), as.list(params)))
 }
 
+# The training data of kmx_svm and kmx_krr: a labelled dataset as given, or
+# one made from x, y and weights (to free once the model is trained).
+.training_data <- function(x, y, weights, caller) {
+  if (inherits(x, "kmx_dataset")) {
+    if (!is.null(y) || !is.null(weights))
+      stop("kmx: a kmx_dataset brings its own labels and weights", call. = FALSE)
+    return(list(data = x, columns = NULL, made = FALSE))
+  }
+  if (is.null(y)) stop(sprintf("kmx: %s() needs labels 'y'", caller), call. = FALSE)
+  if (is.logical(y)) y <- factor(y)
+  x <- .as_numeric_matrix(x)
+  list(data = kmx_dataset(x, y, weights), columns = colnames(x), made = TRUE)
+}
+
 kmx_svm <- function(x, y = NULL, method = c("dcsvm", "svm", "dcsvm_early", "bka"),
                     kernel = "rbf", C = 1, gamma = NULL, coef0 = NULL, degree = NULL, ...,
                     class_weights = NULL, weights = NULL, ctx = NULL) {
@@ -28,19 +43,10 @@ kmx_svm <- function(x, y = NULL, method = c("dcsvm", "svm", "dcsvm_early", "bka"
   method <- match.arg(method)
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
   solver <- kmx_solver(method, C = C, ...)
-  if (inherits(x, "kmx_dataset")) {
-    if (!is.null(y) || !is.null(weights))
-      stop("kmx: a kmx_dataset brings its own labels and weights", call. = FALSE)
-    data <- x
-    columns <- NULL
-  } else {
-    if (is.null(y)) stop("kmx: kmx_svm() needs labels 'y'", call. = FALSE)
-    if (is.logical(y)) y <- factor(y)
-    x <- .as_numeric_matrix(x)
-    columns <- colnames(x)
-    data <- kmx_dataset(x, y, weights)
-    on.exit(kmx_free(data)) # the model does not depend on it
-  }
+  training <- .training_data(x, y, weights, "kmx_svm")
+  data <- training$data
+  columns <- training$columns
+  if (training$made) on.exit(kmx_free(data)) # the model does not depend on it
   if (length(class_weights)) {
     if (is.null(names(class_weights)))
       stop("kmx: 'class_weights' must be named by class", call. = FALSE)
@@ -54,9 +60,27 @@ kmx_svm <- function(x, y = NULL, method = c("dcsvm", "svm", "dcsvm_early", "bka"
   model
 }
 
+# Kernel ridge regression: numeric targets give a regression model (predict()
+# returns values); a factor gives a one-vs-rest classifier.
+kmx_krr <- function(x, y = NULL, method = c("falkon", "krr", "nystrom_krr", "meka_krr"),
+                    kernel = "rbf", lambda = 1e-6, gamma = NULL, coef0 = NULL, degree = NULL, ...,
+                    weights = NULL, ctx = NULL) {
+  call <- match.call()
+  method <- match.arg(method)
+  kernel <- .svm_kernel(kernel, gamma, coef0, degree)
+  solver <- kmx_solver(method, lambda = lambda, ...)
+  training <- .training_data(x, y, weights, "kmx_krr")
+  if (training$made) on.exit(kmx_free(training$data))
+  model <- kmx_train(solver, kernel, training$data, ctx = ctx)
+  model$columns <- training$columns
+  model$call <- call
+  model
+}
+
 # What kmx_model_info() reports, in kmx_model_info_key order.
 .info_keys <- c("method", "classes", "columns", "support_vectors", "decision_values", "objective",
-                "kkt_violation", "iterations", "train_seconds", "bias", "multiclass")
+                "kkt_violation", "iterations", "train_seconds", "bias", "multiclass", "task",
+                "lambda", "C")
 
 kmx_model_info <- function(model, key = NULL) {
   ptr <- .ptr(model, "kmx_model")
@@ -73,14 +97,21 @@ kmx_model_info <- function(model, key = NULL) {
   .enum("KMX_INFO_", key, "_kmx_model_info_key")
 }
 
+# (Regression models have none: an empty vector.)
 kmx_model_classes <- function(model) {
   count <- kmx_model_info(model, "classes")
   .decode_labels(C_kmx_model_classes(count, .ptr(model, "kmx_model")), model$levels)
 }
 
+.is_regression <- function(model) {
+  kmx_model_info(model, "task") == .enum("KMX_TASK_", "regression", "_kmx_task")
+}
+
 # Column names of the decision values: "positive/negative" per binary machine
-# (one-vs-one in LIBSVM's order), the class for one-vs-rest.
+# (one-vs-one in LIBSVM's order), the class for one-vs-rest, "value" for
+# regression.
 .decision_names <- function(model) {
+  if (.is_regression(model)) return("value")
   classes <- as.character(kmx_model_classes(model))
   count <- kmx_model_info(model, "decision_values")
   n_classes <- length(classes)
@@ -121,12 +152,19 @@ summary.kmx_model <- function(object, ...) {
   info <- as.list(kmx_model_info(object))
   info$method <- .methods[info$method + 1L]
   info$multiclass <- .multiclass_names[info$multiclass + 1L]
+  info$task <- .task_names[info$task + 1L]
   info$bias <- info$bias == 1
   info$classes <- kmx_model_classes(object)
   structure(info, class = "summary.kmx_model")
 }
 
 print.summary.kmx_model <- function(x, ...) {
+  if (identical(x$task, "regression")) {
+    cat(sprintf("kmx model: %s regression, %.0f columns, %.0f centers\n", x$method, x$columns,
+                x$support_vectors))
+    cat(sprintf("lambda %.6g, %.0f iterations, %.3f s\n", x$lambda, x$iterations, x$train_seconds))
+    return(invisible(x))
+  }
   n_classes <- length(x$classes)
   cat(sprintf("kmx model: %s, %d classes%s, %.0f columns, %.0f support vectors\n", x$method,
               n_classes, if (n_classes > 2L) paste0(" (", x$multiclass, ")") else "", x$columns,
@@ -140,9 +178,9 @@ print.summary.kmx_model <- function(x, ...) {
 
 print.kmx_model <- function(x, ...) {
   info <- kmx_model_info(x)
-  cat(sprintf("<kmx_model: %s, %.0f classes, %.0f columns, %.0f support vectors>\n",
-              .methods[info[["method"]] + 1L], info[["classes"]], info[["columns"]],
-              info[["support_vectors"]]))
+  what <- if (.is_regression(x)) "regression" else sprintf("%.0f classes", info[["classes"]])
+  cat(sprintf("<kmx_model: %s, %s, %.0f columns, %.0f support vectors>\n",
+              .methods[info[["method"]] + 1L], what, info[["columns"]], info[["support_vectors"]]))
   invisible(x)
 }
 

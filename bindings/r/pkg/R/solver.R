@@ -1,10 +1,12 @@
 # solver.R: kmx_solver (a training method and its parameters: C, eps,
-# DC-SVM levels, ...), class weights, and training a kmx_model.
+# DC-SVM levels, KRR lambda and centers, ...), class weights, and training a
+# kmx_model.
 
 # The methods in kmx_method order.
-.methods <- c("svm", "dcsvm", "dcsvm_early", "bka")
+.methods <- c("svm", "dcsvm", "dcsvm_early", "bka", "krr", "nystrom_krr", "meka_krr", "falkon")
 
-kmx_solver <- function(method = c("dcsvm", "svm", "dcsvm_early", "bka"), ...) {
+kmx_solver <- function(method = c("dcsvm", "svm", "dcsvm_early", "bka", "krr", "nystrom_krr",
+                                  "meka_krr", "falkon"), ...) {
   method <- match.arg(method)
   solver <- .new_handle(C_kmx_solver_create(.enum("KMX_METHOD_", method, "_kmx_method")),
                         "kmx_solver")
@@ -53,16 +55,30 @@ kmx_set_class_weight <- function(solver, label, weight, levels = NULL) {
 
 .solver_params <- c("C", "eps", "bias", "shrinking", "cache_size", "multiclass", "levels",
                     "clusters_per_level", "early_level", "sample_size")
+# The parameters of the kernel ridge regression methods, and of their approximations.
+.krr_params <- list(krr = c("task", "lambda"),
+                    nystrom_krr = c("task", "lambda", "centers", "center_method", "rank"),
+                    meka_krr = c("task", "lambda", "rank", "clusters", "threshold", "oversampling",
+                                 "rank_by_size"),
+                    falkon = c("task", "lambda", "centers", "center_method", "iterations",
+                               "tolerance", "validation"))
 
-# Names of the enum parameters' values, in kmx_bias and kmx_multiclass order.
+# Names of the enum parameters' values, in kmx_bias, kmx_multiclass, kmx_task
+# and kmx_center_method order.
 .bias_names <- c("auto", "off", "on")
 .multiclass_names <- c("ovo", "ovr")
+.task_names <- c("auto", "classification", "regression")
+.center_names <- c("uniform", "kmeans", "leverage")
 
 summary.kmx_solver <- function(object, ...) {
-  values <- lapply(stats::setNames(nm = .solver_params), function(p) kmx_get_param(object, p))
-  values$bias <- .bias_names[values$bias + 1L]
-  values$multiclass <- .multiclass_names[values$multiclass + 1L]
-  c(list(method = .methods[kmx_get_param(object, "method") + 1L]), values)
+  method <- .methods[kmx_get_param(object, "method") + 1L]
+  params <- if (method %in% names(.krr_params)) .krr_params[[method]] else .solver_params
+  values <- lapply(stats::setNames(nm = params), function(p) kmx_get_param(object, p))
+  if (!is.null(values$bias)) values$bias <- .bias_names[values$bias + 1L]
+  if (!is.null(values$multiclass)) values$multiclass <- .multiclass_names[values$multiclass + 1L]
+  if (!is.null(values$task)) values$task <- .task_names[values$task + 1L]
+  if (!is.null(values$center_method)) values$center_method <- .center_names[values$center_method + 1L]
+  c(list(method = method), values)
 }
 
 print.kmx_solver <- function(x, ...) {

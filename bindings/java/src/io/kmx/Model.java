@@ -1,9 +1,11 @@
 package io.kmx;
 
 /**
- * A trained kernel machine (Solver.train, load, loadFromBuffer): immutable, so one model may
- * predict from many threads at once (each with its own Context, or null). Saved as a versioned,
- * checksummed binary file or byte array.
+ * A trained kernel machine (Solver.train, load, loadFromBuffer): a classifier (SVM, DC-SVM, or a
+ * kernel ridge regression method on class labels) or a regression model (KRR, Nystrom KRR, MEKA
+ * KRR, FALKON on real targets: task() is TASK_REGRESSION, classes() is 0 and predict() returns
+ * values). Immutable, so one model may predict from many threads at once (each with its own
+ * Context, or null). Saved as a versioned, checksummed binary file or byte array.
  */
 public final class Model extends NativeResource {
     Model(long address) {
@@ -43,16 +45,36 @@ public final class Model extends NativeResource {
         return Method.swigToEnum((int) info(ModelInfoKey.INFO_METHOD));
     }
 
-    /** The number of classes. */
+    /** The number of classes (0 for a regression model). */
     public int classes() {
         return (int) info(ModelInfoKey.INFO_CLASSES);
     }
 
-    /** The class labels in increasing order (what predict() returns). */
+    /** The class labels in increasing order (what predict() returns); empty for a regression model. */
     public double[] labels() {
         double[] out = new double[classes()];
-        kmx.kmx_model_classes(out, this);
+        kmx.kmx_model_classes(out.length == 0 ? null : out, this); // regression: C takes NULL
         return out;
+    }
+
+    /** What the model fits: Task.TASK_CLASSIFICATION or Task.TASK_REGRESSION (never TASK_AUTO). */
+    public Task task() {
+        return Task.swigToEnum((int) info(ModelInfoKey.INFO_TASK));
+    }
+
+    /** True for a regression model (predict() gives values, not labels). */
+    public boolean isRegression() {
+        return task() == Task.TASK_REGRESSION;
+    }
+
+    /** The ridge lambda of a kernel ridge regression method (0 for SVM methods). */
+    public double lambda() {
+        return info(ModelInfoKey.INFO_LAMBDA);
+    }
+
+    /** The cost C of an SVM method (0 for kernel ridge regression methods). */
+    public double cost() {
+        return info(ModelInfoKey.INFO_C);
     }
 
     /** The number of features d the model expects (fewer are padded with zeros, more are an error). */
@@ -65,7 +87,7 @@ public final class Model extends NativeResource {
         return (long) info(ModelInfoKey.INFO_SUPPORT_VECTORS);
     }
 
-    /** Decision values per row: 1 (binary), c (one-vs-rest) or c(c-1)/2 (one-vs-one). */
+    /** Decision values per row: 1 (binary or regression), c (one-vs-rest) or c(c-1)/2 (one-vs-one). */
     public int decisionValuesPerRow() {
         return (int) info(ModelInfoKey.INFO_DECISION_VALUES);
     }
@@ -100,7 +122,7 @@ public final class Model extends NativeResource {
         return Multiclass.swigToEnum((int) info(ModelInfoKey.INFO_MULTICLASS));
     }
 
-    /** The predicted label of every row of data; ctx may be null. */
+    /** The predicted label (regression: value) of every row of data; ctx may be null. */
     public double[] predict(Context ctx, Dataset data) {
         double[] out = new double[Matrices.length(data.rows(), 1)];
         kmx.kmx_model_predict(out, ctx, this, data);

@@ -1,8 +1,8 @@
 package io.kmx;
 
 /**
- * A training method and its parameters (C, eps, bias, levels, ...): train() turns a kernel and a
- * labelled dataset into a Model. Set parameters from one thread; once set, train() only reads them.
+ * A training method and its parameters (C, eps, bias, levels, ...; for kernel ridge regression task,
+ * lambda, centers, iterations, ...): train() turns a kernel and a labelled dataset into a Model. Set parameters from one thread; once set, train() only reads them.
  */
 public final class Solver extends NativeResource {
     private Solver(long address) {
@@ -19,7 +19,10 @@ public final class Solver extends NativeResource {
         return new Solver(kmx.kmx_solver_create_from_string(params));
     }
 
-    /** Sets one solver parameter (METHOD, C, EPS, BIAS, SHRINKING, CACHE_SIZE, MULTICLASS, LEVELS, ...). */
+    /**
+     * Sets one solver parameter (METHOD, C, EPS, BIAS, SHRINKING, CACHE_SIZE, MULTICLASS, LEVELS, ...;
+     * TASK, LAMBDA, CENTERS, CENTER_METHOD, ITERATIONS, TOLERANCE, VALIDATION, RANK, CLUSTERS, ...).
+     */
     public void setParam(Param param, double value) {
         kmx.kmx_solver_set_param(this, param, value);
     }

@@ -1,0 +1,129 @@
+package io.kmx;
+
+/**
+ * A compact DC-Pred++ predictor (kmx_predictor) built from a trained Model: a k-means tree in input
+ * space with a small Nystrom expansion per leaf, far cheaper to evaluate and store than the model.
+ * Immutable and independent of the model, data and context it was built from (it may outlive
+ * them); saved as a blob that the C inference subset reads in place.
+ */
+public final class Predictor extends NativeResource {
+    private Predictor(long address) {
+        super(address, freeing(address, kmx::kmx_predictor_free));
+    }
+
+    /**
+     * Builds a predictor from model and its labelled training data. SVM models: params "leaves=4 landmarks=16
+     * pseudo=32 float32=1" (null for defaults); KRR-family models use their own centers (float32
+     * only). ctx (may be null) gives threads, seed and budget.
+     */
+    public static Predictor build(Context ctx, Model model, Dataset train, String params) {
+        return new Predictor(kmx.kmx_predictor_build(ctx, model, train, params));
+    }
+
+    /** Reads a predictor written by save() (or by any kmx binding). */
+    public static Predictor load(String path) {
+        return new Predictor(kmx.kmx_predictor_load(path));
+    }
+
+    /** A predictor from the bytes toBytes() returned. */
+    public static Predictor fromBytes(byte[] blob) {
+        return new Predictor(kmx.kmx_predictor_load_from_buffer(blob));
+    }
+
+    /** Writes the predictor's blob to path. */
+    public void save(String path) {
+        kmx.kmx_predictor_save(this, path);
+    }
+
+    /**
+     * Writes the blob as a C header for kmx_infer programs: an aligned {@code static const unsigned
+     * char name[]} and its length {@code NAME_LEN} (name upper-cased); name must be a C identifier.
+     */
+    public void exportC(String path, String name) {
+        kmx.kmx_predictor_export_c(this, path, name);
+    }
+
+    /** The predictor's blob (what save() writes): a size query, then the copy. */
+    public byte[] toBytes() {
+        long size = kmx.kmx_predictor_save_to_buffer(null, this);
+        byte[] blob = new byte[Matrices.length(size, 1)];
+        kmx.kmx_predictor_save_to_buffer(blob, this);
+        return blob;
+    }
+
+    /** One of the values kmx_predictor_info reports (the getters below name each). */
+    public double info(PredictorInfoKey key) {
+        return kmx.kmx_predictor_info(this, key);
+    }
+
+    /** The size in bytes of the saved blob. */
+    public long bytes() {
+        return (long) info(PredictorInfoKey.PREDICTOR_BYTES);
+    }
+
+    /** The number of leaves of the k-means tree. */
+    public long leaves() {
+        return (long) info(PredictorInfoKey.PREDICTOR_LEAVES);
+    }
+
+    /** The number of landmarks, summed over the leaves. */
+    public long landmarks() {
+        return (long) info(PredictorInfoKey.PREDICTOR_LANDMARKS);
+    }
+
+    /** The number of pseudo-landmarks, summed over the leaves. */
+    public long pseudoLandmarks() {
+        return (long) info(PredictorInfoKey.PREDICTOR_PSEUDO);
+    }
+
+    /** The arena in bytes the C inference subset (kmx_infer_open) needs for it. */
+    public long arenaBytes() {
+        return (long) info(PredictorInfoKey.PREDICTOR_ARENA_BYTES);
+    }
+
+    /** The number of features d. */
+    public long columns() {
+        return (long) info(PredictorInfoKey.PREDICTOR_COLUMNS);
+    }
+
+    /** The number of classes (0 for a regression predictor). */
+    public int classes() {
+        return (int) info(PredictorInfoKey.PREDICTOR_CLASSES);
+    }
+
+    /** Decision values per row. */
+    public int decisionValuesPerRow() {
+        return (int) info(PredictorInfoKey.PREDICTOR_OUTPUTS);
+    }
+
+    /** True if it stores floats (half the bytes), false for doubles. */
+    public boolean isFloat32() {
+        return info(PredictorInfoKey.PREDICTOR_FLOAT32) != 0;
+    }
+
+    /** True for a predictor of a regression model. */
+    public boolean isRegression() {
+        return classes() == 0;
+    }
+
+    /** The predicted label (regression: value) of every row of data; ctx may be null. */
+    public double[] predict(Context ctx, Dataset data) {
+        double[] out = new double[Matrices.length(data.rows(), 1)];
+        kmx.kmx_predictor_predict(out, ctx, this, data);
+        return out;
+    }
+
+    /** The decision values of every row of data, n x decisionValuesPerRow() row-major, in the model's order. */
+    public double[] decisionValues(Context ctx, Dataset data) {
+        double[] out = new double[Matrices.length(data.rows(), decisionValuesPerRow())];
+        kmx.kmx_predictor_decision_values(out, ctx, this, data);
+        return out;
+    }
+
+    /** The decision values as one row per row of data (see decisionValues). */
+    public double[][] decisionValueRows(Context ctx, Dataset data) {
+        int perRow = decisionValuesPerRow();
+        double[] values = decisionValues(ctx, data);
+        return Matrices.reshape(values, values.length / Math.max(perRow, 1), perRow);
+    }
+}

@@ -1,0 +1,127 @@
+# predictor.R: kmx_predictor, a compact DC-Pred++ predictor built from a
+# trained model: prediction, facts, and saving and loading its blob.
+
+.new_predictor <- function(ptr, levels = NULL, columns = NULL) {
+  .new_handle(ptr, "kmx_predictor", levels = levels, columns = columns)
+}
+
+# The labelled training data: a dataset as given, or one made from x (its
+# columns picked as for predict()) and y (a factor coded by the model's levels).
+.predictor_data <- function(model, x, y) {
+  if (inherits(x, "kmx_dataset")) {
+    if (!is.null(y)) stop("kmx: a kmx_dataset brings its own labels", call. = FALSE)
+    return(x)
+  }
+  if (is.null(y)) stop("kmx: kmx_predictor() needs the training labels 'y'", call. = FALSE)
+  columns <- model$columns
+  if (!is.null(columns) && !is.null(colnames(x)) && all(columns %in% colnames(x)))
+    x <- x[, columns, drop = FALSE]
+  if (!is.null(model$levels)) y <- factor(y, levels = model$levels)
+  kmx_dataset(.as_numeric_matrix(x), y)
+}
+
+kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, pseudo = NULL,
+                          float32 = NULL, ctx = NULL) {
+  ptr <- .ptr(model, "kmx_model")
+  data <- .predictor_data(model, x, y)
+  if (!identical(data, x)) on.exit(kmx_free(data)) # the predictor keeps its own blob
+  options <- c(leaves = leaves, landmarks = landmarks, pseudo = pseudo,
+               float32 = if (!is.null(float32)) as.numeric(float32))
+  params <- if (length(options)) do.call(.params_string, as.list(options))
+  .new_predictor(C_kmx_predictor_build(.ptr(ctx, "kmx_context", TRUE), ptr,
+                                       .ptr(data, "kmx_dataset"), params),
+                 levels = model$levels, columns = model$columns)
+}
+
+# What kmx_predictor_info() reports, in kmx_predictor_info_key order.
+.predictor_keys <- c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes", "columns", "classes",
+                     "outputs", "float32")
+
+kmx_predictor_info <- function(predictor, key = NULL) {
+  ptr <- .ptr(predictor, "kmx_predictor")
+  if (is.null(key)) {
+    return(vapply(.predictor_keys, function(k) C_kmx_predictor_info(ptr, .predictor_key(k)), 0))
+  }
+  C_kmx_predictor_info(ptr, .predictor_key(key))
+}
+
+.predictor_key <- function(key) {
+  if (!is.character(key) || length(key) != 1L || !key %in% .predictor_keys)
+    stop(sprintf("kmx: 'key' must be one of %s", paste(.predictor_keys, collapse = ", ")),
+         call. = FALSE)
+  .enum("KMX_PREDICTOR_", key, "_kmx_predictor_info_key")
+}
+
+predict.kmx_predictor <- function(object, newdata, type = c("class", "decision"), ctx = NULL,
+                                  ...) {
+  type <- match.arg(type)
+  ptr <- .ptr(object, "kmx_predictor")
+  ctx_ptr <- .ptr(ctx, "kmx_context", TRUE)
+  data <- .model_data(object, newdata)
+  if (!identical(data, newdata)) on.exit(kmx_free(data))
+  n <- nrow(data)
+  if (type == "class") {
+    return(.decode_labels(C_kmx_predictor_predict(n, ctx_ptr, ptr, data$ptr), object$levels))
+  }
+  count <- C_kmx_predictor_info(ptr, .predictor_key("outputs"))
+  values <- C_kmx_predictor_decision_values(n * count, ctx_ptr, ptr, data$ptr)
+  matrix(values, nrow = n, ncol = count, byrow = TRUE)
+}
+
+summary.kmx_predictor <- function(object, ...) {
+  info <- as.list(kmx_predictor_info(object))
+  info$float32 <- info$float32 == 1
+  info$regression <- info$classes == 0
+  structure(info, class = "summary.kmx_predictor")
+}
+
+print.summary.kmx_predictor <- function(x, ...) {
+  cat(sprintf("kmx compact predictor: %s, %.0f columns, %.0f outputs per row\n",
+              if (x$regression) "regression" else sprintf("%.0f classes", x$classes), x$columns,
+              x$outputs))
+  cat(sprintf("%.0f leaves, %.0f landmarks, %.0f pseudo-landmarks, %s\n", x$leaves, x$landmarks,
+              x$pseudo, if (x$float32) "float32" else "float64"))
+  cat(sprintf("blob %.0f bytes, inference arena %.0f bytes\n", x$bytes, x$arena_bytes))
+  invisible(x)
+}
+
+print.kmx_predictor <- function(x, ...) {
+  info <- kmx_predictor_info(x)
+  cat(sprintf("<kmx_predictor: %.0f leaves, %.0f landmarks, %.0f columns, %.0f bytes>\n",
+              info[["leaves"]], info[["landmarks"]], info[["columns"]], info[["bytes"]]))
+  invisible(x)
+}
+
+# ------------------------------------------------------- saving and loading
+kmx_save_predictor <- function(predictor, path) {
+  C_kmx_predictor_save(.ptr(predictor, "kmx_predictor"), path.expand(path))
+  invisible(predictor)
+}
+
+# The blob as a C header for kmx_infer programs (name: a C identifier).
+kmx_export_predictor_c <- function(predictor, path, name = "kmx_predictor") {
+  C_kmx_predictor_export_c(.ptr(predictor, "kmx_predictor"), path.expand(path), name)
+  invisible(predictor)
+}
+
+kmx_load_predictor <- function(path, levels = NULL, columns = NULL) {
+  .new_predictor(C_kmx_predictor_load(path.expand(path)), levels = levels, columns = columns)
+}
+
+# The blob as a raw vector: a size query, then the copy. Factor levels and
+# column names travel as attributes, as for models.
+kmx_predictor_to_raw <- function(predictor) {
+  ptr <- .ptr(predictor, "kmx_predictor")
+  size <- C_kmx_predictor_save_to_buffer(0, ptr)[[2L]]
+  saved <- C_kmx_predictor_save_to_buffer(size, ptr)
+  raw <- saved[[1L]]
+  attr(raw, "kmx_levels") <- predictor$levels
+  attr(raw, "kmx_columns") <- predictor$columns
+  raw
+}
+
+kmx_predictor_from_raw <- function(raw, levels = attr(raw, "kmx_levels"),
+                                   columns = attr(raw, "kmx_columns")) {
+  if (!is.raw(raw)) stop("kmx: 'raw' must be a raw vector", call. = FALSE)
+  .new_predictor(C_kmx_predictor_load_from_buffer(raw), levels = levels, columns = columns)
+}

@@ -1,0 +1,109 @@
+# Compact predictors: kmx_predictor() from SVM and KRR models.
+
+test_that("a predictor follows its SVM model and keeps factor labels", {
+  x <- as.matrix(iris[, 1:4])
+  fit <- kmx_svm(x, iris$Species, method = "svm", C = 8, gamma = 0.5)
+  p <- kmx_predictor(fit, iris, iris$Species, leaves = 2, landmarks = 8, pseudo = 16)
+  expect_s3_class(p, "kmx_predictor")
+  predicted <- predict(p, iris) # columns by name, as for models
+  expect_s3_class(predicted, "factor")
+  expect_identical(levels(predicted), levels(iris$Species))
+  expect_gt(mean(predicted == predict(fit, x)), 0.9)
+  decision <- predict(p, x, type = "decision")
+  expect_identical(dim(decision), c(150L, 3L)) # one-vs-one pairs of three classes
+  info <- kmx_predictor_info(p)
+  expect_identical(names(info), c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes",
+                                  "columns", "classes", "outputs", "float32"))
+  expect_identical(info[["leaves"]], 2)
+  expect_identical(info[["columns"]], 4)
+  expect_identical(info[["classes"]], 3)
+  expect_identical(info[["outputs"]], 3)
+  expect_identical(info[["float32"]], 0)
+  expect_lte(info[["landmarks"]], 16)
+  expect_gt(info[["arena_bytes"]], 0)
+  s <- summary(p)
+  expect_false(s$regression)
+  expect_output(print(s), "kmx compact predictor: 3 classes, 4 columns")
+  expect_output(print(p), "<kmx_predictor: 2 leaves")
+  small <- kmx_predictor(fit, x, iris$Species, leaves = 2, landmarks = 8, pseudo = 16,
+                         float32 = TRUE)
+  expect_identical(kmx_predictor_info(small, "float32"), 1)
+  expect_lt(kmx_predictor_info(small, "bytes"), info[["bytes"]])
+})
+
+test_that("a Letter DC-SVM predictor is accurate and far smaller than its model", {
+  d <- letter_bin()
+  fit <- kmx_svm(d$x, d$y, method = "dcsvm", C = 8, gamma = 16, levels = 2)
+  p <- kmx_predictor(fit, d$x, d$y, leaves = 4, landmarks = 16, pseudo = 32)
+  accuracy <- mean(predict(p, d$test_x) == d$test_y)
+  expect_gt(accuracy, 0.6) # well above chance; the model reaches about 0.95
+  expect_lt(kmx_predictor_info(p, "bytes"), length(kmx_model_to_raw(fit)))
+})
+
+test_that("predictors round-trip through files and raw vectors, and outlive their model", {
+  x <- as.matrix(iris[, 1:4])
+  fit <- kmx_svm(x, iris$Species, method = "svm", gamma = 0.5)
+  p <- kmx_predictor(fit, kmx_dataset(x, iris$Species), leaves = 2)
+  predicted <- predict(p, x)
+  decision <- predict(p, x, type = "decision")
+  path <- tempfile(fileext = ".kmxp")
+  on.exit(unlink(path))
+  kmx_save_predictor(p, path)
+  loaded <- kmx_load_predictor(path, levels = p$levels)
+  expect_identical(predict(loaded, x), predicted)
+  raw <- kmx_predictor_to_raw(p)
+  expect_identical(length(raw), as.integer(file.size(path)))
+  expect_identical(length(raw), as.integer(kmx_predictor_info(p, "bytes")))
+  again <- kmx_predictor_from_raw(raw)
+  expect_identical(predict(again, x), predicted)
+  expect_identical(predict(again, x, type = "decision"), decision)
+  header <- tempfile(fileext = ".h")
+  on.exit(unlink(header), add = TRUE)
+  kmx_export_predictor_c(p, header, "iris_predictor")
+  text <- paste(readLines(header), collapse = "\n")
+  bytes <- kmx_predictor_info(p, "bytes")
+  expect_match(text, sprintf("static const unsigned char iris_predictor[%.0f]", bytes), fixed = TRUE)
+  expect_match(text, sprintf("#define IRIS_PREDICTOR_LEN %.0f", bytes), fixed = TRUE)
+  expect_kmx_error(kmx_export_predictor_c(p, header, "1 bad"), "KMX_E_INVALID_ARGUMENT",
+                   "C identifier")
+  kmx_free(fit)
+  rm(fit)
+  invisible(gc())
+  expect_identical(predict(p, x), predicted)
+})
+
+test_that("a FALKON model's predictor predicts its values", {
+  set.seed(3)
+  x <- matrix(runif(600), 300, 2)
+  y <- sin(3 * x[, 1]) + x[, 2]^2 + 0.25
+  fit <- kmx_krr(x, y, method = "falkon", lambda = 1e-6, gamma = 2, centers = 60, iterations = 40)
+  p <- kmx_predictor(fit, x, y)
+  expect_true(summary(p)$regression)
+  expect_identical(kmx_predictor_info(p, "classes"), 0)
+  expect_output(print(summary(p)), "kmx compact predictor: regression")
+  values <- predict(p, x)
+  expect_type(values, "double")
+  expect_equal(values, predict(fit, x), tolerance = 1e-6)
+})
+
+test_that("bad predictor inputs are kmx errors", {
+  x <- as.matrix(iris[, 1:4])
+  fit <- kmx_svm(x, iris$Species, method = "svm", gamma = 0.5)
+  expect_kmx_error(kmx_predictor(fit, x, iris$Species, leaves = -1), "KMX_E_INVALID_ARGUMENT")
+  expect_kmx_error(kmx_predictor(fit, x, iris$Species, float32 = 2), "KMX_E_INVALID_ARGUMENT")
+  expect_kmx_error(kmx_predictor(fit, kmx_dataset(x), leaves = 2), "KMX_E_INVALID_ARGUMENT",
+                   "labels")
+  expect_error(kmx_predictor(fit, x), "needs the training labels")
+  p <- kmx_predictor(fit, x, iris$Species, leaves = 2)
+  raw <- kmx_predictor_to_raw(p)
+  flipped <- raw
+  flipped[length(raw) %/% 2] <- xor(flipped[length(raw) %/% 2], as.raw(0x10))
+  expect_kmx_error(kmx_predictor_from_raw(flipped), "KMX_E_FORMAT")
+  expect_kmx_error(kmx_predictor_from_raw(raw[seq_len(length(raw) %/% 2)]), "KMX_E_FORMAT")
+  expect_kmx_error(kmx_load_predictor(tempfile()), "KMX_E_IO")
+  expect_kmx_error(predict(p, unname(cbind(x, 1))), "KMX_E_INVALID_ARGUMENT") # one column too many
+  expect_error(kmx_predictor_from_raw(1:3), "raw vector")
+  expect_error(kmx_predictor_info(p, "size"), "must be one of")
+  kmx_free(p)
+  expect_kmx_error(predict(p, x), "KMX_E_INVALID_ARGUMENT", "predictor is NULL")
+})
