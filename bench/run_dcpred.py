@@ -9,7 +9,7 @@ times, one row at a time, the compact predictor against a linear model (a dot pr
 alternating the two over chunks of rows so both see the same machine load (median of --repeat
 runs). One thread throughout.
 
-  /usr/bin/python3 bench/run_dcpred.py [--build build-dcpred] [--data /work/shared/data]
+  /usr/bin/python3 bench/run_dcpred.py [--build build] [--data ../shared/data]
                                        [--only NAME] [--repeat R] [-- extra bench_dcpred options]
 """
 import argparse
@@ -93,8 +93,8 @@ def table(name, lib, v):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--build", default="build-dcpred")
-    parser.add_argument("--data", default="/work/shared/data")
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--data", default="../shared/data")
     parser.add_argument("--only")
     parser.add_argument("--repeat", type=int, default=100)
     parser.add_argument("extra", nargs="*", help="options passed to bench_dcpred (after --)")
