@@ -114,7 +114,7 @@ typedef enum kmx_param {
     KMX_PARAM_CENTERS = 413,       /* Nystrom landmarks / FALKON centers M, 0 = auto (default) */
     KMX_PARAM_CENTER_METHOD = 414, /* kmx_center_method: "uniform" (default), "kmeans", "leverage" */
     KMX_PARAM_ITERATIONS = 415,    /* conjugate-gradient iterations at most, 1..10^6 (default 20) */
-    KMX_PARAM_TOLERANCE = 416,     /* CG stops when the relative residual is below it, [0, 1) (default 0: iterations only) */
+    KMX_PARAM_TOLERANCE = 416,     /* CG stops when the relative residual is below it, [0, 1) (default 1e-7; 0: iterations only) */
     KMX_PARAM_VALIDATION = 417,    /* FALKON: fraction of rows held out for early stopping, [0, 0.5] (default 0: none) */
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
     KMX_PARAM_APPROX = 500,        /* kmx_approx_method: "nystrom" (default), "kmeans_nystrom", "meka" */

@@ -52,7 +52,7 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_CENTERS, "centers", 0, 1e7, KMX_BOUND_INTEGER, 0, nullptr},
     {KMX_PARAM_CENTER_METHOD, "center_method", 0, 2, KMX_BOUND_ENUM, KMX_CENTERS_UNIFORM, kCenterMethodNames},
     {KMX_PARAM_ITERATIONS, "iterations", 1, 1e6, KMX_BOUND_INTEGER, 20, nullptr},
-    {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 0, nullptr},
+    {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-7, nullptr},
     {KMX_PARAM_VALIDATION, "validation", 0, 0.5, 0, 0, nullptr},
     {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames},
     {KMX_PARAM_RANK, "rank", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr},

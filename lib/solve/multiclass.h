@@ -36,7 +36,7 @@ struct TrainOptions {
     int64_t centers = 0;  // 0 = auto
     kmx_center_method center_method = KMX_CENTERS_UNIFORM;
     int iterations = 20;
-    double tolerance = 0;
+    double tolerance = 1e-7;
     double validation = 0;
     int64_t rank = 0;      // 0 = auto (MEKA) / no truncation (Nyström)
     int64_t clusters = 0;  // 0 = auto

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 namespace kmx_cli {
 
@@ -24,6 +25,14 @@ const OptionSpec kKernelOptions[4] = {
     {"-d", "--degree", true, "polynomial degree (default 3)"},
     {"-r", "--coef0", true, "coef0 of polynomial and sigmoid kernels (default 0)"},
 };
+
+std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel) {
+    if (kernel) own.insert(own.end(), std::begin(kKernelOptions), std::end(kKernelOptions));
+    own.push_back({"-f", "--format", true, "auto (default), libsvm or csv"});
+    own.push_back({"-h", "--help", false, "show this help"});
+    own.insert(own.end(), std::begin(kContextOptions), std::end(kContextOptions));
+    return own;
+}
 
 bool ParsedArgs::has(const char *long_name) const {
     for (const auto &option : options)

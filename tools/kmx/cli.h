@@ -49,6 +49,10 @@ double to_bytes(const std::string &text, const char *name);
 kmx_kernel *make_kernel(const ParsedArgs &args);
 extern const OptionSpec kKernelOptions[4];
 
+// A command's full option list: its own options, then the kernel options
+// (kernel = true), -f/--format, -h/--help and all four context options.
+std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel);
+
 // --format: auto (default), libsvm or csv.
 kmx_format format_option(const ParsedArgs &args);
 

@@ -12,12 +12,8 @@ namespace kmx_cli {
 namespace {
 
 const std::vector<OptionSpec> &approx_options() {
-    static const std::vector<OptionSpec> specs = {
+    static const std::vector<OptionSpec> specs = command_options({
         {"-s", "--method", true, "nystrom (default), kmeans-nystrom or meka"},
-        kKernelOptions[0],
-        kKernelOptions[1],
-        kKernelOptions[2],
-        kKernelOptions[3],
         {"-m", "--landmarks", true, "Nystrom landmarks m (default: min(n, max(100, 5 sqrt n)))"},
         {nullptr, "--rank", true, "MEKA rank per cluster (default auto); Nystrom truncation rank (default none)"},
         {nullptr, "--clusters", true, "MEKA clusters c (default auto)"},
@@ -25,13 +21,7 @@ const std::vector<OptionSpec> &approx_options() {
         {nullptr, "--oversampling", true, "MEKA rho: link blocks sample (1 + rho) k rows (default 2)"},
         {nullptr, "--rank-by-size", false, "MEKA: ranks proportional to cluster sizes"},
         {nullptr, "--sample-rows", true, "rows of G the error is measured on (default min(n, 2000); n = exact)"},
-        {"-f", "--format", true, "auto (default), libsvm or csv"},
-        {"-h", "--help", false, "show this help"},
-        kContextOptions[0],
-        kContextOptions[1],
-        kContextOptions[2],
-        kContextOptions[3],
-    };
+    }, true);
     return specs;
 }
 

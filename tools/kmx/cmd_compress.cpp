@@ -12,18 +12,12 @@ namespace kmx_cli {
 namespace {
 
 const std::vector<OptionSpec> &compress_options() {
-    static const std::vector<OptionSpec> specs = {
+    static const std::vector<OptionSpec> specs = command_options({
         {nullptr, "--leaves", true, "k-means tree leaves (default: clamp(n / 1000, 1, 64))"},
         {nullptr, "--landmarks", true, "landmarks per leaf (default 16)"},
         {nullptr, "--pseudo", true, "pseudo-landmarks per leaf (default 2 x landmarks)"},
         {nullptr, "--float32", false, "store the predictor as float (half the bytes)"},
-        {"-f", "--format", true, "auto (default), libsvm or csv"},
-        {"-h", "--help", false, "show this help"},
-        kContextOptions[0],
-        kContextOptions[1],
-        kContextOptions[2],
-        kContextOptions[3],
-    };
+    }, false);
     return specs;
 }
 

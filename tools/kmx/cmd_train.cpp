@@ -12,12 +12,8 @@ namespace kmx_cli {
 namespace {
 
 const std::vector<OptionSpec> &train_options() {
-    static const std::vector<OptionSpec> specs = {
+    static const std::vector<OptionSpec> specs = command_options({
         {"-s", "--solver", true, "dcsvm (default), dcsvm-early, bka, svm, krr, nystrom-krr, meka-krr or falkon"},
-        kKernelOptions[0],
-        kKernelOptions[1],
-        kKernelOptions[2],
-        kKernelOptions[3],
         {"-c", "--cost", true, "SVM cost C > 0 (default 1)"},
         {"-e", "--eps", true, "stopping tolerance on the KKT violation (default 0.001)"},
         {nullptr, "--bias", true, "auto (default: on for svm, off for DC-SVM), on or off"},
@@ -30,20 +26,14 @@ const std::vector<OptionSpec> &train_options() {
         {"-m", "--num-centers", true, "nystrom-krr landmarks / falkon centers M (default: min(n, max(100, 5 sqrt n)))"},
         {nullptr, "--centers", true, "nystrom-krr / falkon center choice: uniform (default), kmeans or leverage"},
         {nullptr, "--iterations", true, "falkon: conjugate-gradient iterations (default 20)"},
-        {nullptr, "--tolerance", true, "falkon: stop at this relative residual (default 0: iterations only)"},
+        {nullptr, "--tolerance", true, "falkon: stop at this relative residual (default 1e-7; 0: iterations only)"},
         {nullptr, "--validation", true, "falkon: fraction of rows held out for early stopping (default 0)"},
         {nullptr, "--rank", true, "meka-krr: rank per cluster; nystrom-krr: truncation rank (default auto / none)"},
         {nullptr, "--clusters", true, "meka-krr: clusters (default auto)"},
         {nullptr, "--threshold", true, "meka-krr: skip blocks whose center kernel value is below it (default 0.001)"},
         {nullptr, "--ovo", false, "multiclass one-vs-one (default, as LIBSVM)"},
         {nullptr, "--ovr", false, "multiclass one-vs-rest"},
-        {"-f", "--format", true, "auto (default), libsvm or csv"},
-        {"-h", "--help", false, "show this help"},
-        kContextOptions[0],
-        kContextOptions[1],
-        kContextOptions[2],
-        kContextOptions[3],
-    };
+    }, true);
     return specs;
 }
 
