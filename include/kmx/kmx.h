@@ -102,7 +102,9 @@ typedef enum kmx_param {
     KMX_PARAM_EPS = 402,           /* stopping tolerance on the maximal KKT violation, (0, 1) (default 1e-3, as LIBSVM's -e) */
     KMX_PARAM_BIAS = 403,          /* kmx_bias: "auto" (default: with bias for svm, without for dcsvm/bka), "off", "on" */
     KMX_PARAM_SHRINKING = 404,     /* 0 or 1 (default 1) */
-    KMX_PARAM_CACHE_SIZE = 405,    /* kernel cache bytes, 0 = auto (the budget left after the workspace, at most 1 GiB) */
+    KMX_PARAM_CACHE_SIZE = 405,    /* SVM kernel cache bytes, 0 = auto (the budget left after the workspace, at most
+                                      1 GiB); FALKON: bytes of K_nM kept across CG passes, 0 (default) = none,
+                                      recomputed every pass in O(M^2) memory */
     KMX_PARAM_MULTICLASS = 406,    /* kmx_multiclass: "ovo" (default, as LIBSVM) or "ovr" */
     KMX_PARAM_LEVELS = 407,        /* DC-SVM levels lmax, 1..8 (default 4) */
     KMX_PARAM_CLUSTERS_PER_LEVEL = 408, /* DC-SVM k, 2..64 (default 4): level l has k^l clusters */

@@ -34,6 +34,7 @@ FalkonOptions falkon_options(const TrainOptions &o, int64_t n) {
     f.iterations = o.iterations;
     f.tolerance = o.tolerance;
     f.validation_fraction = o.validation;
+    f.kernel_cache_bytes = o.cache_bytes;  // 0: K_nM recomputed every pass (O(M²) memory)
     return f;
 }
 

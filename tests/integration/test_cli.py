@@ -258,6 +258,18 @@ class KernelRidge(unittest.TestCase):
                 correct = int(out.stdout.split("(")[1].split("/")[0])
                 self.assertGreater(correct / 1000, floor)
 
+    def test_falkon_kernel_cache_changes_nothing_but_memory(self):
+        outputs = []
+        for extra in ([], ["--cache-size", "64M"]):
+            model, labels = self.path("f.kmx"), self.path("f%d.out" % len(outputs))
+            out = run("train", "-s", "falkon", "-g", "16", "-m", "500", *extra, self.train, model)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            out = run("predict", model, self.test, labels)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            with open(labels) as f:
+                outputs.append(f.read())
+        self.assertEqual(outputs[0], outputs[1])
+
     def test_bad_lambda_and_centers(self):
         out = run("train", "-s", "falkon", "-l", "0", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)

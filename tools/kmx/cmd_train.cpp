@@ -28,6 +28,8 @@ const std::vector<OptionSpec> &train_options() {
         {nullptr, "--iterations", true, "falkon: conjugate-gradient iterations (default 20)"},
         {nullptr, "--tolerance", true, "falkon: stop at this relative residual (default 1e-7; 0: iterations only)"},
         {nullptr, "--validation", true, "falkon: fraction of rows held out for early stopping (default 0)"},
+        {nullptr, "--cache-size", true, "kernel cache bytes (K/M/G allowed): SVMs default auto; falkon keeps up to "
+                                        "this much of K_nM across CG passes (default 0: recomputed)"},
         {nullptr, "--rank", true, "meka-krr: rank per cluster; nystrom-krr: truncation rank (default auto / none)"},
         {nullptr, "--clusters", true, "meka-krr: clusters (default auto)"},
         {nullptr, "--threshold", true, "meka-krr: skip blocks whose center kernel value is below it (default 0.001)"},
@@ -65,6 +67,8 @@ kmx_solver *make_solver(const ParsedArgs &args) {
     std::string params = "method=" + args.get("--solver", "dcsvm");
     for (const NumericOption &option : kSolverOptions)
         if (args.has(option.option)) params += std::string(" ") + option.param + "=" + args.get(option.option, "");
+    if (args.has("--cache-size"))
+        params += " cache_size=" + std::to_string((long long)to_bytes(args.get("--cache-size", ""), "--cache-size"));
     if (args.has("--ovr") && args.has("--ovo")) throw UsageError{"--ovr and --ovo exclude each other"};
     params += args.has("--ovr") ? " multiclass=ovr" : " multiclass=ovo";
     kmx_solver *solver = nullptr;
