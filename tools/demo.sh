@@ -27,7 +27,7 @@ echo; echo "== kmx train -s dcsvm -c 8 -g 16 (LIBSVM's parameters for Letter: ab
 $kmx train -s dcsvm -c 8 -g 16 --threads "$threads" $train "$models/dcsvm.kmx"
 echo "== kmx predict: the 6000 test letters with the full model"
 $kmx predict --threads "$threads" "$models/dcsvm.kmx" $test
-echo; echo "== kmx compress: a DC-Pred++ predictor from the model (k-means tree, landmarks, pseudo-landmarks)"
+echo; echo "== kmx compress: a DC-Pred++ predictor from the model (k-means tree, alpha^2-weighted landmarks per leaf)"
 $kmx compress --threads "$threads" "$models/dcsvm.kmx" $train "$models/letter.kmxp"
 echo "== kmx predict: the same test letters with the compact predictor"
 $kmx predict --threads "$threads" "$models/letter.kmxp" $test
