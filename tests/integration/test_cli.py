@@ -93,13 +93,17 @@ def write_head(source, path, count, extra_feature=False):
             out.write(line.rstrip("\n") + (" 17:0.5\n" if extra_feature else "\n"))
 
 
-class TrainPredict(unittest.TestCase):
+class LetterFiles(unittest.TestCase):
+    """The first TRAIN_ROWS training and 1000 test rows of binary Letter in a temporary folder."""
+
+    TRAIN_ROWS = 2000
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.train = os.path.join(cls.tmp.name, "train.libsvm")
         cls.test = os.path.join(cls.tmp.name, "test.libsvm")
-        write_head(LETTER, cls.train, 2000)
+        write_head(LETTER, cls.train, cls.TRAIN_ROWS)
         write_head(os.path.join(DATA, "letter_bin.test.libsvm"), cls.test, 1000)
 
     @classmethod
@@ -109,6 +113,8 @@ class TrainPredict(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.tmp.name, name)
 
+
+class TrainPredict(LetterFiles):
     def train_model(self, solver, *options):
         model = self.path(solver + ".kmx")
         out = run("train", "-s", solver, "-c", "8", "-g", "16", *options, self.train, model)
@@ -201,25 +207,10 @@ def solve_dense(a, b):
     return x
 
 
-class KernelRidge(unittest.TestCase):
+class KernelRidge(LetterFiles):
     """kmx train -s krr|nystrom-krr|meka-krr|falkon and kmx approx."""
 
     BOSTON = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.train = os.path.join(cls.tmp.name, "train.libsvm")
-        cls.test = os.path.join(cls.tmp.name, "test.libsvm")
-        write_head(LETTER, cls.train, 2000)
-        write_head(os.path.join(DATA, "letter_bin.test.libsvm"), cls.test, 1000)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.tmp.name, name)
 
     def test_exact_krr_matches_a_closed_form_in_python(self):
         model, labels = self.path("boston.kmx"), self.path("boston.out")
@@ -293,26 +284,17 @@ class KernelRidge(unittest.TestCase):
         self.assertEqual(out.returncode, 1)
 
 
-class CompactPredictors(unittest.TestCase):
+class CompactPredictors(LetterFiles):
     """kmx compress, kmx info and kmx predict on a predictor, kmx export --c."""
+
+    TRAIN_ROWS = 3000
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.train = os.path.join(cls.tmp.name, "train.libsvm")
-        cls.test = os.path.join(cls.tmp.name, "test.libsvm")
-        write_head(LETTER, cls.train, 3000)
-        write_head(os.path.join(DATA, "letter_bin.test.libsvm"), cls.test, 1000)
+        super().setUpClass()
         cls.model = os.path.join(cls.tmp.name, "svm.kmx")
         out = run("train", "-s", "svm", "-c", "8", "-g", "16", cls.train, cls.model)
         assert out.returncode == 0, out.stderr
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.tmp.name, name)
 
     def compress(self, *options):
         predictor = self.path("p.kmxp")
