@@ -15,24 +15,20 @@ const kmx_param kApproxParams[] = {KMX_PARAM_APPROX,    KMX_PARAM_CENTERS,      
                                    KMX_PARAM_RANK_BY_SIZE};
 constexpr ParamGroup kApproxGroup = make_param_group(kApproxParams, "kernel approximation");
 
-double given_or_default(const ParamList &list, kmx_param param) {
-    return list.get(param, find_param(param)->default_value);
-}
-
 // The options "approx=meka rank=64 ..." ask for, "auto" sizes resolved from n.
 ApproxOptions approx_options(const char *params, int64_t n) {
     const ParamList list = kApproxGroup.parse(params);
     ApproxOptions o;
-    const int64_t rank = int64_t(given_or_default(list, KMX_PARAM_RANK));
-    switch (kmx_approx_method(int(given_or_default(list, KMX_PARAM_APPROX)))) {
+    const int64_t rank = int64_t(list.get_or_default(KMX_PARAM_RANK));
+    switch (kmx_approx_method(int(list.get_or_default(KMX_PARAM_APPROX)))) {
         case KMX_APPROX_MEKA:
             o.method = ApproxMethod::meka;
-            o.clusters = int64_t(given_or_default(list, KMX_PARAM_CLUSTERS));
+            o.clusters = int64_t(list.get_or_default(KMX_PARAM_CLUSTERS));
             if (o.clusters == 0) o.clusters = auto_meka_clusters(n);
             o.rank = rank > 0 ? rank : auto_meka_rank(n, o.clusters);
-            o.eps = given_or_default(list, KMX_PARAM_THRESHOLD);
-            o.rho = given_or_default(list, KMX_PARAM_OVERSAMPLING);
-            o.proportional_rank = given_or_default(list, KMX_PARAM_RANK_BY_SIZE) != 0;
+            o.eps = list.get_or_default(KMX_PARAM_THRESHOLD);
+            o.rho = list.get_or_default(KMX_PARAM_OVERSAMPLING);
+            o.proportional_rank = list.get_or_default(KMX_PARAM_RANK_BY_SIZE) != 0;
             return o;
         case KMX_APPROX_KMEANS_NYSTROM:
             o.method = ApproxMethod::kmeans_nystrom;
@@ -40,7 +36,7 @@ ApproxOptions approx_options(const char *params, int64_t n) {
             break;
         default: o.method = ApproxMethod::nystrom; break;
     }
-    o.landmarks = int64_t(given_or_default(list, KMX_PARAM_CENTERS));
+    o.landmarks = int64_t(list.get_or_default(KMX_PARAM_CENTERS));
     if (o.landmarks == 0) o.landmarks = auto_centers(n);
     o.rank = rank;
     return o;

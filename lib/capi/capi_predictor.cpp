@@ -29,16 +29,12 @@ namespace {
 const kmx_param kPredictorParams[] = {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO, KMX_PARAM_FLOAT32};
 constexpr ParamGroup kPredictorGroup = make_param_group(kPredictorParams, "compact predictor");
 
-double given_or_default(const ParamList &list, kmx_param param) {
-    return list.get(param, find_param(param)->default_value);
-}
-
 DcpredOptions dcpred_options(const ParamList &list, const Model &model) {
     DcpredOptions o;
-    o.leaves = int64_t(given_or_default(list, KMX_PARAM_LEAVES));
-    o.landmarks = int64_t(given_or_default(list, KMX_PARAM_LANDMARKS));
-    o.pseudo = int64_t(given_or_default(list, KMX_PARAM_PSEUDO));
-    o.float32 = given_or_default(list, KMX_PARAM_FLOAT32) != 0;
+    o.leaves = int64_t(list.get_or_default(KMX_PARAM_LEAVES));
+    o.landmarks = int64_t(list.get_or_default(KMX_PARAM_LANDMARKS));
+    o.pseudo = int64_t(list.get_or_default(KMX_PARAM_PSEUDO));
+    o.float32 = list.get_or_default(KMX_PARAM_FLOAT32) != 0;
     o.C = model.C;
     return o;
 }
@@ -48,7 +44,7 @@ CompactPredictor build(Context &ctx, const Model &model, const Dataset &train, c
     if (!model.krr()) return build_dcpred(ctx, model, train, dcpred_options(list, model));
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
     return predictor_from_expansion(expansion_from_model(model), task, model.classes, KMX_MULTICLASS_OVR,
-                                    given_or_default(list, KMX_PARAM_FLOAT32) != 0);
+                                    list.get_or_default(KMX_PARAM_FLOAT32) != 0);
 }
 
 // The handle for a predictor: its blob written once, the inference arena it needs.

@@ -212,4 +212,6 @@ double ParamList::get(kmx_param param, double fallback) const {
     return value;
 }
 
+double ParamList::get_or_default(kmx_param param) const { return get(param, find_param(param)->default_value); }
+
 }  // namespace kmx

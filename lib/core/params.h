@@ -44,6 +44,8 @@ public:
     const ParamAssignment &operator[](int i) const { return items_[i]; }
     // The value given for `param`, or `fallback`.
     double get(kmx_param param, double fallback) const;
+    // The value given for `param`, or the parameter table's default.
+    double get_or_default(kmx_param param) const;
 
 private:
     ParamAssignment items_[kMax];
