@@ -192,39 +192,90 @@ std::vector<double> transposed(const double *a, int64_t count, int64_t cols) {
 typedef double V4 __attribute__((vector_size(32), aligned(8)));
 typedef int64_t V4i __attribute__((vector_size(32), aligned(8)));
 
-// out[j] = ‖x − p_j‖² (or ‖x − p_j‖₁) for the points of a transposed block
-// (d x padded(count)), kLanes points at a time in registers; each distance
-// sums its d terms in order with separate multiply and add, exactly as the
-// direct loop does. out: padded(count).
-template <bool L1>
-__attribute__((target_clones("avx512f", "avx2", "default"))) void distances_t(const double *x, const double *points_t,
-                                                                     int64_t count, int64_t d, double *out) {
-    const int64_t width = padded(count);
+// out[j] = ‖x − p_j‖² (or ‖x − p_j‖₁) for N·4 consecutive points of a
+// transposed block (row stride `width`), all N accumulators in registers
+// across the d features (N independent add chains hide the add latency);
+// each distance sums its d terms in order with separate multiply and add,
+// exactly as the direct loop does.
+template <int N, bool L1>
+__attribute__((always_inline)) inline void distances_block(const double *x, const double *points, int64_t width,
+                                                           int64_t d, double *out) {
     const V4i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-    for (int64_t j0 = 0; j0 < width; j0 += kLanes) {
-        V4 acc0 = {0, 0, 0, 0}, acc1 = {0, 0, 0, 0};
-        for (int64_t f = 0; f < d; ++f) {
-            const V4 xf = {x[f], x[f], x[f], x[f]};
-            const V4 *row = reinterpret_cast<const V4 *>(points_t + f * width + j0);
-            V4 d0 = xf - row[0], d1 = xf - row[1];
+    V4 acc[N];
+    for (int i = 0; i < N; ++i) acc[i] = V4{0, 0, 0, 0};
+    for (int64_t f = 0; f < d; ++f) {
+        const V4 xf = {x[f], x[f], x[f], x[f]};
+        const V4 *row = reinterpret_cast<const V4 *>(points + f * width);
+        for (int i = 0; i < N; ++i) {
+            V4 diff = xf - row[i];
             if (L1) {
-                acc0 += V4(V4i(d0) & abs_mask), acc1 += V4(V4i(d1) & abs_mask);
+                acc[i] += V4(V4i(diff) & abs_mask);
             } else {
-                d0 *= d0, d1 *= d1;
-                acc0 += d0, acc1 += d1;
+                diff *= diff;
+                acc[i] += diff;
             }
         }
-        reinterpret_cast<V4 *>(out + j0)[0] = acc0;
-        reinterpret_cast<V4 *>(out + j0)[1] = acc1;
+    }
+    for (int i = 0; i < N; ++i) reinterpret_cast<V4 *>(out)[i] = acc[i];
+}
+
+// out[j] for all points of a transposed block (d x padded(count)), up to
+// 32 points per pass. out: padded(count).
+template <bool L1>
+__attribute__((always_inline)) inline void distances_all(const double *x, const double *points_t, int64_t count,
+                                                         int64_t d, double *out) {
+    const int64_t width = padded(count);
+    int64_t j0 = 0;
+    for (; j0 + 32 <= width; j0 += 32) distances_block<8, L1>(x, points_t + j0, width, d, out + j0);
+    switch (width - j0) {
+    case 8: distances_block<2, L1>(x, points_t + j0, width, d, out + j0); break;
+    case 16: distances_block<4, L1>(x, points_t + j0, width, d, out + j0); break;
+    case 24: distances_block<6, L1>(x, points_t + j0, width, d, out + j0); break;
+    default: break;
     }
 }
 
-// The first index of the smallest of n values.
-int64_t first_min(const double *v, int64_t n) {
-    int64_t best = 0;
-    for (int64_t j = 1; j < n; ++j)
-        if (v[j] < v[best]) best = j;
-    return best;
+template <bool L1>
+__attribute__((target_clones("avx512f", "avx2", "default"))) void distances_t(const double *x, const double *points_t,
+                                                                     int64_t count, int64_t d, double *out) {
+    distances_all<L1>(x, points_t, count, d, out);
+}
+
+// The index the rule's scan picks among the first n of v (v holds
+// padded(n) values, the padding +∞): best = +∞, then `if (v_j < best)` for
+// j = 0, 1, …; 0 when no value is below +∞. Branch-free: per lane the
+// running minimum over blocks of 4 (a later block replaces it only when
+// strictly smaller, or when it is NaN, so each lane keeps its first
+// minimum), then the lanes by (value, index).
+__attribute__((always_inline)) inline int64_t nearest_of(const double *v, int64_t n) {
+    const int64_t blocks = padded(n) / 4;
+    const V4 *vec = reinterpret_cast<const V4 *>(v);
+    V4 low = vec[0];
+    V4i at = {0, 1, 2, 3};
+    const V4i step = {4, 4, 4, 4};
+    V4i index = at;
+    for (int64_t i = 1; i < blocks; ++i) {
+        index += step;
+        const V4i take = (vec[i] < low) | (low != low);
+        low = take ? vec[i] : low;
+        at = take ? index : at;
+    }
+    double best = INFINITY;
+    int64_t best_at = 0;
+    for (int k = 0; k < 4; ++k) {  // the lanes' indices are not ordered: compare (value, index)
+        const bool take = (low[k] < best) | ((low[k] == best) & (at[k] < best_at));
+        best = take ? low[k] : best;
+        best_at = take ? at[k] : best_at;
+    }
+    return best < INFINITY ? best_at : 0;
+}
+
+// The rule's nearest of the points of a transposed block (d x padded(count)).
+// scratch: padded(count).
+__attribute__((target_clones("avx512f", "avx2", "default"))) int64_t nearest_t(const double *x, const double *points_t,
+                                                                      int64_t count, int64_t d, double *scratch) {
+    distances_all<false>(x, points_t, count, d, scratch);
+    return nearest_of(scratch, count);
 }
 
 // lower_t = max_j |r_j − D_tj|, upper_t = min_j (r_j + D_tj), vectorised
@@ -274,46 +325,66 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
         widest = std::max(widest, padded(count));
     }
     int64_t most = 0;
+    std::vector<size_t> offsets;
+    size_t total = 0;
     for (const PredictorLeaf &leaf : p.leaves) {
-        leaves_.push_back({transposed(leaf.landmarks.data(), leaf.m, d),
-                           transposed(leaf.triangle_dist.data(), leaf.triangle, leaf.m)});
+        offsets.push_back(total);
+        const size_t size = size_t(d * padded(leaf.m) + leaf.features() * p.outputs + p.outputs +
+                                   leaf.m * padded(leaf.triangle));
+        total += (size + kLanes - 1) / kLanes * kLanes;  // each block starts on a cache line (from data_'s start)
         most = std::max(most, leaf.features() + padded(leaf.m) + 2 * padded(leaf.triangle));
+    }
+    data_.assign(total, 0.0);
+    for (size_t l = 0; l < p.leaves.size(); ++l) {
+        const PredictorLeaf &leaf = p.leaves[l];
+        double *block = data_.data() + offsets[l];
+        const std::vector<double> landmarks_t = transposed(leaf.landmarks.data(), leaf.m, d);
+        const std::vector<double> dist_t = transposed(leaf.triangle_dist.data(), leaf.triangle, leaf.m);
+        Leaf prepared{};
+        prepared.landmarks_t = block;
+        block = std::copy(landmarks_t.begin(), landmarks_t.end(), block);
+        prepared.beta = block;
+        block = std::copy(leaf.beta.begin(), leaf.beta.end(), block);
+        prepared.bias = block;
+        block = std::copy(leaf.bias.begin(), leaf.bias.end(), block);
+        prepared.dist_t = block;
+        std::copy(dist_t.begin(), dist_t.end(), block);
+        prepared.pairs = leaf.product_pairs.data();
+        prepared.m = leaf.m, prepared.triangle = leaf.triangle, prepared.products = leaf.products;
+        leaves_.push_back(prepared);
     }
     scratch_ = size_t(std::max(widest, most));
 }
 
 int64_t CompactRowPredictor::route(const double *x, double *dist) const {
-    distances_t<false>(x, top_t_.data(), p_.top(), p_.d, dist);
-    const int64_t t = first_min(dist, p_.top());
+    const int64_t t = nearest_t(x, top_t_.data(), p_.top(), p_.d, dist);
     const int64_t begin = p_.top_leaf_begin[size_t(t)], count = p_.top_leaf_begin[size_t(t + 1)] - begin;
-    distances_t<false>(x, group_t_[size_t(t)].data(), count, p_.d, dist);
-    return begin + first_min(dist, count);
+    return begin + nearest_t(x, group_t_[size_t(t)].data(), count, p_.d, dist);
 }
 
 // c_j (and r_j for stationary kernels) for one row.
-void CompactRowPredictor::landmark_values(const PredictorLeaf &leaf, const Leaf &prepared, const double *x, double *c,
-                                          double *r) const {
+void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const double *x, double *c, double *r) const {
     const int64_t m = leaf.m;
     const double gamma = p_.kernel.gamma_for(p_.d);
     if (!p_.kernel.stationary()) {
-        for (int64_t j = 0; j < m; ++j) c[j] = kernel_eval(p_.kernel, x, leaf.landmarks.data() + j * p_.d, p_.d);
+        const double *landmarks = p_.leaves[size_t(l)].landmarks.data();
+        for (int64_t j = 0; j < m; ++j) c[j] = kernel_eval(p_.kernel, x, landmarks + j * p_.d, p_.d);
         return;
     }
     const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
-    if (l1) distances_t<true>(x, prepared.landmarks_t.data(), m, p_.d, r);  // ‖x − u_j‖₁
-    else distances_t<false>(x, prepared.landmarks_t.data(), m, p_.d, r);   // ‖x − u_j‖²
+    if (l1) distances_t<true>(x, leaf.landmarks_t, m, p_.d, r);  // ‖x − u_j‖₁
+    else distances_t<false>(x, leaf.landmarks_t, m, p_.d, r);   // ‖x − u_j‖²
     for (int64_t j = 0; j < m; ++j) c[j] = -gamma * r[j];
     exp_in_place(c, m);
     if (leaf.triangle > 0 && !l1)
         for (int64_t j = 0; j < m; ++j) r[j] = std::sqrt(r[j]);
 }
 
-void CompactRowPredictor::triangle_values(const PredictorLeaf &leaf, const Leaf &prepared, const double *r,
-                                          double *c_tri) const {
+void CompactRowPredictor::triangle_values(const Leaf &leaf, const double *r, double *c_tri) const {
     const int64_t p = leaf.triangle;
     // lower and upper (padded(p) each) in the scratch after c̄ and r.
     double *lower = c_tri + p + leaf.products + padded(leaf.m), *upper = lower + padded(p);
-    triangle_bounds_t(r, prepared.dist_t.data(), leaf.m, p, lower, upper);
+    triangle_bounds_t(r, leaf.dist_t, leaf.m, p, lower, upper);
     const double gamma = p_.kernel.gamma_for(p_.d);
     const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
     for (int64_t t = 0; t < p; ++t) {
@@ -327,19 +398,18 @@ void CompactRowPredictor::triangle_values(const PredictorLeaf &leaf, const Leaf 
 
 double CompactRowPredictor::predict(const double *x, double *outputs, double *scratch) const {
     const int64_t l = route(x, scratch);
-    const PredictorLeaf &leaf = p_.leaves[size_t(l)];
-    const Leaf &prepared = leaves_[size_t(l)];
-    double *cbar = scratch, *r = scratch + leaf.features();
-    landmark_values(leaf, prepared, x, cbar, r);
-    if (leaf.triangle > 0) triangle_values(leaf, prepared, r, cbar + leaf.m);
-    const int32_t *pairs = leaf.product_pairs.data();
+    const Leaf &leaf = leaves_[size_t(l)];
+    const int64_t F = leaf.m + leaf.triangle + leaf.products, k = p_.outputs;
+    double *cbar = scratch, *r = scratch + F;
+    landmark_values(l, leaf, x, cbar, r);
+    if (leaf.triangle > 0) triangle_values(leaf, r, cbar + leaf.m);
+    const int32_t *pairs = leaf.pairs;
     double *c_prod = cbar + leaf.m + leaf.triangle;
     for (int64_t q = 0; q < leaf.products; ++q) c_prod[q] = cbar[pairs[2 * q]] * cbar[pairs[2 * q + 1]];
-    const int64_t F = leaf.features(), k = p_.outputs;
     if (k == 1) {
-        outputs[0] = leaf.bias[0] + dot4(cbar, leaf.beta.data(), F);
+        outputs[0] = leaf.bias[0] + dot4(cbar, leaf.beta, F);
     } else {
-        std::copy(leaf.bias.begin(), leaf.bias.end(), outputs);
+        std::copy(leaf.bias, leaf.bias + k, outputs);
         for (int64_t f = 0; f < F; ++f)
             for (int64_t j = 0; j < k; ++j) outputs[j] += cbar[f] * leaf.beta[size_t(f * k + j)];
     }

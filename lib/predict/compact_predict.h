@@ -55,19 +55,27 @@ public:
     double predict(const double *x, double *outputs, double *scratch) const;
 
 private:
+    // What one row reads of its leaf, in one block of data_ per leaf
+    // (landmarks, β, bias, distances: no pointer chasing through the
+    // predictor's vectors after routing).
     struct Leaf {
-        std::vector<double> landmarks_t;  // d x m
-        std::vector<double> dist_t;       // m x p_tri (D transposed)
+        const double *landmarks_t;  // d x padded(m)
+        const double *beta;         // features x outputs
+        const double *bias;         // outputs
+        const double *dist_t;       // m x padded(p_tri) (D transposed)
+        const int32_t *pairs;       // 2 p_prod
+        int64_t m, triangle, products;
     };
     const CompactPredictor &p_;
     std::vector<double> top_t_;                 // d x top
     std::vector<std::vector<double>> group_t_;  // per top node: d x (its leaves' centers)
+    std::vector<double> data_;                  // the leaves' blocks
     std::vector<Leaf> leaves_;
     size_t scratch_ = 0;
 
     int64_t route(const double *x, double *scratch) const;
-    void landmark_values(const PredictorLeaf &leaf, const Leaf &prepared, const double *x, double *c, double *r) const;
-    void triangle_values(const PredictorLeaf &leaf, const Leaf &prepared, const double *r, double *c_tri) const;
+    void landmark_values(int64_t l, const Leaf &leaf, const double *x, double *c, double *r) const;
+    void triangle_values(const Leaf &leaf, const double *r, double *c_tri) const;
 };
 
 // The expanded features C̄ (rows x leaf.features(), row-major, ld features())

@@ -170,6 +170,61 @@ TEST(CompactPredict, RegressionPolynomialProductsOnly) {
                            kmx::TriangleEstimate::lower});
 }
 
+// The prepared predictor routes (distances vectorised across points, a
+// branch-free first-minimum) to the same leaf as the rule's scan: groups of
+// 1, 45 and 30 leaves (blocks of 32 points and the remainders), exact ties
+// (duplicated top and leaf centers, a row equidistant from two centers: the
+// lowest index wins) and rows on centers. Every leaf's bias is its index, so
+// a different leaf shows in the output.
+TEST(CompactPredict, PreparedRoutingMatchesTheRuleWithManyLeavesAndTies) {
+    kmx::Rng rng(23);
+    CompactPredictor p = predict_test::random_predictor(rng, 76, KMX_KERNEL_RBF, kmx::PredictorTask::regression, 0,
+                                                        KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    const int64_t d = p.d;
+    p.top_centers.clear();
+    for (int t = 0; t < 3; ++t)
+        for (int64_t f = 0; f < d; ++f) p.top_centers.push_back(rng.uniform());
+    std::copy(p.top_centers.begin(), p.top_centers.begin() + d, p.top_centers.begin() + 2 * d);  // top 2 ties top 0
+    p.top_leaf_begin = {0, 1, 46, 76};
+    for (int64_t l = 0; l < 76; ++l) p.leaves[size_t(l)].bias[0] = double(l);
+    // Exact ties inside groups 1 and 2, in the same lane of the 4-wide
+    // blocks (local indices 4 and 40; 8 and 24) and in different lanes.
+    p.leaves[41].center = p.leaves[5].center;
+    p.leaves[40].center = p.leaves[7].center;
+    p.leaves[70].center = p.leaves[54].center;
+    p.leaves[75].center = p.leaves[50].center;
+    // Leaves 12 and 13: centers c ± 1/4 in feature 0 (dyadic, so a row at c is exactly equidistant).
+    std::vector<double> c(size_t(d), 0.5);
+    p.leaves[12].center = c, p.leaves[13].center = c;
+    p.leaves[12].center[0] += 0.25, p.leaves[13].center[0] -= 0.25;
+    std::copy(c.begin(), c.end(), p.top_centers.begin() + d);  // the row at c routes to top node 1
+    kmx::check_compact_predictor(p);
+    std::vector<double> x;
+    for (int64_t i = 0; i < 3000; ++i)
+        for (int64_t f = 0; f < d; ++f) x.push_back(rng.uniform());
+    auto add = [&](const double *row) { x.insert(x.end(), row, row + d); };
+    for (const PredictorLeaf &leaf : p.leaves) add(leaf.center.data());
+    for (int t = 0; t < 3; ++t) add(p.top_centers.data() + t * d);
+    add(c.data());
+    const int64_t n = int64_t(x.size()) / d;
+    const kmx::CompactRowPredictor prepared(p);
+    std::vector<double> scratch(kmx::compact_row_scratch(p)), prepared_scratch(prepared.scratch_size()), o, a(1), b(1);
+    int64_t wrong_leaf = 0, leaves_seen = 0;
+    std::vector<bool> seen(p.leaves.size(), false);
+    for (int64_t i = 0; i < n; ++i) {
+        const double *row = &x[size_t(i * d)];
+        const int64_t leaf = kmx::compact_route(p, row);
+        if (!seen[size_t(leaf)]) seen[size_t(leaf)] = true, ++leaves_seen;
+        direct_predict(p, row, o);
+        kmx::compact_predict_row(p, row, a.data(), scratch.data());
+        prepared.predict(row, b.data(), prepared_scratch.data());
+        wrong_leaf += std::fabs(b[0] - o[0]) > 1e-9 * (1 + std::fabs(o[0])) || std::fabs(a[0] - o[0]) > 1e-9 * (1 + std::fabs(o[0]));
+    }
+    EXPECT_EQ(wrong_leaf, 0);
+    EXPECT_EQ(kmx::compact_route(p, c.data()), 12);  // the tie goes to the lower index
+    EXPECT_GT(leaves_seen, 30);
+}
+
 TEST(CompactPredict, FewerColumnsArePaddedWithZeros) {
     kmx::Rng rng(5);
     const CompactPredictor p = predict_test::random_predictor(rng, 5, KMX_KERNEL_RBF, kmx::PredictorTask::classification,
