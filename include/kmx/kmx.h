@@ -126,9 +126,9 @@ typedef enum kmx_param {
     KMX_PARAM_OVERSAMPLING = 504,  /* MEKA rho: link blocks sample (1 + rho) k rows, [0, 16] (default 2) */
     KMX_PARAM_RANK_BY_SIZE = 505,  /* MEKA: 1 = ranks proportional to cluster sizes, 0 = equal (default) */
     /* compact predictors (kmx_predictor) */
-    KMX_PARAM_LEAVES = 600,        /* k-means tree leaves, 0 = auto (default: clamp(n / 1000, 1, 64)) */
-    KMX_PARAM_LANDMARKS = 601,     /* landmarks per leaf, 0 = auto (default: 16) */
-    KMX_PARAM_PSEUDO = 602,        /* pseudo-landmarks per leaf, -1 = auto (default: 2 x landmarks) */
+    KMX_PARAM_LEAVES = 600,        /* k-means tree leaves, 0 = auto (default: about 16 support vectors per leaf, <= 256) */
+    KMX_PARAM_LANDMARKS = 601,     /* landmarks per leaf, 0 = auto (default: 40, fewer in small leaves) */
+    KMX_PARAM_PSEUDO = 602,        /* pseudo-landmarks per leaf, -1 = auto (default: none; see bench/README.md) */
     KMX_PARAM_FLOAT32 = 603,       /* 1 = store the predictor as float (half the bytes), 0 = double (default) */
     KMX_PARAM_MAX_DO_NOT_USE = 100000
 } kmx_param;

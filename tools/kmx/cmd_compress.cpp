@@ -13,9 +13,9 @@ namespace {
 
 const std::vector<OptionSpec> &compress_options() {
     static const std::vector<OptionSpec> specs = command_options({
-        {nullptr, "--leaves", true, "k-means tree leaves (default: clamp(n / 1000, 1, 64))"},
-        {nullptr, "--landmarks", true, "landmarks per leaf (default 16)"},
-        {nullptr, "--pseudo", true, "pseudo-landmarks per leaf (default 2 x landmarks)"},
+        {nullptr, "--leaves", true, "k-means tree leaves (default: about 16 support vectors per leaf, at most 256)"},
+        {nullptr, "--landmarks", true, "landmarks per leaf (default 40, fewer in small leaves)"},
+        {nullptr, "--pseudo", true, "pseudo-landmarks per leaf: triangle and product (default none)"},
         {nullptr, "--float32", false, "store the predictor as float (half the bytes)"},
     }, false);
     return specs;
