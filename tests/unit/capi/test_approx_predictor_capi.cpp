@@ -1,0 +1,179 @@
+// kmx_approx and kmx_predictor through the C ABI: results against direct
+// references (a Nyström approximation with every row a landmark is G itself;
+// a predictor made from a KRR model predicts what the model predicts), and
+// every bad argument a status with a message, changing nothing.
+#include <gtest/gtest.h>
+#include <kmx/kmx.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kN = 60, kD = 3;
+
+struct Data {
+    std::vector<double> x, y;
+    Data() : x(size_t(kN * kD)), y(static_cast<size_t>(kN)) {
+        for (int64_t i = 0; i < kN; ++i) {
+            for (int64_t j = 0; j < kD; ++j) x[size_t(i * kD + j)] = std::sin(0.7 * double(i) + 1.3 * double(j));
+            y[size_t(i)] = std::cos(0.5 * double(i)) + 0.1 * double(i % 3);
+        }
+    }
+};
+
+bool mentions(const char *word) { return std::string(kmx_last_error()).find(word) != std::string::npos; }
+
+struct Handles : ::testing::Test {
+    Data data;
+    kmx_dataset *ds = nullptr;
+    kmx_kernel *rbf = nullptr;
+    void SetUp() override {
+        ASSERT_EQ(kmx_dataset_create(&ds, data.x.data(), kN, kD, data.y.data(), KMX_COPY), KMX_OK);
+        ASSERT_EQ(kmx_kernel_create_from_string(&rbf, "kernel=rbf gamma=0.8"), KMX_OK);
+    }
+    void TearDown() override {
+        kmx_kernel_free(rbf);
+        kmx_dataset_free(ds);
+    }
+    // G v by the kernel matrix itself.
+    std::vector<double> dense_product(const std::vector<double> &v) {
+        std::vector<double> g(static_cast<size_t>(kN * kN)), out(static_cast<size_t>(kN), 0.0);
+        EXPECT_EQ(kmx_kernel_block(g.data(), kN * kN, nullptr, rbf, data.x.data(), kN, data.x.data(), kN, kD), KMX_OK);
+        for (int64_t i = 0; i < kN; ++i)
+            for (int64_t j = 0; j < kN; ++j) out[size_t(i)] += g[size_t(i * kN + j)] * v[size_t(j)];
+        return out;
+    }
+};
+
+TEST_F(Handles, NystromWithEveryRowALandmarkIsTheKernelMatrix) {
+    kmx_approx *approx = nullptr;
+    ASSERT_EQ(kmx_approx_create(&approx, nullptr, rbf, ds, "approx=nystrom centers=60"), KMX_OK) << kmx_last_error();
+    int64_t rows = 0, bytes = 0, rank = 0;
+    EXPECT_EQ(kmx_approx_rows(&rows, approx), KMX_OK);
+    EXPECT_EQ(kmx_approx_memory_bytes(&bytes, approx), KMX_OK);
+    EXPECT_EQ(kmx_approx_rank(&rank, approx), KMX_OK);
+    EXPECT_EQ(rows, kN);
+    EXPECT_GT(bytes, 0);
+    EXPECT_LE(rank, kN);
+    std::vector<double> v(static_cast<size_t>(kN)), out(static_cast<size_t>(kN));
+    for (int64_t i = 0; i < kN; ++i) v[size_t(i)] = double(i % 7) - 3;
+    ASSERT_EQ(kmx_approx_matvec(out.data(), kN, nullptr, approx, v.data(), kN), KMX_OK);
+    const std::vector<double> expected = dense_product(v);
+    for (int64_t i = 0; i < kN; ++i) EXPECT_NEAR(out[size_t(i)], expected[size_t(i)], 1e-6) << i;
+    double error = 1;
+    EXPECT_EQ(kmx_approx_relative_error(&error, nullptr, approx, ds, kN), KMX_OK);
+    EXPECT_LT(error, 1e-6);
+    // (G~ + λI) applied to the solve gives v back.
+    std::vector<double> solved(static_cast<size_t>(kN));
+    ASSERT_EQ(kmx_approx_solve(solved.data(), kN, nullptr, approx, 0.5, v.data(), kN), KMX_OK);
+    std::vector<double> back(static_cast<size_t>(kN));
+    ASSERT_EQ(kmx_approx_matvec(back.data(), kN, nullptr, approx, solved.data(), kN), KMX_OK);
+    for (int64_t i = 0; i < kN; ++i) EXPECT_NEAR(back[size_t(i)] + 0.5 * solved[size_t(i)], v[size_t(i)], 1e-8) << i;
+    kmx_approx_free(approx);
+}
+
+TEST_F(Handles, ApproximationBadArgumentsAreStatuses) {
+    kmx_approx *approx = nullptr;
+    EXPECT_EQ(kmx_approx_create(&approx, nullptr, rbf, ds, "approx=meka clusters=100"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(approx, nullptr);
+    EXPECT_EQ(kmx_approx_create(&approx, nullptr, rbf, ds, "approx=meka threshold=-1"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(mentions("threshold")) << kmx_last_error();
+    EXPECT_EQ(kmx_approx_create(&approx, nullptr, rbf, ds, "C=1"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_approx_create(nullptr, nullptr, rbf, ds, ""), KMX_E_INVALID_ARGUMENT);
+    ASSERT_EQ(kmx_approx_create(&approx, nullptr, rbf, ds, "approx=meka clusters=3 rank=4"), KMX_OK) << kmx_last_error();
+    std::vector<double> v(static_cast<size_t>(kN), 1.0), out(static_cast<size_t>(kN));
+    EXPECT_EQ(kmx_approx_matvec(out.data(), kN, nullptr, approx, v.data(), kN - 1), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_approx_matvec(out.data(), kN - 1, nullptr, approx, v.data(), kN), KMX_E_INVALID_ARGUMENT);
+    v[3] = NAN;
+    EXPECT_EQ(kmx_approx_matvec(out.data(), kN, nullptr, approx, v.data(), kN), KMX_E_INVALID_ARGUMENT);
+    v[3] = 1;
+    EXPECT_EQ(kmx_approx_solve(out.data(), kN, nullptr, approx, 0.0, v.data(), kN), KMX_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(mentions("lambda")) << kmx_last_error();
+    kmx_dataset *other = nullptr;
+    ASSERT_EQ(kmx_dataset_create(&other, data.x.data(), kN - 1, kD, nullptr, KMX_COPY), KMX_OK);
+    double error = 0;
+    EXPECT_EQ(kmx_approx_relative_error(&error, nullptr, approx, other, 10), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_approx_relative_error(&error, nullptr, approx, ds, 0), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_approx_matvec(out.data(), kN, nullptr, nullptr, v.data(), kN), KMX_E_INVALID_ARGUMENT);
+    kmx_dataset_free(other);
+    kmx_approx_free(approx);
+    kmx_approx_free(nullptr);
+}
+
+TEST_F(Handles, PredictorFromAKrrModelPredictsLikeTheModel) {
+    kmx_solver *solver = nullptr;
+    ASSERT_EQ(kmx_solver_create_from_string(&solver, "method=falkon lambda=1e-4 centers=20 task=regression"), KMX_OK);
+    kmx_model *model = nullptr;
+    ASSERT_EQ(kmx_solver_train(&model, solver, nullptr, rbf, ds), KMX_OK) << kmx_last_error();
+    kmx_predictor *predictor = nullptr;
+    ASSERT_EQ(kmx_predictor_build(&predictor, nullptr, model, ds, ""), KMX_OK) << kmx_last_error();
+    std::vector<double> by_model(static_cast<size_t>(kN)), by_predictor(static_cast<size_t>(kN));
+    ASSERT_EQ(kmx_model_predict(by_model.data(), kN, nullptr, model, ds), KMX_OK);
+    ASSERT_EQ(kmx_predictor_predict(by_predictor.data(), kN, nullptr, predictor, ds), KMX_OK);
+    // The model's kernel rows come from a GEMM (|a|² + |b|² − 2ab), the predictor's from direct
+    // differences: with λ small the coefficients are large, so agreement is to ~1e-11, not 1e-16.
+    for (int64_t i = 0; i < kN; ++i) EXPECT_NEAR(by_predictor[size_t(i)], by_model[size_t(i)], 1e-9) << i;
+    double classes = -1, landmarks = 0;
+    EXPECT_EQ(kmx_predictor_info(&classes, predictor, KMX_PREDICTOR_CLASSES), KMX_OK);
+    EXPECT_EQ(kmx_predictor_info(&landmarks, predictor, KMX_PREDICTOR_LANDMARKS), KMX_OK);
+    EXPECT_EQ(classes, 0);
+    EXPECT_EQ(landmarks, 20);
+    // The blob round trip through a buffer predicts the same.
+    int64_t size = 0;
+    EXPECT_EQ(kmx_predictor_save_to_buffer(nullptr, 0, &size, predictor), KMX_OK);
+    std::vector<unsigned char> blob(static_cast<size_t>(size));
+    EXPECT_EQ(kmx_predictor_save_to_buffer(blob.data(), size - 1, &size, predictor), KMX_E_INVALID_ARGUMENT);
+    ASSERT_EQ(kmx_predictor_save_to_buffer(blob.data(), size, &size, predictor), KMX_OK);
+    kmx_predictor *loaded = nullptr;
+    ASSERT_EQ(kmx_predictor_load_from_buffer(&loaded, blob.data(), size), KMX_OK);
+    std::vector<double> again(static_cast<size_t>(kN));
+    ASSERT_EQ(kmx_predictor_decision_values(again.data(), kN, nullptr, loaded, ds), KMX_OK);
+    EXPECT_EQ(again, by_predictor);
+    // Truncated and flipped blobs are format errors that create nothing.
+    kmx_predictor *bad = nullptr;
+    EXPECT_EQ(kmx_predictor_load_from_buffer(&bad, blob.data(), size - 1), KMX_E_FORMAT);
+    blob[size_t(size / 2)] ^= 0x20;
+    EXPECT_EQ(kmx_predictor_load_from_buffer(&bad, blob.data(), size), KMX_E_FORMAT);
+    EXPECT_EQ(bad, nullptr);
+    EXPECT_EQ(kmx_predictor_export_c(loaded, "/nonexistent-dir/x.h", "name"), KMX_E_IO);
+    EXPECT_EQ(kmx_predictor_export_c(loaded, "x.h", "not an identifier"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_predictor_predict(by_predictor.data(), kN - 1, nullptr, predictor, ds), KMX_E_INVALID_ARGUMENT);
+    kmx_predictor_free(loaded);
+    kmx_predictor_free(predictor);
+    kmx_predictor_free(nullptr);
+    kmx_model_free(model);
+    kmx_solver_free(solver);
+}
+
+TEST_F(Handles, PredictorBuildRejectsBadParameters) {
+    kmx_solver *solver = nullptr;
+    ASSERT_EQ(kmx_solver_create_from_string(&solver, "method=svm C=4"), KMX_OK);
+    std::vector<double> labels(static_cast<size_t>(kN));
+    for (int64_t i = 0; i < kN; ++i) labels[size_t(i)] = data.x[size_t(i * kD)] > 0 ? 1 : -1;
+    kmx_dataset *binary = nullptr;
+    ASSERT_EQ(kmx_dataset_create(&binary, data.x.data(), kN, kD, labels.data(), KMX_COPY), KMX_OK);
+    kmx_model *model = nullptr;
+    ASSERT_EQ(kmx_solver_train(&model, solver, nullptr, rbf, binary), KMX_OK) << kmx_last_error();
+    kmx_predictor *predictor = nullptr;
+    EXPECT_EQ(kmx_predictor_build(&predictor, nullptr, model, binary, "landmarks=-2"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_predictor_build(&predictor, nullptr, model, binary, "leaves=1000"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_predictor_build(&predictor, nullptr, model, binary, "gamma=1"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(predictor, nullptr);
+    ASSERT_EQ(kmx_predictor_build(&predictor, nullptr, model, binary, "leaves=2 landmarks=8"), KMX_OK)
+        << kmx_last_error();
+    std::vector<double> by_model(static_cast<size_t>(kN)), by_predictor(static_cast<size_t>(kN));
+    ASSERT_EQ(kmx_model_predict(by_model.data(), kN, nullptr, model, binary), KMX_OK);
+    ASSERT_EQ(kmx_predictor_predict(by_predictor.data(), kN, nullptr, predictor, binary), KMX_OK);
+    int agree = 0;
+    for (int64_t i = 0; i < kN; ++i) agree += by_model[size_t(i)] == by_predictor[size_t(i)];
+    EXPECT_GE(agree, 50) << "a 16-landmark predictor of a smooth 60-row problem";
+    kmx_predictor_free(predictor);
+    kmx_model_free(model);
+    kmx_dataset_free(binary);
+    kmx_solver_free(solver);
+}
+
+}  // namespace
