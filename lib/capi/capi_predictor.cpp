@@ -3,6 +3,7 @@
 #include <kmx/kmx_infer.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/params.h"
 #include "firewall.h"
@@ -42,6 +43,10 @@ DcpredOptions dcpred_options(const ParamList &list, const Model &model) {
 CompactPredictor build(Context &ctx, const Model &model, const Dataset &train, const char *params) {
     const ParamList list = kPredictorGroup.parse(params);
     if (!model.krr()) return build_dcpred(ctx, model, train, dcpred_options(list, model));
+    for (const kmx_param tree_param : {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO})
+        if (!std::isnan(list.get(tree_param, NAN)))
+            fail(KMX_E_INVALID_ARGUMENT, "parameter %s applies to SVM models; a kernel ridge regression model's "
+                 "predictor keeps the model's own centers", find_param(tree_param)->name);
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
     return predictor_from_expansion(expansion_from_model(model), task, model.classes, KMX_MULTICLASS_OVR,
                                     list.get_or_default(KMX_PARAM_FLOAT32) != 0);

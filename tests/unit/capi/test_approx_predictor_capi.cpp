@@ -109,6 +109,8 @@ TEST_F(Handles, PredictorFromAKrrModelPredictsLikeTheModel) {
     kmx_model *model = nullptr;
     ASSERT_EQ(kmx_solver_train(&model, solver, nullptr, rbf, ds), KMX_OK) << kmx_last_error();
     kmx_predictor *predictor = nullptr;
+    EXPECT_EQ(kmx_predictor_build(&predictor, nullptr, model, ds, "leaves=4"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(mentions("leaves")) << kmx_last_error();
     ASSERT_EQ(kmx_predictor_build(&predictor, nullptr, model, ds, ""), KMX_OK) << kmx_last_error();
     std::vector<double> by_model(static_cast<size_t>(kN)), by_predictor(static_cast<size_t>(kN));
     ASSERT_EQ(kmx_model_predict(by_model.data(), kN, nullptr, model, ds), KMX_OK);
