@@ -11,7 +11,7 @@
 //             u64 kernel clusters k; if k > 0: u64 sample m,
 //             {u64 point, i32 cluster} x m, f64 cluster_self x k, u64 cluster_size x k;
 //             u64 ranges r (0: one global model; else k, or the routes when k = 0);
-//             u64 cluster_begin x (r+1) if r > 0
+//             if r > 0: u64 cluster_begin x (r+1), u64 biases (0 or r), f64 cluster bias x biases
 //   routes    u64 routes; f64 x routes x d (input-space routing centers)
 #include "model_file.h"
 
@@ -75,6 +75,10 @@ void write_partition(ByteWriter &w, const MachinePartition &local) {
     }
     w.u64(uint64_t(local.clusters()));
     for (int64_t begin : local.cluster_begin) w.u64(uint64_t(begin));
+    if (local.clusters() > 0) {
+        w.u64(local.cluster_bias.size());
+        write_doubles(w, local.cluster_bias);
+    }
 }
 
 void write_machines(ByteWriter &w, const Model &m) {
@@ -253,6 +257,9 @@ void read_partition(ByteReader &r, const Model &m, size_t coefficients, MachineP
                        "cluster ranges are not increasing");
     }
     require_format(uint64_t(local.cluster_begin.back()) == coefficients, r, "cluster ranges do not cover the coefficients");
+    const uint64_t biases = r.count(8, "cluster biases");
+    require_format(biases == 0 || biases == ranges, r, "the cluster biases do not match the clusters");
+    for (uint64_t c = 0; c < biases; ++c) local.cluster_bias.push_back(finite(r, "a cluster bias is not finite"));
 }
 
 void read_machine(ByteReader &r, const Model &m, BinaryMachine &machine) {

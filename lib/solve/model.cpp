@@ -136,8 +136,10 @@ void cluster_values(const Model &model, size_t m, int32_t cluster, const int64_t
         std::memcpy(b.cluster_sv + j * d, model.points.data() + machine.sv[size_t(begin + j)] * d,
                     sizeof(double) * size_t(d));
     if (sv > 0) kernel_block(model.kernel, b.cluster_x, count, d, b.cluster_sv, sv, d, d, b.kernel, sv, arena, threads);
+    const double cluster_bias = machine.local.cluster_bias.empty() ? 0.0 : machine.local.cluster_bias[size_t(cluster)];
     for (int64_t i = 0; i < count; ++i)
         b.values[order[i] * stride + int64_t(m)] =
+            cluster_bias +
             weighted_sum(machine, b.kernel + i * sv, begin, begin + sv, [&](int64_t j) { return j - begin; });
 }
 

@@ -33,6 +33,7 @@ constexpr int32_t kRestOfClasses = -1;  // BinaryMachine::negative for one-vs-re
 struct MachinePartition {
     KernelPartition partition;
     std::vector<int64_t> cluster_begin;  // clusters + 1 offsets
+    std::vector<double> cluster_bias;    // clusters: b_c added to the machine's bias (empty: all 0)
     bool empty() const { return cluster_begin.empty(); }
     int64_t clusters() const { return empty() ? 0 : int64_t(cluster_begin.size()) - 1; }
 };

@@ -154,6 +154,8 @@ void collect_coefficients(const ProblemArrays &a, int64_t n, const DcsvmResult *
         for (int64_t i : order) ++machine.local.cluster_begin[size_t(dc->cluster_of[size_t(i)]) + 1];
         for (size_t c = 1; c < machine.local.cluster_begin.size(); ++c)
             machine.local.cluster_begin[c] += machine.local.cluster_begin[c - 1];
+        if (std::any_of(dc->cluster_bias.begin(), dc->cluster_bias.end(), [](double b) { return b != 0; }))
+            machine.local.cluster_bias = dc->cluster_bias;
     }
     for (int64_t i : order) {
         machine.sv.push_back(a.rows[i]);

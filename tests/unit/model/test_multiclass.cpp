@@ -37,6 +37,7 @@ struct LetterFive : ::testing::Test {
     kmx_dataset *train_data = make_dataset(train_rows);
     kmx_dataset *test_data = make_dataset(test_rows);
     kmx_kernel *kernel = rbf(16);
+    void expect_early_predictions(kmx_model *model);
     void TearDown() override {
         kmx_dataset_free(train_data);
         kmx_dataset_free(test_data);
@@ -114,9 +115,34 @@ int32_t brute_force_cluster(const kmx::Model &m, const kmx::MachinePartition &lo
     return int32_t(std::min_element(dist.begin(), dist.end()) - dist.begin());
 }
 
+// Early prediction (with or without bias: then each cluster's model has its
+// own b_c) against the decision function written out, before and after a
+// save/load round trip.
 TEST_F(LetterFive, EarlyPredictionUsesTheNearestClustersCoefficients) {
-    kmx_model *model = train("method=dcsvm_early C=8 levels=2 early_level=2 clusters_per_level=3", kernel, train_data);
-    ASSERT_NE(model, nullptr);
+    for (const char *bias : {"off", "on"}) {
+        const std::string params = std::string("method=dcsvm_early C=8 levels=2 early_level=2 clusters_per_level=3 bias=") + bias;
+        kmx_model *model = train(params.c_str(), kernel, train_data);
+        ASSERT_NE(model, nullptr);
+        expect_early_predictions(model);
+        int64_t size = 0;
+        ASSERT_EQ(kmx_model_save_to_buffer(nullptr, 0, &size, model), KMX_OK);
+        std::vector<unsigned char> bytes(static_cast<size_t>(size));
+        ASSERT_EQ(kmx_model_save_to_buffer(bytes.data(), size, &size, model), KMX_OK);
+        kmx_model *loaded = nullptr;
+        ASSERT_EQ(kmx_model_load_from_buffer(&loaded, bytes.data(), size), KMX_OK);
+        EXPECT_EQ(loaded->impl.machines[0].local.cluster_bias, model->impl.machines[0].local.cluster_bias);
+        const kmx::MachinePartition &local = loaded->impl.machines[0].local;
+        if (std::string(bias) == "on") {
+            EXPECT_EQ(local.cluster_bias.size(), size_t(local.clusters()));  // every cluster's model has its b_c
+            EXPECT_GE(local.clusters(), 1);
+        }
+        expect_early_predictions(loaded);
+        kmx_model_free(loaded);
+        kmx_model_free(model);
+    }
+}
+
+void LetterFive::expect_early_predictions(kmx_model *model) {
     const kmx::Model &m = model->impl;
     ASSERT_TRUE(m.early());
     const std::vector<double> values = decision_values(model, test_data, test_rows.n());
@@ -125,14 +151,13 @@ TEST_F(LetterFive, EarlyPredictionUsesTheNearestClustersCoefficients) {
         for (size_t q = 0; q < m.machines.size(); ++q) {
             const kmx::BinaryMachine &machine = m.machines[q];
             const int32_t c = brute_force_cluster(m, machine.local, x);
-            double f = machine.bias;
+            double f = machine.bias + (machine.local.cluster_bias.empty() ? 0.0 : machine.local.cluster_bias[size_t(c)]);
             for (int64_t j = machine.local.cluster_begin[size_t(c)]; j < machine.local.cluster_begin[size_t(c) + 1]; ++j)
                 f += machine.coef[size_t(j)] * kmx::kernel_eval(m.kernel, m.points.data() + machine.sv[size_t(j)] * m.d, x, m.d);
             ASSERT_NEAR(values[size_t(i) * m.machines.size() + q], f, 1e-9 * (1 + std::fabs(f)))
                 << "row " << i << " machine " << q;
         }
     }
-    kmx_model_free(model);
 }
 
 TEST(Multiclass, BinaryDecisionValueIsPositiveForTheLargerLabel) {
