@@ -85,6 +85,12 @@ void print_options(const std::vector<OptionSpec> &specs) {
     }
 }
 
+int usage(const ParsedArgs &args, const char *synopsis, const std::vector<OptionSpec> &specs) {
+    std::fprintf(stderr, "usage: kmx %s\n", synopsis);
+    print_options(specs);
+    return args.has("--help") ? 0 : 2;
+}
+
 void check(kmx_status status) {
     if (status == KMX_OK) return;
     std::fprintf(stderr, "kmx: error: %s\n", kmx_last_error());

@@ -31,6 +31,9 @@ struct UsageError {
 
 ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &specs);
 void print_options(const std::vector<OptionSpec> &specs);
+// Prints "usage: kmx <synopsis>" and the options on stderr; returns the exit
+// status for it: 0 when --help asked for it, 2 for a usage mistake.
+int usage(const ParsedArgs &args, const char *synopsis, const std::vector<OptionSpec> &specs);
 
 // Exits with status 1 and "kmx: error: <message>" unless status is KMX_OK.
 void check(kmx_status status);

@@ -41,11 +41,8 @@ std::string approx_params(const ParsedArgs &args) {
 
 int run_approx(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, approx_options());
-    if (args.has("--help") || args.positional.size() != 1) {
-        std::fprintf(stderr, "usage: kmx approx [options] DATA_FILE\n");
-        print_options(approx_options());
-        return args.has("--help") ? 0 : 2;
-    }
+    if (args.has("--help") || args.positional.size() != 1)
+        return usage(args, "approx [options] DATA_FILE", approx_options());
     kmx_kernel *kernel = make_kernel(args);
     kmx_context *ctx = make_context(args);
     ProgressBar bar;

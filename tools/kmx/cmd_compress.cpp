@@ -39,11 +39,8 @@ double predictor_info(const kmx_predictor *predictor, kmx_predictor_info_key key
 
 int run_compress(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, compress_options());
-    if (args.has("--help") || args.positional.size() != 3) {
-        std::fprintf(stderr, "usage: kmx compress [options] MODEL_FILE TRAIN_FILE PREDICTOR_FILE\n");
-        print_options(compress_options());
-        return args.has("--help") ? 0 : 2;
-    }
+    if (args.has("--help") || args.positional.size() != 3)
+        return usage(args, "compress [options] MODEL_FILE TRAIN_FILE PREDICTOR_FILE", compress_options());
     kmx_context *ctx = make_context(args);
     ProgressBar bar;
     bar.attach(ctx);
@@ -78,11 +75,8 @@ int run_export(int argc, char **argv) {
         {"-h", "--help", false, "show this help"},
     };
     const ParsedArgs args = parse_args(argc, argv, specs);
-    if (args.has("--help") || args.positional.size() != 2 || !args.has("--c")) {
-        std::fprintf(stderr, "usage: kmx export --c [--name NAME] PREDICTOR_FILE OUT.h\n");
-        print_options(specs);
-        return args.has("--help") ? 0 : 2;
-    }
+    if (args.has("--help") || args.positional.size() != 2 || !args.has("--c"))
+        return usage(args, "export --c [--name NAME] PREDICTOR_FILE OUT.h", specs);
     kmx_predictor *predictor = nullptr;
     check(kmx_predictor_load(&predictor, args.positional[0].c_str()));
     const std::string name = args.get("--name", "kmx_predictor_blob");

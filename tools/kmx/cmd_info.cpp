@@ -61,11 +61,8 @@ kmx_format format_option(const ParsedArgs &args) { return parse_format(args.get(
 
 int run_info(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, info_options());
-    if (args.has("--help") || args.positional.size() != 1) {
-        std::fprintf(stderr, "usage: kmx info [options] DATA_FILE|MODEL_FILE\n");
-        print_options(info_options());
-        return args.has("--help") ? 0 : 2;
-    }
+    if (args.has("--help") || args.positional.size() != 1)
+        return usage(args, "info [options] DATA_FILE|MODEL_FILE", info_options());
     const char *path = args.positional[0].c_str();
     if (is_model_file(path)) return describe_model(path);
     if (is_predictor_file(path)) return describe_predictor(path);

@@ -42,11 +42,8 @@ void print_kernel(const kmx_kernel *kernel, int64_t cols) {
 
 int run_kernel(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, kernel_options());
-    if (args.has("--help") || args.positional.size() != 1) {
-        std::fprintf(stderr, "usage: kmx kernel [options] DATA_FILE\n");
-        print_options(kernel_options());
-        return args.has("--help") ? 0 : 2;
-    }
+    if (args.has("--help") || args.positional.size() != 1)
+        return usage(args, "kernel [options] DATA_FILE", kernel_options());
     kmx_kernel *kernel = make_kernel(args);
     kmx_context *ctx = make_context(args);
     kmx_dataset *ds = nullptr;

@@ -89,11 +89,8 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
 
 int run_predict(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, predict_options());
-    if (args.has("--help") || args.positional.size() < 2 || args.positional.size() > 3) {
-        std::fprintf(stderr, "usage: kmx predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE]\n");
-        print_options(predict_options());
-        return args.has("--help") ? 0 : 2;
-    }
+    if (args.has("--help") || args.positional.size() < 2 || args.positional.size() > 3)
+        return usage(args, "predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE]", predict_options());
     kmx_context *ctx = make_context(args);
     const Predictions p = predict_file(ctx, args.positional[0].c_str(), args.positional[1].c_str(), format_option(args));
     if (args.positional.size() == 3) write_labels(args.positional[2].c_str(), p.predicted);

@@ -80,11 +80,8 @@ kmx_solver *make_solver(const ParsedArgs &args) {
 
 int run_train(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, train_options());
-    if (args.has("--help") || args.positional.size() != 2) {
-        std::fprintf(stderr, "usage: kmx train [options] TRAIN_FILE MODEL_FILE\n");
-        print_options(train_options());
-        return args.has("--help") ? 0 : 2;
-    }
+    if (args.has("--help") || args.positional.size() != 2)
+        return usage(args, "train [options] TRAIN_FILE MODEL_FILE", train_options());
     kmx_solver *solver = make_solver(args);
     kmx_kernel *kernel = make_kernel(args);
     kmx_context *ctx = make_context(args);
