@@ -86,6 +86,15 @@ class Cli(unittest.TestCase):
 
 
 
+def write_flipped(source, path, mask):
+    """A copy of `source` with its middle byte XORed with `mask`."""
+    with open(source, "rb") as f:
+        data = bytearray(f.read())
+    data[len(data) // 2] ^= mask
+    with open(path, "wb") as f:
+        f.write(data)
+
+
 def write_head(source, path, count, extra_feature=False):
     """The first `count` lines of a LIBSVM file (with a 17th feature if asked)."""
     with open(source) as f, open(path, "w") as out:
@@ -158,12 +167,8 @@ class TrainPredict(LetterFiles):
 
     def test_flipped_byte_is_a_format_error(self):
         model = self.train_model("svm")
-        with open(model, "rb") as f:
-            data = bytearray(f.read())
-        data[len(data) // 2] ^= 0x10
         corrupt = self.path("corrupt.kmx")
-        with open(corrupt, "wb") as f:
-            f.write(data)
+        write_flipped(model, corrupt, 0x10)
         out = run("predict", corrupt, self.test)
         self.assertEqual(out.returncode, 1)
         self.assertIn("kmx: error:", out.stderr)
@@ -337,12 +342,8 @@ class CompactPredictors(LetterFiles):
 
     def test_corrupt_predictor_and_bad_options(self):
         predictor, _ = self.compress("--leaves", "2")
-        with open(predictor, "rb") as f:
-            data = bytearray(f.read())
-        data[len(data) // 2] ^= 0x01
         corrupt = self.path("corrupt.kmxp")
-        with open(corrupt, "wb") as f:
-            f.write(data)
+        write_flipped(predictor, corrupt, 0x01)
         out = run("predict", corrupt, self.test)
         self.assertEqual(out.returncode, 1)
         self.assertIn("kmx: error:", out.stderr)
