@@ -78,6 +78,26 @@ KMX_API const char *kmx_last_error(void);
 /* Forget the last error on this thread. */
 KMX_API void kmx_clear_error(void);
 
+/* ------------------------------------------------------------------- system */
+/* What kmx sees of the machine it runs on (kmx version -v prints it). */
+typedef enum kmx_system_key {
+    KMX_SYSTEM_CORES = 1,            /* cores this process may use: affinity mask and cgroup CPU quota */
+    KMX_SYSTEM_MEMORY_AVAILABLE = 2, /* bytes the machine can give now: MemAvailable, within a cgroup limit */
+    KMX_SYSTEM_MEMORY_BUDGET = 3,    /* a new context's memory budget in bytes; -1 means unlimited */
+    KMX_SYSTEM_DGEMM_GFLOPS = 4,     /* one-thread dgemm GFLOP/s, measured by this call (0.1-0.5 s) */
+    KMX_SYSTEM_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_system_key;
+KMX_API kmx_status kmx_system_info(double *out, kmx_system_key key);
+/* The BLIS kernel set kmx's private BLIS runs ("skx", "zen3", "haswell",
+ * "generic", ...). kmx chooses it from the CPU's features (AVX-512 F/DQ/BW/VL:
+ * skx; AVX2 and FMA: zen3 on AMD, haswell otherwise; else generic), before
+ * BLIS's first use, unless BLIS_ARCH_TYPE names (by BLIS number or name) a
+ * kernel set this CPU can run: the user's choice wins. */
+KMX_API const char *kmx_system_kernel_set(void);
+/* Why that kernel set: "cpu features", "BLIS_ARCH_TYPE", or "cpu features
+ * (BLIS_ARCH_TYPE=... ignored: reason)". */
+KMX_API const char *kmx_system_kernel_set_origin(void);
+
 /* --------------------------------------------------------------- parameters */
 /* Every tunable value in kmx. Values are passed as double; integer
  * parameters must hold whole numbers; enum parameters hold the enum value

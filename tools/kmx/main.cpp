@@ -1,6 +1,8 @@
 // kmx — the command-line program: LIBSVM-style subcommands over the C ABI.
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <string>
 
 #include "cli.h"
 
@@ -12,13 +14,61 @@ struct Command {
     const char *summary;
 };
 
-int run_version(int, char **) {
+// "model name", "cpu family" and "model" of the first processor in /proc/cpuinfo.
+std::string cpu_description() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line, name = "unknown", family, model;
+    auto value = [&](const char *key, std::string &out) {
+        if (line.rfind(key, 0) == 0 && line.find(':') != std::string::npos && out.empty())
+            out = line.substr(line.find(':') + 2);
+    };
+    std::string model_name;
+    while (std::getline(in, line) && !line.empty()) {
+        value("model name", model_name);
+        value("cpu family", family);
+        if (line.rfind("model\t", 0) == 0) value("model", model);
+    }
+    if (!model_name.empty()) name = model_name;
+    if (!family.empty()) name += " (family " + family + (model.empty() ? "" : ", model " + model) + ")";
+    return name;
+}
+
+std::string gigabytes(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+    return text;
+}
+
+// kmx version [-v]: with -v, what kmx runs on and how fast its BLIS is here.
+int run_version(int argc, char **argv) {
+    bool verbose = false;
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "-v") == 0 || std::strcmp(argv[i], "--verbose") == 0)
+            verbose = true;
+        else
+            throw kmx_cli::UsageError{std::string("unknown option '") + argv[i] + "' (kmx version [-v])"};
+    }
     std::printf("kmx %s\n", kmx_version());
+    if (!verbose) return 0;
+    double cores = 0, available = 0, budget = 0, gflops = 0;
+    if (kmx_system_info(&cores, KMX_SYSTEM_CORES) != KMX_OK ||
+        kmx_system_info(&available, KMX_SYSTEM_MEMORY_AVAILABLE) != KMX_OK ||
+        kmx_system_info(&budget, KMX_SYSTEM_MEMORY_BUDGET) != KMX_OK ||
+        kmx_system_info(&gflops, KMX_SYSTEM_DGEMM_GFLOPS) != KMX_OK) {
+        std::fprintf(stderr, "kmx version: %s\n", kmx_last_error());
+        return 1;
+    }
+    std::printf("cpu: %s\n", cpu_description().c_str());
+    std::printf("blis kernel set: %s (from %s)\n", kmx_system_kernel_set(), kmx_system_kernel_set_origin());
+    std::printf("cores: %d\n", int(cores));
+    std::printf("memory available: %s\n", gigabytes(available).c_str());
+    std::printf("memory budget default: %s\n", budget < 0 ? "unlimited" : gigabytes(budget).c_str());
+    std::printf("dgemm, 1 thread: %.1f GFLOP/s\n", gflops);
     return 0;
 }
 
 const Command kCommands[] = {
-    {"version", run_version, "print the library version"},
+    {"version", run_version, "print the library version; -v: CPU, BLIS kernel set, cores, memory, dgemm speed"},
     {"info", kmx_cli::run_info, "describe a LIBSVM or CSV data file, or a model file"},
     {"train", kmx_cli::run_train, "train a model: kernel SVM (DC-SVM, early, BKA, dual solver) or KRR (exact, Nystrom, MEKA, FALKON)"},
     {"predict", kmx_cli::run_predict, "predict a data file with a model; report accuracy (rmse for regression)"},
@@ -41,7 +91,7 @@ int main(int argc, char **argv) {
         usage();
         return argc < 2 ? 2 : 0;
     }
-    if (std::strcmp(argv[1], "--version") == 0) return run_version(0, nullptr);
+    if (std::strcmp(argv[1], "--version") == 0) return run_version(0, argv);
     for (const Command &command : kCommands) {
         if (std::strcmp(argv[1], command.name) != 0) continue;
         try {
