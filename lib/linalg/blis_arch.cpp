@@ -119,10 +119,17 @@ int kernel_set_from_user(const char *value, const CpuFeatures &cpu, const char *
     return int(set->id);
 }
 
-const char *kernel_set_in_use() { return bli_arch_string(bli_arch_query_id()); }
+// BLIS's kernel-set id, decided on first use. BLIS must be initialised
+// first: a user's BLIS_ARCH_TYPE is checked against its table of contexts.
+arch_t kernel_set_id() {
+    bli_init();
+    return bli_arch_query_id();
+}
+
+const char *kernel_set_in_use() { return bli_arch_string(kernel_set_id()); }
 
 const char *kernel_set_origin() {
-    bli_arch_query_id();  // makes BLIS decide, if it has not yet
+    kernel_set_id();
     return g_origin[0] ? g_origin : "BLIS's own choice";
 }
 
