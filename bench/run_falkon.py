@@ -20,6 +20,8 @@ import subprocess
 import sys
 import time
 
+import peer_blas
+
 # name, task, file stem, gamma, lambda, M, run exact KRR, iterations
 SETTINGS = [
     ("letter", "clf", "letter/letter_mc", 4.0, 1e-7, 2000, True, 20),
@@ -82,6 +84,9 @@ def main():
     a = ap.parse_args()
     for var in ("OMP_NUM_THREADS", "BLIS_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(a.threads)
+    kmx_program = os.path.join(a.build, "tools", "kmx", "kmx")
+    os.environ.update(peer_blas.environment(kmx_program))  # before scikit-learn loads numpy's BLAS
+    print(peer_blas.describe(kmx_program) + f"; threads={a.threads} each", file=sys.stderr)
     only = a.only.split(",")
 
     rows = []

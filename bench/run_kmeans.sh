@@ -23,6 +23,9 @@ SEED=${SEED:-0}
 
 [ -x "$bench_kmeans" ] || { echo "no $bench_kmeans: build first (ninja -C $build)" >&2; exit 1; }
 export OMP_NUM_THREADS=1 BLIS_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 OMP_WAIT_POLICY=passive
+# scikit-learn's numpy runs the BLIS kernel set kmx runs (bench/peer_blas.py)
+for setting in $($python "$here/peer_blas.py" "$build/tools/kmx/kmx"); do export "$setting"; done
+$python -c "import sys; sys.path.insert(0, '$here'); import peer_blas; print(peer_blas.describe('$build/tools/kmx/kmx'))"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
