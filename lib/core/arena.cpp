@@ -5,6 +5,7 @@
 #include <new>
 #include <utility>
 
+#include "big_blocks.h"
 #include "error.h"
 
 namespace kmx {
@@ -23,7 +24,7 @@ size_t WorkspacePlan::checked_add(size_t a, size_t b) {
 
 Arena::Arena(size_t capacity) : capacity_(align_up(capacity)) {
     if (capacity_ == 0) return;
-    base_ = static_cast<unsigned char *>(std::aligned_alloc(kArenaAlignment, capacity_));
+    base_ = static_cast<unsigned char *>(allocate_block(capacity_, kArenaAlignment));
     if (!base_) fail(KMX_E_OUT_OF_MEMORY, "the system could not provide %zu bytes of workspace", capacity_);
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "arena.h"
+#include "big_blocks.h"
 #include "error.h"
 
 namespace kmx {
@@ -42,7 +43,7 @@ size_t Dataset::dense_bytes(int64_t n, int64_t d, bool with_labels, bool with_we
 }
 
 void Dataset::adopt_block(size_t bytes) {
-    void *p = std::aligned_alloc(kArenaAlignment, align_up(bytes ? bytes : 1));
+    void *p = allocate_block(bytes ? bytes : 1, kArenaAlignment);
     if (!p) fail(KMX_E_OUT_OF_MEMORY, "the system could not provide %zu bytes for a dataset", bytes);
     block_.reset(static_cast<unsigned char *>(p));
 }

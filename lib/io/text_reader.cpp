@@ -7,17 +7,18 @@
 // only valid reading, since a CSV row needs at least one feature.
 #include "text_reader.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <vector>
 
 #include "core/arena.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "core/parallel.h"
+#include "mapped_file.h"
 #include "row_formats.h"
 #include "text_scanner.h"
 
@@ -59,10 +60,43 @@ kmx_format resolve_format(const TextInput &input, kmx_format format) {
     return detect_format(input);
 }
 
-// The data rows of a text in one (resolved) format, one at a time.
+// A piece of the text that starts at a line boundary: pieces are read in
+// parallel, each knowing its first line's number for messages.
+struct TextPiece {
+    TextInput input;
+    int64_t lines_before = 0;  // lines of the whole text before this piece
+};
+
+// Texts below this size are read as one piece.
+constexpr size_t kMinBytesPerPiece = size_t(1) << 20;
+
+// `count` pieces of about equal size, each boundary moved to just after a
+// '\n' (pieces may be empty).
+std::vector<TextPiece> split_at_lines(const TextInput &input, int count, int threads) {
+    const size_t size = size_t(input.end - input.begin);
+    std::vector<const char *> cuts{input.begin};
+    for (int p = 1; p < count; ++p) {
+        const char *target = std::max(cuts.back(), input.begin + size / size_t(count) * size_t(p));
+        const void *newline = std::memchr(target, '\n', size_t(input.end - target));
+        cuts.push_back(newline ? static_cast<const char *>(newline) + 1 : input.end);
+    }
+    cuts.push_back(input.end);
+    std::vector<TextPiece> pieces(static_cast<size_t>(count));
+    std::vector<int64_t> newlines(static_cast<size_t>(count));
+    parallel_for(count, threads, [&](int64_t p) {
+        pieces[size_t(p)].input = TextInput{cuts[size_t(p)], cuts[size_t(p) + 1], input.name};
+        newlines[size_t(p)] = std::count(cuts[size_t(p)], cuts[size_t(p) + 1], '\n');
+    });
+    for (size_t p = 1; p < pieces.size(); ++p) pieces[p].lines_before = pieces[p - 1].lines_before + newlines[p - 1];
+    return pieces;
+}
+
+// The data rows of a piece of text in one (resolved) format, one at a time.
+// CSV pieces start knowing the field count the text's first row fixed.
 class RowReader {
 public:
-    RowReader(const TextInput &input, kmx_format format) : lines_(input), format_(format) {}
+    RowReader(const TextPiece &piece, kmx_format format, const CsvShape &csv_shape)
+        : lines_(piece.input, piece.lines_before), format_(format), csv_shape_(csv_shape) {}
 
     bool next(ParsedRow &row) {
         if (!lines_.next_data_line(line_)) return false;
@@ -82,15 +116,32 @@ private:
     Line line_{};
 };
 
-// Calls visit(row_index, row) for every remaining row of reader; progress
-// runs from progress_begin to progress_begin + 0.5 over the text.
+// The field count of a CSV text's first data row (which fixes it for every
+// row); a LIBSVM text has none.
+CsvShape first_csv_shape(const TextInput &input, kmx_format format) {
+    CsvShape shape;
+    if (format != KMX_FORMAT_CSV) return shape;
+    LineCursor lines(input);
+    Line first;
+    ParsedRow row;
+    if (lines.next_data_line(first)) parse_csv_line(first, shape, row);
+    return shape;
+}
+
+// Calls visit(row_index, row) for every remaining row of reader. The piece
+// read by the calling thread (thread 0) reports progress from
+// progress_begin to progress_begin + 0.5 over its text; the others check
+// for cancellation only (callbacks run on the caller's thread).
 template <class Visit>
 void for_each_row(Context &ctx, RowReader &reader, double progress_begin, Visit &&visit) {
     ParsedRow row;
     for (int64_t r = 0; reader.next(row); ++r) {
         visit(r, row);
-        if ((r + 1) % kRowsPerProgressReport == 0)
+        if ((r + 1) % kRowsPerProgressReport != 0) continue;
+        if (thread_index() == 0)
             ctx.progress(progress_begin + 0.5 * reader.lines().fraction_done(), "loading");
+        else
+            ctx.check_cancel();
     }
 }
 
@@ -98,28 +149,62 @@ struct TextShape {
     int64_t rows = 0;
     int64_t cols = 0;
     int64_t nonzeros = 0;
+    Line first_row{};  // valid when rows > 0
 };
 
-// Pass 1: validates every token and counts what the dataset will hold.
-TextShape measure(Context &ctx, const TextInput &input, kmx_format format) {
-    RowReader reader(input, format);
+// Pass 1 over one piece: validates every token and counts what it holds.
+TextShape measure_piece(Context &ctx, const TextPiece &piece, kmx_format format, const CsvShape &csv_shape) {
+    RowReader reader(piece, format, csv_shape);
     TextShape shape;
-    Line first_row{};
     for_each_row(ctx, reader, 0.0, [&](int64_t r, const ParsedRow &row) {
-        if (r == 0) first_row = reader.line();
+        if (r == 0) shape.first_row = reader.line();
         shape.rows = r + 1;
         shape.cols = std::max(shape.cols, row.width);
         shape.nonzeros += int64_t(row.cols.size());
     });
-    if (shape.rows == 0) {
-        const Line end = reader.lines().end_of_input();
+    return shape;
+}
+
+// Pass 1: every piece in parallel; the first failing piece's error is the
+// text's first error, as a sequential read would report it.
+std::vector<TextShape> measure(Context &ctx, const std::vector<TextPiece> &pieces, kmx_format format,
+                               const CsvShape &csv_shape) {
+    std::vector<TextShape> shapes(pieces.size());
+    std::vector<std::exception_ptr> errors(pieces.size());
+    parallel_for(int64_t(pieces.size()), ctx.threads, [&](int64_t p) {
+        try {
+            shapes[size_t(p)] = measure_piece(ctx, pieces[size_t(p)], format, csv_shape);
+        } catch (...) {
+            errors[size_t(p)] = std::current_exception();
+        }
+    });
+    for (const std::exception_ptr &error : errors)
+        if (error) std::rethrow_exception(error);
+    return shapes;
+}
+
+// The whole text's shape from its pieces'; no rows or no columns are errors.
+TextShape total_shape(const TextInput &input, const std::vector<TextShape> &shapes) {
+    TextShape total;
+    for (const TextShape &shape : shapes) {
+        if (total.rows == 0 && shape.rows > 0) total.first_row = shape.first_row;
+        total.rows += shape.rows;
+        total.cols = std::max(total.cols, shape.cols);
+        total.nonzeros += shape.nonzeros;
+    }
+    if (total.rows == 0) {
+        LineCursor lines(input);
+        Line unused;
+        while (lines.next_data_line(unused)) {
+        }
+        const Line end = lines.end_of_input();
         fail_at(end, end.end, "no data rows: the text is empty or holds only blank and comment lines");
     }
-    if (shape.cols == 0)
-        fail_at(first_row, skip_blanks(first_row.begin, first_row.end),
+    if (total.cols == 0)
+        fail_at(total.first_row, skip_blanks(total.first_row.begin, total.first_row.end),
                 "no features: all %lld rows hold only a label, so the dataset would have no columns",
-                (long long)shape.rows);
-    return shape;
+                (long long)total.rows);
+    return total;
 }
 
 // Byte offsets of the dataset's arrays inside its one block.
@@ -165,86 +250,99 @@ T *array_at(Dataset &ds, size_t offset) {
     return reinterpret_cast<T *>(ds.block() + offset);
 }
 
-// Pass 2, dense rows.
-void fill_dense(Context &ctx, RowReader &reader, Dataset &ds, const BlockLayout &layout) {
-    double *labels = array_at<double>(ds, layout.labels);
-    double *x = array_at<double>(ds, layout.x);
-    std::memset(x, 0, sizeof(double) * size_t(ds.n) * size_t(ds.d));
+// Where a piece's rows and nonzeros go in the dataset: prefix sums of the
+// pieces' counts.
+struct PieceOffset {
+    int64_t row = 0;
+    int64_t nonzero = 0;
+};
+
+std::vector<PieceOffset> piece_offsets(const std::vector<TextShape> &shapes) {
+    std::vector<PieceOffset> offsets(shapes.size());
+    for (size_t p = 1; p < shapes.size(); ++p)
+        offsets[p] = PieceOffset{offsets[p - 1].row + shapes[p - 1].rows,
+                                 offsets[p - 1].nonzero + shapes[p - 1].nonzeros};
+    return offsets;
+}
+
+// The dataset's arrays inside its block, writable while the text fills them.
+struct BlockArrays {
+    double *labels = nullptr;
+    double *x = nullptr;  // dense only
+    int64_t *row_ptr = nullptr;
+    int32_t *cols = nullptr;
+    double *values = nullptr;  // CSR only
+};
+
+BlockArrays block_arrays(Dataset &ds, const BlockLayout &layout, bool dense) {
+    BlockArrays arrays;
+    arrays.labels = array_at<double>(ds, layout.labels);
+    if (dense) {
+        arrays.x = array_at<double>(ds, layout.x);
+    } else {
+        arrays.row_ptr = array_at<int64_t>(ds, layout.row_ptr);
+        arrays.cols = array_at<int32_t>(ds, layout.cols);
+        arrays.values = array_at<double>(ds, layout.values);
+    }
+    return arrays;
+}
+
+// Pass 2 of one piece, dense rows (zeroed here, by the thread that fills them).
+void fill_dense_piece(Context &ctx, RowReader &reader, const BlockArrays &to, int64_t d, int64_t rows,
+                      const PieceOffset &at) {
+    double *labels = to.labels + at.row;
+    double *x = to.x + at.row * d;
+    std::memset(x, 0, sizeof(double) * size_t(rows) * size_t(d));
     for_each_row(ctx, reader, 0.5, [&](int64_t r, const ParsedRow &row) {
         labels[r] = row.label;
-        double *dense_row = x + r * ds.d;
+        double *dense_row = x + r * d;
         for (size_t e = 0; e < row.cols.size(); ++e) dense_row[row.cols[e]] = row.values[e];
     });
-    ds.y = labels;
-    ds.x = x;
 }
 
-// Pass 2, CSR.
-void fill_csr(Context &ctx, RowReader &reader, Dataset &ds, const BlockLayout &layout) {
-    double *labels = array_at<double>(ds, layout.labels);
-    int64_t *row_ptr = array_at<int64_t>(ds, layout.row_ptr);
-    int32_t *cols = array_at<int32_t>(ds, layout.cols);
-    double *values = array_at<double>(ds, layout.values);
-    row_ptr[0] = 0;
+// Pass 2 of one piece, CSR; row pointers count from the dataset's start.
+void fill_csr_piece(Context &ctx, RowReader &reader, const BlockArrays &to, const PieceOffset &at) {
+    double *labels = to.labels + at.row;
+    int64_t *row_ptr = to.row_ptr + at.row;
+    row_ptr[0] = at.nonzero;
     for_each_row(ctx, reader, 0.5, [&](int64_t r, const ParsedRow &row) {
         labels[r] = row.label;
-        std::copy(row.cols.begin(), row.cols.end(), cols + row_ptr[r]);
-        std::copy(row.values.begin(), row.values.end(), values + row_ptr[r]);
+        std::copy(row.cols.begin(), row.cols.end(), to.cols + row_ptr[r]);
+        std::copy(row.values.begin(), row.values.end(), to.values + row_ptr[r]);
         row_ptr[r + 1] = row_ptr[r] + int64_t(row.cols.size());
     });
-    ds.y = labels;
-    ds.row_ptr = row_ptr;
-    ds.col = cols;
-    ds.values = values;
 }
 
-// ------------------------------------------------------------------ files
-
-struct CloseFile {
-    void operator()(std::FILE *file) const { std::fclose(file); }
-};
-
-[[noreturn]] void fail_io(const char *action, const char *path, int error_number) {
-    fail(KMX_E_IO, "cannot %s '%s': %s", action, path, std::strerror(error_number));
-}
-
-size_t regular_file_size(std::FILE *file, const char *path) {
-    struct stat info;
-    if (fstat(fileno(file), &info) != 0) fail_io("inspect", path, errno);
-    if (!S_ISREG(info.st_mode)) fail(KMX_E_IO, "cannot read '%s': not a regular file", path);
-    return size_t(info.st_size);
-}
-
-struct FileText {
-    std::unique_ptr<char[]> bytes;
-    size_t size = 0;
-};
-
-// The whole file in memory, after checking its size against the budget.
-FileText read_whole_file(Context &ctx, const char *path) {
-    errno = 0;
-    std::unique_ptr<std::FILE, CloseFile> file(std::fopen(path, "rb"));
-    if (!file) fail_io("open", path, errno);
-    FileText text;
-    text.size = regular_file_size(file.get(), path);
-    char what[300];
-    std::snprintf(what, sizeof what, "reading '%s'", path);
-    ctx.check_budget(text.size, what);
-    text.bytes.reset(new char[std::max<size_t>(text.size, 1)]);
-    if (std::fread(text.bytes.get(), 1, text.size, file.get()) != text.size) {
-        if (std::ferror(file.get())) fail_io("read", path, errno);
-        fail(KMX_E_IO, "cannot read '%s': it shrank below %zu bytes while being read", path, text.size);
-    }
-    return text;
+// Pass 2: every piece in parallel, into its own rows; then the dataset
+// points at the filled arrays.
+void fill(Context &ctx, const std::vector<TextPiece> &pieces, const std::vector<TextShape> &shapes,
+          kmx_format format, const CsvShape &csv_shape, Dataset &ds, const BlockLayout &layout, bool dense) {
+    const BlockArrays to = block_arrays(ds, layout, dense);
+    const std::vector<PieceOffset> offsets = piece_offsets(shapes);
+    parallel_for(int64_t(pieces.size()), ctx.threads, [&](int64_t p) {
+        RowReader reader(pieces[size_t(p)], format, csv_shape);
+        if (dense)
+            fill_dense_piece(ctx, reader, to, ds.d, shapes[size_t(p)].rows, offsets[size_t(p)]);
+        else
+            fill_csr_piece(ctx, reader, to, offsets[size_t(p)]);
+    });
+    ds.y = to.labels;
+    ds.x = to.x;
+    ds.row_ptr = to.row_ptr;
+    ds.col = to.cols;
+    ds.values = to.values;
 }
 
 }  // namespace
 
-std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format,
-                                       const char *name) {
+std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, size_t len, kmx_format format,
+                                              const char *name, int pieces) {
     const TextInput input{text, text + len, name ? name : "<memory>"};
     const kmx_format resolved = resolve_format(input, format);
-    const TextShape shape = measure(ctx, input, resolved);
+    const CsvShape csv_shape = first_csv_shape(input, resolved);
+    const std::vector<TextPiece> split = split_at_lines(input, std::max(1, pieces), ctx.threads);
+    const std::vector<TextShape> shapes = measure(ctx, split, resolved, csv_shape);
+    const TextShape shape = total_shape(input, shapes);
     const bool dense = choose_dense(shape.rows, shape.cols, shape.nonzeros);
     const BlockLayout layout = plan_block(shape, dense);
     char what[300];
@@ -255,17 +353,23 @@ std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t le
     ds->n = shape.rows;
     ds->d = shape.cols;
     ds->adopt_block(layout.bytes);
-    RowReader reader(input, resolved);
-    if (dense)
-        fill_dense(ctx, reader, *ds, layout);
-    else
-        fill_csr(ctx, reader, *ds, layout);
+    fill(ctx, split, shapes, resolved, csv_shape, *ds, layout, dense);
     return ds;
 }
 
+std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format,
+                                       const char *name) {
+    const size_t pieces = std::min(size_t(std::max(1, ctx.threads)), std::max<size_t>(1, len / kMinBytesPerPiece));
+    return parse_dataset_pieces(ctx, text, len, format, name, int(pieces));
+}
+
 std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format) {
-    const FileText text = read_whole_file(ctx, path);
-    return parse_dataset(ctx, text.bytes.get(), text.size, format, path);
+    const MappedFile file(path);
+    char what[300];
+    std::snprintf(what, sizeof what, "reading '%s'", path);
+    ctx.check_budget(file.size(), what);  // its pages join the process's memory as they are read
+    file.advise_sequential();
+    return parse_dataset(ctx, file.data(), file.size(), format, path);
 }
 
 }  // namespace kmx

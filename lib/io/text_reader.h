@@ -1,7 +1,7 @@
 // text_reader.h — LIBSVM and CSV text into a Dataset.
 //
-// Two passes: the first counts rows, columns and nonzeros and validates every
-// token (a bad one fails with KMX_E_FORMAT naming file, line and column); the
+// Two passes, each over pieces of the text in parallel: the first counts
+// rows, columns and nonzeros and validates every token (a bad one fails with KMX_E_FORMAT naming file, line and column); the
 // dataset's one block is then sized exactly and checked against the memory
 // budget before the second pass fills it. Sparse LIBSVM input stays CSR when
 // it is wide and sparse, else becomes dense rows (see choose_dense()).
@@ -20,6 +20,13 @@ class Dataset;
 std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format);
 std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format,
                                        const char *name);
+// The same with the text cut into `pieces` pieces at line boundaries, read
+// in parallel on ctx.threads threads (parse_dataset uses one piece per
+// thread, each at least 1 MiB). The result and any error are those of a
+// one-piece read: line numbers count from the text's start, and the error
+// reported is the text's first.
+std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, size_t len, kmx_format format,
+                                              const char *name, int pieces);
 
 // Dense rows are chosen when d is small or the data is not sparse enough for
 // CSR to save memory.

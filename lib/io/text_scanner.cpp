@@ -49,9 +49,11 @@ void trim_blanks(const char *&begin, const char *&end) {
 
 // ---------------------------------------------------------------- lines
 
-LineCursor::LineCursor(const TextInput &input) : input_(input), position_(input.begin) {
+LineCursor::LineCursor(const TextInput &input, int64_t lines_before)
+    : input_(input), position_(input.begin), lines_read_(lines_before) {
     static const char kByteOrderMark[] = "\xEF\xBB\xBF";
-    if (input.end - input.begin >= 3 && std::memcmp(input.begin, kByteOrderMark, 3) == 0) position_ += 3;
+    if (lines_before == 0 && input.end - input.begin >= 3 && std::memcmp(input.begin, kByteOrderMark, 3) == 0)
+        position_ += 3;
     last_line_begin_ = position_;
 }
 

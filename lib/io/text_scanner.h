@@ -47,7 +47,10 @@ void trim_blanks(const char *&begin, const char *&end);
 // is dropped (CRLF files); a UTF-8 byte-order mark at the start is ignored.
 class LineCursor {
 public:
-    explicit LineCursor(const TextInput &input);
+    // lines_before: the number of the line before input.begin (a piece of a
+    // larger text starts at a line boundary); only the start of the whole
+    // text (lines_before == 0) may hold a byte-order mark.
+    explicit LineCursor(const TextInput &input, int64_t lines_before = 0);
     // The next data line; false when the text is used up.
     bool next_data_line(Line &line);
     // Once next_data_line() returned false: the last line, pointing just

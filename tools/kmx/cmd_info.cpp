@@ -14,6 +14,7 @@ const std::vector<OptionSpec> &info_options() {
     static const std::vector<OptionSpec> specs = {
         {"-f", "--format", true, "auto (default), libsvm or csv"},
         {"-h", "--help", false, "show this help"},
+        kContextOptions[0],
         kContextOptions[2],
     };
     return specs;
