@@ -83,7 +83,7 @@ KMX_API void kmx_clear_error(void);
 typedef enum kmx_system_key {
     KMX_SYSTEM_CORES = 1,            /* cores this process may use: affinity mask and cgroup CPU quota */
     KMX_SYSTEM_MEMORY_AVAILABLE = 2, /* bytes the machine can give now: MemAvailable, within a cgroup limit */
-    KMX_SYSTEM_MEMORY_BUDGET = 3,    /* a new context's memory budget in bytes; -1 means unlimited */
+    KMX_SYSTEM_MEMORY_BUDGET = 3,    /* a new context's memory budget in bytes (80% of available); -1: unlimited */
     KMX_SYSTEM_DGEMM_GFLOPS = 4,     /* one-thread dgemm GFLOP/s, measured by this call (0.1-0.5 s) */
     KMX_SYSTEM_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_system_key;
@@ -104,9 +104,11 @@ KMX_API const char *kmx_system_kernel_set_origin(void);
  * (in the string form they may also be given by name, e.g. "kernel=rbf"). */
 typedef enum kmx_param {
     /* context */
-    KMX_PARAM_THREADS = 100,       /* worker threads, 1..1024 (default 1) */
+    KMX_PARAM_THREADS = 100,       /* worker threads, 1..1024; 0 (the default) = the cores this process may
+                                      use (affinity mask, cgroup CPU quota) */
     KMX_PARAM_SEED = 101,          /* random seed, 0..2^53 (default 0) */
-    KMX_PARAM_MEMORY_BUDGET = 102, /* bytes a call may use, 2^16..2^53 (default 2^53: unlimited) */
+    KMX_PARAM_MEMORY_BUDGET = 102, /* bytes a call may use, 2^16..2^53 (2^53: unlimited); default 80% of the
+                                      memory available when the context is made (cgroup-aware), unlimited if unknown */
     KMX_PARAM_LOG_LEVEL = 103,     /* kmx_log_level: messages at or below it reach the log callback */
     /* kernel */
     KMX_PARAM_KERNEL = 200,        /* kmx_kernel_type */

@@ -15,7 +15,7 @@ constexpr ParamGroup kContextGroup = make_param_group(kContextParams, "context")
 
 void apply(Context &ctx, kmx_param param, double value) {
     switch (param) {
-        case KMX_PARAM_THREADS: ctx.threads = int(value); break;
+        case KMX_PARAM_THREADS: ctx.threads = value == 0 ? machine_threads() : int(value); break;
         case KMX_PARAM_SEED: ctx.seed = uint64_t(value); break;
         case KMX_PARAM_MEMORY_BUDGET: ctx.memory_budget = size_t(value); break;
         case KMX_PARAM_LOG_LEVEL: ctx.log_level = kmx_log_level(int(value)); break;
@@ -39,7 +39,10 @@ Context &context_of(kmx_context *ctx) {
 }
 }  // namespace
 
-CallContext::CallContext(kmx_context *ctx) : ctx_(ctx ? &ctx->impl : &fallback_) { ctx_->begin_call(); }
+CallContext::CallContext(kmx_context *ctx) : ctx_(ctx ? &ctx->impl : &fallback_) {
+    if (!ctx) fallback_.use_machine_defaults();
+    ctx_->begin_call();
+}
 
 }  // namespace kmx::capi
 
@@ -52,6 +55,7 @@ KMX_API kmx_status kmx_context_create(kmx_context **out) {
         require_pointer(out, "out");
         *out = nullptr;
         *out = new kmx_context();
+        (*out)->impl.use_machine_defaults();
     });
 }
 

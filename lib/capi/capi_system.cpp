@@ -17,7 +17,7 @@ KMX_API kmx_status kmx_system_info(double *out, kmx_system_key key) {
                 *out = double(kmx::available_memory_bytes());
                 return;
             case KMX_SYSTEM_MEMORY_BUDGET: {
-                const size_t budget = kmx::Context().memory_budget;
+                const size_t budget = kmx::machine_memory_budget();
                 *out = budget >= kmx::kUnlimitedBudget ? -1.0 : double(budget);
                 return;
             }

@@ -1,11 +1,40 @@
 #include "context.h"
 
+#include <chrono>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 
 #include "error.h"
+#include "system.h"
 
 namespace kmx {
+
+size_t machine_memory_budget() {
+    using Clock = std::chrono::steady_clock;
+    static std::atomic<int64_t> read_at{INT64_MIN};
+    static std::atomic<size_t> budget{kUnlimitedBudget};
+    const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch()).count();
+    const int64_t last = read_at.load(std::memory_order_relaxed);
+    if (last == INT64_MIN || now - last >= 1000) {
+        const size_t available = available_memory_bytes();
+        const double share = kMachineBudgetShare * double(available);
+        budget.store(available == 0 || share >= double(kUnlimitedBudget) ? kUnlimitedBudget : size_t(share),
+                     std::memory_order_relaxed);
+        read_at.store(now, std::memory_order_relaxed);
+    }
+    return budget.load(std::memory_order_relaxed);
+}
+
+int machine_threads() {
+    static const int cores = usable_cores();
+    return cores;
+}
+
+void Context::use_machine_defaults() {
+    threads = machine_threads();
+    memory_budget = machine_memory_budget();
+}
 
 void Context::begin_call() {
     cancel_requested_.store(false, std::memory_order_relaxed);

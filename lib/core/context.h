@@ -12,6 +12,14 @@
 namespace kmx {
 
 constexpr size_t kUnlimitedBudget = size_t(1) << 53;
+// The share of available memory a new context may use by default.
+constexpr double kMachineBudgetShare = 0.8;
+
+// The default budget now: kMachineBudgetShare of available_memory_bytes()
+// (read at most once a second), or kUnlimitedBudget if that is unknown.
+size_t machine_memory_budget();
+// usable_cores(), read once per process.
+int machine_threads();
 
 class Context {
 public:
@@ -24,6 +32,12 @@ public:
     void *log_user = nullptr;
     kmx_progress_fn progress_fn = nullptr;
     void *progress_user = nullptr;
+
+    // What a new kmx_context starts with: every core this process may use and
+    // a memory budget of kMachineBudgetShare of the memory the machine can give
+    // now (unlimited if that is unknown). A Context constructed directly keeps
+    // one thread and no budget (the white-box tests' setting).
+    void use_machine_defaults();
 
     // Called at the start of each API call made with this context.
     void begin_call();

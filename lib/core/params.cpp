@@ -26,7 +26,7 @@ constexpr double kInf = INFINITY;
 constexpr double kMaxExact = 9007199254740992.0;  // 2^53
 
 const ParamSpec kParams[] = {
-    {KMX_PARAM_THREADS, "threads", 1, 1024, KMX_BOUND_INTEGER, 1, nullptr},
+    {KMX_PARAM_THREADS, "threads", 0, 1024, KMX_BOUND_INTEGER, 0, nullptr},  // 0: the usable cores
     {KMX_PARAM_SEED, "seed", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr},
     {KMX_PARAM_MEMORY_BUDGET, "memory_budget", 65536, kMaxExact, KMX_BOUND_INTEGER, kMaxExact, nullptr},
     {KMX_PARAM_LOG_LEVEL, "log_level", 0, 3, KMX_BOUND_ENUM, KMX_LOG_WARNING, kLogLevelNames},

@@ -12,10 +12,15 @@
 
 namespace kmx_cli {
 
+namespace {
+constexpr double kUnlimitedMemory = 9007199254740992.0;  // 2^53: KMX_PARAM_MEMORY_BUDGET's "unlimited"
+}  // namespace
+
 const OptionSpec kContextOptions[4] = {
-    {nullptr, "--threads", true, "worker threads (default 1)"},
+    {nullptr, "--threads", true, "worker threads (default: every core this process may use)"},
     {nullptr, "--seed", true, "random seed (default 0)"},
-    {nullptr, "--memory", true, "memory budget in bytes, K/M/G suffixes allowed (default: unlimited)"},
+    {nullptr, "--memory", true,
+     "memory budget in bytes, K/M/G suffixes allowed, or 'unlimited' (default: 80% of available memory)"},
     {"-v", "--verbose", false, "log what the library does (levels, solver statistics) on stderr"},
 };
 
@@ -127,8 +132,11 @@ kmx_context *make_context(const ParsedArgs &args) {
         check(kmx_context_set_param(ctx, KMX_PARAM_THREADS, double(to_int(args.get("--threads", ""), "--threads"))));
     if (args.has("--seed"))
         check(kmx_context_set_param(ctx, KMX_PARAM_SEED, double(to_int(args.get("--seed", ""), "--seed"))));
-    if (args.has("--memory"))
-        check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, to_bytes(args.get("--memory", ""), "--memory")));
+    if (args.has("--memory")) {
+        const std::string memory = args.get("--memory", "");
+        const double budget = memory == "unlimited" ? kUnlimitedMemory : to_bytes(memory, "--memory");
+        check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, budget));
+    }
     return ctx;
 }
 

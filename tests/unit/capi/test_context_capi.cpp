@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 #include <kmx/kmx.h>
 
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -18,11 +20,32 @@ struct ContextFixture : ::testing::Test {
 };
 }  // namespace
 
+// The machine's: every usable core (never more than the hardware has) and
+// 80% of the memory available now (read independently here, /proc/meminfo).
 TEST_F(ContextFixture, DefaultsAreDocumentedValues) {
-    EXPECT_EQ(get(KMX_PARAM_THREADS), 1);
+    double cores = 0, budget = 0;
+    ASSERT_EQ(kmx_system_info(&cores, KMX_SYSTEM_CORES), KMX_OK);
+    ASSERT_EQ(kmx_system_info(&budget, KMX_SYSTEM_MEMORY_BUDGET), KMX_OK);
+    EXPECT_EQ(get(KMX_PARAM_THREADS), cores);
+    EXPECT_GE(cores, 1);
+    EXPECT_LE(cores, double(std::thread::hardware_concurrency()));
     EXPECT_EQ(get(KMX_PARAM_SEED), 0);
-    EXPECT_EQ(get(KMX_PARAM_MEMORY_BUDGET), 9007199254740992.0);
+    EXPECT_EQ(get(KMX_PARAM_MEMORY_BUDGET), budget);
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    double kib = 0;
+    while (meminfo >> key >> kib && key != "MemAvailable:") meminfo.ignore(256, '\n');
+    if (key == "MemAvailable:") EXPECT_NEAR(budget, 0.8 * kib * 1024, 0.05 * kib * 1024) << "cgroup limit?";
     EXPECT_EQ(get(KMX_PARAM_LOG_LEVEL), KMX_LOG_WARNING);
+}
+
+TEST_F(ContextFixture, ZeroThreadsMeansEveryUsableCore) {
+    double cores = 0;
+    ASSERT_EQ(kmx_system_info(&cores, KMX_SYSTEM_CORES), KMX_OK);
+    EXPECT_EQ(kmx_context_set_param(ctx, KMX_PARAM_THREADS, 1), KMX_OK);
+    EXPECT_EQ(get(KMX_PARAM_THREADS), 1);
+    EXPECT_EQ(kmx_context_set_params(ctx, "threads=0"), KMX_OK);
+    EXPECT_EQ(get(KMX_PARAM_THREADS), cores);
 }
 
 TEST_F(ContextFixture, SetAndGetEachParameter) {
@@ -45,8 +68,9 @@ TEST_F(ContextFixture, StringFormIsAllOrNothing) {
 }
 
 TEST_F(ContextFixture, RejectsImpossibleValuesAndForeignParameters) {
-    EXPECT_EQ(kmx_context_set_param(ctx, KMX_PARAM_THREADS, 0), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_context_set_param(ctx, KMX_PARAM_THREADS, -1), KMX_E_INVALID_ARGUMENT);
     EXPECT_NE(std::string(kmx_last_error()).find("threads"), std::string::npos);
+    EXPECT_EQ(kmx_context_set_param(ctx, KMX_PARAM_THREADS, 1.5), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_context_set_param(ctx, KMX_PARAM_THREADS, 5000), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, -1), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_context_set_param(ctx, KMX_PARAM_GAMMA, 1), KMX_E_INVALID_ARGUMENT);

@@ -173,6 +173,7 @@ TEST_F(KMeansCapi, MemoryBudgetTooSmall) {
     const std::vector<double> big_x = separated_rows(rows, d, 3);
     ASSERT_EQ(kmx_dataset_create(&big, big_x.data(), rows, d, nullptr, KMX_BORROW), KMX_OK);
     ASSERT_EQ(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, 65536), KMX_OK);
+    ASSERT_EQ(kmx_context_set_param(ctx, KMX_PARAM_THREADS, 1), KMX_OK);  // scratch is per thread
     EXPECT_EQ(kmx_kmeans(nullptr, 0, nullptr, 0, nullptr, ctx, big, 3, nullptr), KMX_E_OUT_OF_MEMORY);
     const std::string message = last_error();
     EXPECT_TRUE(mentions(message, "needs") && mentions(message, "bytes") && mentions(message, "allows"))
