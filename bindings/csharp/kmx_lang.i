@@ -18,8 +18,8 @@
  *    parameters. `double *out` is an output array ([Out] double[]) everywhere,
  *    because the same name is an array in kmx_kernel_block and a scalar in
  *    kmx_kernel_get_param: scalar reads pass a one-element array (so also
- *    kmx_solver_get_param, kmx_model_info, kmx_approx_relative_error and
- *    kmx_predictor_info).
+ *    kmx_solver_get_param, kmx_model_info, kmx_approx_relative_error,
+ *    kmx_predictor_info and kmx_system_info).
  *  - Byte buffers (saved models and predictors: void *out, const void *buffer) are byte[],
  *    pinned like the other arrays. */
 
@@ -51,6 +51,7 @@
 %rename(CenterSelection) kmx_center_method;
 %rename(ApproxMethod) kmx_approx_method;
 %rename(PredictorInfoKey) kmx_predictor_info_key;
+%rename(SystemKey) kmx_system_key; /* SystemKey.SystemCores, ... (MemoryBudget is a Param) */
 /* Sentinels that are not values. */
 %ignore KMX_STATUS_MAX_DO_NOT_USE;
 %ignore KMX_PARAM_MAX_DO_NOT_USE;
@@ -66,6 +67,7 @@
 %ignore KMX_CENTERS_FORCE_INT_;
 %ignore KMX_APPROX_FORCE_INT_;
 %ignore KMX_PREDICTOR_INFO_FORCE_INT_;
+%ignore KMX_SYSTEM_FORCE_INT_;
 
 %pragma(csharp) moduleclassmodifiers="internal class"
 %pragma(csharp) imclassclassmodifiers="internal class"

@@ -177,11 +177,12 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 %rename(CenterMethod) kmx_center_method;
 %rename(ApproxMethod) kmx_approx_method;
 %rename(PredictorInfoKey) kmx_predictor_info_key;
+%rename(SystemKey) kmx_system_key;
 /* Items lose their enum's prefix, except where SWIG, which scopes C enum items
  * globally, would then see a name twice: Bias keeps BIAS_ and Task keeps TASK_
  * (AUTO is a Format), ModelInfoKey keeps INFO_ (METHOD, BIAS, MULTICLASS are
  * Params) and PredictorInfoKey keeps PREDICTOR_ (LEAVES, LANDMARKS, PSEUDO,
- * FLOAT32 are Params). */
+ * FLOAT32 are Params); SystemKey keeps SYSTEM_ (MEMORY_BUDGET is a Param). */
 %rename("%(regex:/^KMX_(PARAM_|LOG_|FORMAT_|KERNEL_|METHOD_|MULTICLASS_|CENTERS_|APPROX_|E_)?(.*)$/\\2/)s", %$isenumitem) "";
 %rename("$ignore", regexmatch$name="_DO_NOT_USE$|_FORCE_INT_$") "";
 /* Datasets always copy: the GC may move Java arrays, so C never keeps one. */
@@ -223,7 +224,8 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
 %apply kmx_status KMX_RETURNS_DOUBLE {
     kmx_status kmx_context_get_param, kmx_status kmx_kernel_get_param, kmx_status kmx_kernel_eval,
     kmx_status kmx_kmeans, kmx_status kmx_solver_get_param, kmx_status kmx_model_info,
-    kmx_status kmx_approx_relative_error, kmx_status kmx_predictor_info };
+    kmx_status kmx_approx_relative_error, kmx_status kmx_predictor_info,
+    kmx_status kmx_system_info };
 %apply kmx_status KMX_RETURNS_BOOLEAN {
     kmx_status kmx_dataset_is_sparse, kmx_status kmx_dataset_has_labels,
     kmx_status kmx_dataset_has_weights };

@@ -1,8 +1,11 @@
 #include "binary_file.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,13 +26,6 @@ struct CloseFile {
     fail(KMX_E_IO, "cannot %s '%s': %s", action, path, std::strerror(error_number));
 }
 
-// Writes and flushes everything to disk; false (errno set) on failure.
-bool write_all(std::FILE *file, const unsigned char *data, size_t len) {
-    if (len > 0 && std::fwrite(data, 1, len, file) != len) return false;
-    if (std::fflush(file) != 0) return false;
-    return fsync(fileno(file)) == 0;
-}
-
 }  // namespace
 
 std::vector<unsigned char> read_binary_file(const char *path) {
@@ -47,21 +43,83 @@ std::vector<unsigned char> read_binary_file(const char *path) {
 }
 
 void write_binary_file_atomically(const char *path, const unsigned char *data, size_t len) {
-    const std::string temp = std::string(path) + ".tmp." + std::to_string(long(getpid()));
-    std::FILE *file = std::fopen(temp.c_str(), "wb");
-    if (!file) io_failure("create", temp.c_str(), errno);
-    const bool written = write_all(file, data, len);
-    const int write_errno = errno;
-    const bool closed = std::fclose(file) == 0;
-    if (!written || !closed) {
-        const int error_number = written ? errno : write_errno;
-        std::remove(temp.c_str());
-        io_failure("write", temp.c_str(), error_number);
+    AtomicFileWriter writer(path);
+    writer.write(data, len);
+    writer.commit();
+}
+
+// ------------------------------------------------------------ AtomicFileWriter
+
+namespace {
+
+// The folder holding `path` ("." for a bare name).
+std::string folder_of(const std::string &path) {
+    const size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// A name beside `path` that no one else is using: "<path>.tmp.<pid>.<n>",
+// created with O_EXCL|O_NOFOLLOW (an existing file or symlink of that name
+// is never opened) and the umask's mode.
+int create_temporary(const std::string &path, std::string &temp) {
+    static std::atomic<unsigned> counter{0};
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        temp = path + ".tmp." + std::to_string(long(getpid())) + "." + std::to_string(counter++);
+        const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
     }
-    if (std::rename(temp.c_str(), path) != 0) {
+    return -1;
+}
+
+}  // namespace
+
+AtomicFileWriter::AtomicFileWriter(const char *path) : path_(path) {
+    fd_ = create_temporary(path_, temp_);
+    if (fd_ < 0) io_failure("create", temp_.c_str(), errno);
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+    if (fd_ < 0) return;
+    close(fd_);
+    unlink(temp_.c_str());
+}
+
+void AtomicFileWriter::write(const void *data, size_t len) {
+    const char *bytes = static_cast<const char *>(data);
+    while (len > 0) {
+        const ssize_t written = ::write(fd_, bytes, len);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) io_failure("write", temp_.c_str(), written < 0 ? errno : ENOSPC);
+        bytes += written;
+        len -= size_t(written);
+        offset_ += size_t(written);
+    }
+}
+
+void AtomicFileWriter::pad_to(size_t alignment) {
+    static const char kZeros[64] = {};
+    while (offset_ % alignment != 0) write(kZeros, std::min(sizeof kZeros, alignment - offset_ % alignment));
+}
+
+void AtomicFileWriter::commit() {
+    if (fsync(fd_) != 0) io_failure("write", temp_.c_str(), errno);
+    const int fd = fd_;
+    fd_ = -1;
+    if (close(fd) != 0) {
         const int error_number = errno;
-        std::remove(temp.c_str());
-        io_failure("rename a temporary file to", path, error_number);
+        unlink(temp_.c_str());
+        io_failure("write", temp_.c_str(), error_number);
+    }
+    if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+        const int error_number = errno;
+        unlink(temp_.c_str());
+        io_failure("rename a temporary file to", path_.c_str(), error_number);
+    }
+    const int folder = open(folder_of(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder >= 0) {  // the rename itself reaches the disk
+        fsync(folder);
+        close(folder);
     }
 }
 

@@ -7,5 +7,9 @@
 namespace kmx {
 
 uint32_t crc32(const unsigned char *data, size_t len);
+// The CRC-32 of the concatenation of what `crc` covered and [data, data+len):
+// crc32_update(crc32(a, m), a + m, n) == crc32(a, m + n); crc32_update(0, ...)
+// starts afresh.
+uint32_t crc32_update(uint32_t crc, const unsigned char *data, size_t len);
 
 }  // namespace kmx

@@ -26,7 +26,7 @@ namespace Kmx.Tests
         {
             using (var ctx = new Context("seed=3"))
             {
-                Assert.Throws<KmxException>(() => ctx.SetParams("seed=5 threads=0"));
+                Assert.Throws<KmxException>(() => ctx.SetParams("seed=5 threads=2000"));
                 Assert.AreEqual(3.0, ctx.GetParam(Param.Seed));
             }
         }

@@ -48,7 +48,7 @@ namespace Kmx.Tests
             Assert.IsTrue(gamma.LowerOpen);
             Assert.IsFalse(gamma.IsInteger);
             ParamBounds threads = Param.Threads.Bounds();
-            Assert.AreEqual(1.0, threads.Lower);
+            Assert.AreEqual(0.0, threads.Lower);
             Assert.AreEqual(1024.0, threads.Upper);
             Assert.IsTrue(threads.IsInteger);
             Assert.IsTrue(Param.Kernel.Bounds().IsEnum);
@@ -63,6 +63,23 @@ namespace Kmx.Tests
             Assert.AreEqual(Status.InvalidArgument, e.Status);
             var unknown = Assert.Throws<KmxException>(() => Params.FromName("no_such_param"));
             StringAssert.Contains("no_such_param", unknown.NativeMessage);
+        }
+
+        [Test]
+        public void MachineAsKmxSeesIt()
+        {
+            Assert.AreEqual(System.Environment.ProcessorCount, Library.Cores);
+            long available = Library.MemoryAvailable;
+            Assert.Greater(available, 1L << 20);
+            Assert.AreEqual(0.8 * available, Library.DefaultMemoryBudget, 0.1 * available);
+            CollectionAssert.Contains(new[] { "skx", "knl", "zen3", "zen2", "zen", "haswell", "sandybridge", "penryn",
+                                              "excavator", "steamroller", "piledriver", "bulldozer", "generic" },
+                                      Library.KernelSet);
+            Assert.IsTrue(Library.KernelSetOrigin.StartsWith("cpu features") || Library.KernelSetOrigin == "BLIS_ARCH_TYPE",
+                          Library.KernelSetOrigin);
+            Assert.Greater(Library.MeasureDgemmGflops(), 0.1);
+            using (var ctx = new Context())
+                Assert.AreEqual((double)Library.Cores, ctx.GetParam(Param.Threads));
         }
     }
 }

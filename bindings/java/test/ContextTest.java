@@ -8,6 +8,7 @@ import io.kmx.Context;
 import io.kmx.Dataset;
 import io.kmx.KMeans;
 import io.kmx.KmxException;
+import io.kmx.Library;
 import io.kmx.LogLevel;
 import io.kmx.Param;
 import io.kmx.Status;
@@ -42,7 +43,7 @@ public class ContextTest {
     @Test
     public void setAndGetParams() {
         try (Context ctx = Context.create()) {
-            assertEquals(1, ctx.getParam(Param.THREADS), 0);
+            assertEquals(Library.cores(), ctx.getParam(Param.THREADS), 0);
             ctx.setParam(Param.THREADS, 2);
             ctx.setParam(Param.SEED, 7);
             assertEquals(2, ctx.getParam(Param.THREADS), 0);
@@ -60,7 +61,7 @@ public class ContextTest {
     @Test
     public void badParamsChangeNothing() {
         try (Context ctx = Context.create("seed=5")) {
-            KmxException e = assertThrows(KmxException.class, () -> ctx.setParams("seed=9 threads=0"));
+            KmxException e = assertThrows(KmxException.class, () -> ctx.setParams("seed=9 threads=2000"));
             assertSame(Status.INVALID_ARGUMENT, e.status());
             assertTrue(e.detail(), e.detail().contains("threads"));
             assertEquals(5, ctx.getParam(Param.SEED), 0);

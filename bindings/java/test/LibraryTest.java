@@ -52,7 +52,7 @@ public class LibraryTest {
     @Test
     public void paramBounds() {
         ParamBounds threads = Library.paramBounds(Param.THREADS);
-        assertEquals(1, threads.lower(), 0);
+        assertEquals(0, threads.lower(), 0);
         assertEquals(1024, threads.upper(), 0);
         assertTrue(threads.integer());
         assertFalse(threads.lowerOpen());
@@ -81,5 +81,20 @@ public class LibraryTest {
         Library.paramCheck(Param.THREADS, 4);
         assertThrows(KmxException.class, () -> Library.paramCheck(Param.THREADS, 2.5));
         assertThrows(KmxException.class, () -> Library.paramCheck(Param.DEGREE, 0));
+    }
+
+    @Test
+    public void machineAsKmxSeesIt() {
+        assertEquals(Runtime.getRuntime().availableProcessors(), Library.cores());
+        long available = Library.memoryAvailable();
+        assertTrue(available > (1L << 20));
+        long budget = Library.defaultMemoryBudget();
+        assertTrue(budget + " vs " + available, Math.abs(budget - 0.8 * available) < 0.1 * available);
+        assertTrue(java.util.Arrays.asList("skx", "knl", "zen3", "zen2", "zen", "haswell", "sandybridge",
+                "penryn", "excavator", "steamroller", "piledriver", "bulldozer", "generic")
+                .contains(Library.kernelSet()));
+        assertTrue(Library.kernelSetOrigin(), Library.kernelSetOrigin().startsWith("cpu features")
+                || Library.kernelSetOrigin().equals("BLIS_ARCH_TYPE"));
+        assertTrue(Library.dgemmGflops() > 0.1);
     }
 }

@@ -50,6 +50,19 @@ kmx_last_error <- function() C_kmx_last_error()
 
 kmx_clear_error <- function() invisible(C_kmx_clear_error())
 
+# What kmx sees of the machine: the cores it may use (a new context's threads),
+# the memory available and a new context's budget (bytes; -1 unlimited), the
+# BLIS kernel set and why; with gflops = TRUE also a one-thread dgemm
+# measurement (0.1-0.5 s).
+kmx_system <- function(gflops = FALSE) {
+  info <- function(key) C_kmx_system_info(.enum("KMX_SYSTEM_", key, "_kmx_system_key"))
+  out <- list(cores = as.integer(info("cores")), memory_available = info("memory_available"),
+              memory_budget = info("memory_budget"), kernel_set = C_kmx_system_kernel_set(),
+              kernel_set_origin = C_kmx_system_kernel_set_origin())
+  if (isTRUE(gflops)) out$dgemm_gflops <- info("dgemm_gflops")
+  out
+}
+
 kmx_param_from_name <- function(name) C_kmx_param_from_name(name)
 
 kmx_param_name <- function(param) C_kmx_param_name(.param(param))

@@ -1,6 +1,9 @@
 package io.kmx;
 
-/** Library-wide functions: version, status names, the last error, parameter metadata. */
+/**
+ * Library-wide functions: version, status names, the last error, parameter metadata, and what kmx
+ * sees of the machine (cores, memory, BLIS kernel set).
+ */
 public final class Library {
     /** The version of the kmx.h this binding was generated from. */
     public static final String HEADER_VERSION = kmxConstants.KMX_VERSION_STRING;
@@ -51,5 +54,35 @@ public final class Library {
     /** Throws KmxException (naming the parameter and its range) unless value is allowed. */
     public static void paramCheck(Param param, double value) {
         kmx.kmx_param_check(param, value);
+    }
+
+    /** The cores this process may use (affinity mask and cgroup CPU quota): a new Context's threads. */
+    public static int cores() {
+        return (int) kmx.kmx_system_info(SystemKey.SYSTEM_CORES);
+    }
+
+    /** Bytes the machine can give now (MemAvailable, within a cgroup limit). */
+    public static long memoryAvailable() {
+        return (long) kmx.kmx_system_info(SystemKey.SYSTEM_MEMORY_AVAILABLE);
+    }
+
+    /** A new Context's memory budget in bytes (80% of memoryAvailable()); -1 if unlimited. */
+    public static long defaultMemoryBudget() {
+        return (long) kmx.kmx_system_info(SystemKey.SYSTEM_MEMORY_BUDGET);
+    }
+
+    /** One-thread dgemm GFLOP/s of kmx's BLIS, measured by this call (0.1-0.5 s). */
+    public static double dgemmGflops() {
+        return kmx.kmx_system_info(SystemKey.SYSTEM_DGEMM_GFLOPS);
+    }
+
+    /** The BLIS kernel set kmx runs ("skx", "zen3", "haswell", "generic", ...). */
+    public static String kernelSet() {
+        return kmx.kmx_system_kernel_set();
+    }
+
+    /** Why that kernel set: "cpu features" or "BLIS_ARCH_TYPE" (with the reason a setting was ignored). */
+    public static String kernelSetOrigin() {
+        return kmx.kmx_system_kernel_set_origin();
     }
 }

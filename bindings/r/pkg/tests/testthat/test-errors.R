@@ -4,7 +4,7 @@ test_that("a bad parameter is a kmx_error with the library's message", {
   kernel <- kmx_kernel("rbf")
   expect_kmx_error(kmx_set_param(kernel, "gamma", -1), "KMX_E_INVALID_ARGUMENT", "gamma")
   expect_kmx_error(kmx_kernel_from_string("kernel=rbf gamma=-1"), "KMX_E_INVALID_ARGUMENT", "gamma")
-  expect_kmx_error(kmx_context(threads = 0), "KMX_E_INVALID_ARGUMENT", "threads")
+  expect_kmx_error(kmx_context(threads = -1), "KMX_E_INVALID_ARGUMENT", "threads")
 })
 
 test_that("NaN in the data is a kmx_error", {
