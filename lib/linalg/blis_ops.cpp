@@ -4,6 +4,9 @@
 // no global BLIS state is touched.
 #include <blis.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/error.h"
 #include "linalg.h"
 
@@ -14,9 +17,18 @@ namespace {
 trans_t blis_trans(Trans t) { return t == Trans::Yes ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE; }
 uplo_t blis_uplo(Uplo u) { return u == Uplo::Lower ? BLIS_LOWER : BLIS_UPPER; }
 
-rntm_t runtime_for(int threads) {
+// Flops below which one more thread costs more than it saves: waking a
+// sleeping OpenMP worker takes microseconds on an idle machine and a
+// scheduler time slice (milliseconds) on a busy one, so a thread joins only
+// for at least ~4 MFLOP (tens of microseconds of GEMM) of its own.
+constexpr double kFlopsPerThread = 4e6;
+
+// BLIS's run-time settings for a call of `flops` on at most `threads` threads.
+rntm_t runtime_for(int threads, double flops) {
+    const double useful = std::max(1.0, std::floor(flops / kFlopsPerThread));
+    const int used = threads > 1 ? int(std::min(double(threads), useful)) : 1;
     rntm_t rntm = BLIS_RNTM_INITIALIZER;
-    bli_rntm_set_num_threads(threads > 0 ? threads : 1, &rntm);
+    bli_rntm_set_num_threads(used, &rntm);
     return rntm;
 }
 
@@ -49,7 +61,7 @@ void gemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, double 
     require_data(b, k * n, "B", "gemm");
     require_data(c, m * n, "C", "gemm");
     if (m == 0 || n == 0) return;
-    rntm_t rntm = runtime_for(threads);
+    rntm_t rntm = runtime_for(threads, 2.0 * double(m) * double(n) * double(k));
     bli_dgemm_ex(blis_trans(trans_a), blis_trans(trans_b), m, n, k, &alpha, const_cast<double *>(a), lda, 1,
                  const_cast<double *>(b), ldb, 1, &beta, c, ldc, 1, nullptr, &rntm);
 }
@@ -62,7 +74,7 @@ void syrk(Uplo uplo, Trans trans, int64_t n, int64_t k, double alpha, const doub
     require_data(a, n * k, "A", "syrk");
     require_data(c, n * n, "C", "syrk");
     if (n == 0) return;
-    rntm_t rntm = runtime_for(threads);
+    rntm_t rntm = runtime_for(threads, double(n) * double(n) * double(k));
     bli_dsyrk_ex(blis_uplo(uplo), blis_trans(trans), n, k, &alpha, const_cast<double *>(a), lda, 1, &beta, c, ldc,
                  1, nullptr, &rntm);
 }
@@ -79,7 +91,7 @@ void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int6
         for (int64_t i = 0; i < ny; ++i) y[i] = beta == 0 ? 0 : beta * y[i];
         return;
     }
-    rntm_t rntm = runtime_for(threads);
+    rntm_t rntm = runtime_for(threads, 2.0 * double(m) * double(n));
     bli_dgemv_ex(blis_trans(trans), BLIS_NO_CONJUGATE, m, n, &alpha, const_cast<double *>(a), lda, 1,
                  const_cast<double *>(x), 1, &beta, y, 1, nullptr, &rntm);
 }
@@ -106,7 +118,7 @@ void trsm(Side side, Uplo uplo, Trans trans, int64_t m, int64_t n, double alpha,
     require_data(t, order * order, "T", "trsm");
     require_data(b, m * n, "B", "trsm");
     if (m == 0 || n == 0) return;
-    rntm_t rntm = runtime_for(1);
+    rntm_t rntm = runtime_for(1, 0);
     bli_dtrsm_ex(side == Side::Left ? BLIS_LEFT : BLIS_RIGHT, blis_uplo(uplo), blis_trans(trans),
                  BLIS_NONUNIT_DIAG, m, n, &alpha, const_cast<double *>(t), ldt, 1, b, ldb, 1, nullptr, &rntm);
 }
@@ -118,7 +130,7 @@ void trsv(Uplo uplo, Trans trans, int64_t n, const double *t, int64_t ldt, doubl
     require_data(x, n, "x", "trsv");
     if (n == 0) return;
     double one = 1.0;
-    rntm_t rntm = runtime_for(1);
+    rntm_t rntm = runtime_for(1, 0);
     bli_dtrsv_ex(blis_uplo(uplo), blis_trans(trans), BLIS_NONUNIT_DIAG, n, &one, const_cast<double *>(t), ldt, 1, x,
                  1, nullptr, &rntm);
 }
