@@ -122,4 +122,5 @@ def main():
                       f"{r['sv']:.0f} | {r['predict_us']:.1f} | {r['mb']:.0f} |", flush=True)
 
 
-main()
+if __name__ == "__main__":
+    main()

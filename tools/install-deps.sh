@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what kmx needs from Debian's package archive; does nothing when
 # everything is already there.  Usage: tools/install-deps.sh [--bench]
-#   --bench  also what only bench/ uses (python3-libsvm, GNU time)
+#   --bench  also what only bench/ uses (python3-libsvm, GNU time, matplotlib)
 set -euo pipefail
 packages=(g++ meson ninja-build pkg-config python3
           libblis-dev libblis-openmp-dev libflame-dev libgtest-dev
@@ -11,7 +11,7 @@ packages=(g++ meson ninja-build pkg-config python3
           r-base-dev r-cran-testthat                     # the bindings and their tests
           gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user)  # the inference subset on ARM
 if [ "${1:-}" = "--bench" ]; then
-    packages+=(python3-libsvm time)
+    packages+=(python3-libsvm time python3-matplotlib)
 fi
 missing=()
 for package in "${packages[@]}"; do

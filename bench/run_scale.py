@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""kmx at growing n on deformed digits, with LIBSVM and scikit-learn up to where they finish.
+
+Trains `kmx train -s dcsvm`, `-s dcsvm-early` and `-s falkon` on the first n rows of the digits16
+binary set (../shared/data/make_digits_large.py: d = 256, test rows from images no training row was
+made from) for each n, next to LIBSVM's svm-train (exact SVM, `-m` = the same cache) and
+scikit-learn's Nystroem + RidgeClassifier (FALKON's peer, same gamma, lambda and M). Records train
+time (wall and CPU), peak RSS, test accuracy and prediction time per row into
+bench/results/scale.json, and draws bench/results/scale_time.png (train time vs n, log-log) and
+bench/results/scale_accuracy.png (accuracy vs train time). A peer is not run at larger n once a run
+of it has taken more than --peer-minutes / 4 (each doubling of n costs an SVM solver 3-4x).
+
+C and gamma come from LIBSVM on a validation split of the training rows (train on rows [0, 10000),
+validate on [10000, 15000); gamma in scale x {1/2, 1, 2} where scale = 1 / (d var(X)), C in
+{1, 8, 32}), never from the test set; FALKON uses the same gamma, its default lambda (1e-6) and M
+(min(n, max(100, 5 sqrt n))), which scikit-learn gets too.
+
+    /usr/bin/python3 bench/run_scale.py [--build build] [--digits DIR] [--sizes 10000,30000,...]
+        [--threads 1] [--peer-minutes 30] [--make-rows 1000000]
+
+--digits names a folder with digits16_bin.{train,test}.libsvm; without it, or if the files are
+missing, they are made there (default /tmp/kmx-digits16) with --make-rows training rows.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_blas  # noqa: E402
+from run_dcsvm import libsvm, subset, timed  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "results")
+KMX_METHODS = ["dcsvm", "dcsvm-early", "falkon"]
+LAMBDA = 1e-6
+
+
+def make_digits(folder, rows):
+    maker = os.path.join(HERE, "..", "..", "shared", "data", "make_digits_large.py")
+    subprocess.run(["/usr/bin/python3", maker, "--rows", str(rows), "--test-rows", "20000", "--out", folder,
+                    "--no-csv"], check=True)
+
+
+def falkon_centers(n):
+    """kmx's default M (`kmx train -s falkon` without -m): min(n, max(100, 5 sqrt n))."""
+    return min(n, max(100, int(5 * math.sqrt(n))))
+
+
+def gamma_scale(train_file, rows):
+    from sklearn.datasets import load_svmlight_file
+    x, _ = load_svmlight_file(train_file, n_features=256)
+    x = x[:rows].toarray()
+    return 1.0 / (x.shape[1] * x.var())
+
+
+def choose_c_gamma(train_file, tmp):
+    """LIBSVM's best (C, gamma) on rows [10000, 15000) after training on [0, 10000)."""
+    fit = subset(train_file, 10000, tmp)
+    with open(train_file) as src:
+        lines = [line for i, line in zip(range(15000), src)][10000:]
+    validation = os.path.join(tmp, "validation.libsvm")
+    with open(validation, "w") as dst:
+        dst.writelines(lines)
+    scale = gamma_scale(fit, 10000)
+    scores = {}
+    for c in (1, 8, 32):
+        for factor in (0.5, 1, 2):
+            scores[(c, scale * factor)] = libsvm(fit, validation, c, scale * factor, tmp)["accuracy"]
+            print(f"validation C={c} gamma={scale * factor:.4g}: {scores[(c, scale * factor)]:.2f}%", file=sys.stderr)
+    best = max(scores.values())
+    return min((key for key, value in scores.items() if value == best), key=lambda key: key[0])  # smallest C
+
+
+def kmx_run(binary, method, train, test, c, gamma, n, threads, tmp):
+    model = os.path.join(tmp, f"kmx.{method}.model")
+    extra = ["--lambda", str(LAMBDA), "-m", str(falkon_centers(n))] if method == "falkon" else ["-c", str(c)]
+    _, train_s, mb, cpu = timed([binary, "train", "-s", method, "-g", str(gamma), "--threads", str(threads), *extra,
+                                 train, model])
+    out, _, _, _ = timed([binary, "predict", "--threads", str(threads), model, test])
+    accuracy = float(out.split("accuracy = ")[1].split("%")[0])
+    predict_us = float(out.split("predict time = ")[1].split(" us/sample")[0])
+    return dict(train_s=train_s, cpu_s=cpu, mb=mb, accuracy=accuracy, predict_us=predict_us)
+
+
+def sklearn_run(train, test, gamma, n, threads):
+    """scikit-learn's Nystroem + RidgeClassifier in a child process (its peak RSS is its own)."""
+    code = f"""
+import json, time
+from sklearn.datasets import load_svmlight_file
+from sklearn.kernel_approximation import Nystroem
+from sklearn.linear_model import RidgeClassifier
+x, y = load_svmlight_file({train!r}, n_features=256); xt, yt = load_svmlight_file({test!r}, n_features=256)
+x, xt = x.toarray(), xt.toarray()
+t0 = time.perf_counter()
+nys = Nystroem(kernel="rbf", gamma={gamma!r}, n_components={falkon_centers(n)}, random_state=0)
+model = RidgeClassifier(alpha={LAMBDA} * x.shape[0], fit_intercept=False).fit(nys.fit_transform(x), y)
+fit = time.perf_counter() - t0
+t0 = time.perf_counter(); accuracy = 100 * float((model.predict(nys.transform(xt)) == yt).mean())
+print(json.dumps(dict(fit_s=fit, accuracy=accuracy, predict_us=(time.perf_counter() - t0) / len(yt) * 1e6)))
+"""
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), BLIS_NUM_THREADS=str(threads))
+    out, wall, mb, cpu = timed(["/usr/bin/python3", "-c", code], env=env)
+    r = json.loads(out.strip().splitlines()[-1])
+    return dict(train_s=r["fit_s"], cpu_s=cpu, mb=mb, accuracy=r["accuracy"], predict_us=r["predict_us"],
+                process_s=wall)
+
+
+def plot(records, path_time, path_accuracy):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    solvers = sorted({r["solver"] for r in records})
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    for solver in solvers:
+        rs = sorted((r for r in records if r["solver"] == solver), key=lambda r: r["n"])
+        ax.loglog([r["n"] for r in rs], [r["train_s"] for r in rs], "o-", label=solver)
+    ax.set_xlabel("training rows n"), ax.set_ylabel("train time (s, wall)"), ax.grid(True, which="both", alpha=.3)
+    ax.set_title("digits16 (d = 256), binary"), ax.legend()
+    fig.tight_layout(), fig.savefig(path_time, dpi=110)
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    for solver in solvers:
+        rs = sorted((r for r in records if r["solver"] == solver), key=lambda r: r["n"])
+        ax.semilogx([r["train_s"] for r in rs], [r["accuracy"] for r in rs], "o-", label=solver)
+        for r in rs:
+            ax.annotate(f"{r['n'] // 1000}k", (r["train_s"], r["accuracy"]), fontsize=7)
+    ax.set_xlabel("train time (s, wall)"), ax.set_ylabel("test accuracy (%)"), ax.grid(True, which="both", alpha=.3)
+    ax.set_title("digits16 (d = 256), binary: accuracy vs time"), ax.legend()
+    fig.tight_layout(), fig.savefig(path_accuracy, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--digits", default="/tmp/kmx-digits16")
+    ap.add_argument("--sizes", default="10000,30000,100000,300000,1000000")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--peer-minutes", type=float, default=30)
+    ap.add_argument("--make-rows", type=int, default=1000000)
+    ap.add_argument("--skip-peers", action="store_true")
+    a = ap.parse_args()
+    binary = os.path.join(a.build, "tools", "kmx", "kmx")
+    os.environ.update(peer_blas.environment(binary))
+    train_all = os.path.join(a.digits, "digits16_bin.train.libsvm")
+    test = os.path.join(a.digits, "digits16_bin.test.libsvm")
+    if not (os.path.exists(train_all) and os.path.exists(test)):
+        make_digits(a.digits, a.make_rows)
+    os.makedirs(RESULTS, exist_ok=True)
+    header = dict(cpu=peer_blas.describe(binary), threads=a.threads)
+    records, stopped = [], set(["LIBSVM", "sklearn Nystroem"] if a.skip_peers else [])
+    with tempfile.TemporaryDirectory() as tmp:
+        c, gamma = choose_c_gamma(train_all, tmp)
+        header.update(C=c, gamma=gamma, lam=LAMBDA)
+        print(json.dumps(header), file=sys.stderr)
+        for n in (int(s) for s in a.sizes.split(",")):
+            train = subset(train_all, n, tmp)
+            runs = {f"kmx {m}": (lambda m=m: kmx_run(binary, m, train, test, c, gamma, n, a.threads, tmp))
+                    for m in KMX_METHODS}
+            runs["LIBSVM"] = lambda: libsvm(train, test, c, gamma, tmp)
+            runs["sklearn Nystroem"] = lambda: sklearn_run(train, test, gamma, n, a.threads)
+            for solver, run in runs.items():
+                if solver in stopped:
+                    continue
+                r = dict(run(), solver=solver, n=n)
+                records.append(r)
+                print(json.dumps(r), file=sys.stderr, flush=True)
+                if solver in ("LIBSVM", "sklearn Nystroem") and r["train_s"] > a.peer_minutes * 60 / 4:
+                    stopped.add(solver)
+                with open(os.path.join(RESULTS, "scale.json"), "w") as out:
+                    json.dump(dict(header, records=records), out, indent=1)
+            os.remove(train) if train != train_all else None
+    plot(records, os.path.join(RESULTS, "scale_time.png"), os.path.join(RESULTS, "scale_accuracy.png"))
+    print("| n | solver | train s | CPU s | peak MB | accuracy % | predict us/row |")
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for r in records:
+        print(f"| {r['n']} | {r['solver']} | {r['train_s']:.1f} | {r['cpu_s']:.1f} | {r['mb']:.0f} | "
+              f"{r['accuracy']:.2f} | {r['predict_us']:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
