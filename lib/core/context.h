@@ -47,6 +47,7 @@ public:
     // check_budget, then an arena of exactly that size.
     Arena reserve(size_t bytes, const char *what);
     size_t peak_bytes() const { return peak_bytes_; }
+    size_t reserved_bytes() const { return reserved_bytes_; }
 
     // Cooperative cancellation: request() may come from any thread; the
     // running call sees it at its next check_cancel() or progress().

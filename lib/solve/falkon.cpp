@@ -62,15 +62,19 @@ struct Work {
     double *tridiagonal, *eigen;    // t x t and t: the Lanczos matrix of one output
 };
 
-Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block, int64_t validation, int iterations,
-                size_t cache_bytes) {
-    Work w{};
-    // The cache holds min(cache_bytes, all of K_nM), of which whole blocks are
-    // used (carving the unrounded size keeps the sizing an upper bound when
-    // k-means returns fewer centers than planned).
+// The cache holds min(cache_bytes, all of K_nM), of which whole blocks are
+// used (carving the unrounded size keeps the sizing an upper bound when
+// k-means returns fewer centers than planned).
+void carve_cache(ScratchCarver &c, Work &w, int64_t n, int64_t m, int64_t block, size_t cache_bytes) {
     const int64_t cache_values = std::min(int64_t(cache_bytes / sizeof(double)), n * m);
     w.cached_blocks = cache_values / (block * m) + (cache_values == n * m && n % block != 0 ? 1 : 0);
     w.cache = c.take<double>(size_t(cache_values));
+}
+
+Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block, int64_t validation, int iterations,
+                size_t cache_bytes) {
+    Work w{};
+    carve_cache(c, w, n, m, block, cache_bytes);
     for (double **vec : {&w.x, &w.r, &w.p, &w.ap, &w.tmp, &w.v, &w.w}) *vec = c.take<double>(size_t(m * k));
     w.best_x = c.take<double>(size_t(validation > 0 ? m * k : 0));
     w.kernel_block = c.take<double>(size_t(block * m));
@@ -336,7 +340,7 @@ size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int
     ScratchCarver carver;
     carver.take<double>(size_t(m * m));  // K_MM, then T
     carve_work(carver, data.n, m, k, block, validation_rows_for(data.n, o.validation_fraction), o.iterations,
-               o.kernel_cache_bytes);
+               o.auto_cache ? 0 : o.kernel_cache_bytes);
     WorkspacePlan plan;
     plan.add_bytes(carver.bytes());
     plan.add_bytes(falkon_preconditioner_workspace_bytes(m));
@@ -345,21 +349,63 @@ size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int
     return plan.bytes();
 }
 
+namespace {
+
+constexpr size_t kCacheHeadroom = size_t(1) << 20;  // left to the call's small allocations
+
+// auto_cache, once the workspace is reserved and the centers chosen: the
+// bytes of K_nM (n x M doubles) that fit what the budget leaves, also within
+// the memory the machine can give now; at most options.kernel_cache_bytes
+// when that is nonzero.
+size_t auto_cache_bytes(const Context &ctx, const Problem &pr, const FalkonOptions &options) {
+    const size_t limit = std::min(ctx.memory_budget, machine_memory_budget());
+    const size_t used = ctx.reserved_bytes() + kCacheHeadroom;
+    size_t bytes = std::min(limit > used ? limit - used : 0, size_t(pr.n) * size_t(pr.m) * sizeof(double));
+    if (options.kernel_cache_bytes > 0) bytes = std::min(bytes, options.kernel_cache_bytes);
+    return bytes;
+}
+
+// auto_cache: K_nM's cache in an arena of its own, reserved from what is left.
+Arena reserve_auto_cache(Context &ctx, const Problem &pr, const FalkonOptions &options, Work &work) {
+    const size_t bytes = auto_cache_bytes(ctx, pr, options);
+    Arena arena = ctx.reserve(bytes, "FALKON K_nM cache");
+    ScratchCarver carver(arena);
+    carve_cache(carver, work, pr.n, pr.m, pr.block, bytes);
+    return arena;
+}
+
+// -v: whether K_nM is kept across the CG passes, and why not.
+void log_cache_choice(const Context &ctx, const Problem &pr, const Work &work, const FalkonOptions &options) {
+    const int64_t blocks = (pr.n + pr.block - 1) / pr.block;
+    const double whole_mb = double(pr.n) * double(pr.m) * sizeof(double) / 1048576.0;
+    if (work.cached_blocks >= blocks)
+        ctx.log(KMX_LOG_INFO, "FALKON: K_nM cached (%.0f MB, %lld x %lld)", whole_mb, (long long)pr.n,
+                (long long)pr.m);
+    else
+        ctx.log(KMX_LOG_INFO,
+                "FALKON: K_nM (%.0f MB) %s: %lld of %lld blocks of %lld rows cached, the rest recomputed every pass",
+                whole_mb, options.auto_cache ? "does not fit the memory budget" : "over cache_size",
+                (long long)work.cached_blocks, (long long)blocks, (long long)pr.block);
+}
+
+}  // namespace
+
 CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
-                           const FalkonOptions &options, FalkonStats *stats_out) {
+                           const FalkonOptions &requested, FalkonStats *stats_out) {
     const auto start = std::chrono::steady_clock::now();
     auto seconds_since = [](auto t0) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
-    check_arguments(data, targets, options);
+    check_arguments(data, targets, requested);
     Problem pr;
     pr.kernel = kernel;
     pr.kernel.gamma = kernel.gamma_for(data.d);
+    const FalkonOptions &options = requested;
     pr.data = &data;
     pr.y = targets.y.data();
     pr.n = data.n;
     pr.k = targets.outputs;
-    const size_t bytes = falkon_workspace_bytes(pr.kernel, data, options.centers, pr.k, options);
+    const size_t bytes = falkon_workspace_bytes(pr.kernel, data, options.centers, pr.k, options);  // auto: uncached
     Arena arena = ctx.reserve(bytes, "FALKON workspace (T, A, CG vectors, one K_nM block)");
 
     FalkonStats stats;
@@ -380,8 +426,11 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
                                                           ctx.threads);
     ScratchCarver work_carver(arena);
     Work work = carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()),
-                           options.iterations, options.kernel_cache_bytes);
+                           options.iterations, options.auto_cache ? 0 : options.kernel_cache_bytes);
+    const Arena cache_arena = options.auto_cache ? reserve_auto_cache(ctx, pr, options, work) : Arena();
+    stats.workspace_bytes += cache_arena.capacity();
     stats.rank = pc.rank;
+    log_cache_choice(ctx, pr, work, options);
     if (pc.low_rank)
         ctx.log(KMX_LOG_INFO, "FALKON: K_MM is singular; preconditioning on its numerical rank %lld of %lld",
                 (long long)pc.rank, (long long)pr.m);

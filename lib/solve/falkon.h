@@ -31,10 +31,14 @@ struct FalkonOptions {
     double validation_fraction = 0;                     // in [0, 0.5): held-out rows for early stopping
     int patience = 3;                                   // early stopping: iterations without improvement
     double jitter = 2.220446049250313e-16;              // ε of T = chol(K_MM + εM I)
-    // Opt-in: keep up to this many bytes of K_nM row blocks after the first
-    // pass instead of recomputing them every iteration (0, the default: K_nM
-    // is never stored and memory stays O(M² + block·M)). Part of the budget.
+    // Keep up to this many bytes of K_nM row blocks after the first pass
+    // instead of recomputing them every iteration (0: K_nM is never stored and
+    // memory stays O(M² + block·M)). Part of the budget.
     size_t kernel_cache_bytes = 0;
+    // Instead: keep as much of K_nM as the budget leaves after the rest of the
+    // workspace (all of it when it fits; kernel_cache_bytes, if nonzero, caps
+    // it), within kMachineBudgetShare of the memory available now.
+    bool auto_cache = false;
 };
 
 struct FalkonStats {
@@ -47,14 +51,15 @@ struct FalkonStats {
     int64_t train_rows = 0;                // n minus the validation rows
     double seconds = 0;                    // wall time of falkon_fit
     double center_seconds = 0;             // of which choosing the centers
-    size_t workspace_bytes = 0;            // the solver's arena (checked against the budget)
+    size_t workspace_bytes = 0;            // the solver's arenas (checked against the budget), K_nM's cache included
     size_t peak_bytes = 0;                 // peak reserved by the call (centers + solver)
 };
 
 // Bytes of the solver's workspace for `data` (dense or sparse), M centers
 // and `outputs` columns: K_MM/T and A (2 M²), the CG vectors (about 8 M x
 // outputs), one block of K_nM rows (at most 2²² values) and its scratch.
-// Choosing the centers reserves its own scratch on top (landmarks.h).
+// Choosing the centers reserves its own scratch on top (landmarks.h), and
+// with auto_cache the K_nM cache comes after both, from what is left.
 size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t centers, int64_t outputs,
                               const FalkonOptions &options);
 

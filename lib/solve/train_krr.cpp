@@ -34,7 +34,8 @@ FalkonOptions falkon_options(const TrainOptions &o, int64_t n) {
     f.iterations = o.iterations;
     f.tolerance = o.tolerance;
     f.validation_fraction = o.validation;
-    f.kernel_cache_bytes = o.cache_bytes;  // 0: K_nM recomputed every pass (O(M²) memory)
+    f.auto_cache = true;                   // K_nM kept across passes as far as the budget allows,
+    f.kernel_cache_bytes = o.cache_bytes;  // at most cache_size bytes of it if that is nonzero
     return f;
 }
 

@@ -41,9 +41,11 @@ struct Fit {
     kmx::FalkonStats stats;
 };
 
-Fit fit(const kmx::KernelSpec &kernel, const kmx::Dataset &train, const kmx::KrrTargets &t, const kmx::FalkonOptions &o) {
+Fit fit(const kmx::KernelSpec &kernel, const kmx::Dataset &train, const kmx::KrrTargets &t, const kmx::FalkonOptions &o,
+        size_t budget = kmx::kUnlimitedBudget) {
     kmx::Context ctx;
     ctx.seed = 7;
+    ctx.memory_budget = budget;
     Fit f;
     f.model = kmx::falkon_fit(ctx, kernel, train, t, o, &f.stats);
     return f;
@@ -207,6 +209,37 @@ TEST(Falkon, KernelCacheGivesTheSameFit) {
         const Fit cached = fit(rbf(8.0), *letter, t, o);
         EXPECT_EQ(cached.model.beta, plain.model.beta);
         EXPECT_GT(cached.stats.workspace_bytes, plain.stats.workspace_bytes + bytes - 1);
+    }
+}
+
+// auto_cache (the CLI's and C API's default) keeps all of K_nM when the budget
+// has room, the blocks that fit when it has less, none when it has none, and
+// a nonzero kernel_cache_bytes caps it; the fit is the same every time.
+TEST(Falkon, AutoCacheTakesWhatTheBudgetLeaves) {
+    const auto letter = load("letter_mc.train.libsvm", true, 3000);
+    const kmx::KrrTargets t = targets_of(*letter, kmx::KrrTask::classification);
+    kmx::FalkonOptions o = options(1500, 1e-4);  // K_nM in 2 blocks of 2796 and 204 rows
+    o.iterations = 5;
+    const Fit plain = fit(rbf(8.0), *letter, t, o);
+    const size_t uncached = plain.stats.workspace_bytes;
+    const size_t whole = size_t(3000) * 1500 * sizeof(double), first_block = size_t(2796) * 1500 * sizeof(double);
+    o.auto_cache = true;
+    struct Case {
+        size_t budget, cap, cached_at_least, cached_below;
+    };
+    const Case cases[] = {
+        {kmx::kUnlimitedBudget, 0, whole, whole + 1},                       // all of it
+        {uncached + first_block + (2 << 20), 0, first_block, whole},        // the first block only
+        {uncached + (1 << 20), 0, 0, first_block},                          // none fits
+        {kmx::kUnlimitedBudget, first_block, first_block, first_block + 1}, // capped
+    };
+    for (const Case &c : cases) {
+        o.kernel_cache_bytes = c.cap;
+        const Fit cached = fit(rbf(8.0), *letter, t, o, c.budget);
+        EXPECT_EQ(cached.model.beta, plain.model.beta);
+        const size_t cache = cached.stats.workspace_bytes - uncached;
+        EXPECT_GE(cache, c.cached_at_least) << c.budget;
+        EXPECT_LT(cache, c.cached_below) << c.budget;
     }
 }
 
