@@ -490,28 +490,29 @@ void DualSolver::swap_variables(int64_t a, int64_t b) {
     std::swap(index_[a], index_[b]);
 }
 
-// ∇f_t of the shrunk variables: −1 + Ḡ_t + Σ_{free k} α_k Q_tk
-//   = −1 + Ḡ_t + y_t Σ_{free k} α_k y_k K(x_k, x_t),
-// the kernel rows of the free variables in blocks by GEMM (LIBSVM fetches
-// one Q column per free or per shrunk variable instead, evicting the cache).
+// ∇f_t of the shrunk variables: −1 + Ḡ_t + Σ_{free k} α_k Q_tk, by columns of
+// whichever side needs fewer kernel evaluations (as LIBSVM).
 void DualSolver::reconstruct_gradient() {
     if (active_ == n_) return;
-    double *sum = grad_ + active_;  // Σ_k α_k y_k K(x_k, x_t) first
-    std::fill(sum, grad_ + n_, 0.0);
-    int64_t rows[SvmQMatrix::kBlockRows];
-    double coef[SvmQMatrix::kBlockRows];
-    int64_t count = 0;
-    for (int64_t k = 0; k < active_; ++k) {
-        if (is_free(k)) {
-            rows[count] = k;
-            coef[count++] = alpha_[k] * y_[k];
+    for (int64_t t = active_; t < n_; ++t) grad_[t] = grad_bar_[t] - 1.0;
+    int64_t free = 0;
+    for (int64_t k = 0; k < active_; ++k) free += is_free(k);
+    if (double(free) * double(n_) > 2.0 * double(active_) * double(n_ - active_)) {
+        for (int64_t t = active_; t < n_; ++t) {
+            const float *q_t = q_.column(t, active_);
+            double sum = 0;
+            for (int64_t k = 0; k < active_; ++k)
+                if (is_free(k)) sum += alpha_[k] * double(q_t[k]);
+            grad_[t] += sum;
         }
-        if (count == SvmQMatrix::kBlockRows || (k + 1 == active_ && count > 0)) {
-            q_.add_kernel_combination(rows, coef, count, active_, n_, sum);
-            count = 0;
+    } else {
+        for (int64_t k = 0; k < active_; ++k) {
+            if (!is_free(k)) continue;
+            const float *q_k = q_.column(k, n_);
+            const double a = alpha_[k];
+            for (int64_t t = active_; t < n_; ++t) grad_[t] += a * double(q_k[t]);
         }
     }
-    for (int64_t t = active_; t < n_; ++t) grad_[t] = grad_bar_[t] - 1.0 + y_[t] * grad_[t];
 }
 
 // b = −ρ, ρ the average of y_t ∇f_t over free α's, or the midpoint of the

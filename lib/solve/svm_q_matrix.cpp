@@ -16,7 +16,7 @@ namespace kmx {
 namespace {
 
 constexpr double kUnitRoundoff = 0x1p-53;      // u
-constexpr int64_t kColumnChunk = SvmQMatrix::kColumnChunk;  // variables per parallel task of one column
+constexpr int64_t kColumnChunk = 4096;         // variables per parallel task of one column
 constexpr int64_t kParallelColumnWork = 1 << 18;  // len·d from which one column is split over threads
 
 // The rounding floor of D = ‖a‖² + ‖b‖² − 2 a·b, as a factor of ‖a‖² + ‖b‖²:
@@ -46,7 +46,6 @@ size_t SvmQMatrix::workspace_bytes(int64_t n, int64_t d) {
         .add<double>(size_t(n))              // one kernel row
         .add<double>(size_t(kBlockRows) * size_t(d))
         .add<double>(size_t(kBlockRows))
-        .add<double>(size_t(kBlockRows) * size_t(kColumnChunk))
         .bytes();
 }
 
@@ -67,7 +66,6 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
     row_ = arena.alloc<double>(size_t(n_));
     block_x_ = arena.alloc<double>(size_t(kBlockRows) * size_t(d_));
     block_sq_ = arena.alloc<double>(size_t(kBlockRows));
-    chunk_ = arena.alloc<double>(size_t(kBlockRows) * size_t(kColumnChunk));
     const Dataset &data = *problem.data;
     if (problem.rows) {
         for (int64_t k = 0; k < n_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
@@ -120,24 +118,6 @@ const float *SvmQMatrix::column(int64_t i, int64_t len) {
     const double yi = y_[i];
     for (int64_t j = valid; j < len; ++j) data[j] = float(yi * y_[j] * row_[j - valid]);
     return data;
-}
-
-void SvmQMatrix::add_kernel_combination(const int64_t *rows, const double *coef, int64_t count, int64_t begin,
-                                        int64_t end, double *out) {
-    for (int64_t k = 0; k < count; ++k) {
-        std::memcpy(block_x_ + k * d_, x_ + rows[k] * d_, sizeof(double) * size_t(d_));
-        block_sq_[k] = sq_[rows[k]];
-    }
-    for (int64_t first = begin; first < end; first += kColumnChunk) {
-        const int64_t last = std::min(end, first + kColumnChunk), width = last - first;
-        kernel_rows(block_x_, block_sq_, count, first, last, chunk_, width, threads_);
-        for (int64_t k = 0; k < count; ++k) {
-            const double c = coef[k], *kr = chunk_ + k * width;
-            double *o = out + (first - begin);
-#pragma omp simd
-            for (int64_t j = 0; j < width; ++j) o[j] += c * kr[j];
-        }
-    }
 }
 
 void SvmQMatrix::swap_index(int64_t i, int64_t j) {

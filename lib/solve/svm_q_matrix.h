@@ -50,15 +50,7 @@ public:
     void add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,
                             double *grad, double *grad_bar);
 
-    // out[j − begin] += Σ_r coef[r] K(x_rows[r], x_j) for j in [begin, end)
-    // (the current order), for count <= kBlockRows rows: their kernel rows by
-    // one GEMM per kColumnChunk columns, without touching the cache.
-    void add_kernel_combination(const int64_t *rows, const double *coef, int64_t count, int64_t begin,
-                                int64_t end, double *out);
-
     int64_t size() const { return n_; }
-    // Columns per GEMM of add_kernel_combination.
-    static constexpr int64_t kColumnChunk = 4096;
 
 private:
     // out[r*ldo + j] = K(a_r, x_j) for the na rows a (with squared norms
@@ -79,7 +71,6 @@ private:
     double *row_ = nullptr;   // one kernel row, before it becomes a float column
     double *block_x_ = nullptr;   // kBlockRows × d
     double *block_sq_ = nullptr;  // kBlockRows
-    double *chunk_ = nullptr;     // kBlockRows × kColumnChunk kernel values
     KernelCache cache_;
 };
 

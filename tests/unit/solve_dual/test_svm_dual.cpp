@@ -22,7 +22,6 @@
 #include "kernel/kernel.h"
 #include "solve/kernel_cache.h"
 #include "solve/svm_dual.h"
-#include "solve/svm_q_matrix.h"
 
 namespace {
 
@@ -654,51 +653,6 @@ TEST(KernelCache, SlotCountsAreClamped) {
     const size_t bytes = kmx::KernelCache::workspace_bytes(100, 37);
     EXPECT_EQ(kmx::KernelCache::slots_fitting(100, bytes), 37);
     EXPECT_EQ(kmx::KernelCache::slots_fitting(100, bytes - 1), 36);
-}
-
-// The gradient reconstruction's kernel combination (GEMM over blocks of rows,
-// chunks of columns) against kernel_eval sums, after swaps, over a column
-// range that crosses a chunk boundary, on 1 and 2 threads.
-TEST(SvmQMatrix, KernelCombinationMatchesDirectSums) {
-    const int64_t n = kmx::SvmQMatrix::kColumnChunk + 900, d = 5;
-    std::mt19937 rng(3);
-    std::normal_distribution<double> normal;
-    std::vector<double> x(static_cast<size_t>(n * d)), y(static_cast<size_t>(n)), upper(static_cast<size_t>(n), 1.0);
-    for (double &v : x) v = normal(rng);
-    for (int64_t i = 0; i < n; ++i) y[size_t(i)] = i % 3 ? 1.0 : -1.0;
-    const auto data = Dataset::dense_borrow(x.data(), n, d, y.data());
-    for (const KernelSpec kernel : {KernelSpec{KMX_KERNEL_RBF, 0.3, 0, 3}, KernelSpec{KMX_KERNEL_POLYNOMIAL, 0.2, 1, 3}})
-        for (int threads : {1, 2}) {
-            SvmProblem problem;
-            problem.data = data.get();
-            problem.n = n;
-            problem.y = y.data();
-            problem.upper = upper.data();
-            problem.kernel = kernel;
-            kmx::Arena arena(kmx::SvmQMatrix::workspace_bytes(n, d) + kmx::KernelCache::workspace_bytes(n, 4) +
-                             (size_t(1) << 22));
-            kmx::SvmQMatrix q(arena, problem, 4, threads);
-            std::vector<int64_t> order(static_cast<size_t>(n));  // order[t]: the original row now at t
-            std::iota(order.begin(), order.end(), 0);
-            for (int64_t s = 0; s < 50; ++s) {
-                const int64_t a = int64_t(rng() % n), b = int64_t(rng() % n);
-                q.swap_index(a, b);
-                std::swap(order[size_t(a)], order[size_t(b)]);
-            }
-            const int64_t rows[] = {7, 100, 4000, n - 1}, begin = 1000, end = n;
-            const double coef[] = {0.5, -1.25, 2.0, 0.75};
-            std::vector<double> out(size_t(end - begin), 1.0);
-            q.add_kernel_combination(rows, coef, 4, begin, end, out.data());
-            double worst = 0;
-            for (int64_t j = begin; j < end; ++j) {
-                double expected = 1.0;
-                for (int r = 0; r < 4; ++r)
-                    expected += coef[r] * kmx::kernel_eval(kernel, x.data() + order[size_t(rows[r])] * d,
-                                                           x.data() + order[size_t(j)] * d, d);
-                worst = std::max(worst, std::abs(out[size_t(j - begin)] - expected) / (1 + std::abs(expected)));
-            }
-            EXPECT_LT(worst, 1e-12) << "kernel " << int(kernel.type) << ", threads " << threads;
-        }
 }
 
 }  // namespace
