@@ -4,10 +4,7 @@
 // the fraction of GEMM speed the block reaches (goal: >= 0.8 for d >= 64).
 //
 //   bench_kernel_block [--threads N] [--reps R] [--d D]...   (default d: 16, 64, 784)
-#include <blis.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +13,7 @@
 
 #include "kernel/fast_exp.h"
 #include "kernel/kernel.h"
+#include "versus_dgemm.h"
 
 namespace {
 
@@ -50,13 +48,6 @@ std::vector<double> random_matrix(int64_t rows, int64_t cols, std::mt19937_64 &r
     return m;
 }
 
-template <class Fn>
-double seconds(Fn &&fn) {
-    const auto start = std::chrono::steady_clock::now();
-    fn();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // The exp implementation kmx picks on this CPU (the fastest supported).
 const char *exp_path_name() {
     if (kmx::exp_path_supported(kmx::ExpPath::Avx512)) return "avx512";
@@ -75,21 +66,13 @@ void time_shape(const Shape &s, const Options &options, double &best_kernel, dou
     std::vector<double> out(size_t(s.na * s.nb));
     const kmx::KernelSpec spec;  // RBF, gamma = 1/d
     kmx::Arena scratch(kmx::kernel_block_workspace_bytes(spec, s.na, s.nb, s.d));
-    rntm_t rntm = BLIS_RNTM_INITIALIZER;
-    bli_rntm_set_num_threads(options.threads, &rntm);
-    double one = 1.0, zero = 0.0;
-    best_kernel = best_gemm = 1e300;
-    for (int rep = 0; rep < options.reps; ++rep) {
-        best_kernel = std::min(best_kernel, seconds([&] {
+    const bench::VersusDgemm best =
+        bench::time_versus_dgemm(options.reps, options.threads, s.na, s.nb, s.d, a.data(), b.data(), [&] {
             kmx::kernel_block(spec, a.data(), s.na, s.d, b.data(), s.nb, s.d, s.d, out.data(), s.nb, scratch,
                               options.threads);
-        }));
-        best_gemm = std::min(best_gemm, seconds([&] {
-            bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_TRANSPOSE, s.na, s.nb, s.d, &one, const_cast<double *>(a.data()),
-                         s.d, 1, const_cast<double *>(b.data()), s.d, 1, &zero, out.data(), s.nb, 1, nullptr,
-                         &rntm);
-        }));
-    }
+        });
+    best_kernel = best.ours;
+    best_gemm = best.dgemm;
 }
 
 }  // namespace
