@@ -8,6 +8,13 @@
 // bench/run_kmeans.sh runs this beside scikit-learn on the same file.
 //
 //   bench_kmeans --data FILE --k K [--max-iter N] [--threads T] [--seed S] [--repeats R]
+//   bench_kmeans --assign [--rows N] [--k K] [--d D]... [--threads T] [--repeats R]
+//
+// --assign times the assignment step alone (kmx_kmeans_assign: GEMM plus
+// argmin over the centers) against BLIS dgemm of the same shape (rows x d
+// times d x k), alternately, best of --repeats (default 7), both counted as
+// 2·rows·k·d flops, on uniform random data (default: 20000 rows, k = 100,
+// d = 16, 64, 256, 784); the ratio is the fraction of dgemm's rate reached.
 //
 // FILE: int64 n, int64 d, then n·d float64 row-major (little-endian), as
 // written by bench/kmeans_sklearn.py --write-data.
@@ -20,29 +27,42 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
+
+#include "versus_dgemm.h"
 
 namespace {
 
 struct Options {
     std::string data;
-    int64_t k = 10;
+    int64_t k = 0;  // 0: 10 for a k-means run, 100 with --assign
     int max_iter = 20;
     int threads = 1;
     long long seed = 0;
     int repeats = 3;
+    bool assign = false;  // --assign: assignment vs dgemm
+    int64_t rows = 20000;
+    std::vector<int64_t> dims;
 };
 
 [[noreturn]] void usage(const char *program) {
-    std::fprintf(stderr, "usage: %s --data FILE --k K [--max-iter N] [--threads T] [--seed S] [--repeats R]\n",
-                 program);
+    std::fprintf(stderr,
+                 "usage: %s --data FILE --k K [--max-iter N] [--threads T] [--seed S] [--repeats R]\n"
+                 "       %s --assign [--rows N] [--k K] [--d D]... [--threads T] [--repeats R]\n",
+                 program, program);
     std::exit(2);
 }
 
 Options parse_options(int argc, char **argv) {
     Options options;
     for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--assign")) {
+            options.assign = true;
+            options.repeats = 7;
+            continue;
+        }
         if (i + 1 >= argc) usage(argv[0]);
         const char *value = argv[++i];
         if (!std::strcmp(argv[i - 1], "--data"))
@@ -57,10 +77,16 @@ Options parse_options(int argc, char **argv) {
             options.seed = std::atoll(value);
         else if (!std::strcmp(argv[i - 1], "--repeats"))
             options.repeats = std::atoi(value);
+        else if (!std::strcmp(argv[i - 1], "--rows"))
+            options.rows = std::atoll(value);
+        else if (!std::strcmp(argv[i - 1], "--d"))
+            options.dims.push_back(std::atoll(value));
         else
             usage(argv[0]);
     }
-    if (options.data.empty() || options.k < 1 || options.max_iter < 1 || options.threads < 1 || options.repeats < 1)
+    if (options.dims.empty()) options.dims = {16, 64, 256, 784};
+    if (options.k == 0) options.k = options.assign ? 100 : 10;
+    if ((options.data.empty() && !options.assign) || options.rows < options.k || options.k < 1 || options.max_iter < 1 || options.threads < 1 || options.repeats < 1)
         usage(argv[0]);
     return options;
 }
@@ -135,10 +161,52 @@ Timing time_kmeans(kmx_context *ctx, const kmx_dataset *data, const Options &opt
     return t;
 }
 
+// Best times (s) of kmx_kmeans_assign and of dgemm X Cᵀ (rows x k), run alternately.
+void time_assignment(kmx_context *ctx, const Options &options, int64_t d, double &best_assign, double &best_gemm) {
+    std::mt19937_64 rng(42);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    std::vector<double> x(size_t(options.rows * d));
+    for (double &v : x) v = uniform(rng);
+    const std::vector<double> centers(x.begin(), x.begin() + options.k * d);  // the first k rows
+    std::vector<int32_t> assignment(size_t(options.rows));
+    kmx_dataset *data = nullptr;
+    check(kmx_dataset_create(&data, x.data(), options.rows, d, nullptr, KMX_BORROW));
+    const bench::VersusDgemm best = bench::time_versus_dgemm(
+        options.repeats, options.threads, options.rows, options.k, d, x.data(), centers.data(), [&] {
+            check(kmx_kmeans_assign(assignment.data(), options.rows, nullptr, 0, ctx, data, centers.data(),
+                                    options.k));
+        });
+    kmx_dataset_free(data);
+    best_assign = best.ours;
+    best_gemm = best.dgemm;
+}
+
+void assignment_table(kmx_context *ctx, const Options &options) {
+    std::printf("k-means assignment (GEMM + argmin) vs BLIS dgemm (X Ct, same shape), rows=%lld k=%lld "
+                "threads=%d, best of %d\n",
+                (long long)options.rows, (long long)options.k, options.threads, options.repeats);
+    std::printf("%5s | %10s %8s | %10s %8s | %6s\n", "d", "assign ms", "GFLOP/s", "dgemm ms", "GFLOP/s", "ratio");
+    for (int64_t d : options.dims) {
+        double assign_s, gemm_s;
+        time_assignment(ctx, options, d, assign_s, gemm_s);
+        const double gflop = 2.0 * double(options.rows) * double(options.k) * double(d) * 1e-9;
+        std::printf("%5lld | %10.3f %8.2f | %10.3f %8.2f | %6.3f\n", (long long)d, assign_s * 1e3,
+                    gflop / assign_s, gemm_s * 1e3, gflop / gemm_s, gemm_s / assign_s);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
     const Options options = parse_options(argc, argv);
+    if (options.assign) {
+        kmx_context *ctx = nullptr;
+        check(kmx_context_create(&ctx));
+        check(kmx_context_set_param(ctx, KMX_PARAM_THREADS, options.threads));
+        assignment_table(ctx, options);
+        kmx_context_free(ctx);
+        return 0;
+    }
     const Matrix m = read_matrix(options.data);
     kmx_dataset *data = nullptr;
     check(kmx_dataset_create(&data, m.values.data(), m.n, m.d, nullptr, KMX_BORROW));

@@ -15,8 +15,9 @@
 //    again for AVX2+FMA (the table lookup becomes a gather). 2^n is written
 //    into the exponent bits as 2^(n+60), and the table holds 2^(j/N)·2^−60,
 //    so that subnormal results stay correct;
-//  - AVX-512 intrinsics: the table sits in two registers (vpermt2pd) and
-//    vscalefpd applies 2^n, with correct underflow.
+//  - AVX-512 intrinsics: the rounding yields k/N directly (below), the table
+//    sits in two registers (vpermt2pd) and vscalefpd applies 2^n, with
+//    correct underflow.
 // The fastest one the CPU supports is chosen once, at first use.
 #include "fast_exp.h"
 
@@ -154,20 +155,28 @@ inline __mmask8 lanes_from(int64_t i, int64_t n) {
     return n - i >= 8 ? kAllLanes : __mmask8((1u << (n - i)) - 1);
 }
 
+// Here k/N itself comes out of the rounding: adding 1.5·2^48 (whose ulp is
+// 2^−4 = 1/N) to x/ln2 rounds it to k/N, the same k as round(x·N/ln2), and
+// leaves j = k mod N in the low 4 mantissa bits; k/N · ln2 splits as before
+// (N is a power of 2, so the products are the same, exact ones).
+constexpr double kInvLn2 = kInvLn2N / kTableSize;
+constexpr double kRoundShifterN = 0x1.8p48;
+constexpr double kLn2Hi = kLn2HiN * kTableSize, kLn2Lo = kLn2LoN * kTableSize;
+
 __attribute__((target("avx512f"))) inline __m512d exp8(__m512d x) {
     x = _mm512_maskz_max_pd(kAllLanes, _mm512_set1_pd(kLowest), x);  // keeps NaN
-    const __m512d shifted = _mm512_fmadd_pd(x, _mm512_set1_pd(kInvLn2N), _mm512_set1_pd(kRoundShifter));
-    const __m512d k = _mm512_sub_pd(shifted, _mm512_set1_pd(kRoundShifter));
-    __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(kLn2HiN), x);
-    r = _mm512_fnmadd_pd(k, _mm512_set1_pd(kLn2LoN), r);
-    __m512d p = _mm512_set1_pd(kPoly[6]);
-    for (int i = 5; i >= 0; --i) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kPoly[i]));
+    const __m512d shifted = _mm512_fmadd_pd(x, _mm512_set1_pd(kInvLn2), _mm512_set1_pd(kRoundShifterN));
+    const __m512d k_over_n = _mm512_sub_pd(shifted, _mm512_set1_pd(kRoundShifterN));
+    __m512d r = _mm512_fnmadd_pd(k_over_n, _mm512_set1_pd(kLn2Hi), x);
+    r = _mm512_fnmadd_pd(k_over_n, _mm512_set1_pd(kLn2Lo), r);
+    __m512d p = _mm512_fmadd_pd(_mm512_set1_pd(kPoly[6]), r, _mm512_set1_pd(kPoly[5]));
+    for (int i = 4; i >= 0; --i) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kPoly[i]));
     // vpermt2pd reads the low 4 bits of each index: those of `shifted` are j.
-    const __m512d table = _mm512_permutex2var_pd(_mm512_load_pd(kTable), _mm512_castpd_si512(shifted),
-                                                 _mm512_load_pd(kTable + 8));
-    // scalef(v, k/N) multiplies v by 2^floor(k/N) = 2^n.
-    const __m512d k_over_n = _mm512_mul_pd(k, _mm512_set1_pd(1.0 / kTableSize));
-    return _mm512_maskz_scalef_pd(kAllLanes, _mm512_mul_pd(table, p), k_over_n);
+    const __m512i bits = _mm512_castpd_si512(shifted);
+    const __m512d table = _mm512_permutex2var_pd(_mm512_load_pd(kTable), bits, _mm512_load_pd(kTable + 8));
+    const __m512d scaled = _mm512_mul_pd(table, p);
+    // scalef(v, k/N) multiplies v by 2^floor(k/N) = 2^n, with correct underflow.
+    return _mm512_maskz_scalef_pd(kAllLanes, scaled, k_over_n);
 }
 
 __attribute__((target("avx512f"))) void exp_avx512(double *x, int64_t n) {

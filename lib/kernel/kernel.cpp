@@ -66,9 +66,9 @@ void kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t l
         kernel_detail::gram_kernel_block(spec, a, na, lda, b, nb, ldb, d, out, ldo, scratch, threads);
 }
 
-size_t kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int64_t nb, int64_t) {
+size_t kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int64_t nb, int64_t d) {
     if (spec.type == KMX_KERNEL_LAPLACIAN) return 0;
-    return kernel_detail::gram_kernel_block_workspace_bytes(spec, na, nb);
+    return kernel_detail::gram_kernel_block_workspace_bytes(spec, na, nb, d);
 }
 
 }  // namespace kmx

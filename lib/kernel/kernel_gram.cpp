@@ -7,14 +7,15 @@
 //   linear     K_ij = a_i·b_j
 //
 // The GEMM writes straight into the caller's block; the map then runs over
-// tiles of rows in parallel. At small d the Gaussian's GEMM and map go panel
-// by panel, so that the map finds its panel still in cache.
+// tiles of rows in parallel, except the Gaussian's, which runs on each tile
+// of the GEMM as soon as it is final, while it is still in cache.
 #include <algorithm>
 #include <cmath>
 
 #include "core/error.h"
 #include "fast_exp.h"
 #include "kernel_blocks.h"
+#include "linalg/gemm_tiles.h"
 #include "linalg/linalg.h"
 
 namespace kmx::kernel_detail {
@@ -23,9 +24,6 @@ namespace {
 
 constexpr int64_t kMapRowTile = 16;        // rows per parallel task of the elementwise pass
 constexpr double kUnitRoundoff = 0x1p-53;   // u, half the machine epsilon
-constexpr int64_t kPanelMaxColumns = 128;   // d up to which the GEMM + exp run panel by panel (measured)
-constexpr size_t kPanelBytes = size_t(1) << 20;  // target size of one panel of out (about L2)
-constexpr int64_t kPanelMinRows = 128;      // keeps each panel's GEMM efficient
 
 // sq[i] = ‖x_i‖² for the n rows of x (row stride ld).
 void squared_norms(const double *x, int64_t n, int64_t ld, int64_t d, double *sq, int threads) {
@@ -52,55 +50,37 @@ double distance_noise_factor(int64_t d) {
     return 2 * nu / (1 - nu);
 }
 
-// Rows of A per GEMM call. For small d the map is as costly as the GEMM, so
-// the GEMM fills a panel of out that stays in cache for the map that
-// follows; for larger d the GEMM dominates and repacking B for every panel
-// would cost more than the cache misses it saves.
-int64_t panel_rows(int64_t na, int64_t nb, int64_t d) {
-    if (d > kPanelMaxColumns) return na;
-    const int64_t by_bytes = int64_t(kPanelBytes / (sizeof(double) * size_t(nb)));
-    return std::min(na, std::max(kPanelMinRows, by_bytes));
-}
-
 // What the Gaussian map needs besides the GEMM's −2 a_i·b_j.
 struct GaussianTerms {
     double gamma, noise;
     const double *sq_a, *sq_b;  // ‖a_i‖², ‖b_j‖²
     const double *floor_b;      // noise · ‖b_j‖²
+    double *out;
+    int64_t ldo;
+
+    // The tile out[i0:i1, j0:j1], holding −2 a_i·b_j, becomes exp(−γ D_ij).
+    void operator()(int64_t i0, int64_t i1, int64_t j0, int64_t j1) const {
+        for (int64_t i = i0; i < i1; ++i)
+            gaussian_row_from_gram(out + i * ldo + j0, j1 - j0, gamma, sq_a[i], sq_b + j0, noise * sq_a[i],
+                                   floor_b + j0);
+    }
 };
 
-// Rows [p, p + rows) of a Gaussian block: out ← −2 A Bᵀ by the GEMM, then
-// gaussian_row_from_gram turns each row into exp(−γ D_ij).
-void gaussian_panel(const GaussianTerms &t, const double *a, int64_t lda, const double *b, int64_t nb, int64_t ldb,
-                    int64_t d, int64_t p, int64_t rows, double *out, int64_t ldo, int threads) {
-    linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, rows, nb, d, -2.0, a + p * lda, lda, b, ldb, 0.0,
-                 out + p * ldo, ldo, threads);
-    for_each_row_tile(rows, kMapRowTile, threads, [&](int64_t begin, int64_t end) {
-        for (int64_t i = p + begin; i < p + end; ++i)
-            gaussian_row_from_gram(out + i * ldo, nb, t.gamma, t.sq_a[i], t.sq_b, t.noise * t.sq_a[i], t.floor_b);
-    });
-}
-
 //   K_ij = exp(−γ D_ij),  D_ij = ‖a_i‖² + ‖b_j‖² − 2 a_i·b_j
+// The GEMM (−2 A Bᵀ) hands over each tile of out while it is in cache, and
+// the map runs on it there (linalg::gemm_abt_tiles).
 void gaussian_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb,
                     int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads) {
     ArenaScope scope(scratch);
     double *sq_a = scratch.alloc<double>(size_t(na));
     double *sq_b = scratch.alloc<double>(size_t(nb));
     double *floor_b = scratch.alloc<double>(size_t(nb));
-    const GaussianTerms terms{spec.gamma_for(d), distance_noise_factor(d), sq_a, sq_b, floor_b};
+    GaussianTerms terms{spec.gamma_for(d), distance_noise_factor(d), sq_a, sq_b, floor_b, out, ldo};
     squared_norms(a, na, lda, d, sq_a, threads);
     squared_norms(b, nb, ldb, d, sq_b, threads);
     for (int64_t j = 0; j < nb; ++j) floor_b[j] = terms.noise * sq_b[j];
-    const int64_t panel = panel_rows(na, nb, d), panels = (na + panel - 1) / panel;
-    if (panels >= threads) {  // each thread runs whole panels, in its own cache
-        for_each_row_tile(na, panel, threads, [&](int64_t begin, int64_t end) {
-            gaussian_panel(terms, a, lda, b, nb, ldb, d, begin, end - begin, out, ldo, 1);
-        });
-    } else {
-        for (int64_t p = 0; p < na; p += panel)
-            gaussian_panel(terms, a, lda, b, nb, ldb, d, p, std::min(panel, na - p), out, ldo, threads);
-    }
+    linalg::gemm_abt_tiles(na, nb, d, -2.0, a, lda, b, ldb, out, ldo, scratch, threads,
+                           linalg::tile_visitor(terms));
 }
 
 // u^degree by repeated squaring (degree ≥ 1).
@@ -150,10 +130,15 @@ void gram_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int6
     }
 }
 
-size_t gram_kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int64_t nb) {
+size_t gram_kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int64_t nb, int64_t d) {
     if (spec.type != KMX_KERNEL_RBF) return 0;
-    // ‖a_i‖², ‖b_j‖², and the floors of the b_j
-    return WorkspacePlan().add<double>(size_t(na)).add<double>(size_t(nb)).add<double>(size_t(nb)).bytes();
+    // ‖a_i‖², ‖b_j‖², the floors of the b_j, and the GEMM's packed panels
+    return WorkspacePlan()
+        .add<double>(size_t(na))
+        .add<double>(size_t(nb))
+        .add<double>(size_t(nb))
+        .add_bytes(linalg::gemm_tiles_workspace_bytes(na, nb, d))
+        .bytes();
 }
 
 }  // namespace kmx::kernel_detail

@@ -414,6 +414,30 @@ TEST(KMeansAssign, MatchesBruteForce) {
     }
 }
 
+// Duplicated centers tie exactly: the lower index must win, wherever the
+// pair falls in the vector lanes of the argmin (k = 37: lanes 0–7, 8–15, …,
+// and the tail).
+TEST(KMeansAssign, TiesGoToTheLowerIndex) {
+    const int64_t k = 37, d = 5;
+    const Points p = blobs(400, d, 4, 1.0, 0.3, 31);
+    const Points base = blobs(k, d, int(k), 1.0, 0.0, 32);
+    const auto data = dense(p);
+    for (auto [low, high] : {std::pair<int64_t, int64_t>{0, 1}, {3, 12}, {9, 30}, {20, 36}, {33, 35}}) {
+        std::vector<double> centers = base.x;
+        // Every row sits nearest to the duplicated pair: it is the first data row's twin, and every other
+        // center is far away.
+        for (int64_t c = 0; c < k; ++c)
+            for (int64_t j = 0; j < d; ++j) centers[size_t(c * d + j)] = 1e3 * double(c + 1) + double(j);
+        for (int64_t j = 0; j < d; ++j)
+            centers[size_t(low * d + j)] = centers[size_t(high * d + j)] = p.x[size_t(j)];
+        kmx::Context ctx;
+        kmx::Arena arena(kmx::kmeans_assign_workspace_bytes(*data, k, 1));
+        std::vector<int32_t> assignment(size_t(p.n), -1);
+        kmx::kmeans_assign(ctx, arena, *data, centers.data(), k, assignment.data(), nullptr);
+        for (int64_t i = 0; i < p.n; ++i) ASSERT_EQ(assignment[size_t(i)], low) << "pair " << low << "," << high;
+    }
+}
+
 TEST(KMeans, WorkspaceBytesAreExact) {
     Points p = blobs(5000, 30, 4, 2.0, 0.5, 30);
     sparsify(p, 0.5, 31);

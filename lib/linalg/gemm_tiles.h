@@ -1,0 +1,38 @@
+// gemm_tiles.h — C = α A Bᵀ with a caller's pass over each finished tile of C
+// while the tile is still in cache (L1/L2): a GEMM fused with an elementwise
+// or row-wise epilogue (the Gaussian kernel's exp, k-means' argmin). The
+// products come from BLIS's own micro-kernel for the kernel set in use, on
+// panels packed here, so the GEMM runs at BLIS's rate and the epilogue costs
+// no extra trip through memory.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/arena.h"
+
+namespace kmx::linalg {
+
+// The epilogue: visit(data, i0, i1, j0, j1) for the finished tile
+// C[i0:i1, j0:j1]. Tiles do not overlap and cover C exactly once; a tile is
+// visited by the thread that computed it, and tiles of one row are visited in
+// increasing j on that thread when threads == 1.
+struct TileVisitor {
+    void (*visit)(void *data, int64_t i0, int64_t i1, int64_t j0, int64_t j1);
+    void *data;
+};
+
+// A TileVisitor calling fn(i0, i1, j0, j1); fn must outlive the call.
+template <class Fn>
+TileVisitor tile_visitor(Fn &fn) {
+    return {[](void *data, int64_t i0, int64_t i1, int64_t j0, int64_t j1) { (*static_cast<Fn *>(data))(i0, i1, j0, j1); },
+            &fn};
+}
+
+// C (m x n, ld ldc) = alpha · A Bᵀ for A (m x k, ld lda) and B (n x k, ld ldb),
+// all row-major, then `tile` on every tile of C. The packed panels come from
+// `scratch` (released before returning; size: gemm_tiles_workspace_bytes).
+void gemm_abt_tiles(int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda, const double *b,
+                    int64_t ldb, double *c, int64_t ldc, Arena &scratch, int threads, TileVisitor tile);
+size_t gemm_tiles_workspace_bytes(int64_t m, int64_t n, int64_t k);
+
+}  // namespace kmx::linalg
