@@ -124,8 +124,8 @@ typedef enum kmx_param {
     KMX_PARAM_EPS = 402,           /* stopping tolerance on the maximal KKT violation, (0, 1) (default 1e-3, as LIBSVM's -e) */
     KMX_PARAM_BIAS = 403,          /* kmx_bias: "auto" (default: with bias for svm, without for dcsvm/bka), "off", "on" */
     KMX_PARAM_SHRINKING = 404,     /* 0 or 1 (default 1) */
-    KMX_PARAM_CACHE_SIZE = 405,    /* SVM kernel cache bytes, 0 = auto (the budget left after the workspace, at most
-                                      1 GiB); FALKON: at most this many bytes of K_nM kept across CG passes,
+    KMX_PARAM_CACHE_SIZE = 405,    /* SVM kernel cache bytes, 0 = auto (what the budget leaves after the workspace,
+                                      within the memory available; all of Q at most); FALKON: at most this many bytes of K_nM kept across CG passes,
                                       0 (default) = all of it when it fits the budget, else as many row blocks
                                       as do (the rest recomputed every pass); below one block: none */
     KMX_PARAM_MULTICLASS = 406,    /* kmx_multiclass: "ovo" (default, as LIBSVM) or "ovr" */

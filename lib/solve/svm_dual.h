@@ -31,7 +31,7 @@ struct SvmOptions {
     bool bias = true;
     double eps = 1e-3;         // stop when the maximal KKT violation m(α) − M(α) <= eps (LIBSVM's rule)
     bool shrinking = true;
-    size_t cache_bytes = 0;    // kernel cache; 0 = auto (what the budget leaves, at most 1 GiB)
+    size_t cache_bytes = 0;    // kernel cache; 0 = auto (what the budget leaves, within the memory available)
     int64_t max_iter = 0;      // 0 = no limit but LIBSVM's safety cap (max(10^7, 100 n))
     bool strict = false;       // throw KMX_E_NOT_CONVERGED at the iteration cap instead of returning
     int threads = 0;           // threads for kernel evaluations; 0 = ctx.threads (the SMO loop is sequential)

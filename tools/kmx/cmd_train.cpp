@@ -28,7 +28,7 @@ const std::vector<OptionSpec> &train_options() {
         {nullptr, "--iterations", true, "falkon: conjugate-gradient iterations (default 20)"},
         {nullptr, "--tolerance", true, "falkon: stop at this relative residual (default 1e-7; 0: iterations only)"},
         {nullptr, "--validation", true, "falkon: fraction of rows held out for early stopping (default 0)"},
-        {nullptr, "--cache-size", true, "kernel cache bytes (K/M/G allowed), default auto: SVMs up to 1G; falkon "
+        {nullptr, "--cache-size", true, "kernel cache bytes (K/M/G allowed), default auto: SVMs what the budget leaves; falkon "
                                         "keeps all of K_nM across CG passes if it fits the memory budget, "
                                         "else what does (-v says which); a value caps it"},
         {nullptr, "--rank", true, "meka-krr: rank per cluster; nystrom-krr: truncation rank (default auto / none)"},
