@@ -60,9 +60,12 @@ def subset(path, rows, tmp):
     return target
 
 
+LIBSVM_CACHE = "1024M"  # svm-train -m 1024 (MB); kmx gets the same cache (its default takes what the budget leaves)
+
+
 def libsvm(train, test, c, gamma, tmp):
     model, pred = os.path.join(tmp, "libsvm.model"), os.path.join(tmp, "libsvm.pred")
-    out, train_s, train_mb, train_cpu = timed(["svm-train", "-c", str(c), "-g", str(gamma), "-m", "1024", train,
+    out, train_s, train_mb, train_cpu = timed(["svm-train", "-c", str(c), "-g", str(gamma), "-m", LIBSVM_CACHE[:-1], train,
                                                model])
     sv = int(re.search(r"Total nSV = (\d+)", out).group(1)) if "Total nSV" in out else \
         int(re.search(r"nSV = (\d+)", out).group(1))
@@ -76,7 +79,7 @@ def libsvm(train, test, c, gamma, tmp):
 def kmx(binary, method, train, test, c, gamma, tmp):
     model = os.path.join(tmp, f"kmx.{method}.model")
     out, train_s, train_mb, train_cpu = timed([binary, "train", "-s", method, "-c", str(c), "-g", str(gamma),
-                                               "--threads", "1", train, model])
+                                               "--threads", "1", "--cache-size", LIBSVM_CACHE, train, model])
     sv = int(re.search(r"sv=(\d+)", out).group(1))
     out, _, _, _ = timed([binary, "predict", model, test])
     accuracy = float(re.search(r"accuracy = ([\d.]+)%", out).group(1))

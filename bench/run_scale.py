@@ -3,7 +3,8 @@
 
 Trains `kmx train -s dcsvm`, `-s dcsvm-early` and `-s falkon` on the first n rows of the digits16
 binary set (../shared/data/make_digits_large.py: d = 256, test rows from images no training row was
-made from) for each n, next to LIBSVM's svm-train (exact SVM, `-m` = the same cache) and
+made from) for each n, next to LIBSVM's svm-train (exact SVM; kmx's SVMs get LIBSVM's `-m 1024`
+cache, not their default, which takes what the memory budget leaves) and
 scikit-learn's Nystroem + RidgeClassifier (FALKON's peer, same gamma, lambda and M). Records train
 time (wall and CPU), peak RSS, test accuracy and prediction time per row into
 bench/results/scale.json, and draws bench/results/scale_time.png (train time vs n, log-log) and
@@ -31,7 +32,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_blas  # noqa: E402
-from run_dcsvm import libsvm, subset, timed  # noqa: E402
+from run_dcsvm import LIBSVM_CACHE, libsvm, subset, timed  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "results")
@@ -77,7 +78,7 @@ def choose_c_gamma(train_file, tmp):
 
 def kmx_run(binary, method, train, test, c, gamma, n, threads, tmp):
     model = os.path.join(tmp, f"kmx.{method}.model")
-    extra = ["--lambda", str(LAMBDA), "-m", str(falkon_centers(n))] if method == "falkon" else ["-c", str(c)]
+    extra = ["--lambda", str(LAMBDA), "-m", str(falkon_centers(n))] if method == "falkon" else ["-c", str(c), "--cache-size", LIBSVM_CACHE]
     _, train_s, mb, cpu = timed([binary, "train", "-s", method, "-g", str(gamma), "--threads", str(threads), *extra,
                                  train, model])
     out, _, _, _ = timed([binary, "predict", "--threads", str(threads), model, test])
