@@ -7,8 +7,9 @@ made from) for each n, next to LIBSVM's svm-train (exact SVM; kmx's SVMs get LIB
 cache, not their default, which takes what the memory budget leaves) and
 scikit-learn's Nystroem + RidgeClassifier (FALKON's peer, same gamma, lambda and M). Records train
 time (wall and CPU), peak RSS, test accuracy and prediction time per row into
-bench/results/scale.json, and draws bench/results/scale_time.png (train time vs n, log-log) and
-bench/results/scale_accuracy.png (accuracy vs train time). A peer is not run at larger n once a run
+bench/results/scale.json, and draws bench/results/scale_time.png (train CPU time vs n, log-log) and
+bench/results/scale_accuracy.png (accuracy vs train CPU time; CPU time because a shared machine
+disturbs it less than wall time). A peer is not run at larger n once a run
 of it has taken more than --peer-minutes / 4 (each doubling of n costs an SVM solver 3-4x).
 
 C and gamma come from LIBSVM on a validation split of the training rows (train on rows [0, 10000),
@@ -17,7 +18,8 @@ validate on [10000, 15000); gamma in scale x {1/2, 1, 2, 4, 8} where scale = 1 /
 (min(n, max(100, 5 sqrt n))), which scikit-learn gets too.
 
     /usr/bin/python3 bench/run_scale.py [--build build] [--digits DIR] [--sizes 10000,30000,...]
-        [--threads 1] [--peer-minutes 30] [--make-rows 1000000]
+        [--threads 1] [--peer-minutes 30] [--make-rows 1000000] [--skip-peers]
+    /usr/bin/python3 bench/run_scale.py --plot-only      # the PNGs again from scale.json
 
 --digits names a folder with digits16_bin.{train,test}.libsvm; without it, or if the files are
 missing, they are made there (default /tmp/kmx-digits16) with --make-rows training rows.
@@ -120,22 +122,31 @@ def plot(records, path_time, path_accuracy):
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     for solver in solvers:
         rs = sorted((r for r in records if r["solver"] == solver), key=lambda r: r["n"])
-        ax.loglog([r["n"] for r in rs], [r["train_s"] for r in rs], "o-", label=solver)
-    ax.set_xlabel("training rows n"), ax.set_ylabel("train time (s, wall)"), ax.grid(True, which="both", alpha=.3)
+        ax.loglog([r["n"] for r in rs], [r["cpu_s"] for r in rs], "o-", label=solver)
+    ax.set_xlabel("training rows n"), ax.set_ylabel("train time (CPU s, whole command)"), ax.grid(True, which="both", alpha=.3)
     ax.set_title("digits16 (d = 256), binary"), ax.legend()
     fig.tight_layout(), fig.savefig(path_time, dpi=110)
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     for solver in solvers:
         rs = sorted((r for r in records if r["solver"] == solver), key=lambda r: r["n"])
-        ax.semilogx([r["train_s"] for r in rs], [r["accuracy"] for r in rs], "o-", label=solver)
+        ax.semilogx([r["cpu_s"] for r in rs], [r["accuracy"] for r in rs], "o-", label=solver)
         for r in rs:
-            ax.annotate(f"{r['n'] // 1000}k", (r["train_s"], r["accuracy"]), fontsize=7)
-    ax.set_xlabel("train time (s, wall)"), ax.set_ylabel("test accuracy (%)"), ax.grid(True, which="both", alpha=.3)
+            ax.annotate(f"{r['n'] // 1000}k", (r["cpu_s"], r["accuracy"]), fontsize=7)
+    ax.set_xlabel("train time (CPU s, whole command)"), ax.set_ylabel("test accuracy (%)"), ax.grid(True, which="both", alpha=.3)
     ax.set_title("digits16 (d = 256), binary: accuracy vs time"), ax.legend()
     fig.tight_layout(), fig.savefig(path_accuracy, dpi=110)
 
 
+def replot():
+    """--plot-only: the PNGs again from bench/results/scale.json."""
+    with open(os.path.join(RESULTS, "scale.json")) as f:
+        records = json.load(f)["records"]
+    plot(records, os.path.join(RESULTS, "scale_time.png"), os.path.join(RESULTS, "scale_accuracy.png"))
+
+
 def main():
+    if "--plot-only" in sys.argv:
+        return replot()
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--digits", default="/tmp/kmx-digits16")
