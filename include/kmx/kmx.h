@@ -125,9 +125,10 @@ typedef enum kmx_param {
     KMX_PARAM_BIAS = 403,          /* kmx_bias: "auto" (default: with bias for svm, without for dcsvm/bka), "off", "on" */
     KMX_PARAM_SHRINKING = 404,     /* 0 or 1 (default 1) */
     KMX_PARAM_CACHE_SIZE = 405,    /* SVM kernel cache bytes, 0 = auto (what the budget leaves after the workspace,
-                                      within the memory available; all of Q at most); FALKON: at most this many bytes of K_nM kept across CG passes,
-                                      0 (default) = all of it when it fits the budget, else as many row blocks
-                                      as do (the rest recomputed every pass); below one block: none */
+                                      within the memory available; all of Q at most); FALKON: at most this many
+                                      bytes of K_nM kept across CG passes, 0 (default) = all of it when it fits
+                                      the budget, else as many row blocks as do (the rest recomputed every pass);
+                                      below one block: none */
     KMX_PARAM_MULTICLASS = 406,    /* kmx_multiclass: "ovo" (default, as LIBSVM) or "ovr" */
     KMX_PARAM_LEVELS = 407,        /* DC-SVM levels lmax, 1..8 (default 4) */
     KMX_PARAM_CLUSTERS_PER_LEVEL = 408, /* DC-SVM k, 2..64 (default 4): level l has k^l clusters */

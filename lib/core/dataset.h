@@ -3,7 +3,6 @@
 #pragma once
 #include <cstdint>
 #include <memory>
-#include <utility>
 
 namespace kmx {
 
@@ -45,9 +44,6 @@ public:
     // Owned storage for loaders: one block of `bytes`.
     void adopt_block(size_t bytes);
     unsigned char *block() { return block_.get(); }
-    // Storage the dataset points into without owning it alone (e.g. a mapped
-    // file): kept alive as long as the dataset.
-    void share_storage(std::shared_ptr<const void> storage) { storage_ = std::move(storage); }
 
 private:
     struct FreeBlock {
@@ -55,7 +51,6 @@ private:
     };
     std::unique_ptr<unsigned char, FreeBlock> block_;
     std::unique_ptr<double[]> weights_;
-    std::shared_ptr<const void> storage_;
 };
 
 // Fails with KMX_E_INVALID_ARGUMENT naming the first non-finite value of a

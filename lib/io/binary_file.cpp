@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -93,13 +92,7 @@ void AtomicFileWriter::write(const void *data, size_t len) {
         if (written <= 0) io_failure("write", temp_.c_str(), written < 0 ? errno : ENOSPC);
         bytes += written;
         len -= size_t(written);
-        offset_ += size_t(written);
     }
-}
-
-void AtomicFileWriter::pad_to(size_t alignment) {
-    static const char kZeros[64] = {};
-    while (offset_ % alignment != 0) write(kZeros, std::min(sizeof kZeros, alignment - offset_ % alignment));
 }
 
 void AtomicFileWriter::commit() {

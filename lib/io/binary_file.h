@@ -23,15 +23,11 @@ public:
     AtomicFileWriter &operator=(const AtomicFileWriter &) = delete;
 
     void write(const void *data, size_t len);
-    // Zero bytes up to a multiple of `alignment` from the file's start.
-    void pad_to(size_t alignment);
-    size_t offset() const { return offset_; }
     void commit();
 
 private:
     std::string path_, temp_;
     int fd_ = -1;
-    size_t offset_ = 0;
 };
 
 }  // namespace kmx

@@ -71,6 +71,10 @@ void carve_cache(ScratchCarver &c, Work &w, int64_t n, int64_t m, int64_t block,
     w.cache = c.take<double>(size_t(cache_values));
 }
 
+// The K_nM cache bytes carved with the rest of the workspace: the explicit
+// cache; an auto cache is reserved later, from what is left.
+size_t cache_in_workspace(const FalkonOptions &o) { return o.auto_cache ? 0 : o.kernel_cache_bytes; }
+
 Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block, int64_t validation, int iterations,
                 size_t cache_bytes) {
     Work w{};
@@ -340,7 +344,7 @@ size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int
     ScratchCarver carver;
     carver.take<double>(size_t(m * m));  // K_MM, then T
     carve_work(carver, data.n, m, k, block, validation_rows_for(data.n, o.validation_fraction), o.iterations,
-               o.auto_cache ? 0 : o.kernel_cache_bytes);
+               cache_in_workspace(o));
     WorkspacePlan plan;
     plan.add_bytes(carver.bytes());
     plan.add_bytes(falkon_preconditioner_workspace_bytes(m));
@@ -391,21 +395,20 @@ void log_cache_choice(const Context &ctx, const Problem &pr, const Work &work, c
 }  // namespace
 
 CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
-                           const FalkonOptions &requested, FalkonStats *stats_out) {
+                           const FalkonOptions &options, FalkonStats *stats_out) {
     const auto start = std::chrono::steady_clock::now();
     auto seconds_since = [](auto t0) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
-    check_arguments(data, targets, requested);
+    check_arguments(data, targets, options);
     Problem pr;
     pr.kernel = kernel;
     pr.kernel.gamma = kernel.gamma_for(data.d);
-    const FalkonOptions &options = requested;
     pr.data = &data;
     pr.y = targets.y.data();
     pr.n = data.n;
     pr.k = targets.outputs;
-    const size_t bytes = falkon_workspace_bytes(pr.kernel, data, options.centers, pr.k, options);  // auto: uncached
+    const size_t bytes = falkon_workspace_bytes(pr.kernel, data, options.centers, pr.k, options);
     Arena arena = ctx.reserve(bytes, "FALKON workspace (T, A, CG vectors, one K_nM block)");
 
     FalkonStats stats;
@@ -426,7 +429,7 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
                                                           ctx.threads);
     ScratchCarver work_carver(arena);
     Work work = carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()),
-                           options.iterations, options.auto_cache ? 0 : options.kernel_cache_bytes);
+                           options.iterations, cache_in_workspace(options));
     const Arena cache_arena = options.auto_cache ? reserve_auto_cache(ctx, pr, options, work) : Arena();
     stats.workspace_bytes += cache_arena.capacity();
     stats.rank = pc.rank;

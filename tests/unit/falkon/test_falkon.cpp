@@ -197,18 +197,28 @@ TEST(Falkon, EarlyStoppingReturnsTheBestIterate) {
     EXPECT_LE(relative_difference(early.model.beta, fixed.model.beta), 1e-12);
 }
 
+// 3000 Letter rows, M = 1500: K_nM in 2 blocks of 2796 and 204 rows; the
+// uncached fit that the cached ones must equal.
+struct CacheCase {
+    std::unique_ptr<kmx::Dataset> letter = load("letter_mc.train.libsvm", true, 3000);
+    kmx::KrrTargets t = targets_of(*letter, kmx::KrrTask::classification);
+    kmx::FalkonOptions o = [] {
+        kmx::FalkonOptions f = options(1500, 1e-4);
+        f.iterations = 5;
+        return f;
+    }();
+    Fit plain = fit(rbf(8.0), *letter, t, o);
+};
+
 // The opt-in K_nM cache (part of it, or all) changes no number.
 TEST(Falkon, KernelCacheGivesTheSameFit) {
-    const auto letter = load("letter_mc.train.libsvm", true, 3000);
-    const kmx::KrrTargets t = targets_of(*letter, kmx::KrrTask::classification);
-    kmx::FalkonOptions o = options(1500, 1e-4);  // K_nM in 2 blocks of 2796 and 204 rows
-    o.iterations = 5;
-    const Fit plain = fit(rbf(8.0), *letter, t, o);
+    const CacheCase c;
+    kmx::FalkonOptions o = c.o;
     for (size_t bytes : {size_t(3000 * 1500 * 8 * 0.95), size_t(3000 * 1500 * 8)}) {
         o.kernel_cache_bytes = bytes;
-        const Fit cached = fit(rbf(8.0), *letter, t, o);
-        EXPECT_EQ(cached.model.beta, plain.model.beta);
-        EXPECT_GT(cached.stats.workspace_bytes, plain.stats.workspace_bytes + bytes - 1);
+        const Fit cached = fit(rbf(8.0), *c.letter, c.t, o);
+        EXPECT_EQ(cached.model.beta, c.plain.model.beta);
+        EXPECT_GT(cached.stats.workspace_bytes, c.plain.stats.workspace_bytes + bytes - 1);
     }
 }
 
@@ -216,12 +226,9 @@ TEST(Falkon, KernelCacheGivesTheSameFit) {
 // has room, the blocks that fit when it has less, none when it has none, and
 // a nonzero kernel_cache_bytes caps it; the fit is the same every time.
 TEST(Falkon, AutoCacheTakesWhatTheBudgetLeaves) {
-    const auto letter = load("letter_mc.train.libsvm", true, 3000);
-    const kmx::KrrTargets t = targets_of(*letter, kmx::KrrTask::classification);
-    kmx::FalkonOptions o = options(1500, 1e-4);  // K_nM in 2 blocks of 2796 and 204 rows
-    o.iterations = 5;
-    const Fit plain = fit(rbf(8.0), *letter, t, o);
-    const size_t uncached = plain.stats.workspace_bytes;
+    const CacheCase c;
+    kmx::FalkonOptions o = c.o;
+    const size_t uncached = c.plain.stats.workspace_bytes;
     const size_t whole = size_t(3000) * 1500 * sizeof(double), first_block = size_t(2796) * 1500 * sizeof(double);
     o.auto_cache = true;
     struct Case {
@@ -233,13 +240,13 @@ TEST(Falkon, AutoCacheTakesWhatTheBudgetLeaves) {
         {uncached + (1 << 20), 0, 0, first_block},                          // none fits
         {kmx::kUnlimitedBudget, first_block, first_block, first_block + 1}, // capped
     };
-    for (const Case &c : cases) {
-        o.kernel_cache_bytes = c.cap;
-        const Fit cached = fit(rbf(8.0), *letter, t, o, c.budget);
-        EXPECT_EQ(cached.model.beta, plain.model.beta);
+    for (const Case &k : cases) {
+        o.kernel_cache_bytes = k.cap;
+        const Fit cached = fit(rbf(8.0), *c.letter, c.t, o, k.budget);
+        EXPECT_EQ(cached.model.beta, c.plain.model.beta);
         const size_t cache = cached.stats.workspace_bytes - uncached;
-        EXPECT_GE(cache, c.cached_at_least) << c.budget;
-        EXPECT_LT(cache, c.cached_below) << c.budget;
+        EXPECT_GE(cache, k.cached_at_least) << k.budget;
+        EXPECT_LT(cache, k.cached_below) << k.budget;
     }
 }
 
