@@ -28,13 +28,13 @@
 
 #include "core/context.h"
 #include "core/dataset.h"
-#include "io/model_file.h"
+#include "model/model_file.h"
 #include "io/text_reader.h"
 #include "linalg/linalg.h"
 #include "predict/compact_predict.h"
 #include "predict/dcpred.h"
-#include "solve/model.h"
-#include "solve/multiclass.h"
+#include "model/model.h"
+#include "svm/multiclass.h"
 
 namespace {
 
@@ -122,7 +122,7 @@ kmx::Model full_model(kmx::Context &ctx, const Args &a, const kmx::Dataset &trai
     kernel.type = KMX_KERNEL_RBF;
     kernel.gamma = a.gamma;
     const auto start = std::chrono::steady_clock::now();
-    kmx::Model model = kmx::train_model(ctx, options, kernel, train);
+    kmx::Model model = kmx::train_svm_model(ctx, options, kernel, train);
     train_seconds = seconds_since(start);
     if (!a.model.empty()) kmx::save_model_file(model, a.model.c_str());
     return model;

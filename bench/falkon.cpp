@@ -24,8 +24,8 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "io/text_reader.h"
-#include "solve/falkon.h"
-#include "solve/krr.h"
+#include "krr/falkon.h"
+#include "krr/krr.h"
 
 namespace {
 

@@ -26,7 +26,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "io/text_reader.h"
-#include "solve/krr.h"
+#include "krr/krr.h"
 
 namespace {
 

@@ -19,7 +19,7 @@
 
 #include "kernel/kernel.h"
 #include "landmarks.h"
-#include "solve/center_expansion.h"
+#include "model/center_expansion.h"
 
 namespace kmx {
 

@@ -54,9 +54,5 @@ Landmarks select_landmarks(Context &ctx, const KernelSpec &kernel, const Dataset
 
 // m distinct indices of [0, n), uniformly at random, in increasing order.
 std::vector<int64_t> sample_rows(Rng &rng, int64_t n, int64_t m);
-// Rows `rows[0..count)` of data (dense or sparse) as dense row-major values (count x d).
-void gather_rows(const Dataset &data, const int64_t *rows, int64_t count, double *out);
-// KMX_E_INVALID_ARGUMENT naming the first non-finite feature of data.
-void check_finite_dataset(const Dataset &data, const char *name);
 
 }  // namespace kmx

@@ -1,7 +1,7 @@
 // kmx_model: information, prediction, saving and loading.
 #include "firewall.h"
 #include "handles.h"
-#include "io/model_file.h"
+#include "model/model_file.h"
 
 namespace kmx::capi {
 

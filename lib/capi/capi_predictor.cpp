@@ -14,7 +14,7 @@
 #include "predict/dcpred.h"
 #include "predict/predictor_blob.h"
 #include "predict/predictor_from_expansion.h"
-#include "solve/expansion_model.h"
+#include "krr/expansion_model.h"
 
 // Immutable after creation: the predictor, its blob, the arena it needs.
 struct kmx_predictor {

@@ -4,6 +4,7 @@
 #include "core/params.h"
 #include "firewall.h"
 #include "handles.h"
+#include "train/train.h"
 
 namespace kmx::capi {
 

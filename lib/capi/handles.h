@@ -6,8 +6,8 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "kernel/kernel.h"
-#include "solve/model.h"
-#include "solve/multiclass.h"
+#include "model/model.h"
+#include "model/train_options.h"
 
 struct kmx_context {
     kmx::Context impl;

@@ -23,7 +23,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/rng.h"
-#include "scratch_carver.h"
+#include "core/scratch_carver.h"
 
 namespace kmx {
 

@@ -20,7 +20,7 @@
 #include "distances.h"
 #include "kmeans_seeding.h"
 #include "row_blocks.h"
-#include "scratch_carver.h"
+#include "core/scratch_carver.h"
 
 namespace kmx {
 

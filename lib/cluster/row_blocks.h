@@ -9,7 +9,7 @@
 
 #include "core/dataset.h"
 #include "core/parallel.h"
-#include "scratch_carver.h"
+#include "core/scratch_carver.h"
 
 namespace kmx::cluster {
 

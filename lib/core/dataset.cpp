@@ -104,4 +104,19 @@ void Dataset::set_weights(const double *weights) {
     w = weights_.get();
 }
 
+void gather_rows(const Dataset &data, const int64_t *rows, int64_t count, double *out) {
+    for (int64_t j = 0; j < count; ++j) data.copy_rows(rows[j], rows[j] + 1, out + j * data.d);
+}
+
+void check_finite_dataset(const Dataset &data, const char *name) {
+    if (!data.sparse()) {
+        check_finite(data.x, data.n, data.d, name);
+        return;
+    }
+    for (int64_t r = 0; r < data.n; ++r)
+        for (int64_t p = data.row_ptr[r]; p < data.row_ptr[r + 1]; ++p)
+            if (!std::isfinite(data.values[p]))
+                fail(KMX_E_INVALID_ARGUMENT, "%s[%lld,%d] is not finite", name, (long long)r, data.col[p]);
+}
+
 }  // namespace kmx

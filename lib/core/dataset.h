@@ -56,5 +56,10 @@ private:
 // Fails with KMX_E_INVALID_ARGUMENT naming the first non-finite value of a
 // matrix (rows x cols, row-major) or vector, e.g. "x[12,3] is NaN".
 void check_finite(const double *values, int64_t rows, int64_t cols, const char *name);
+// KMX_E_INVALID_ARGUMENT naming the first non-finite feature of data (dense or sparse).
+void check_finite_dataset(const Dataset &data, const char *name);
+
+// Rows `rows[0..count)` of data (dense or sparse) as dense row-major values (count x d).
+void gather_rows(const Dataset &data, const int64_t *rows, int64_t count, double *out);
 
 }  // namespace kmx

@@ -15,8 +15,8 @@
 #include "core/rng.h"
 #include "linalg/linalg.h"
 #include "pseudo_landmarks.h"
-#include "solve/model.h"
-#include "solve/svm_dual.h"
+#include "model/model.h"
+#include "svm/svm_dual.h"
 
 namespace kmx {
 

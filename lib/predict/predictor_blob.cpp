@@ -10,7 +10,7 @@
 #include "infer/blob_layout.h"
 #include "io/byte_codec.h"
 #include "io/crc32.h"
-#include "predict/compact_predict.h"
+#include "compact_predict.h"
 
 namespace kmx {
 

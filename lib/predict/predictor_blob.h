@@ -39,7 +39,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "predict/compact_predictor.h"
+#include "compact_predictor.h"
 
 namespace kmx {
 

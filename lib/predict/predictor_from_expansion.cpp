@@ -5,7 +5,7 @@
 
 #include "compact_predict.h"
 #include "core/error.h"
-#include "solve/center_expansion.h"
+#include "model/center_expansion.h"
 
 namespace kmx {
 

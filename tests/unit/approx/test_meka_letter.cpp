@@ -10,7 +10,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "io/text_reader.h"
-#include "solve/krr.h"
+#include "krr/krr.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Kernel ridge regression (lib/solve/krr): exact KRR against the closed form
+// Kernel ridge regression (lib/krr/krr): exact KRR against the closed form
 // α = (G + nλI)⁻¹Y solved here, Nyström KRR against (CᵀC + nλW)⁻¹CᵀY and
 // against exact KRR when m = n, MEKA KRR against exact KRR when k = n_s.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "approx/meka.h"
 #include "core/context.h"
 #include "core/rng.h"
-#include "solve/krr.h"
+#include "krr/krr.h"
 
 namespace {
 

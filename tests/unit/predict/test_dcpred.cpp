@@ -17,9 +17,9 @@
 #include "predict/dcpred.h"
 #include "predict/pseudo_landmarks.h"
 #include "predict_test_support.h"
-#include "solve/model.h"
-#include "solve/multiclass.h"
-#include "solve/svm_dual.h"
+#include "model/model.h"
+#include "svm/multiclass.h"
+#include "svm/svm_dual.h"
 
 namespace {
 
@@ -36,7 +36,7 @@ kmx::Model train_svm(kmx::Context &ctx, const kmx::Dataset &data, double C, doub
     options.method = KMX_METHOD_SVM;
     options.C = C;
     options.multiclass = multiclass;
-    return kmx::train_model(ctx, options, rbf(gamma), data);
+    return kmx::train_svm_model(ctx, options, rbf(gamma), data);
 }
 
 double accuracy(const std::vector<double> &predicted, const double *truth) {
@@ -309,7 +309,7 @@ TEST(Dcpred, BadInputIsRejectedWithAClearMessage) {
     poly.type = KMX_KERNEL_POLYNOMIAL;
     poly.gamma = 1;
     poly.degree = 2;
-    const kmx::Model poly_model = kmx::train_model(ctx, poly_options, poly, *train.data);
+    const kmx::Model poly_model = kmx::train_svm_model(ctx, poly_options, poly, *train.data);
     o = {};
     o.pseudo = 4;
     o.pseudo_kind = kmx::PseudoKind::triangle;

@@ -10,8 +10,8 @@
 #include "predict/compact_predict.h"
 #include "predict/dcpred.h"
 #include "predict_test_support.h"
-#include "solve/model.h"
-#include "solve/multiclass.h"
+#include "model/model.h"
+#include "svm/multiclass.h"
 
 namespace {
 
@@ -25,7 +25,7 @@ TEST(DcpredLetter, AutomaticOptionsReachThePapersAccuracy) {
     kmx::KernelSpec rbf;
     rbf.type = KMX_KERNEL_RBF;
     rbf.gamma = 16;
-    const kmx::Model model = kmx::train_model(ctx, options, rbf, *train);
+    const kmx::Model model = kmx::train_svm_model(ctx, options, rbf, *train);
     const kmx::CompactPredictor p = kmx::build_dcpred(ctx, model, *train, {});
     std::vector<double> full(static_cast<size_t>(test->n)), compact(full.size());
     kmx::model_predict(ctx, model, *test, full.data());

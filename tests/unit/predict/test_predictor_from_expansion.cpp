@@ -13,7 +13,7 @@
 #include "core/rng.h"
 #include "predict/compact_predict.h"
 #include "predict/predictor_from_expansion.h"
-#include "solve/center_expansion.h"
+#include "model/center_expansion.h"
 
 namespace {
 

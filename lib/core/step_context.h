@@ -1,0 +1,37 @@
+// step_context.h — a context for one step of a longer call (one binary
+// problem of a multiclass training, one block of a prediction). Library
+// functions reserve their workspace from the context they are given and a
+// reservation lasts until the call ends; running each step in a context of
+// its own keeps steps from piling their reservations up, while the step
+// sees the caller's threads, seed and log, the budget the caller has left,
+// and reports progress into the caller's (which also carries its cancellation).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "context.h"
+
+namespace kmx {
+
+class StepContext {
+public:
+    // Step `index` of `count`; the caller already holds `held` bytes of its budget.
+    StepContext(const Context &parent, size_t held, int64_t index, int64_t count);
+    StepContext(const StepContext &) = delete;
+    StepContext &operator=(const StepContext &) = delete;
+
+    Context &operator*() { return ctx_; }
+    Context *operator->() { return &ctx_; }
+
+private:
+    struct Share {
+        const Context *parent;
+        int64_t index;
+        int64_t count;
+    };
+    static int forward_progress(void *user, double fraction, const char *phase);
+    Share share_;
+    Context ctx_;
+};
+
+}  // namespace kmx

@@ -1,0 +1,456 @@
+// falkon.cpp — FALKON: Nyström KRR by preconditioned conjugate gradient
+// (paper Alg. 1), several outputs per pass over K_nM, optional early
+// stopping on held-out rows.
+//
+// Notation (paper): n rows, M centers, Y (n x k targets), K_nM (n x M),
+// H = K_nMᵀK_nM + λn K_MM, B = (1/√n) T⁻¹A⁻¹. CG solves, as Alg. 1 writes it,
+//   (BᵀHB) β = r,   BᵀHB u = A⁻ᵀ(T⁻ᵀ K_nMᵀ K_nM T⁻¹A⁻¹u / n + λ A⁻¹u),
+//   r = A⁻ᵀ T⁻ᵀ K_nMᵀ Y / n,   α = T⁻¹ A⁻¹ β.
+#include "falkon.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "core/scratch_carver.h"
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "falkon_preconditioner.h"
+#include "linalg/linalg.h"
+
+namespace kmx {
+namespace {
+
+using cluster::ScratchCarver;
+using linalg::Trans;
+
+constexpr int64_t kBlockValues = int64_t(1) << 22;  // one block of K_nM: 32 MB
+
+int64_t block_rows_for(int64_t n, int64_t m) {
+    return std::min(n, std::clamp<int64_t>(kBlockValues / std::max<int64_t>(m, 1), 64, 8192));
+}
+
+int64_t validation_rows_for(int64_t n, double fraction) { return int64_t(std::floor(fraction * double(n))); }
+
+// Everything fixed for one fit: the data, its split, the centers.
+struct Problem {
+    KernelSpec kernel;         // gamma resolved
+    const Dataset *data;
+    const Dataset *centers;    // M x d, dense
+    const double *y;           // n x k targets
+    int64_t n, m, k, block;
+    int64_t train_rows;        // n minus validation rows
+    std::vector<uint8_t> held_out;  // n flags: 1 = validation row (empty: none)
+    std::vector<int64_t> validation;  // the validation rows, increasing
+};
+
+// The CG state and the one kernel block, carved from the arena (the layout
+// code sizes and carves, so falkon_workspace_bytes can never disagree).
+struct Work {
+    double *x, *r, *p, *ap, *tmp;   // q x k (carved M x k)
+    double *v, *w;                  // M x k: T⁻¹A⁻¹p and K_nMᵀ K_nM v
+    double *best_x;                 // M x k: the best iterate on the validation rows
+    double *kernel_block;           // block x M rows of K_nM
+    double *cache;                  // the first cached_blocks blocks of K_nM (opt-in, else empty)
+    int64_t cached_blocks;
+    bool cache_ready;               // filled by the first pass
+    double *z;                      // block x k: K_b v (or Y_b)
+    double *val_out, *val_dir;      // validation x k: f on the held-out rows, K_val v
+    double *tridiagonal, *eigen;    // t x t and t: the Lanczos matrix of one output
+};
+
+// The cache holds min(cache_bytes, all of K_nM), of which whole blocks are
+// used (carving the unrounded size keeps the sizing an upper bound when
+// k-means returns fewer centers than planned).
+void carve_cache(ScratchCarver &c, Work &w, int64_t n, int64_t m, int64_t block, size_t cache_bytes) {
+    const int64_t cache_values = std::min(int64_t(cache_bytes / sizeof(double)), n * m);
+    w.cached_blocks = cache_values / (block * m) + (cache_values == n * m && n % block != 0 ? 1 : 0);
+    w.cache = c.take<double>(size_t(cache_values));
+}
+
+// The K_nM cache bytes carved with the rest of the workspace: the explicit
+// cache; an auto cache is reserved later, from what is left.
+size_t cache_in_workspace(const FalkonOptions &o) { return o.auto_cache ? 0 : o.kernel_cache_bytes; }
+
+Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block, int64_t validation, int iterations,
+                size_t cache_bytes) {
+    Work w{};
+    carve_cache(c, w, n, m, block, cache_bytes);
+    for (double **vec : {&w.x, &w.r, &w.p, &w.ap, &w.tmp, &w.v, &w.w}) *vec = c.take<double>(size_t(m * k));
+    w.best_x = c.take<double>(size_t(validation > 0 ? m * k : 0));
+    w.kernel_block = c.take<double>(size_t(block * m));
+    w.z = c.take<double>(size_t(block * k));
+    w.val_out = c.take<double>(size_t(validation * k));
+    w.val_dir = c.take<double>(size_t(validation * k));
+    w.tridiagonal = c.take<double>(size_t(iterations) * size_t(iterations));
+    w.eigen = c.take<double>(size_t(iterations));
+    return w;
+}
+
+size_t kernel_scratch_bytes(const KernelSpec &kernel, const Dataset &data, int64_t block, int64_t m) {
+    double dummy = 0;
+    const auto centers = Dataset::dense_borrow(&dummy, m, data.d, nullptr);
+    return std::max(kernel_block_rows_workspace_bytes(kernel, data, block, *centers, m),
+                    kernel_block_rows_workspace_bytes(kernel, *centers, m, *centers, m));
+}
+
+// ------------------------------------------------------------ validation
+
+void check_arguments(const Dataset &data, const KrrTargets &targets, const FalkonOptions &o) {
+    const int64_t n = data.n;
+    require(n >= 1 && data.d >= 1, "FALKON: the dataset has no rows or no columns");
+    if (o.centers < 1 || o.centers > n)
+        fail(KMX_E_INVALID_ARGUMENT, "FALKON: centers M = %lld must be in [1, n = %lld]", (long long)o.centers,
+             (long long)n);
+    if (!(o.lambda > 0 && std::isfinite(o.lambda)))
+        fail(KMX_E_INVALID_ARGUMENT, "FALKON: lambda = %g must be finite and > 0", o.lambda);
+    require(o.iterations >= 1, "FALKON: iterations must be >= 1");
+    require(o.tolerance >= 0 && std::isfinite(o.tolerance), "FALKON: tolerance must be finite and >= 0");
+    require(o.jitter >= 0 && std::isfinite(o.jitter), "FALKON: jitter must be finite and >= 0");
+    require(o.patience >= 1, "FALKON: patience must be >= 1");
+    require(o.validation_fraction >= 0 && o.validation_fraction < 0.5,
+            "FALKON: validation_fraction must be in [0, 0.5)");
+    const int64_t held_out = validation_rows_for(n, o.validation_fraction);
+    if (o.validation_fraction > 0 && (held_out < 1 || o.centers + held_out > n))
+        fail(KMX_E_INVALID_ARGUMENT,
+             "FALKON: validation_fraction %g holds out %lld rows; it needs >= 1 and M + held-out <= n = %lld",
+             o.validation_fraction, (long long)held_out, (long long)n);
+    require(o.center_method != LandmarkMethod::weighted_kmeans, "FALKON: weighted_kmeans centers are not supported");
+    require(o.center_method != LandmarkMethod::given || o.given_centers,
+            "FALKON: given centers need given_centers (M x d)");
+    require(targets.outputs >= 1 && int64_t(targets.y.size()) == n * targets.outputs,
+            "FALKON: targets must hold n x outputs values for the dataset's n rows");
+    check_finite(targets.y.data(), n, targets.outputs, "targets");
+    check_finite_dataset(data, "features");
+}
+
+// ------------------------------------------------------------ set-up
+
+Landmarks choose_centers(Context &ctx, const KernelSpec &kernel, const Dataset &data, const FalkonOptions &o) {
+    LandmarkOptions lo;
+    lo.method = o.center_method;
+    lo.m = o.centers;
+    lo.given = o.given_centers;
+    lo.leverage_lambda = o.lambda;
+    return select_landmarks(ctx, kernel, data, lo);
+}
+
+// Held-out rows: uniformly among the rows that are not centers.
+void split_validation(Problem &pr, const Landmarks &centers, double fraction, uint64_t seed) {
+    const int64_t count = validation_rows_for(pr.n, fraction);
+    pr.train_rows = pr.n - count;
+    if (count == 0) return;
+    pr.held_out.assign(size_t(pr.n), 0);
+    for (int64_t row : centers.rows) pr.held_out[size_t(row)] = 1;  // centers are not eligible
+    std::vector<int64_t> pool;
+    for (int64_t i = 0; i < pr.n; ++i)
+        if (pr.held_out[size_t(i)] == 0) pool.push_back(i);
+    Rng rng = Rng(seed).split(0xFA1C0);
+    std::fill(pr.held_out.begin(), pr.held_out.end(), 0);
+    for (int64_t index : sample_rows(rng, int64_t(pool.size()), count)) pr.validation.push_back(pool[size_t(index)]);
+    std::sort(pr.validation.begin(), pr.validation.end());  // kernel_pass fills slots in row order
+    for (int64_t row : pr.validation) pr.held_out[size_t(row)] = 1;
+}
+
+// ------------------------------------------------------------ K_nM passes
+
+// w = Σ_{training rows} K_bᵀ z_b with z_b = K_b v (v given) or Y_b (v null),
+// one block of K_nM at a time; with v, val_dir = K_val v on held-out rows.
+// Rows [begin, end) of K_nM: from the cache (filling it on the first pass)
+// or computed into the one block buffer.
+const double *knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t end, Work &work, Arena &arena) {
+    const int64_t index = begin / pr.block;
+    const bool cached = index < work.cached_blocks;
+    double *out = cached ? work.cache + begin * pr.m : work.kernel_block;
+    if (!cached || !work.cache_ready)
+        kernel_block_rows(pr.kernel, *pr.data, begin, end, *pr.centers, 0, pr.m, out, pr.m, arena, ctx.threads);
+    return out;
+}
+
+void kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
+    const int64_t m = pr.m, k = pr.k;
+    std::fill(work.w, work.w + m * k, 0.0);
+    int64_t slot = 0;  // next validation row
+    for (int64_t begin = 0; begin < pr.n; begin += pr.block) {
+        const int64_t end = std::min(pr.n, begin + pr.block), count = end - begin;
+        const double *kb = knm_block(ctx, pr, begin, end, work, arena);
+        if (v)
+            linalg::gemm(Trans::No, Trans::No, count, k, m, 1.0, kb, m, v, k, 0.0, work.z, k, ctx.threads);
+        else
+            std::copy(pr.y + begin * k, pr.y + end * k, work.z);
+        for (int64_t i = begin; i < end && !pr.held_out.empty(); ++i) {
+            if (pr.held_out[size_t(i)] != 1) continue;
+            double *row = work.z + (i - begin) * k;
+            if (v) std::copy(row, row + k, work.val_dir + (slot++) * k);
+            std::fill(row, row + k, 0.0);
+        }
+        linalg::gemm(Trans::Yes, Trans::No, m, k, count, 1.0, kb, m, work.z, k, 1.0, work.w, k, ctx.threads);
+        ctx.check_cancel();
+    }
+    work.cache_ready = true;
+}
+
+// ap = BᵀHB p = A⁻ᵀ(T⁻ᵀ K_nMᵀ K_nM T⁻¹A⁻¹p / n + λ A⁻¹p); also val_dir = K_val T⁻¹A⁻¹p.
+void apply_bhb(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, double lambda, Work &work,
+               Arena &arena) {
+    const int64_t qk = pc.rank * pr.k;
+    std::copy(work.p, work.p + qk, work.tmp);
+    apply_t_a_inverse(pc, work.tmp, pr.k, work.v, ctx.threads);  // tmp = A⁻¹p, v = T⁻¹A⁻¹p
+    kernel_pass(ctx, pr, work.v, work, arena);
+    apply_a_t_inverse_transpose(pc, work.w, pr.k, work.ap, ctx.threads);
+    apply_a_inverse_transpose(pc, work.tmp, pr.k);
+    const double inv_n = 1.0 / double(pr.train_rows);
+    for (int64_t i = 0; i < qk; ++i) work.ap[i] = work.ap[i] * inv_n + lambda * work.tmp[i];
+}
+
+// r = A⁻ᵀ T⁻ᵀ K_nMᵀ Y / n.
+void right_hand_side(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, Work &work, Arena &arena) {
+    kernel_pass(ctx, pr, nullptr, work, arena);
+    apply_a_t_inverse_transpose(pc, work.w, pr.k, work.r, ctx.threads);
+    const double inv_n = 1.0 / double(pr.train_rows);
+    for (int64_t i = 0; i < pc.rank * pr.k; ++i) work.r[i] *= inv_n;
+}
+
+// ------------------------------------------------------------ CG
+
+// One CG recurrence per output column, all sharing each BᵀHB product.
+struct ColumnCg {
+    double rr = 0, rr0 = 0;
+    bool done = false;
+    std::vector<double> step, ratio;  // Lanczos coefficients: α_i = rr/pᵀAp, β_i = rr_new/rr
+};
+
+double column_dot(const double *a, const double *b, int64_t q, int64_t k, int64_t j) {
+    double s = 0;
+    for (int64_t i = 0; i < q; ++i) s += a[i * k + j] * b[i * k + j];
+    return s;
+}
+
+// One CG step on column j after ap = BᵀHB p; returns false if pᵀAp <= 0.
+bool cg_step(ColumnCg &c, Work &work, int64_t q, int64_t k, int64_t validation, int64_t j) {
+    const double pap = column_dot(work.p, work.ap, q, k, j);
+    if (!(pap > 0)) return false;
+    const double step = c.rr / pap;
+    for (int64_t i = 0; i < q; ++i) {
+        work.x[i * k + j] += step * work.p[i * k + j];
+        work.r[i * k + j] -= step * work.ap[i * k + j];
+    }
+    for (int64_t i = 0; i < validation; ++i) work.val_out[i * k + j] += step * work.val_dir[i * k + j];
+    const double rr = column_dot(work.r, work.r, q, k, j), ratio = rr / c.rr;
+    for (int64_t i = 0; i < q; ++i) work.p[i * k + j] = work.r[i * k + j] + ratio * work.p[i * k + j];
+    c.step.push_back(step);
+    c.ratio.push_back(ratio);
+    c.rr = rr;
+    return true;
+}
+
+// cond of the Lanczos tridiagonal built from CG's coefficients (its extreme
+// eigenvalues approach those of BᵀHB as CG proceeds).
+double lanczos_condition(const ColumnCg &c, Work &work, Arena &arena) {
+    const int64_t t = int64_t(c.step.size());
+    if (t == 0) return 1;
+    std::fill(work.tridiagonal, work.tridiagonal + t * t, 0.0);
+    for (int64_t i = 0; i < t; ++i) {
+        double &diagonal = work.tridiagonal[i * t + i];
+        diagonal = 1 / c.step[size_t(i)] + (i > 0 ? c.ratio[size_t(i - 1)] / c.step[size_t(i - 1)] : 0);
+        if (i + 1 < t) work.tridiagonal[(i + 1) * t + i] = std::sqrt(c.ratio[size_t(i)]) / c.step[size_t(i)];
+    }
+    linalg::eig_sym(t, work.tridiagonal, t, work.eigen, nullptr, t, arena);
+    return work.eigen[0] > 0 ? work.eigen[t - 1] / work.eigen[0] : INFINITY;
+}
+
+// MSE (regression) or error rate (classification) of f on the held-out rows.
+double validation_error(const Problem &pr, const KrrTargets &targets, const Work &work) {
+    const int64_t k = pr.k, count = int64_t(pr.validation.size());
+    double total = 0;
+    for (int64_t s = 0; s < count; ++s) {
+        const double *f = work.val_out + s * k, *y = pr.y + pr.validation[size_t(s)] * k;
+        if (targets.task == KrrTask::classification) {
+            total += krr_label(targets, f) != krr_label(targets, y);
+        } else {
+            for (int64_t j = 0; j < k; ++j) total += (f[j] - y[j]) * (f[j] - y[j]) / double(k);
+        }
+    }
+    return total / double(count);
+}
+
+struct EarlyStop {
+    double best = INFINITY;
+    int best_iteration = 0, since_best = 0;
+};
+
+// Records the validation error after `iteration`; true when patience ran out.
+bool early_stop(EarlyStop &es, double error, int iteration, int patience, Work &work, int64_t size) {
+    if (error < es.best) {
+        es.best = error;
+        es.best_iteration = iteration;
+        es.since_best = 0;
+        std::copy(work.x, work.x + size, work.best_x);
+        return false;
+    }
+    return ++es.since_best >= patience;
+}
+
+void run_cg(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, const KrrTargets &targets,
+            const FalkonOptions &o, Work &work, Arena &arena, FalkonStats &stats) {
+    const int64_t q = pc.rank, k = pr.k, validation = int64_t(pr.validation.size());
+    right_hand_side(ctx, pr, pc, work, arena);
+    std::fill(work.x, work.x + q * k, 0.0);
+    std::fill(work.val_out, work.val_out + validation * k, 0.0);
+    std::copy(work.r, work.r + q * k, work.p);
+    std::vector<ColumnCg> cols(static_cast<size_t>(k));
+    for (int64_t j = 0; j < k; ++j) {
+        ColumnCg &c = cols[size_t(j)];
+        c.rr = c.rr0 = column_dot(work.r, work.r, q, k, j);
+        c.done = !(c.rr0 > 0);
+    }
+    EarlyStop es;
+    if (validation > 0) early_stop(es, validation_error(pr, targets, work), 0, o.patience, work, q * k);
+    for (int it = 1; it <= o.iterations; ++it) {
+        if (std::all_of(cols.begin(), cols.end(), [](const ColumnCg &c) { return c.done; })) break;
+        apply_bhb(ctx, pr, pc, o.lambda, work, arena);
+        double worst = 0;
+        for (int64_t j = 0; j < k; ++j) {
+            ColumnCg &c = cols[size_t(j)];
+            if (!c.done && !cg_step(c, work, q, k, validation, j)) c.done = true;
+            const double relative = c.rr0 > 0 ? std::sqrt(c.rr / c.rr0) : 0;
+            if (relative <= o.tolerance) c.done = true;
+            worst = std::max(worst, relative);
+        }
+        stats.iterations = it;
+        stats.residuals.push_back(worst);
+        ctx.progress(double(it) / o.iterations, "FALKON");
+        if (validation == 0) continue;
+        stats.validation_errors.push_back(validation_error(pr, targets, work));
+        if (early_stop(es, stats.validation_errors.back(), it, o.patience, work, q * k)) break;
+    }
+    stats.best_iteration = stats.iterations;
+    if (validation > 0) {
+        std::copy(work.best_x, work.best_x + q * k, work.x);
+        stats.best_iteration = es.best_iteration;
+    }
+    for (const ColumnCg &c : cols) stats.condition_estimate = std::max(stats.condition_estimate,
+                                                                      lanczos_condition(c, work, arena));
+}
+
+}  // namespace
+
+size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t m, int64_t k,
+                              const FalkonOptions &o) {
+    const int64_t block = block_rows_for(data.n, m);
+    ScratchCarver carver;
+    carver.take<double>(size_t(m * m));  // K_MM, then T
+    carve_work(carver, data.n, m, k, block, validation_rows_for(data.n, o.validation_fraction), o.iterations,
+               cache_in_workspace(o));
+    WorkspacePlan plan;
+    plan.add_bytes(carver.bytes());
+    plan.add_bytes(falkon_preconditioner_workspace_bytes(m));
+    plan.add_bytes(std::max(kernel_scratch_bytes(kernel, data, block, m),
+                            linalg::eig_sym_workspace_bytes(o.iterations)));
+    return plan.bytes();
+}
+
+namespace {
+
+constexpr size_t kCacheHeadroom = size_t(1) << 20;  // left to the call's small allocations
+
+// auto_cache, once the workspace is reserved and the centers chosen: the
+// bytes of K_nM (n x M doubles) that fit what the budget leaves, also within
+// the memory the machine can give now; at most options.kernel_cache_bytes
+// when that is nonzero.
+size_t auto_cache_bytes(const Context &ctx, const Problem &pr, const FalkonOptions &options) {
+    const size_t limit = std::min(ctx.memory_budget, machine_memory_budget());
+    const size_t used = ctx.reserved_bytes() + kCacheHeadroom;
+    size_t bytes = std::min(limit > used ? limit - used : 0, size_t(pr.n) * size_t(pr.m) * sizeof(double));
+    if (options.kernel_cache_bytes > 0) bytes = std::min(bytes, options.kernel_cache_bytes);
+    return bytes;
+}
+
+// auto_cache: K_nM's cache in an arena of its own, reserved from what is left.
+Arena reserve_auto_cache(Context &ctx, const Problem &pr, const FalkonOptions &options, Work &work) {
+    const size_t bytes = auto_cache_bytes(ctx, pr, options);
+    Arena arena = ctx.reserve(bytes, "FALKON K_nM cache");
+    ScratchCarver carver(arena);
+    carve_cache(carver, work, pr.n, pr.m, pr.block, bytes);
+    return arena;
+}
+
+// -v: whether K_nM is kept across the CG passes, and why not.
+void log_cache_choice(const Context &ctx, const Problem &pr, const Work &work, const FalkonOptions &options) {
+    const int64_t blocks = (pr.n + pr.block - 1) / pr.block;
+    const double whole_mb = double(pr.n) * double(pr.m) * sizeof(double) / 1048576.0;
+    if (work.cached_blocks >= blocks)
+        ctx.log(KMX_LOG_INFO, "FALKON: K_nM cached (%.0f MB, %lld x %lld)", whole_mb, (long long)pr.n,
+                (long long)pr.m);
+    else
+        ctx.log(KMX_LOG_INFO,
+                "FALKON: K_nM (%.0f MB) %s: %lld of %lld blocks of %lld rows cached, the rest recomputed every pass",
+                whole_mb, options.auto_cache ? "does not fit the memory budget" : "over cache_size",
+                (long long)work.cached_blocks, (long long)blocks, (long long)pr.block);
+}
+
+}  // namespace
+
+CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
+                           const FalkonOptions &options, FalkonStats *stats_out) {
+    const auto start = std::chrono::steady_clock::now();
+    auto seconds_since = [](auto t0) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    check_arguments(data, targets, options);
+    Problem pr;
+    pr.kernel = kernel;
+    pr.kernel.gamma = kernel.gamma_for(data.d);
+    pr.data = &data;
+    pr.y = targets.y.data();
+    pr.n = data.n;
+    pr.k = targets.outputs;
+    const size_t bytes = falkon_workspace_bytes(pr.kernel, data, options.centers, pr.k, options);
+    Arena arena = ctx.reserve(bytes, "FALKON workspace (T, A, CG vectors, one K_nM block)");
+
+    FalkonStats stats;
+    stats.workspace_bytes = bytes;
+    Landmarks landmarks = choose_centers(ctx, pr.kernel, data, options);
+    stats.center_seconds = seconds_since(start);
+    const auto centers = Dataset::dense_borrow(landmarks.points.data(), landmarks.m, data.d, nullptr);
+    pr.centers = centers.get();
+    pr.m = landmarks.m;
+    pr.block = block_rows_for(pr.n, pr.m);
+    split_validation(pr, landmarks, options.validation_fraction, ctx.seed);
+    stats.train_rows = pr.train_rows;
+
+    ScratchCarver carver(arena);
+    double *kmm = carver.take<double>(size_t(pr.m * pr.m));
+    kernel_block_rows(pr.kernel, *centers, 0, pr.m, *centers, 0, pr.m, kmm, pr.m, arena, ctx.threads);
+    const FalkonPreconditioner pc = falkon_preconditioner(kmm, pr.m, options.lambda, options.jitter, arena,
+                                                          ctx.threads);
+    ScratchCarver work_carver(arena);
+    Work work = carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()),
+                           options.iterations, cache_in_workspace(options));
+    const Arena cache_arena = options.auto_cache ? reserve_auto_cache(ctx, pr, options, work) : Arena();
+    stats.workspace_bytes += cache_arena.capacity();
+    stats.rank = pc.rank;
+    log_cache_choice(ctx, pr, work, options);
+    if (pc.low_rank)
+        ctx.log(KMX_LOG_INFO, "FALKON: K_MM is singular; preconditioning on its numerical rank %lld of %lld",
+                (long long)pc.rank, (long long)pr.m);
+    run_cg(ctx, pr, pc, targets, options, work, arena, stats);
+
+    CenterExpansion out;
+    out.kernel = pr.kernel;
+    out.d = data.d;
+    out.outputs = pr.k;
+    out.m = pr.m;
+    out.centers = std::move(landmarks.points);
+    out.beta.resize(size_t(pr.m * pr.k));
+    apply_t_a_inverse(pc, work.x, pr.k, out.beta.data(), ctx.threads);  // α = T⁻¹A⁻¹β
+    stats.seconds = seconds_since(start);
+    stats.peak_bytes = ctx.peak_bytes();
+    if (stats_out) *stats_out = std::move(stats);
+    return out;
+}
+
+}  // namespace kmx

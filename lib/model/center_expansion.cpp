@@ -1,0 +1,140 @@
+// center_expansion.cpp — f(x) = Σ_j K(x, u_j) β_j for every row of a
+// dataset, in row blocks: one kernel block K(X_block, U) (GEMM speed) and one
+// GEMM with β per block; with a partition, each row of the block goes to its
+// nearest cluster center's expansion.
+#include "center_expansion.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "linalg/linalg.h"
+
+namespace kmx {
+
+namespace {
+
+constexpr int64_t kPredictBlockDoubles = int64_t(1) << 20;  // K(block, U) entries at a time
+constexpr int64_t kPredictMaxBlockRows = 2048;
+
+void check_expansion(const CenterExpansion &e) {
+    require(e.m >= 1 && e.d >= 1 && e.outputs >= 1, "center expansion: no centers, features or outputs");
+    require(e.centers.size() == size_t(e.m * e.d), "center expansion: centers must hold m x d values");
+    require(e.beta.size() == size_t(e.m * e.outputs), "center expansion: beta must hold m x outputs values");
+    const int64_t c = e.clusters();
+    if (c == 0) return;
+    require(e.cluster_centers.size() == size_t(c * e.d), "center expansion: cluster_centers must hold c x d values");
+    require(e.cluster_begin.front() == 0 && e.cluster_begin.back() == e.m,
+            "center expansion: cluster offsets must run from 0 to m");
+    for (int64_t s = 0; s < c; ++s)
+        require(e.cluster_begin[size_t(s)] <= e.cluster_begin[size_t(s + 1)],
+                "center expansion: cluster offsets must not decrease");
+}
+
+int64_t largest_group(const CenterExpansion &e) {
+    if (e.clusters() == 0) return e.m;
+    int64_t largest = 1;
+    for (int64_t s = 0; s < e.clusters(); ++s)
+        largest = std::max(largest, e.cluster_begin[size_t(s + 1)] - e.cluster_begin[size_t(s)]);
+    return largest;
+}
+
+// Rows [begin, end) of data as dense rows of d >= data.d columns (zero-padded).
+void padded_rows(const Dataset &data, int64_t begin, int64_t end, int64_t d, double *out) {
+    data.copy_rows(begin, end, out);
+    if (data.d == d) return;
+    for (int64_t i = end - begin - 1; i >= 0; --i) {
+        for (int64_t j = data.d - 1; j >= 0; --j) out[i * d + j] = out[i * data.d + j];
+        std::fill(out + i * d + data.d, out + (i + 1) * d, 0.0);
+    }
+}
+
+struct PredictBuffers {
+    double *rows;      // block x d
+    double *group;     // block x d: the block's rows of one cluster
+    double *kernel;    // block x largest group
+    double *outputs;   // block x outputs
+    int64_t *members;  // block
+};
+
+// out rows `members` (count of them) += K(points, U_[first, last)) β_[first, last).
+void expand(Context &ctx, const CenterExpansion &e, const double *points, int64_t count, int64_t first, int64_t last,
+            PredictBuffers &b, Arena &scratch) {
+    const int64_t m = last - first;
+    if (m == 0 || count == 0) return;
+    kernel_block(e.kernel, points, count, e.d, e.centers.data() + first * e.d, m, e.d, e.d, b.kernel, m, scratch,
+                 ctx.threads);
+    linalg::gemm(linalg::Trans::No, linalg::Trans::No, count, e.outputs, m, 1.0, b.kernel, m,
+                 e.beta.data() + first * e.outputs, e.outputs, 0.0, b.outputs, e.outputs, ctx.threads);
+}
+
+}  // namespace
+
+int64_t nearest_cluster(const double *x, const double *cluster_centers, int64_t clusters, int64_t d) {
+    int64_t best = 0;
+    double best_distance = INFINITY;
+    for (int64_t s = 0; s < clusters; ++s) {
+        const double *center = cluster_centers + s * d;
+        double distance = 0;
+        for (int64_t j = 0; j < d; ++j) distance += (x[j] - center[j]) * (x[j] - center[j]);
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = s;
+        }
+    }
+    return best;
+}
+
+void center_expansion_predict(Context &ctx, const CenterExpansion &e, const Dataset &data, double *out) {
+    check_expansion(e);
+    require(out != nullptr, "center expansion: null output");
+    if (data.d > e.d)
+        fail(KMX_E_INVALID_ARGUMENT, "center expansion: data has %lld columns, the model %lld", (long long)data.d,
+             (long long)e.d);
+    check_finite_dataset(data, "predict: x");
+    const int64_t d = e.d, width = largest_group(e);
+    const int64_t block = std::clamp<int64_t>(kPredictBlockDoubles / width, 1, kPredictMaxBlockRows);
+    Arena scratch = ctx.reserve(WorkspacePlan()
+                                    .add<double>(size_t(block * d))
+                                    .add<double>(size_t(block * d))
+                                    .add<double>(size_t(block * width))
+                                    .add<double>(size_t(block * e.outputs))
+                                    .add<int64_t>(size_t(block))
+                                    .add_bytes(kernel_block_workspace_bytes(e.kernel, block, width, d))
+                                    .bytes(),
+                                "predict: kernel blocks");
+    PredictBuffers b{scratch.alloc<double>(size_t(block * d)), scratch.alloc<double>(size_t(block * d)),
+                     scratch.alloc<double>(size_t(block * width)), scratch.alloc<double>(size_t(block * e.outputs)),
+                     scratch.alloc<int64_t>(size_t(block))};
+    for (int64_t begin = 0; begin < data.n; begin += block) {
+        const int64_t rows = std::min(block, data.n - begin);
+        padded_rows(data, begin, begin + rows, d, b.rows);
+        if (e.clusters() == 0) {
+            expand(ctx, e, b.rows, rows, 0, e.m, b, scratch);
+            std::copy_n(b.outputs, rows * e.outputs, out + begin * e.outputs);
+            continue;
+        }
+        std::vector<int64_t> route(static_cast<size_t>(rows));
+        for (int64_t i = 0; i < rows; ++i)
+            route[size_t(i)] = nearest_cluster(b.rows + i * d, e.cluster_centers.data(), e.clusters(), d);
+        for (int64_t s = 0; s < e.clusters(); ++s) {
+            int64_t count = 0;
+            for (int64_t i = 0; i < rows; ++i)
+                if (route[size_t(i)] == s) {
+                    std::copy_n(b.rows + i * d, d, b.group + count * d);
+                    b.members[count++] = i;
+                }
+            if (count == 0) continue;
+            const int64_t first = e.cluster_begin[size_t(s)], last = e.cluster_begin[size_t(s + 1)];
+            std::fill(b.outputs, b.outputs + count * e.outputs, 0.0);
+            expand(ctx, e, b.group, count, first, last, b, scratch);
+            for (int64_t j = 0; j < count; ++j)
+                std::copy_n(b.outputs + j * e.outputs, e.outputs, out + (begin + b.members[j]) * e.outputs);
+        }
+        ctx.check_cancel();
+    }
+}
+
+}  // namespace kmx

@@ -1,0 +1,260 @@
+// Prediction with a trained model: kernel rows between a block of test rows
+// and the support vectors (one kernel_block, GEMM-based), then each machine's
+// Σ y_i α_i K(x_i, x) + b over its coefficients — all of them, or for early
+// prediction / BKA only those of the point's nearest cluster in feature space.
+#include "model.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "core/parallel.h"
+#include "cluster/kmeans.h"
+#include "core/step_context.h"
+
+namespace kmx {
+
+namespace {
+
+constexpr int64_t kKernelBlockEntries = int64_t(1) << 21;  // 16 MiB of kernel values per block
+constexpr int64_t kMaxBlockRows = 1024;
+
+int64_t rows_per_block(int64_t n, int64_t columns) {
+    const int64_t rows = std::clamp<int64_t>(kKernelBlockEntries / std::max<int64_t>(columns, 1), 1, kMaxBlockRows);
+    return std::min(rows, std::max<int64_t>(n, 1));
+}
+
+// The most coefficients one cluster of an early machine holds.
+int64_t largest_cluster(const Model &model) {
+    int64_t largest = 0;
+    for (const BinaryMachine &machine : model.machines)
+        for (size_t c = 0; c + 1 < machine.local.cluster_begin.size(); ++c)
+            largest = std::max(largest, machine.local.cluster_begin[c + 1] - machine.local.cluster_begin[c]);
+    return largest;
+}
+
+// Kernel columns per row: every support vector, or (early models, which only
+// ever use the nearest cluster's) the largest cluster's.
+int64_t kernel_columns(const Model &model) {
+    return std::max<int64_t>(model.early() ? largest_cluster(model) : model.support_vectors, 1);
+}
+
+// Scratch of the input-space routing of a block of rows (MEKA models).
+size_t routing_workspace_bytes(const Model &model, int64_t rows, int threads) {
+    if (model.routes == 0) return 0;
+    // Only the shape matters: any non-null row pointer makes it dense.
+    const std::unique_ptr<Dataset> shape = Dataset::dense_borrow(model.route_centers.data(), rows, model.d, nullptr);
+    return kmeans_assign_workspace_bytes(*shape, model.routes, threads);
+}
+
+// The arrays one block of prediction carves from its arena.
+struct BlockBuffers {
+    double *raw;          // rows x data.d, as read (only when padding)
+    double *x;            // rows x model.d, padded with zeros
+    double *kernel;       // rows x kernel_columns
+    double *values;       // rows x machines
+    int32_t *cluster_of;  // rows: nearest cluster (early machines)
+    int64_t *order;       // rows: block rows sorted by cluster (early machines)
+    double *cluster_x;    // rows x model.d: one cluster's rows (early machines)
+    double *cluster_sv;   // largest cluster x model.d: its support vectors (early machines)
+};
+
+WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows, int threads) {
+    const int64_t columns = kernel_columns(model), local_sv = model.early() ? columns : 0;
+    const int64_t local_rows = model.early() ? rows : 0;
+    WorkspacePlan plan;
+    plan.add<double>(size_t(rows * data.d)).add<double>(size_t(rows * model.d));
+    plan.add<double>(size_t(rows * columns)).add<double>(size_t(rows * model.decision_values()));
+    plan.add<int32_t>(size_t(rows)).add<int64_t>(size_t(rows));
+    plan.add<double>(size_t(local_rows * model.d)).add<double>(size_t(local_sv * model.d));
+    plan.add_bytes(std::max(kernel_block_workspace_bytes(model.kernel, rows, columns, model.d),
+                            routing_workspace_bytes(model, rows, threads)));
+    return plan;
+}
+
+BlockBuffers carve(Arena &arena, const Model &model, const Dataset &data, int64_t rows) {
+    const int64_t columns = kernel_columns(model), local_sv = model.early() ? columns : 0;
+    const int64_t local_rows = model.early() ? rows : 0;
+    BlockBuffers b;
+    b.raw = arena.alloc<double>(size_t(rows * data.d));
+    b.x = arena.alloc<double>(size_t(rows * model.d));
+    b.kernel = arena.alloc<double>(size_t(rows * columns));
+    b.values = arena.alloc<double>(size_t(rows * model.decision_values()));
+    b.cluster_of = arena.alloc<int32_t>(size_t(rows));
+    b.order = arena.alloc<int64_t>(size_t(rows));
+    b.cluster_x = arena.alloc<double>(size_t(local_rows * model.d));
+    b.cluster_sv = arena.alloc<double>(size_t(local_sv * model.d));
+    return b;
+}
+
+// Rows [begin, end) of data as model.d dense columns (zeros past data.d).
+void load_rows(const Dataset &data, int64_t begin, int64_t end, int64_t d, BlockBuffers &b) {
+    if (data.d == d) {
+        data.copy_rows(begin, end, b.x);
+        return;
+    }
+    data.copy_rows(begin, end, b.raw);
+    const int64_t rows = end - begin;
+    std::fill(b.x, b.x + rows * d, 0.0);
+    for (int64_t i = 0; i < rows; ++i) std::memcpy(b.x + i * d, b.raw + i * data.d, sizeof(double) * size_t(data.d));
+}
+
+// Σ_j coef_j K_j + b over coefficients [begin, end), K indexed by `column`.
+template <class Column>
+double weighted_sum(const BinaryMachine &machine, const double *kernel_row, int64_t begin, int64_t end,
+                    Column column) {
+    double sum = machine.bias;
+    for (int64_t j = begin; j < end; ++j) sum += machine.coef[size_t(j)] * kernel_row[column(j)];
+    return sum;
+}
+
+// A global machine: kernel rows against every support vector are in b.kernel.
+void global_machine_values(const Model &model, size_t m, int64_t rows, int threads, BlockBuffers &b) {
+    const BinaryMachine &machine = model.machines[m];
+    const int64_t columns = kernel_columns(model), stride = model.decision_values();
+    const int64_t count = int64_t(machine.coef.size());
+    parallel_for(rows, threads, [&](int64_t i) {
+        b.values[i * stride + int64_t(m)] =
+            weighted_sum(machine, b.kernel + i * columns, 0, count, [&](int64_t j) { return machine.sv[size_t(j)]; });
+    });
+}
+
+// The rows of one cluster (order[0..count)) against its support vectors.
+void cluster_values(const Model &model, size_t m, int32_t cluster, const int64_t *order, int64_t count,
+                    Arena &arena, int threads, BlockBuffers &b) {
+    const BinaryMachine &machine = model.machines[m];
+    const int64_t begin = machine.local.cluster_begin[size_t(cluster)];
+    const int64_t sv = machine.local.cluster_begin[size_t(cluster) + 1] - begin;
+    const int64_t d = model.d, stride = model.decision_values();
+    for (int64_t i = 0; i < count; ++i)
+        std::memcpy(b.cluster_x + i * d, b.x + order[i] * d, sizeof(double) * size_t(d));
+    for (int64_t j = 0; j < sv; ++j)
+        std::memcpy(b.cluster_sv + j * d, model.points.data() + machine.sv[size_t(begin + j)] * d,
+                    sizeof(double) * size_t(d));
+    if (sv > 0) kernel_block(model.kernel, b.cluster_x, count, d, b.cluster_sv, sv, d, d, b.kernel, sv, arena, threads);
+    const double cluster_bias = machine.local.cluster_bias.empty() ? 0.0 : machine.local.cluster_bias[size_t(cluster)];
+    for (int64_t i = 0; i < count; ++i)
+        b.values[order[i] * stride + int64_t(m)] =
+            cluster_bias +
+            weighted_sum(machine, b.kernel + i * sv, begin, begin + sv, [&](int64_t j) { return j - begin; });
+}
+
+// An early machine: each row uses only its nearest cluster's coefficients,
+// so only those kernel values are computed, cluster by cluster.
+void local_machine_values(Context &ctx, const Model &model, const Dataset &points, size_t m, int64_t rows,
+                          Arena &arena, BlockBuffers &b) {
+    const BinaryMachine &machine = model.machines[m];
+    const std::unique_ptr<Dataset> block = Dataset::dense_borrow(b.x, rows, model.d, nullptr);
+    if (machine.local.partition.k > 0)
+        kernel_partition_assign(ctx, points, machine.local.partition, *block, nullptr, rows, model.kernel,
+                                b.cluster_of);
+    else
+        kmeans_assign(ctx, arena, *block, model.route_centers.data(), model.routes, b.cluster_of, nullptr);
+    for (int64_t i = 0; i < rows; ++i) b.order[i] = i;
+    std::sort(b.order, b.order + rows, [&](int64_t p, int64_t q) {
+        return b.cluster_of[p] != b.cluster_of[q] ? b.cluster_of[p] < b.cluster_of[q] : p < q;
+    });
+    for (int64_t first = 0; first < rows;) {
+        int64_t last = first;
+        while (last < rows && b.cluster_of[b.order[last]] == b.cluster_of[b.order[first]]) ++last;
+        cluster_values(model, m, b.cluster_of[b.order[first]], b.order + first, last - first, arena, ctx.threads, b);
+        first = last;
+    }
+}
+
+void require_columns(const Model &model, const Dataset &data) {
+    if (data.d > model.d)
+        fail(KMX_E_INVALID_ARGUMENT, "the data has %lld columns but the model was trained on %lld",
+             (long long)data.d, (long long)model.d);
+}
+
+// Calls consume(begin, end, values) with the decision values of each block of rows.
+void for_each_block(Context &ctx, const Model &model, const Dataset &data,
+                    const std::function<void(int64_t, int64_t, const double *)> &consume) {
+    require_columns(model, data);
+    const int64_t rows = rows_per_block(data.n, kernel_columns(model));
+    const size_t held = block_plan(model, data, rows, ctx.threads).bytes();
+    Arena arena = ctx.reserve(held, "prediction workspace");
+    BlockBuffers b = carve(arena, model, data, rows);
+    const std::unique_ptr<Dataset> points = Dataset::dense_borrow(model.points.data(), model.n_points, model.d, nullptr);
+    const int64_t blocks = (data.n + rows - 1) / rows;
+    size_t step_peak = 0;
+    for (int64_t block = 0; block < blocks; ++block) {
+        StepContext step(ctx, held, block, blocks);
+        step->progress(0, "predicting");
+        const int64_t begin = block * rows, end = std::min(data.n, begin + rows);
+        load_rows(data, begin, end, model.d, b);
+        if (!model.early() && model.support_vectors > 0)
+            kernel_block(model.kernel, b.x, end - begin, model.d, model.points.data(), model.support_vectors,
+                         model.d, model.d, b.kernel, model.support_vectors, arena, ctx.threads);
+        for (size_t m = 0; m < model.machines.size(); ++m) {
+            if (!model.early())
+                global_machine_values(model, m, end - begin, ctx.threads, b);
+            else
+                local_machine_values(*step, model, *points, m, end - begin, arena, b);
+        }
+        consume(begin, end, b.values);
+        step_peak = std::max(step_peak, step->peak_bytes());
+    }
+    ctx.check_budget(step_peak, "cluster assignment");
+}
+
+}  // namespace
+
+bool Model::early() const {
+    for (const BinaryMachine &machine : machines)
+        if (!machine.local.empty()) return true;
+    return false;
+}
+
+int64_t machines_for(int64_t classes, kmx_multiclass mode) {
+    if (classes <= 2) return 1;
+    return mode == KMX_MULTICLASS_OVR ? classes : classes * (classes - 1) / 2;
+}
+
+int64_t class_from_decision_values(const Model &model, const double *values) {
+    const int64_t classes = int64_t(model.classes.size());
+    if (model.multiclass == KMX_MULTICLASS_OVR && model.machines.size() > 1) {
+        int64_t best = 0;
+        for (int64_t c = 1; c < classes; ++c)
+            if (values[c] > values[best]) best = c;
+        return best;
+    }
+    int64_t votes[256];
+    std::vector<int64_t> many;
+    int64_t *count = votes;
+    if (classes > 256) {
+        many.assign(size_t(classes), 0);
+        count = many.data();
+    } else {
+        std::fill(votes, votes + classes, 0);
+    }
+    for (size_t m = 0; m < model.machines.size(); ++m) {
+        const BinaryMachine &machine = model.machines[m];
+        ++count[values[m] > 0 ? machine.positive : machine.negative];
+    }
+    return std::max_element(count, count + classes) - count;  // first maximum: the smaller class index
+}
+
+void model_decision_values(Context &ctx, const Model &model, const Dataset &data, double *out) {
+    const int64_t stride = model.decision_values();
+    for_each_block(ctx, model, data, [&](int64_t begin, int64_t end, const double *values) {
+        std::copy(values, values + (end - begin) * stride, out + begin * stride);
+    });
+}
+
+void model_predict(Context &ctx, const Model &model, const Dataset &data, double *out) {
+    const int64_t stride = model.decision_values();
+    for_each_block(ctx, model, data, [&](int64_t begin, int64_t end, const double *values) {
+        for (int64_t i = begin; i < end; ++i)
+            out[i] = model.regression()
+                         ? values[(i - begin) * stride]
+                         : model.classes[size_t(class_from_decision_values(model, values + (i - begin) * stride))];
+    });
+}
+
+}  // namespace kmx

@@ -1,0 +1,45 @@
+// train_options.h — what a training call is asked to do: the method and the
+// parameters of every method (the SVM family's and the KRR family's), as the
+// C API's kmx_params resolves them.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "kmx/kmx.h"
+
+namespace kmx {
+
+struct TrainOptions {
+    kmx_method method = KMX_METHOD_DCSVM;
+    double C = 1;
+    double eps = 1e-3;
+    kmx_bias bias = KMX_BIAS_AUTO;
+    bool shrinking = true;
+    size_t cache_bytes = 0;  // 0 = auto
+    kmx_multiclass multiclass = KMX_MULTICLASS_OVO;
+    int levels = 4;
+    int clusters_per_level = 4;
+    int early_level = 3;
+    int64_t sample_size = 1000;
+    std::vector<std::pair<double, double>> class_weights;  // (label, weight): C multiplier per class
+    // Kernel ridge regression methods (train_krr.h).
+    kmx_task task = KMX_TASK_AUTO;
+    double lambda = 1e-6;
+    int64_t centers = 0;  // 0 = auto
+    kmx_center_method center_method = KMX_CENTERS_UNIFORM;
+    int iterations = 20;
+    double tolerance = 1e-7;
+    double validation = 0;
+    int64_t rank = 0;      // 0 = auto (MEKA) / no truncation (Nyström)
+    int64_t clusters = 0;  // 0 = auto
+    double threshold = 1e-3;
+    double oversampling = 2;
+    bool rank_by_size = false;
+
+    bool uses_bias() const;
+    double class_weight(double label) const;
+};
+
+}  // namespace kmx

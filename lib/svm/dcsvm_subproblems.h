@@ -1,0 +1,51 @@
+// dcsvm_subproblems.h — DC-SVM's conquer step on a split of the problem's
+// rows into groups V_1 … V_g: each subproblem
+//
+//   min_{α_(c)} ½ α_(c)ᵀ Q_(c,c) α_(c) − eᵀα_(c),  0 ≤ α_i ≤ C_i
+//
+// is solved independently, warm started from the current α restricted to
+// V_c, on P = min(threads, g) workers at once (internal to lib/svm).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/arena.h"
+#include "svm_dual.h"
+
+namespace kmx {
+
+class Context;
+
+// V_c = members[offsets[c], offsets[c+1]) (problem indices), c < count.
+struct RowGroups {
+    int64_t count = 0;
+    int64_t *offsets = nullptr;  // count + 1
+    int64_t *members = nullptr;  // offsets[count] problem indices
+};
+
+// Per-row arrays the subproblems are gathered into, in group order.
+struct SubproblemArrays {
+    int64_t *rows;   // dataset rows
+    double *y;
+    double *upper;   // C_i
+    double *alpha;
+};
+
+size_t subproblem_arrays_bytes(int64_t n);
+SubproblemArrays carve_subproblem_arrays(Arena &arena, int64_t n);
+
+// Bytes the solver workspaces of concurrent subproblems over at most n rows
+// in total can take, with `cache_total` bytes of kernel cache shared among
+// the workers (also enough for one solve of all n rows).
+size_t subproblem_solver_bytes(int64_t n, int64_t d, size_t cache_total, int threads);
+
+// Solves every group's subproblem (empty groups are skipped: α stays, the
+// solution is zero) and writes its α back into `alpha` (n, problem order).
+// Workers get their own contexts with ctx.threads / P threads each; they
+// see ctx's cancellation but report no progress and log nothing.
+std::vector<SvmSolution> solve_row_groups(Context &ctx, const SvmProblem &problem, const SvmOptions &options,
+                                          const RowGroups &groups, size_t cache_total,
+                                          const SubproblemArrays &arrays, double *alpha);
+
+}  // namespace kmx

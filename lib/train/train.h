@@ -1,0 +1,17 @@
+// train.h — the one entry point of training: options.method picks the
+// family (svm/multiclass.h for the SVM methods, krr/train_krr.h for the
+// kernel ridge regression methods).
+#pragma once
+#include "kernel/kernel.h"
+#include "model/model.h"
+#include "model/train_options.h"
+
+namespace kmx {
+
+class Context;
+class Dataset;
+
+// Trains options.method on labelled data into a Model.
+Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data);
+
+}  // namespace kmx
