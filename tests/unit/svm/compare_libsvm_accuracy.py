@@ -22,7 +22,7 @@ OBJECTIVE_REL = 1e-3
 ACCURACY_POINTS = 0.2
 
 # name: (data directory argument, file stem, C, gamma)
-# Letter: C=8, gamma=16 as in /work/shared/data/README.md (chosen there on a
+# Letter: C=8, gamma=16 as in the team data sets' README (chosen there on a
 #   validation split of train) and the existing svm_dual_libsvm test.
 # spam and digits: chosen on the training split only, with a LIBSVM holdout
 #   grid (svm-train on the first 2/3 of the training rows, svm-predict on the
