@@ -210,6 +210,7 @@ KMX_RETURNS(KMX_RETURNS_BOOLEAN, jboolean, boolean, boolean, )
 KMX_RETURNS(KMX_RETURNS_DOUBLES, jdoubleArray, double[], double[], )
 KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
 %apply kmx_status KMX_RETURNS_LONG {
+    kmx_status kmx_param_owners,
     kmx_status kmx_context_create, kmx_status kmx_context_peak_bytes,
     kmx_status kmx_context_set_log_callback, kmx_status kmx_context_set_progress_callback,
     kmx_status kmx_dataset_create, kmx_status kmx_dataset_load, kmx_status kmx_dataset_parse,
@@ -222,15 +223,17 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_approx_rank, kmx_status kmx_predictor_build, kmx_status kmx_predictor_load,
     kmx_status kmx_predictor_load_from_buffer, kmx_status kmx_predictor_save_to_buffer };
 %apply kmx_status KMX_RETURNS_DOUBLE {
+    kmx_status kmx_param_default,
     kmx_status kmx_context_get_param, kmx_status kmx_kernel_get_param, kmx_status kmx_kernel_eval,
     kmx_status kmx_kmeans, kmx_status kmx_solver_get_param, kmx_status kmx_model_info,
     kmx_status kmx_approx_relative_error, kmx_status kmx_predictor_info,
     kmx_status kmx_system_info };
 %apply kmx_status KMX_RETURNS_BOOLEAN {
+    kmx_status kmx_param_used_by,
     kmx_status kmx_dataset_is_sparse, kmx_status kmx_dataset_has_labels,
     kmx_status kmx_dataset_has_weights };
 %apply kmx_status KMX_RETURNS_DOUBLES { kmx_status kmx_param_bounds };
-%apply kmx_status KMX_RETURNS_PARAM { kmx_status kmx_param_from_name };
+%apply kmx_status KMX_RETURNS_PARAM { kmx_status kmx_param_from_name, kmx_status kmx_param_at };
 
 /* ----------------------------------------------------------------- outputs */
 %typemap(in, numinputs=0) kmx_context **out (kmx_context *handle = NULL),

@@ -101,59 +101,58 @@ KMX_API const char *kmx_system_kernel_set_origin(void);
 /* --------------------------------------------------------------- parameters */
 /* Every tunable value in kmx. Values are passed as double; integer
  * parameters must hold whole numbers; enum parameters hold the enum value
- * (in the string form they may also be given by name, e.g. "kernel=rbf"). */
+ * (in the string form they may also be given by name, e.g. "kernel=rbf").
+ * Each parameter is described once, in the library's table: its range
+ * (kmx_param_bounds), default (kmx_param_default), meaning
+ * (kmx_param_description), the names of its values (kmx_param_value_name),
+ * the objects that take it (kmx_param_owners) and the methods that use it
+ * (kmx_param_used_by). `kmx params` prints the whole table. */
 typedef enum kmx_param {
     /* context */
-    KMX_PARAM_THREADS = 100,       /* worker threads, 1..1024; 0 (the default) = the cores this process may
-                                      use (affinity mask, cgroup CPU quota) */
-    KMX_PARAM_SEED = 101,          /* random seed, 0..2^53 (default 0) */
-    KMX_PARAM_MEMORY_BUDGET = 102, /* bytes a call may use, 2^16..2^53 (2^53: unlimited); default 80% of the
-                                      memory available when the context is made (cgroup-aware), unlimited if unknown */
-    KMX_PARAM_LOG_LEVEL = 103,     /* kmx_log_level: messages at or below it reach the log callback */
+    KMX_PARAM_THREADS = 100,
+    KMX_PARAM_SEED = 101,
+    KMX_PARAM_MEMORY_BUDGET = 102,
+    KMX_PARAM_LOG_LEVEL = 103,          /* a kmx_log_level */
     /* kernel */
-    KMX_PARAM_KERNEL = 200,        /* kmx_kernel_type */
-    KMX_PARAM_GAMMA = 201,         /* > 0; default 0 = "auto": 1/d, as LIBSVM */
-    KMX_PARAM_COEF0 = 202,         /* any finite value (default 0) */
-    KMX_PARAM_DEGREE = 203,        /* polynomial degree, 1..100 (default 3) */
+    KMX_PARAM_KERNEL = 200,             /* a kmx_kernel_type */
+    KMX_PARAM_GAMMA = 201,
+    KMX_PARAM_COEF0 = 202,
+    KMX_PARAM_DEGREE = 203,
     /* k-means */
-    KMX_PARAM_KMEANS_MAX_ITER = 301, /* Lloyd iterations, 1..10^6 (default 100) */
-    KMX_PARAM_KMEANS_TOL = 302,      /* stop when the relative objective decrease is below it, [0,1) (default 1e-6) */
+    KMX_PARAM_KMEANS_MAX_ITER = 301,
+    KMX_PARAM_KMEANS_TOL = 302,
     /* solvers (kmx_solver) */
-    KMX_PARAM_METHOD = 400,        /* kmx_method: "svm", "dcsvm", "dcsvm_early", "bka" */
-    KMX_PARAM_C = 401,             /* SVM cost C > 0 (default 1) */
-    KMX_PARAM_EPS = 402,           /* stopping tolerance on the maximal KKT violation, (0, 1) (default 1e-3, as LIBSVM's -e) */
-    KMX_PARAM_BIAS = 403,          /* kmx_bias: "auto" (default: with bias for svm, without for dcsvm/bka), "off", "on" */
-    KMX_PARAM_SHRINKING = 404,     /* 0 or 1 (default 1) */
-    KMX_PARAM_CACHE_SIZE = 405,    /* SVM kernel cache bytes, 0 = auto (what the budget leaves after the workspace,
-                                      within the memory available; all of Q at most); FALKON: at most this many
-                                      bytes of K_nM kept across CG passes, 0 (default) = all of it when it fits
-                                      the budget, else as many row blocks as do (the rest recomputed every pass);
-                                      below one block: none */
-    KMX_PARAM_MULTICLASS = 406,    /* kmx_multiclass: "ovo" (default, as LIBSVM) or "ovr" */
-    KMX_PARAM_LEVELS = 407,        /* DC-SVM levels lmax, 1..8 (default 4) */
-    KMX_PARAM_CLUSTERS_PER_LEVEL = 408, /* DC-SVM k, 2..64 (default 4): level l has k^l clusters */
-    KMX_PARAM_EARLY_LEVEL = 409,   /* dcsvm_early: the level whose models predict, 1..levels (default 3: 64 clusters) */
-    KMX_PARAM_SAMPLE_SIZE = 410,   /* DC-SVM kernel k-means sample m, 2..10^6 (default 1000) */
+    KMX_PARAM_METHOD = 400,             /* a kmx_method */
+    KMX_PARAM_C = 401,
+    KMX_PARAM_EPS = 402,
+    KMX_PARAM_BIAS = 403,               /* a kmx_bias */
+    KMX_PARAM_SHRINKING = 404,
+    KMX_PARAM_CACHE_SIZE = 405,
+    KMX_PARAM_MULTICLASS = 406,         /* a kmx_multiclass */
+    KMX_PARAM_LEVELS = 407,
+    KMX_PARAM_CLUSTERS_PER_LEVEL = 408,
+    KMX_PARAM_EARLY_LEVEL = 409,
+    KMX_PARAM_SAMPLE_SIZE = 410,
     /* kernel ridge regression (krr, nystrom_krr, meka_krr, falkon): min (1/n) sum |f(x_i) - y_i|^2 + lambda |f|^2 */
-    KMX_PARAM_TASK = 411,          /* kmx_task: "auto" (default), "classification", "regression" */
-    KMX_PARAM_LAMBDA = 412,        /* ridge lambda > 0 (default 1e-6); exact KRR solves (G + n lambda I) a = y */
-    KMX_PARAM_CENTERS = 413,       /* Nystrom landmarks / FALKON centers M, 0 = auto (default) */
-    KMX_PARAM_CENTER_METHOD = 414, /* kmx_center_method: "uniform" (default), "kmeans", "leverage" */
-    KMX_PARAM_ITERATIONS = 415,    /* conjugate-gradient iterations at most, 1..10^6 (default 20) */
-    KMX_PARAM_TOLERANCE = 416,     /* CG stops when the relative residual is below it, [0, 1) (default 1e-7; 0: iterations only) */
-    KMX_PARAM_VALIDATION = 417,    /* FALKON: fraction of rows held out for early stopping, [0, 0.5] (default 0: none) */
+    KMX_PARAM_TASK = 411,               /* a kmx_task */
+    KMX_PARAM_LAMBDA = 412,
+    KMX_PARAM_CENTERS = 413,
+    KMX_PARAM_CENTER_METHOD = 414,      /* a kmx_center_method */
+    KMX_PARAM_ITERATIONS = 415,
+    KMX_PARAM_TOLERANCE = 416,
+    KMX_PARAM_VALIDATION = 417,
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
-    KMX_PARAM_APPROX = 500,        /* kmx_approx_method: "nystrom" (default), "kmeans_nystrom", "meka" */
-    KMX_PARAM_RANK = 501,          /* Nystrom: rank k of the truncation (0 = none); MEKA: rank per cluster (0 = auto) */
-    KMX_PARAM_CLUSTERS = 502,      /* MEKA clusters c, 0 = auto (default) */
-    KMX_PARAM_THRESHOLD = 503,     /* MEKA: skip blocks with K(center_s, center_t) below it, >= 0 (default 1e-3) */
-    KMX_PARAM_OVERSAMPLING = 504,  /* MEKA rho: link blocks sample (1 + rho) k rows, [0, 16] (default 2) */
-    KMX_PARAM_RANK_BY_SIZE = 505,  /* MEKA: 1 = ranks proportional to cluster sizes, 0 = equal (default) */
+    KMX_PARAM_APPROX = 500,             /* a kmx_approx_method */
+    KMX_PARAM_RANK = 501,
+    KMX_PARAM_CLUSTERS = 502,
+    KMX_PARAM_THRESHOLD = 503,
+    KMX_PARAM_OVERSAMPLING = 504,
+    KMX_PARAM_RANK_BY_SIZE = 505,
     /* compact predictors (kmx_predictor) */
-    KMX_PARAM_LEAVES = 600,        /* k-means tree leaves, 0 = auto (default: about 16 support vectors per leaf, <= 256) */
-    KMX_PARAM_LANDMARKS = 601,     /* landmarks per leaf, 0 = auto (default: 40, fewer in small leaves) */
-    KMX_PARAM_PSEUDO = 602,        /* pseudo-landmarks per leaf, -1 = auto (default: none; see bench/README.md) */
-    KMX_PARAM_FLOAT32 = 603,       /* 1 = store the predictor as float (half the bytes), 0 = double (default) */
+    KMX_PARAM_LEAVES = 600,
+    KMX_PARAM_LANDMARKS = 601,
+    KMX_PARAM_PSEUDO = 602,
+    KMX_PARAM_FLOAT32 = 603,
     KMX_PARAM_MAX_DO_NOT_USE = 100000
 } kmx_param;
 
@@ -163,11 +162,31 @@ typedef enum kmx_param {
 #define KMX_BOUND_INTEGER 4    /* only whole numbers */
 #define KMX_BOUND_ENUM 8       /* an enum: whole numbers, names accepted */
 
+/* Owner bits returned by kmx_param_owners(): the objects that take a parameter. */
+#define KMX_PARAM_OWNER_CONTEXT 1
+#define KMX_PARAM_OWNER_KERNEL 2
+#define KMX_PARAM_OWNER_KMEANS 4
+#define KMX_PARAM_OWNER_SOLVER 8
+#define KMX_PARAM_OWNER_APPROX 16
+#define KMX_PARAM_OWNER_PREDICTOR 32
+
+/* How many parameters there are, and the one at `index` (table order, 0-based). */
+KMX_API int64_t kmx_param_count(void);
+KMX_API kmx_status kmx_param_at(kmx_param *out, int64_t index);
 /* The allowed range of a parameter. */
 KMX_API kmx_status kmx_param_bounds(double *out_lower, double *out_upper, int *out_flags,
                                     kmx_param param);
-/* The parameter's name in the "key=value" form ("threads", "gamma", ...). */
+/* The value a new object starts with (0 often means "auto": see the description). */
+KMX_API kmx_status kmx_param_default(double *out, kmx_param param);
+/* KMX_PARAM_OWNER_* bits of the objects that take the parameter. */
+KMX_API kmx_status kmx_param_owners(int64_t *out, kmx_param param);
+/* The parameter's name in the "key=value" form ("threads", "gamma", ...); "" if unknown. */
 KMX_API const char *kmx_param_name(kmx_param param);
+/* One line on what the parameter is and what its special values mean; "" if unknown. */
+KMX_API const char *kmx_param_description(kmx_param param);
+/* The name of an enum parameter's value ("rbf" for KMX_PARAM_KERNEL, 0), or
+ * NULL when the parameter is not an enum or `value` is not one of its values. */
+KMX_API const char *kmx_param_value_name(kmx_param param, double value);
 /* Looks a parameter up by its name. */
 KMX_API kmx_status kmx_param_from_name(kmx_param *out, const char *name);
 /* KMX_OK if `value` is allowed for `param`, else KMX_E_INVALID_ARGUMENT with a
@@ -310,6 +329,8 @@ typedef enum kmx_method {
     KMX_METHOD_FALKON = 7,      /* FALKON: Nystrom KRR by preconditioned conjugate gradient, O(M^2) memory */
     KMX_METHOD_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_method;
+/* 1 if training with `method` uses the (solver) parameter, else 0. */
+KMX_API kmx_status kmx_param_used_by(int *out, kmx_param param, kmx_method method);
 
 typedef enum kmx_bias { KMX_BIAS_AUTO = 0, KMX_BIAS_OFF = 1, KMX_BIAS_ON = 2, KMX_BIAS_FORCE_INT_ = 0x7FFFFFFF } kmx_bias;
 typedef enum kmx_multiclass { KMX_MULTICLASS_OVO = 0, KMX_MULTICLASS_OVR = 1, KMX_MULTICLASS_FORCE_INT_ = 0x7FFFFFFF } kmx_multiclass;

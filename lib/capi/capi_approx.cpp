@@ -10,14 +10,10 @@ namespace kmx::capi {
 
 namespace {
 
-const kmx_param kApproxParams[] = {KMX_PARAM_APPROX,    KMX_PARAM_CENTERS,      KMX_PARAM_RANK,
-                                   KMX_PARAM_CLUSTERS,  KMX_PARAM_THRESHOLD,    KMX_PARAM_OVERSAMPLING,
-                                   KMX_PARAM_RANK_BY_SIZE};
-constexpr ParamGroup kApproxGroup = make_param_group(kApproxParams, "kernel approximation");
 
 // The options "approx=meka rank=64 ..." ask for, "auto" sizes resolved from n.
 ApproxOptions approx_options(const char *params, int64_t n) {
-    const ParamList list = kApproxGroup.parse(params);
+    const ParamList list = kmx::ParamList(params, kmx::kApproxParams);
     ApproxOptions o;
     const int64_t rank = int64_t(list.get_or_default(KMX_PARAM_RANK));
     switch (kmx_approx_method(int(list.get_or_default(KMX_PARAM_APPROX)))) {

@@ -9,9 +9,6 @@
 namespace kmx::capi {
 
 namespace {
-const kmx_param kContextParams[] = {KMX_PARAM_THREADS, KMX_PARAM_SEED, KMX_PARAM_MEMORY_BUDGET,
-                                    KMX_PARAM_LOG_LEVEL};
-constexpr ParamGroup kContextGroup = make_param_group(kContextParams, "context");
 
 void apply(Context &ctx, kmx_param param, double value) {
     switch (param) {
@@ -64,7 +61,7 @@ KMX_API void kmx_context_free(kmx_context *ctx) { delete ctx; }
 KMX_API kmx_status kmx_context_set_param(kmx_context *ctx, kmx_param param, double value) {
     return KMX_GUARDED({
         kmx::Context &impl = context_of(ctx);
-        kContextGroup.check(param, value);
+        kmx::kContextParams.check(param, value);
         apply(impl, param, value);
     });
 }
@@ -73,7 +70,7 @@ KMX_API kmx_status kmx_context_get_param(double *out, const kmx_context *ctx, km
     return KMX_GUARDED({
         require_pointer(out, "out");
         require_pointer(ctx, "ctx");
-        kContextGroup.require_member(param);
+        kmx::kContextParams.require_member(param);
         *out = value_of(ctx->impl, param);
     });
 }
@@ -81,7 +78,7 @@ KMX_API kmx_status kmx_context_get_param(double *out, const kmx_context *ctx, km
 KMX_API kmx_status kmx_context_set_params(kmx_context *ctx, const char *params) {
     return KMX_GUARDED({
         kmx::Context &impl = context_of(ctx);
-        const kmx::ParamList list = kContextGroup.parse(params);
+        const kmx::ParamList list = kmx::ParamList(params, kmx::kContextParams);
         for (int i = 0; i < list.size(); ++i) apply(impl, list[i].spec->id, list[i].value);
     });
 }

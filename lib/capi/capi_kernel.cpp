@@ -8,8 +8,6 @@
 namespace kmx::capi {
 
 namespace {
-const kmx_param kKernelParams[] = {KMX_PARAM_KERNEL, KMX_PARAM_GAMMA, KMX_PARAM_COEF0, KMX_PARAM_DEGREE};
-constexpr ParamGroup kKernelGroup = make_param_group(kKernelParams, "kernel");
 
 void apply(KernelSpec &spec, kmx_param param, double value) {
     switch (param) {
@@ -22,7 +20,7 @@ void apply(KernelSpec &spec, kmx_param param, double value) {
 }
 
 void apply_string(KernelSpec &spec, const char *params) {
-    const ParamList list = kKernelGroup.parse(params);
+    const ParamList list = kmx::ParamList(params, kmx::kKernelParams);
     for (int i = 0; i < list.size(); ++i) apply(spec, list[i].spec->id, list[i].value);
 }
 
@@ -70,7 +68,7 @@ KMX_API void kmx_kernel_free(kmx_kernel *kernel) { delete kernel; }
 KMX_API kmx_status kmx_kernel_set_param(kmx_kernel *kernel, kmx_param param, double value) {
     return KMX_GUARDED({
         kmx::KernelSpec &spec = mutable_kernel(kernel);
-        kKernelGroup.check(param, value);
+        kmx::kKernelParams.check(param, value);
         apply(spec, param, value);
     });
 }
@@ -79,7 +77,7 @@ KMX_API kmx_status kmx_kernel_get_param(double *out, const kmx_kernel *kernel, k
     return KMX_GUARDED({
         require_pointer(out, "out");
         const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
-        kKernelGroup.require_member(param);
+        kmx::kKernelParams.require_member(param);
         switch (param) {
             case KMX_PARAM_KERNEL: *out = spec.type; break;
             case KMX_PARAM_GAMMA: *out = spec.gamma; break;

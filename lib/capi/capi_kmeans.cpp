@@ -5,8 +5,6 @@
 #include "handles.h"
 
 namespace {
-const kmx_param kKMeansParams[] = {KMX_PARAM_KMEANS_MAX_ITER, KMX_PARAM_KMEANS_TOL};
-constexpr kmx::ParamGroup kKMeansGroup = kmx::make_param_group(kKMeansParams, "k-means");
 }  // namespace
 
 using namespace kmx::capi;
@@ -23,7 +21,7 @@ KMX_API kmx_status kmx_kmeans(double *out_centers, int64_t centers_len, int32_t 
                       (long long)ds.n);
         if (out_centers) require_length(centers_len, k * ds.d, "out_centers");
         if (out_assignment) require_length(assignment_len, ds.n, "out_assignment");
-        const kmx::ParamList list = kKMeansGroup.parse(params);
+        const kmx::ParamList list = kmx::ParamList(params, kmx::kKMeansParams);
         kmx::KMeansOptions options;
         options.k = k;
         options.max_iter = int(list.get(KMX_PARAM_KMEANS_MAX_ITER, options.max_iter));

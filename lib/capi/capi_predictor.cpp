@@ -27,8 +27,6 @@ namespace kmx::capi {
 
 namespace {
 
-const kmx_param kPredictorParams[] = {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO, KMX_PARAM_FLOAT32};
-constexpr ParamGroup kPredictorGroup = make_param_group(kPredictorParams, "compact predictor");
 
 DcpredOptions dcpred_options(const ParamList &list, const Model &model) {
     DcpredOptions o;
@@ -41,7 +39,7 @@ DcpredOptions dcpred_options(const ParamList &list, const Model &model) {
 }
 
 CompactPredictor build(Context &ctx, const Model &model, const Dataset &train, const char *params) {
-    const ParamList list = kPredictorGroup.parse(params);
+    const ParamList list = kmx::ParamList(params, kmx::kPredictorParams);
     if (!model.krr()) return build_dcpred(ctx, model, train, dcpred_options(list, model));
     for (const kmx_param tree_param : {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO})
         if (!std::isnan(list.get(tree_param, NAN)))

@@ -9,15 +9,6 @@
 namespace kmx::capi {
 
 namespace {
-const kmx_param kSolverParams[] = {KMX_PARAM_METHOD,     KMX_PARAM_C,          KMX_PARAM_EPS,
-                                   KMX_PARAM_BIAS,       KMX_PARAM_SHRINKING,  KMX_PARAM_CACHE_SIZE,
-                                   KMX_PARAM_MULTICLASS, KMX_PARAM_LEVELS,     KMX_PARAM_CLUSTERS_PER_LEVEL,
-                                   KMX_PARAM_EARLY_LEVEL, KMX_PARAM_SAMPLE_SIZE, KMX_PARAM_TASK,
-                                   KMX_PARAM_LAMBDA,     KMX_PARAM_CENTERS,    KMX_PARAM_CENTER_METHOD,
-                                   KMX_PARAM_ITERATIONS, KMX_PARAM_TOLERANCE,  KMX_PARAM_VALIDATION,
-                                   KMX_PARAM_RANK,       KMX_PARAM_CLUSTERS,   KMX_PARAM_THRESHOLD,
-                                   KMX_PARAM_OVERSAMPLING, KMX_PARAM_RANK_BY_SIZE};
-constexpr ParamGroup kSolverGroup = make_param_group(kSolverParams, "solver");
 
 void apply(TrainOptions &o, kmx_param param, double value) {
     switch (param) {
@@ -80,12 +71,13 @@ double value_of(const TrainOptions &o, kmx_param param) {
 // Options at the parameter table's defaults: the table is the one source.
 TrainOptions default_options() {
     TrainOptions o;
-    for (kmx_param param : kSolverParams) apply(o, param, find_param(param)->default_value);
+    for (int i = 0; i < param_count(); ++i)
+        if (kSolverParams.has(param_at(i).id)) apply(o, param_at(i).id, param_at(i).default_value);
     return o;
 }
 
 void apply_string(TrainOptions &o, const char *params) {
-    const ParamList list = kSolverGroup.parse(params);
+    const ParamList list = kmx::ParamList(params, kmx::kSolverParams);
     for (int i = 0; i < list.size(); ++i) apply(o, list[i].spec->id, list[i].value);
 }
 
@@ -127,7 +119,7 @@ KMX_API void kmx_solver_free(kmx_solver *solver) { delete solver; }
 KMX_API kmx_status kmx_solver_set_param(kmx_solver *solver, kmx_param param, double value) {
     return KMX_GUARDED({
         kmx::TrainOptions &options = mutable_options(solver);
-        kSolverGroup.check(param, value);
+        kmx::kSolverParams.check(param, value);
         apply(options, param, value);
     });
 }
@@ -136,7 +128,7 @@ KMX_API kmx_status kmx_solver_get_param(double *out, const kmx_solver *solver, k
     return KMX_GUARDED({
         require_pointer(out, "out");
         require_pointer(solver, "solver");
-        kSolverGroup.require_member(param);
+        kmx::kSolverParams.require_member(param);
         *out = value_of(solver->options, param);
     });
 }

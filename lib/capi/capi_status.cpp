@@ -1,7 +1,4 @@
-// Version, status names, last error and the parameter table's C face.
-#include <cstring>
-
-#include "core/params.h"
+// Version, status names, last error, and the capi helpers every entry point uses.
 #include "firewall.h"
 
 extern "C" {
@@ -25,39 +22,6 @@ KMX_API const char *kmx_status_name(kmx_status status) {
 KMX_API const char *kmx_last_error(void) { return kmx::last_error(); }
 
 KMX_API void kmx_clear_error(void) { kmx::clear_last_error(); }
-
-KMX_API kmx_status kmx_param_bounds(double *out_lower, double *out_upper, int *out_flags, kmx_param param) {
-    return KMX_GUARDED({
-        const kmx::ParamSpec *spec = kmx::find_param(param);
-        if (!spec) kmx::fail(KMX_E_INVALID_ARGUMENT, "unknown parameter %d", int(param));
-        if (out_lower) *out_lower = spec->lower;
-        if (out_upper) *out_upper = spec->upper;
-        if (out_flags) *out_flags = spec->flags;
-    });
-}
-
-KMX_API const char *kmx_param_name(kmx_param param) {
-    const kmx::ParamSpec *spec = kmx::find_param(param);
-    return spec ? spec->name : "";
-}
-
-KMX_API kmx_status kmx_param_from_name(kmx_param *out, const char *name) {
-    return KMX_GUARDED({
-        kmx::capi::require_pointer(out, "out");
-        kmx::capi::require_pointer(name, "name");
-        const kmx::ParamSpec *spec = kmx::find_param(name, std::strlen(name));
-        if (!spec) kmx::fail(KMX_E_INVALID_ARGUMENT, "no parameter is named '%s'", name);
-        *out = spec->id;
-    });
-}
-
-KMX_API kmx_status kmx_param_check(kmx_param param, double value) {
-    return KMX_GUARDED({
-        const kmx::ParamSpec *spec = kmx::find_param(param);
-        if (!spec) kmx::fail(KMX_E_INVALID_ARGUMENT, "unknown parameter %d", int(param));
-        kmx::check_param(*spec, value);
-    });
-}
 
 }  // extern "C"
 

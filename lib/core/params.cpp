@@ -25,45 +25,104 @@ const char *const kMulticlassNames[] = {"ovo", "ovr", nullptr};
 constexpr double kInf = INFINITY;
 constexpr double kMaxExact = 9007199254740992.0;  // 2^53
 
+// Method bits for ParamSpec::methods.
+constexpr unsigned bit(kmx_method method) { return 1u << unsigned(method); }
+constexpr unsigned kSvmMethods = bit(KMX_METHOD_SVM) | bit(KMX_METHOD_DCSVM) | bit(KMX_METHOD_DCSVM_EARLY) |
+                                 bit(KMX_METHOD_BKA);
+constexpr unsigned kDcsvmMethods = bit(KMX_METHOD_DCSVM) | bit(KMX_METHOD_DCSVM_EARLY) | bit(KMX_METHOD_BKA);
+constexpr unsigned kKrrMethods = bit(KMX_METHOD_KRR) | bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_MEKA_KRR) |
+                                 bit(KMX_METHOD_FALKON);
+constexpr unsigned kAllMethods = kSvmMethods | kKrrMethods;
+constexpr unsigned kMeka = bit(KMX_METHOD_MEKA_KRR);
+constexpr unsigned kSolverApprox = kOwnerSolver | kOwnerApprox;
+
 const ParamSpec kParams[] = {
-    {KMX_PARAM_THREADS, "threads", 0, 1024, KMX_BOUND_INTEGER, 0, nullptr},  // 0: the usable cores
-    {KMX_PARAM_SEED, "seed", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_MEMORY_BUDGET, "memory_budget", 65536, kMaxExact, KMX_BOUND_INTEGER, kMaxExact, nullptr},
-    {KMX_PARAM_LOG_LEVEL, "log_level", 0, 3, KMX_BOUND_ENUM, KMX_LOG_WARNING, kLogLevelNames},
-    {KMX_PARAM_KERNEL, "kernel", 0, 4, KMX_BOUND_ENUM, KMX_KERNEL_RBF, kKernelNames},
-    {KMX_PARAM_GAMMA, "gamma", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr},
-    {KMX_PARAM_COEF0, "coef0", -kInf, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr},
-    {KMX_PARAM_DEGREE, "degree", 1, 100, KMX_BOUND_INTEGER, 3, nullptr},
-    {KMX_PARAM_KMEANS_MAX_ITER, "max_iter", 1, 1e6, KMX_BOUND_INTEGER, 100, nullptr},
-    {KMX_PARAM_KMEANS_TOL, "tol", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-6, nullptr},
-    {KMX_PARAM_METHOD, "method", 0, 7, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames},
-    {KMX_PARAM_C, "C", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1, nullptr},
-    {KMX_PARAM_EPS, "eps", 0, 1, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-3, nullptr},
-    {KMX_PARAM_BIAS, "bias", 0, 2, KMX_BOUND_ENUM, KMX_BIAS_AUTO, kBiasNames},
-    {KMX_PARAM_SHRINKING, "shrinking", 0, 1, KMX_BOUND_INTEGER, 1, nullptr},
-    {KMX_PARAM_CACHE_SIZE, "cache_size", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_MULTICLASS, "multiclass", 0, 1, KMX_BOUND_ENUM, KMX_MULTICLASS_OVO, kMulticlassNames},
-    {KMX_PARAM_LEVELS, "levels", 1, 8, KMX_BOUND_INTEGER, 4, nullptr},
-    {KMX_PARAM_CLUSTERS_PER_LEVEL, "clusters_per_level", 2, 64, KMX_BOUND_INTEGER, 4, nullptr},
-    {KMX_PARAM_EARLY_LEVEL, "early_level", 1, 8, KMX_BOUND_INTEGER, 3, nullptr},
-    {KMX_PARAM_SAMPLE_SIZE, "sample_size", 2, 1e6, KMX_BOUND_INTEGER, 1000, nullptr},
-    {KMX_PARAM_TASK, "task", 0, 2, KMX_BOUND_ENUM, KMX_TASK_AUTO, kTaskNames},
-    {KMX_PARAM_LAMBDA, "lambda", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-6, nullptr},
-    {KMX_PARAM_CENTERS, "centers", 0, 1e7, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_CENTER_METHOD, "center_method", 0, 2, KMX_BOUND_ENUM, KMX_CENTERS_UNIFORM, kCenterMethodNames},
-    {KMX_PARAM_ITERATIONS, "iterations", 1, 1e6, KMX_BOUND_INTEGER, 20, nullptr},
-    {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-7, nullptr},
-    {KMX_PARAM_VALIDATION, "validation", 0, 0.5, 0, 0, nullptr},
-    {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames},
-    {KMX_PARAM_RANK, "rank", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_CLUSTERS, "clusters", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_THRESHOLD, "threshold", 0, kInf, KMX_BOUND_UPPER_OPEN, 1e-3, nullptr},
-    {KMX_PARAM_OVERSAMPLING, "oversampling", 0, 16, 0, 2, nullptr},
-    {KMX_PARAM_RANK_BY_SIZE, "rank_by_size", 0, 1, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_LEAVES, "leaves", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_LANDMARKS, "landmarks", 0, 1e5, KMX_BOUND_INTEGER, 0, nullptr},
-    {KMX_PARAM_PSEUDO, "pseudo", -1, 1e5, KMX_BOUND_INTEGER, -1, nullptr},
-    {KMX_PARAM_FLOAT32, "float32", 0, 1, KMX_BOUND_INTEGER, 0, nullptr},
+    // context
+    {KMX_PARAM_THREADS, "threads", 0, 1024, KMX_BOUND_INTEGER, 0, nullptr, kOwnerContext, 0,
+     "worker threads; 0 = every core this process may use (affinity mask, cgroup CPU quota)"},
+    {KMX_PARAM_SEED, "seed", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr, kOwnerContext, 0, "random seed"},
+    {KMX_PARAM_MEMORY_BUDGET, "memory_budget", 65536, kMaxExact, KMX_BOUND_INTEGER, kMaxExact, nullptr, kOwnerContext,
+     0,
+     "bytes a call may use (2^53: unlimited); a new context takes 80% of the memory available when it is made "
+     "(cgroup-aware), unlimited if unknown"},
+    {KMX_PARAM_LOG_LEVEL, "log_level", 0, 3, KMX_BOUND_ENUM, KMX_LOG_WARNING, kLogLevelNames, kOwnerContext, 0,
+     "messages at or below this level reach the log callback"},
+    // kernel
+    {KMX_PARAM_KERNEL, "kernel", 0, 4, KMX_BOUND_ENUM, KMX_KERNEL_RBF, kKernelNames, kOwnerKernel, 0, "kernel function"},
+    {KMX_PARAM_GAMMA, "gamma", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerKernel, 0,
+     "kernel width gamma; 0 = auto: 1/columns, as LIBSVM"},
+    {KMX_PARAM_COEF0, "coef0", -kInf, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerKernel, 0,
+     "coef0 of the polynomial and sigmoid kernels"},
+    {KMX_PARAM_DEGREE, "degree", 1, 100, KMX_BOUND_INTEGER, 3, nullptr, kOwnerKernel, 0, "polynomial degree"},
+    // k-means
+    {KMX_PARAM_KMEANS_MAX_ITER, "max_iter", 1, 1e6, KMX_BOUND_INTEGER, 100, nullptr, kOwnerKMeans, 0,
+     "Lloyd iterations at most"},
+    {KMX_PARAM_KMEANS_TOL, "tol", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-6, nullptr, kOwnerKMeans, 0,
+     "stop when the relative objective decrease is below it"},
+    // solvers
+    {KMX_PARAM_METHOD, "method", 0, 7, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames, kOwnerSolver, kAllMethods,
+     "training method"},
+    {KMX_PARAM_C, "C", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1, nullptr, kOwnerSolver, kSvmMethods,
+     "SVM cost C"},
+    {KMX_PARAM_EPS, "eps", 0, 1, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-3, nullptr, kOwnerSolver, kSvmMethods,
+     "stopping tolerance on the largest KKT violation, as LIBSVM's -e"},
+    {KMX_PARAM_BIAS, "bias", 0, 2, KMX_BOUND_ENUM, KMX_BIAS_AUTO, kBiasNames, kOwnerSolver, kSvmMethods,
+     "bias term; auto = with a bias for svm, without for dcsvm, dcsvm_early and bka"},
+    {KMX_PARAM_SHRINKING, "shrinking", 0, 1, KMX_BOUND_INTEGER, 1, nullptr, kOwnerSolver, kSvmMethods,
+     "1 = shrink the active set, as LIBSVM's -h 1"},
+    {KMX_PARAM_CACHE_SIZE, "cache_size", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr, kOwnerSolver,
+     kSvmMethods | bit(KMX_METHOD_FALKON),
+     "kernel cache bytes; 0 = auto: the SVMs take what the budget leaves after the workspace (all of Q at most), "
+     "FALKON keeps all of K_nM across CG passes when it fits the budget, else as many row blocks as do; a value "
+     "caps it"},
+    {KMX_PARAM_MULTICLASS, "multiclass", 0, 1, KMX_BOUND_ENUM, KMX_MULTICLASS_OVO, kMulticlassNames, kOwnerSolver,
+     kSvmMethods, "multiclass scheme: one-vs-one (as LIBSVM) or one-vs-rest"},
+    {KMX_PARAM_LEVELS, "levels", 1, 8, KMX_BOUND_INTEGER, 4, nullptr, kOwnerSolver, kDcsvmMethods,
+     "DC-SVM levels lmax"},
+    {KMX_PARAM_CLUSTERS_PER_LEVEL, "clusters_per_level", 2, 64, KMX_BOUND_INTEGER, 4, nullptr, kOwnerSolver,
+     kDcsvmMethods, "DC-SVM k: level l has k^l clusters"},
+    {KMX_PARAM_EARLY_LEVEL, "early_level", 1, 8, KMX_BOUND_INTEGER, 3, nullptr, kOwnerSolver, kDcsvmMethods,
+     "dcsvm_early: the level whose models predict (at most levels); bka: its clusters' level"},
+    {KMX_PARAM_SAMPLE_SIZE, "sample_size", 2, 1e6, KMX_BOUND_INTEGER, 1000, nullptr, kOwnerSolver, kDcsvmMethods,
+     "DC-SVM kernel k-means sample m per level"},
+    // kernel ridge regression: min (1/n) sum |f(x_i) - y_i|^2 + lambda |f|^2
+    {KMX_PARAM_TASK, "task", 0, 2, KMX_BOUND_ENUM, KMX_TASK_AUTO, kTaskNames, kOwnerSolver, kKrrMethods,
+     "KRR task; auto = regression when a label is not a whole number or there are more than 256 labels"},
+    {KMX_PARAM_LAMBDA, "lambda", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-6, nullptr, kOwnerSolver,
+     kKrrMethods, "ridge lambda; exact KRR solves (G + n lambda I) a = y"},
+    {KMX_PARAM_CENTERS, "centers", 0, 1e7, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox,
+     bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_FALKON),
+     "Nystrom landmarks / FALKON centers M; 0 = auto: min(n, max(100, 5 sqrt n))"},
+    {KMX_PARAM_CENTER_METHOD, "center_method", 0, 2, KMX_BOUND_ENUM, KMX_CENTERS_UNIFORM, kCenterMethodNames,
+     kOwnerSolver, bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_FALKON), "how the centers are chosen"},
+    {KMX_PARAM_ITERATIONS, "iterations", 1, 1e6, KMX_BOUND_INTEGER, 20, nullptr, kOwnerSolver,
+     bit(KMX_METHOD_FALKON), "FALKON: conjugate-gradient iterations at most"},
+    {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-7, nullptr, kOwnerSolver,
+     bit(KMX_METHOD_FALKON), "FALKON: stop when the relative residual is below it (0: iterations only)"},
+    {KMX_PARAM_VALIDATION, "validation", 0, 0.5, 0, 0, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
+     "FALKON: fraction of rows held out for early stopping (0: none)"},
+    // kernel approximations (nystrom_krr and meka_krr take them too)
+    {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames, kOwnerApprox, 0,
+     "approximation method"},
+    {KMX_PARAM_RANK, "rank", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox,
+     bit(KMX_METHOD_NYSTROM_KRR) | kMeka, "Nystrom: rank k of the truncation (0: none); MEKA: rank per cluster (0: auto)"},
+    {KMX_PARAM_CLUSTERS, "clusters", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox, kMeka,
+     "MEKA clusters c; 0 = auto"},
+    {KMX_PARAM_THRESHOLD, "threshold", 0, kInf, KMX_BOUND_UPPER_OPEN, 1e-3, nullptr, kSolverApprox, kMeka,
+     "MEKA: skip the blocks whose center kernel value K(center_s, center_t) is below it"},
+    {KMX_PARAM_OVERSAMPLING, "oversampling", 0, 16, 0, 2, nullptr, kSolverApprox, kMeka,
+     "MEKA rho: link blocks sample (1 + rho) k rows"},
+    {KMX_PARAM_RANK_BY_SIZE, "rank_by_size", 0, 1, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox, kMeka,
+     "MEKA: 1 = ranks proportional to cluster sizes, 0 = equal ranks"},
+    // compact predictors
+    {KMX_PARAM_LEAVES, "leaves", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr, kOwnerPredictor, 0,
+     "k-means tree leaves; 0 = auto: about 16 support vectors per leaf, at most 256"},
+    {KMX_PARAM_LANDMARKS, "landmarks", 0, 1e5, KMX_BOUND_INTEGER, 0, nullptr, kOwnerPredictor, 0,
+     "landmarks per leaf; 0 = auto: 40, fewer in small leaves"},
+    {KMX_PARAM_PSEUDO, "pseudo", -1, 1e5, KMX_BOUND_INTEGER, -1, nullptr, kOwnerPredictor, 0,
+     "pseudo-landmarks per leaf; -1 = auto (none)"},
+    {KMX_PARAM_FLOAT32, "float32", 0, 1, KMX_BOUND_INTEGER, 0, nullptr, kOwnerPredictor, 0,
+     "1 = store the predictor as float (half the bytes), 0 = double"},
 };
 
 // Aliases accepted for enum values in the string form.
@@ -115,17 +174,20 @@ double parse_value(const ParamSpec &spec, const char *token, size_t len) {
     return value;
 }
 
-// "threads, seed, memory_budget" for the parameters an object accepts.
-void list_names(const kmx_param *allowed, int allowed_count, char *out, size_t out_len) {
+// "threads, seed, memory_budget" for the parameters a group accepts.
+void list_names(const ParamGroup &group, char *out, size_t out_len) {
     size_t used = 0;
     out[0] = '\0';
-    for (int i = 0; i < allowed_count && used < out_len; ++i) {
-        const ParamSpec *spec = find_param(allowed[i]);
-        used += std::snprintf(out + used, out_len - used, "%s%s", i ? ", " : "", spec ? spec->name : "?");
-    }
+    for (const ParamSpec &spec : kParams)
+        if ((spec.owners & group.owner) && used < out_len)
+            used += std::snprintf(out + used, out_len - used, "%s%s", used ? ", " : "", spec.name);
 }
 
 }  // namespace
+
+int param_count() { return int(sizeof kParams / sizeof kParams[0]); }
+
+const ParamSpec &param_at(int index) { return kParams[index]; }
 
 const ParamSpec *find_param(kmx_param param) {
     for (const ParamSpec &spec : kParams)
@@ -163,14 +225,25 @@ void check_param(const ParamSpec &spec, double value) {
     fail(KMX_E_INVALID_ARGUMENT, "parameter %s = %g is out of range; allowed: %s", spec.name, value, range);
 }
 
-void require_param_in(kmx_param param, const kmx_param *allowed, int allowed_count, const char *owner) {
-    for (int i = 0; i < allowed_count; ++i)
-        if (allowed[i] == param) return;
+const char *param_value_name(const ParamSpec &spec, double value) {
+    if (!(spec.flags & KMX_BOUND_ENUM) || !(value >= 0) || value != std::floor(value)) return nullptr;
+    for (int v = 0; spec.enum_names[v]; ++v)
+        if (v == value) return spec.enum_names[v];
+    return nullptr;
+}
+
+bool ParamGroup::has(kmx_param param) const {
     const ParamSpec *spec = find_param(param);
-    char names[256];
-    list_names(allowed, allowed_count, names, sizeof names);
-    if (!spec) fail(KMX_E_INVALID_ARGUMENT, "unknown parameter %d; a %s takes: %s", int(param), owner, names);
-    fail(KMX_E_INVALID_ARGUMENT, "parameter %s does not apply to a %s, which takes: %s", spec->name, owner, names);
+    return spec && (spec->owners & owner);
+}
+
+void ParamGroup::require_member(kmx_param param) const {
+    if (has(param)) return;
+    const ParamSpec *spec = find_param(param);
+    char names[512];
+    list_names(*this, names, sizeof names);
+    if (!spec) fail(KMX_E_INVALID_ARGUMENT, "unknown parameter %d; a %s takes: %s", int(param), name, names);
+    fail(KMX_E_INVALID_ARGUMENT, "parameter %s does not apply to a %s, which takes: %s", spec->name, name, names);
 }
 
 void ParamGroup::check(kmx_param param, double value) const {
@@ -178,7 +251,7 @@ void ParamGroup::check(kmx_param param, double value) const {
     check_param(*find_param(param), value);
 }
 
-ParamList::ParamList(const char *text, const kmx_param *allowed, int allowed_count, const char *owner) {
+ParamList::ParamList(const char *text, const ParamGroup &group) {
     if (!text) return;
     const char *p = text;
     for (;;) {
@@ -193,11 +266,12 @@ ParamList::ParamList(const char *text, const kmx_param *allowed, int allowed_cou
         while (*p && !std::isspace(static_cast<unsigned char>(*p)) && *p != ',') ++p;
         const ParamSpec *spec = find_param(key, key_len);
         if (!spec) {
-            char names[256];
-            list_names(allowed, allowed_count, names, sizeof names);
-            fail(KMX_E_INVALID_ARGUMENT, "unknown parameter '%.*s'; a %s takes: %s", int(key_len), key, owner, names);
+            char names[512];
+            list_names(group, names, sizeof names);
+            fail(KMX_E_INVALID_ARGUMENT, "unknown parameter '%.*s'; a %s takes: %s", int(key_len), key, group.name,
+                 names);
         }
-        require_param_in(spec->id, allowed, allowed_count, owner);
+        group.require_member(spec->id);
         const double v = parse_value(*spec, value, size_t(p - value));
         check_param(*spec, v);
         if (count_ == kMax) fail(KMX_E_INVALID_ARGUMENT, "more than %d parameters in one string", kMax);

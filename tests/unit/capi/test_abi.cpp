@@ -125,6 +125,86 @@ TEST(Params, NamesRoundTripAndAreUnique) {
     EXPECT_STREQ(kmx_param_name(kmx_param(12345)), "");
 }
 
+// The one parameter table's C face agrees with itself and with the objects:
+// every parameter has a name, a description, a default its own bounds allow,
+// owners, value names exactly for its enum range, and a new solver or kernel
+// starts at the table's defaults.
+TEST(Params, TableDescribesEveryParameterOnce) {
+    const int64_t count = kmx_param_count();
+    ASSERT_GE(count, 38);
+    kmx_solver *solver = nullptr;
+    kmx_kernel *kernel = nullptr;
+    ASSERT_EQ(kmx_solver_create(&solver, KMX_METHOD_DCSVM), KMX_OK);
+    ASSERT_EQ(kmx_kernel_create(&kernel, KMX_KERNEL_RBF), KMX_OK);
+    std::set<std::string> names;
+    for (int64_t i = 0; i < count; ++i) {
+        kmx_param p = kmx_param(0);
+        ASSERT_EQ(kmx_param_at(&p, i), KMX_OK);
+        const std::string name = kmx_param_name(p);
+        names.insert(name);
+        EXPECT_STRNE(kmx_param_description(p), "") << name;
+        double fallback = -7, lower = 0, upper = 0, object_value = -9;
+        int flags = 0, used = 0, used_by_some = 0;
+        int64_t owners = 0;
+        ASSERT_EQ(kmx_param_default(&fallback, p), KMX_OK);
+        if (p != KMX_PARAM_GAMMA) EXPECT_EQ(kmx_param_check(p, fallback), KMX_OK) << name;  // gamma 0 = auto
+        ASSERT_EQ(kmx_param_bounds(&lower, &upper, &flags, p), KMX_OK);
+        ASSERT_EQ(kmx_param_owners(&owners, p), KMX_OK);
+        EXPECT_NE(owners, 0) << name;
+        for (int m = KMX_METHOD_SVM; m <= KMX_METHOD_FALKON; ++m) {
+            ASSERT_EQ(kmx_param_used_by(&used, p, kmx_method(m)), KMX_OK);
+            used_by_some |= used;
+        }
+        EXPECT_EQ(used_by_some != 0, (owners & KMX_PARAM_OWNER_SOLVER) != 0) << name;
+        if (flags & KMX_BOUND_ENUM) {
+            for (int v = int(lower); v <= int(upper); ++v) EXPECT_NE(kmx_param_value_name(p, v), nullptr) << name;
+            EXPECT_EQ(kmx_param_value_name(p, upper + 1), nullptr) << name;
+        } else {
+            EXPECT_EQ(kmx_param_value_name(p, 0), nullptr) << name;
+        }
+        if (owners & KMX_PARAM_OWNER_SOLVER && p != KMX_PARAM_METHOD) {
+            ASSERT_EQ(kmx_solver_get_param(&object_value, solver, p), KMX_OK) << name;
+            EXPECT_EQ(object_value, fallback) << name;
+        }
+        if (owners & KMX_PARAM_OWNER_KERNEL) {
+            ASSERT_EQ(kmx_kernel_get_param(&object_value, kernel, p), KMX_OK) << name;
+            EXPECT_EQ(object_value, fallback) << name;
+        }
+    }
+    EXPECT_EQ(int64_t(names.size()), count);
+    kmx_param unused;
+    EXPECT_EQ(kmx_param_at(&unused, count), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_param_at(&unused, -1), KMX_E_INVALID_ARGUMENT);
+    kmx_solver_free(solver);
+    kmx_kernel_free(kernel);
+}
+
+TEST(Params, ValueNamesOwnersAndMethodsAreTheDocumentedOnes) {
+    EXPECT_STREQ(kmx_param_value_name(KMX_PARAM_KERNEL, KMX_KERNEL_RBF), "rbf");
+    EXPECT_STREQ(kmx_param_value_name(KMX_PARAM_METHOD, KMX_METHOD_FALKON), "falkon");
+    EXPECT_STREQ(kmx_param_value_name(KMX_PARAM_MULTICLASS, KMX_MULTICLASS_OVR), "ovr");
+    EXPECT_EQ(kmx_param_value_name(KMX_PARAM_KERNEL, 0.5), nullptr);
+    EXPECT_EQ(kmx_param_value_name(KMX_PARAM_KERNEL, -1), nullptr);
+    int64_t owners = 0;
+    ASSERT_EQ(kmx_param_owners(&owners, KMX_PARAM_CENTERS), KMX_OK);
+    EXPECT_EQ(owners, KMX_PARAM_OWNER_SOLVER | KMX_PARAM_OWNER_APPROX);
+    int used = -1;
+    ASSERT_EQ(kmx_param_used_by(&used, KMX_PARAM_C, KMX_METHOD_SVM), KMX_OK);
+    EXPECT_EQ(used, 1);
+    ASSERT_EQ(kmx_param_used_by(&used, KMX_PARAM_C, KMX_METHOD_FALKON), KMX_OK);
+    EXPECT_EQ(used, 0);
+    ASSERT_EQ(kmx_param_used_by(&used, KMX_PARAM_CENTERS, KMX_METHOD_FALKON), KMX_OK);
+    EXPECT_EQ(used, 1);
+    ASSERT_EQ(kmx_param_used_by(&used, KMX_PARAM_THRESHOLD, KMX_METHOD_NYSTROM_KRR), KMX_OK);
+    EXPECT_EQ(used, 0);
+    EXPECT_EQ(kmx_param_used_by(&used, KMX_PARAM_C, kmx_method(99)), KMX_E_INVALID_ARGUMENT);
+    double fallback = 0;
+    ASSERT_EQ(kmx_param_default(&fallback, KMX_PARAM_LAMBDA), KMX_OK);
+    EXPECT_EQ(fallback, 1e-6);
+    EXPECT_EQ(kmx_param_default(nullptr, KMX_PARAM_LAMBDA), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_param_default(&fallback, kmx_param(12345)), KMX_E_INVALID_ARGUMENT);
+}
+
 TEST(Params, CheckNamesTheParameterAndRange) {
     EXPECT_EQ(kmx_param_check(KMX_PARAM_GAMMA, 0.5), KMX_OK);
     EXPECT_EQ(kmx_param_check(KMX_PARAM_GAMMA, 0.0), KMX_E_INVALID_ARGUMENT);

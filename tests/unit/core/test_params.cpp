@@ -6,11 +6,9 @@
 #include "core/params.h"
 
 namespace {
-const kmx_param kKernelParams[] = {KMX_PARAM_KERNEL, KMX_PARAM_GAMMA, KMX_PARAM_COEF0, KMX_PARAM_DEGREE};
-
 std::string error_of(const char *text) {
     try {
-        kmx::ParamList list(text, kKernelParams, 4, "kernel");
+        kmx::ParamList list(text, kmx::kKernelParams);
     } catch (const kmx::Error &e) {
         EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT);
         return e.what();
@@ -20,7 +18,7 @@ std::string error_of(const char *text) {
 }  // namespace
 
 TEST(Params, ParsesKeyValuePairsAndEnumNames) {
-    kmx::ParamList list(" kernel=poly gamma=0.25,degree=2 coef0=-1 ", kKernelParams, 4, "kernel");
+    kmx::ParamList list(" kernel=poly gamma=0.25,degree=2 coef0=-1 ", kmx::kKernelParams);
     ASSERT_EQ(list.size(), 4);
     EXPECT_EQ(list.get(KMX_PARAM_KERNEL, -1), KMX_KERNEL_POLYNOMIAL);
     EXPECT_EQ(list.get(KMX_PARAM_GAMMA, -1), 0.25);
@@ -30,8 +28,8 @@ TEST(Params, ParsesKeyValuePairsAndEnumNames) {
 }
 
 TEST(Params, EmptyAndNullAreEmptyLists) {
-    EXPECT_EQ(kmx::ParamList(nullptr, kKernelParams, 4, "kernel").size(), 0);
-    EXPECT_EQ(kmx::ParamList("  ", kKernelParams, 4, "kernel").size(), 0);
+    EXPECT_EQ(kmx::ParamList(nullptr, kmx::kKernelParams).size(), 0);
+    EXPECT_EQ(kmx::ParamList("  ", kmx::kKernelParams).size(), 0);
 }
 
 TEST(Params, ErrorsNameTheParameterAndRange) {

@@ -1,12 +1,8 @@
 # approx.R: kmx_approx, a Nystrom or MEKA approximation of a kernel matrix,
 # its products, regularised solves and error.
 
-# The methods in kmx_approx_method order.
-.approx_methods <- c("nystrom", "kmeans_nystrom", "meka")
-
-kmx_approx <- function(x, kernel, method = c("nystrom", "kmeans_nystrom", "meka"), ...,
-                       ctx = NULL) {
-  method <- match.arg(method)
+kmx_approx <- function(x, kernel, method = "nystrom", ..., ctx = NULL) {
+  method <- match.arg(method, .value_names("approx"))
   data <- .as_dataset(x)
   if (!identical(data, x)) on.exit(kmx_free(data)) # the approximation keeps its own factors
   params <- .params_string(approx = method, ...)

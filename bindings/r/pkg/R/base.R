@@ -28,6 +28,40 @@
   C_kmx_param_from_name(param)
 }
 
+# The names of an enum parameter's values in value order ("rbf", "laplacian",
+# ...), from the library's parameter table.
+.value_names <- function(param) {
+  p <- .param(param)
+  names <- character(0)
+  repeat {
+    name <- C_kmx_param_value_name(p, as.double(length(names)))
+    if (!length(name) || is.na(name)) return(names)
+    names <- c(names, name)
+  }
+}
+
+# The name of an enum parameter's value, or the value itself if it has none.
+.value_name <- function(param, value) {
+  name <- C_kmx_param_value_name(.param(param), as.double(value))
+  if (length(name)) name else value
+}
+
+# The names of all parameters, in the table's order.
+.param_names <- function() {
+  vapply(seq_len(C_kmx_param_count()) - 1L, function(i) C_kmx_param_name(C_kmx_param_at(i)), "")
+}
+
+# The solver parameters training with `method` (a name) uses, in table order.
+.params_used_by <- function(method) {
+  code <- match(method, .value_names("method")) - 1L
+  Filter(function(p) p != "method" && C_kmx_param_used_by(.param(p), code) != 0L, .param_names())
+}
+
+# The methods that use a solver parameter (the SVMs use "C", the KRR family "lambda").
+.methods_using <- function(param) {
+  Filter(function(m) param %in% .params_used_by(m), .value_names("method"))
+}
+
 # "key=value ..." from one such string or from named values.
 .params_string <- function(...) {
   args <- list(...)

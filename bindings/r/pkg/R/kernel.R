@@ -1,16 +1,13 @@
 # kernel.R: kmx_kernel (Gaussian, Laplacian, polynomial, linear, sigmoid),
 # single evaluations and kernel blocks.
 
-kmx_kernel <- function(type = c("rbf", "laplacian", "polynomial", "linear", "sigmoid"), ...) {
-  type <- match.arg(type)
+kmx_kernel <- function(type = "rbf", ...) {
+  type <- match.arg(type, .value_names("kernel"))
   kernel <- .new_handle(C_kmx_kernel_create(.enum("KMX_KERNEL_", type, "_kmx_kernel_type")),
                         "kmx_kernel")
   if (...length() > 0L) kmx_set_params(kernel, ...)
   kernel
 }
-
-# The kernel types in kmx_kernel_type order.
-.kernel_types <- eval(formals(kmx_kernel)$type)
 
 kmx_kernel_from_string <- function(params) {
   .new_handle(C_kmx_kernel_create_from_string(params), "kmx_kernel")
@@ -70,7 +67,7 @@ predict.kmx_kernel <- function(object, newdata, x = newdata, ctx = NULL, ...) {
 }
 
 summary.kmx_kernel <- function(object, ...) {
-  type <- .kernel_types[kmx_get_param(object, "kernel") + 1L]
+  type <- .value_name("kernel", kmx_get_param(object, "kernel"))
   values <- vapply(c("gamma", "coef0", "degree"), function(p) kmx_get_param(object, p), 0)
   c(list(type = type), as.list(values))
 }

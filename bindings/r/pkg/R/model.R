@@ -36,11 +36,11 @@
   list(data = kmx_dataset(x, y, weights), columns = colnames(x), made = TRUE)
 }
 
-kmx_svm <- function(x, y = NULL, method = c("dcsvm", "svm", "dcsvm_early", "bka"),
+kmx_svm <- function(x, y = NULL, method = "dcsvm",
                     kernel = "rbf", C = 1, gamma = NULL, coef0 = NULL, degree = NULL, ...,
                     class_weights = NULL, weights = NULL, ctx = NULL) {
   call <- match.call()
-  method <- match.arg(method)
+  method <- match.arg(method, .methods_using("C"))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
   solver <- kmx_solver(method, C = C, ...)
   training <- .training_data(x, y, weights, "kmx_svm")
@@ -62,11 +62,11 @@ kmx_svm <- function(x, y = NULL, method = c("dcsvm", "svm", "dcsvm_early", "bka"
 
 # Kernel ridge regression: numeric targets give a regression model (predict()
 # returns values); a factor gives a one-vs-rest classifier.
-kmx_krr <- function(x, y = NULL, method = c("falkon", "krr", "nystrom_krr", "meka_krr"),
+kmx_krr <- function(x, y = NULL, method = "falkon",
                     kernel = "rbf", lambda = 1e-6, gamma = NULL, coef0 = NULL, degree = NULL, ...,
                     weights = NULL, ctx = NULL) {
   call <- match.call()
-  method <- match.arg(method)
+  method <- match.arg(method, .methods_using("lambda"))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
   solver <- kmx_solver(method, lambda = lambda, ...)
   training <- .training_data(x, y, weights, "kmx_krr")
@@ -150,9 +150,9 @@ predict.kmx_model <- function(object, newdata, type = c("class", "decision"), ct
 
 summary.kmx_model <- function(object, ...) {
   info <- as.list(kmx_model_info(object))
-  info$method <- .methods[info$method + 1L]
-  info$multiclass <- .multiclass_names[info$multiclass + 1L]
-  info$task <- .task_names[info$task + 1L]
+  info$method <- .value_name("method", info$method)
+  info$multiclass <- .value_name("multiclass", info$multiclass)
+  info$task <- .value_name("task", info$task)
   info$bias <- info$bias == 1
   info$classes <- kmx_model_classes(object)
   structure(info, class = "summary.kmx_model")
@@ -180,7 +180,7 @@ print.kmx_model <- function(x, ...) {
   info <- kmx_model_info(x)
   what <- if (.is_regression(x)) "regression" else sprintf("%.0f classes", info[["classes"]])
   cat(sprintf("<kmx_model: %s, %s, %.0f columns, %.0f support vectors>\n",
-              .methods[info[["method"]] + 1L], what, info[["columns"]], info[["support_vectors"]]))
+              .value_name("method", info[["method"]]), what, info[["columns"]], info[["support_vectors"]]))
   invisible(x)
 }
 

@@ -2,12 +2,10 @@
 # DC-SVM levels, KRR lambda and centers, ...), class weights, and training a
 # kmx_model.
 
-# The methods in kmx_method order.
-.methods <- c("svm", "dcsvm", "dcsvm_early", "bka", "krr", "nystrom_krr", "meka_krr", "falkon")
-
-kmx_solver <- function(method = c("dcsvm", "svm", "dcsvm_early", "bka", "krr", "nystrom_krr",
-                                  "meka_krr", "falkon"), ...) {
-  method <- match.arg(method)
+# The methods, their parameters and the names of their values come from the
+# library's parameter table (.value_names, .params_used_by in base.R).
+kmx_solver <- function(method = "dcsvm", ...) {
+  method <- match.arg(method, .value_names("method"))
   solver <- .new_handle(C_kmx_solver_create(.enum("KMX_METHOD_", method, "_kmx_method")),
                         "kmx_solver")
   if (...length() > 0L) kmx_set_params(solver, ...)
@@ -53,31 +51,11 @@ kmx_set_class_weight <- function(solver, label, weight, levels = NULL) {
   invisible(solver)
 }
 
-.solver_params <- c("C", "eps", "bias", "shrinking", "cache_size", "multiclass", "levels",
-                    "clusters_per_level", "early_level", "sample_size")
-# The parameters of the kernel ridge regression methods, and of their approximations.
-.krr_params <- list(krr = c("task", "lambda"),
-                    nystrom_krr = c("task", "lambda", "centers", "center_method", "rank"),
-                    meka_krr = c("task", "lambda", "rank", "clusters", "threshold", "oversampling",
-                                 "rank_by_size"),
-                    falkon = c("task", "lambda", "centers", "center_method", "iterations",
-                               "tolerance", "validation"))
-
-# Names of the enum parameters' values, in kmx_bias, kmx_multiclass, kmx_task
-# and kmx_center_method order.
-.bias_names <- c("auto", "off", "on")
-.multiclass_names <- c("ovo", "ovr")
-.task_names <- c("auto", "classification", "regression")
-.center_names <- c("uniform", "kmeans", "leverage")
-
+# The method and the parameters it uses, enum values by name.
 summary.kmx_solver <- function(object, ...) {
-  method <- .methods[kmx_get_param(object, "method") + 1L]
-  params <- if (method %in% names(.krr_params)) .krr_params[[method]] else .solver_params
-  values <- lapply(stats::setNames(nm = params), function(p) kmx_get_param(object, p))
-  if (!is.null(values$bias)) values$bias <- .bias_names[values$bias + 1L]
-  if (!is.null(values$multiclass)) values$multiclass <- .multiclass_names[values$multiclass + 1L]
-  if (!is.null(values$task)) values$task <- .task_names[values$task + 1L]
-  if (!is.null(values$center_method)) values$center_method <- .center_names[values$center_method + 1L]
+  method <- .value_name("method", kmx_get_param(object, "method"))
+  params <- .params_used_by(method)
+  values <- lapply(stats::setNames(nm = params), function(p) .value_name(p, kmx_get_param(object, p)))
   c(list(method = method), values)
 }
 

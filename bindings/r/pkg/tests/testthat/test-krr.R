@@ -79,7 +79,7 @@ test_that("KRR classifies factors, and solvers show KRR parameters", {
   expect_identical(s$center_method, "kmeans")
   expect_identical(s$lambda, 1e-3)
   expect_identical(s$centers, 64)
-  expect_output(print(solver), "<kmx_solver: falkon task=regression lambda=0.001 centers=64")
+  expect_output(print(solver), "<kmx_solver: falkon cache_size=0 task=regression lambda=0.001 centers=64")
   expect_identical(names(summary(kmx_solver("meka_krr")))[-1L],
                    c("task", "lambda", "rank", "clusters", "threshold", "oversampling",
                      "rank_by_size"))
