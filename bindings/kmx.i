@@ -14,4 +14,5 @@
 /* Typemaps and the status -> exception mapping of the language being built. */
 %include "kmx_lang.i"
 
+%include "kmx/kmx_version.h"
 %include "kmx/kmx.h"

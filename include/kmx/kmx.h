@@ -34,11 +34,10 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------ version */
-#define KMX_VERSION_MAJOR 0
-#define KMX_VERSION_MINOR 1
-#define KMX_VERSION_PATCH 0
-#define KMX_VERSION_NUMBER (KMX_VERSION_MAJOR * 10000 + KMX_VERSION_MINOR * 100 + KMX_VERSION_PATCH)
-#define KMX_VERSION_STRING "0.1.0"
+/* KMX_VERSION_MAJOR, _MINOR, _PATCH, _NUMBER (major * 10000 + minor * 100 +
+ * patch) and _STRING ("MAJOR.MINOR.PATCH"), generated from the build's one
+ * version. */
+#include "kmx/kmx_version.h"
 
 /* The library's version as "MAJOR.MINOR.PATCH". Compare with KMX_VERSION_STRING
  * to check that the header matches the library at run time. */

@@ -1,6 +1,8 @@
 // The ABI's fixed points: status codes and names, version, last error,
 // the parameter table, NULL handling.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <kmx/kmx.h>
 
 #include <cmath>
@@ -42,6 +44,13 @@ TEST(Version, HeaderMatchesLibrary) {
     char expected[32];
     std::snprintf(expected, sizeof expected, "%d.%d.%d", KMX_VERSION_MAJOR, KMX_VERSION_MINOR, KMX_VERSION_PATCH);
     EXPECT_STREQ(kmx_version(), expected);
+}
+
+// The library's version is meson's project() version (the one place it is written).
+TEST(Version, LibraryMatchesTheBuildsProjectVersion) {
+    const char *project_version = std::getenv("KMX_PROJECT_VERSION");
+    ASSERT_NE(project_version, nullptr) << "meson passes KMX_PROJECT_VERSION";
+    EXPECT_STREQ(kmx_version(), project_version);
 }
 
 TEST(LastError, IsPerThreadAndNamesTheFunction) {
@@ -147,7 +156,9 @@ TEST(Params, TableDescribesEveryParameterOnce) {
         int flags = 0, used = 0, used_by_some = 0;
         int64_t owners = 0;
         ASSERT_EQ(kmx_param_default(&fallback, p), KMX_OK);
-        if (p != KMX_PARAM_GAMMA) EXPECT_EQ(kmx_param_check(p, fallback), KMX_OK) << name;  // gamma 0 = auto
+        if (p != KMX_PARAM_GAMMA) {  // gamma 0 = auto
+            EXPECT_EQ(kmx_param_check(p, fallback), KMX_OK) << name;
+        }
         ASSERT_EQ(kmx_param_bounds(&lower, &upper, &flags, p), KMX_OK);
         ASSERT_EQ(kmx_param_owners(&owners, p), KMX_OK);
         EXPECT_NE(owners, 0) << name;
