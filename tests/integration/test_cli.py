@@ -3,6 +3,7 @@
 against an independent computation in Python."""
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,31 @@ class Cli(unittest.TestCase):
         self.assertEqual(out.returncode, 2)
         self.assertIn("unknown option --bogus", out.stderr)
         self.assertEqual(run("kernel", "-g").returncode, 2)
+
+    def test_params_lists_every_parameter_of_the_header_once(self):
+        header = open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                   "include", "kmx", "kmx.h")).read()
+        enum = header[header.index("typedef enum kmx_param {"):header.index("} kmx_param;")]
+        in_header = [name for name in re.findall(r"KMX_PARAM_(\w+) = \d+", enum) if name != "MAX_DO_NOT_USE"]
+        out = run("params")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        rows = out.stdout.splitlines()[1:]
+        self.assertEqual(len(rows), len(in_header))
+        listed = {row.split()[0] for row in rows}
+        self.assertEqual(len(listed), len(rows))
+        self.assertIn("C", listed)
+        self.assertIn("max_iter", listed)
+
+    def test_help_comes_from_the_parameter_table(self):
+        table = {row.split()[0]: row for row in run("params").stdout.splitlines()[1:]}
+        help_text = run("train", "--help").stderr
+        for option, param in (("--cost", "C"), ("--lambda", "lambda"), ("--levels", "levels"),
+                              ("--kernel", "kernel"), ("--threads", "threads")):
+            line = next(line for line in help_text.splitlines() if option + " VALUE" in line)
+            description = table[param][61:]  # name 19, objects 15, range 24 columns wide
+            self.assertTrue(line.rstrip().endswith(description), (line, description))
+        self.assertIn("(default 1)", table["C"])
+        self.assertIn("rbf (default)", table["kernel"])
 
     def test_info_letter(self):
         out = run("info", LETTER)

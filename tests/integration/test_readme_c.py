@@ -7,13 +7,15 @@ import subprocess
 import sys
 import tempfile
 
-source_root, include_dir, library_dir = sys.argv[1:4]
+# The headers: include/ and the build's include/ (the generated kmx/kmx_version.h), as an install has both in one.
+source_root, include_dir, library_dir, generated_include_dir = sys.argv[1:5]
 readme = open(os.path.join(source_root, "README.md")).read()
 snippet = re.search(r"```c\n(.*?)```", readme, re.S).group(1)
 with tempfile.TemporaryDirectory() as tmp:
     c_file, exe = os.path.join(tmp, "quick.c"), os.path.join(tmp, "quick")
     open(c_file, "w").write(snippet)
-    subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", c_file, "-I", include_dir, "-L", library_dir, "-lkmx",
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", c_file, "-I", include_dir, "-I", generated_include_dir,
+                    "-L", library_dir, "-lkmx",
                     "-Wl,-rpath," + library_dir, "-o", exe], check=True)
     out = subprocess.run([exe], cwd=source_root, capture_output=True, text=True, timeout=300)
     print(out.stdout, out.stderr)

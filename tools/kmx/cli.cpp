@@ -12,23 +12,18 @@
 
 namespace kmx_cli {
 
-namespace {
-constexpr double kUnlimitedMemory = 9007199254740992.0;  // 2^53: KMX_PARAM_MEMORY_BUDGET's "unlimited"
-}  // namespace
-
 const OptionSpec kContextOptions[4] = {
-    {nullptr, "--threads", true, "worker threads (default: every core this process may use)"},
-    {nullptr, "--seed", true, "random seed (default 0)"},
-    {nullptr, "--memory", true,
-     "memory budget in bytes, K/M/G suffixes allowed, or 'unlimited' (default: 80% of available memory)"},
+    {nullptr, "--threads", true, nullptr, KMX_PARAM_THREADS},
+    {nullptr, "--seed", true, nullptr, KMX_PARAM_SEED},
+    {nullptr, "--memory", true, "K/M/G suffixes allowed, or 'unlimited'", KMX_PARAM_MEMORY_BUDGET},
     {"-v", "--verbose", false, "log what the library does (levels, solver statistics) on stderr"},
 };
 
 const OptionSpec kKernelOptions[4] = {
-    {"-k", "--kernel", true, "rbf (default), laplacian, polynomial, linear or sigmoid"},
-    {"-g", "--gamma", true, "kernel width gamma > 0 (default 1/columns)"},
-    {"-d", "--degree", true, "polynomial degree (default 3)"},
-    {"-r", "--coef0", true, "coef0 of polynomial and sigmoid kernels (default 0)"},
+    {"-k", "--kernel", true, nullptr, KMX_PARAM_KERNEL},
+    {"-g", "--gamma", true, nullptr, KMX_PARAM_GAMMA},
+    {"-d", "--degree", true, nullptr, KMX_PARAM_DEGREE},
+    {"-r", "--coef0", true, nullptr, KMX_PARAM_COEF0},
 };
 
 std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel) {
@@ -81,12 +76,79 @@ ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &spec
     return parsed;
 }
 
+std::string cli_spelling(const char *name) {
+    std::string spelled = name;
+    for (char &c : spelled)
+        if (c == '_') c = '-';
+    return spelled;
+}
+
+namespace {
+constexpr double kUnlimitedMemory = 9007199254740992.0;  // 2^53: KMX_PARAM_MEMORY_BUDGET's "unlimited"
+
+double param_default(kmx_param param) {
+    double value = 0;
+    check(kmx_param_default(&value, param));
+    return value;
+}
+
+// "rbf (default), laplacian, polynomial, linear or sigmoid"
+std::string value_list(kmx_param param) {
+    const double fallback = param_default(param);
+    std::string list;
+    for (int v = 0; kmx_param_value_name(param, v); ++v) {
+        if (v > 0) list += kmx_param_value_name(param, v + 1) ? ", " : " or ";
+        list += cli_spelling(kmx_param_value_name(param, v));
+        if (v == fallback) list += " (default)";
+    }
+    return list;
+}
+
+std::string option_help(const OptionSpec &spec) {
+    if (!spec.param) return spec.help;
+    std::string help = param_help(spec.param);
+    if (spec.help) help += std::string("; ") + spec.help;
+    return help;
+}
+
+// The option's value as the parameter string takes it.
+std::string param_value(const OptionSpec &spec, const std::string &text) {
+    if (!spec.takes_value) return "1";
+    if (spec.param == KMX_PARAM_MEMORY_BUDGET && text == "unlimited") return std::to_string((long long)kUnlimitedMemory);
+    if (spec.param == KMX_PARAM_MEMORY_BUDGET || spec.param == KMX_PARAM_CACHE_SIZE)
+        return std::to_string((long long)to_bytes(text, spec.long_name));
+    return text;
+}
+}  // namespace
+
+std::string param_help(kmx_param param) {
+    std::string help = kmx_param_description(param);
+    if (kmx_param_value_name(param, 0)) return help + ": " + value_list(param);
+    const double fallback = param_default(param);
+    if (fallback >= kUnlimitedMemory) return help;
+    char text[64];
+    std::snprintf(text, sizeof text, " (default %g)", fallback);
+    return help + text;
+}
+
+std::string param_string(const ParsedArgs &args, const std::vector<OptionSpec> &specs, int64_t owner) {
+    std::string params;
+    for (const OptionSpec &spec : specs) {
+        int64_t owners = 0;
+        if (!spec.param || !args.has(spec.long_name)) continue;
+        check(kmx_param_owners(&owners, spec.param));
+        if (owners & owner)
+            params += std::string(" ") + kmx_param_name(spec.param) + "=" + param_value(spec, args.get(spec.long_name, ""));
+    }
+    return params;
+}
+
 void print_options(const std::vector<OptionSpec> &specs) {
     for (const OptionSpec &spec : specs) {
         char names[64];
         std::snprintf(names, sizeof names, "%s%s%s%s", spec.short_name ? spec.short_name : "",
                       spec.short_name ? ", " : "", spec.long_name, spec.takes_value ? " VALUE" : "");
-        std::fprintf(stderr, "  %-26s %s\n", names, spec.help);
+        std::fprintf(stderr, "  %-26s %s\n", names, option_help(spec).c_str());
     }
 }
 
@@ -121,23 +183,18 @@ namespace {
 void log_to_stderr(void *, kmx_log_level, const char *message) { std::fprintf(stderr, "kmx: %s\n", message); }
 }  // namespace
 
-kmx_context *make_context(const ParsedArgs &args) {
-    kmx_context *ctx = nullptr;
-    check(kmx_context_create(&ctx));
+Context make_context(const ParsedArgs &args, const std::vector<OptionSpec> &specs) {
+    Context ctx = make<Context>(kmx_context_create);
     if (args.has("--verbose")) {
-        check(kmx_context_set_param(ctx, KMX_PARAM_LOG_LEVEL, KMX_LOG_INFO));
-        check(kmx_context_set_log_callback(ctx, log_to_stderr, nullptr));
+        check(kmx_context_set_param(ctx.get(), KMX_PARAM_LOG_LEVEL, KMX_LOG_INFO));
+        check(kmx_context_set_log_callback(ctx.get(), log_to_stderr, nullptr));
     }
-    if (args.has("--threads"))
-        check(kmx_context_set_param(ctx, KMX_PARAM_THREADS, double(to_int(args.get("--threads", ""), "--threads"))));
-    if (args.has("--seed"))
-        check(kmx_context_set_param(ctx, KMX_PARAM_SEED, double(to_int(args.get("--seed", ""), "--seed"))));
-    if (args.has("--memory")) {
-        const std::string memory = args.get("--memory", "");
-        const double budget = memory == "unlimited" ? kUnlimitedMemory : to_bytes(memory, "--memory");
-        check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, budget));
-    }
+    check(kmx_context_set_params(ctx.get(), param_string(args, specs, KMX_PARAM_OWNER_CONTEXT).c_str()));
     return ctx;
+}
+
+Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs &args) {
+    return make<Dataset>(kmx_dataset_load, ctx, path.c_str(), format_option(args));
 }
 
 double to_bytes(const std::string &text, const char *name) {
@@ -152,14 +209,8 @@ double to_bytes(const std::string &text, const char *name) {
     return std::floor(to_double(number, name) * scale);
 }
 
-kmx_kernel *make_kernel(const ParsedArgs &args) {
-    std::string params = "kernel=" + args.get("--kernel", "rbf");
-    if (args.has("--gamma")) params += " gamma=" + args.get("--gamma", "");
-    if (args.has("--degree")) params += " degree=" + args.get("--degree", "");
-    if (args.has("--coef0")) params += " coef0=" + args.get("--coef0", "");
-    kmx_kernel *kernel = nullptr;
-    check(kmx_kernel_create_from_string(&kernel, params.c_str()));
-    return kernel;
+Kernel make_kernel(const ParsedArgs &args, const std::vector<OptionSpec> &specs) {
+    return make<Kernel>(kmx_kernel_create_from_string, param_string(args, specs, KMX_PARAM_OWNER_KERNEL).c_str());
 }
 
 namespace {
@@ -181,10 +232,9 @@ double now_seconds() {
     return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-const char *method_name(double method) {
-    static const char *const names[] = {"svm", "dcsvm", "dcsvm-early", "bka", "krr", "nystrom-krr", "meka-krr", "falkon"};
-    const int index = int(method);
-    return index >= 0 && index < int(sizeof names / sizeof names[0]) ? names[index] : "unknown";
+std::string method_name(double method) {
+    const char *name = kmx_param_value_name(KMX_PARAM_METHOD, method);
+    return name ? cli_spelling(name) : "unknown";
 }
 
 namespace {

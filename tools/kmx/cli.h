@@ -4,17 +4,37 @@
 #pragma once
 #include <kmx/kmx.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace kmx_cli {
 
-// One option a subcommand accepts: "-g" / "--gamma", and whether it takes a value.
+// Owned C handles: each is freed by its kmx_*_free when it goes out of scope.
+template <class T, void (*Free)(T *)>
+struct FreeWith {
+    void operator()(T *handle) const { Free(handle); }
+};
+template <class T, void (*Free)(T *)>
+using Handle = std::unique_ptr<T, FreeWith<T, Free>>;
+using Context = Handle<kmx_context, kmx_context_free>;
+using Dataset = Handle<kmx_dataset, kmx_dataset_free>;
+using Kernel = Handle<kmx_kernel, kmx_kernel_free>;
+using Solver = Handle<kmx_solver, kmx_solver_free>;
+using Model = Handle<kmx_model, kmx_model_free>;
+using Approx = Handle<kmx_approx, kmx_approx_free>;
+using Predictor = Handle<kmx_predictor, kmx_predictor_free>;
+
+// One option a subcommand accepts: "-g" / "--gamma", and whether it takes a
+// value. An option that sets a library parameter names it: its help then
+// comes from the parameter table (description, default, value names), with
+// `help`, if any, added as a note.
 struct OptionSpec {
     const char *short_name;  // "-g" or nullptr
     const char *long_name;   // "--gamma"
     bool takes_value;
     const char *help;
+    kmx_param param = kmx_param(0);
 };
 
 struct ParsedArgs {
@@ -30,6 +50,13 @@ struct UsageError {
 };
 
 ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &specs);
+// "name=value ..." for the given options of specs that set a parameter taken by
+// `owner` (KMX_PARAM_OWNER_*); a flag sets 1, --memory and --cache-size take K/M/G.
+std::string param_string(const ParsedArgs &args, const std::vector<OptionSpec> &specs, int64_t owner);
+// The help line of a parameter: its description, its values or default.
+std::string param_help(kmx_param param);
+// The CLI's spelling of a value name: dashes for underscores ("dcsvm-early").
+std::string cli_spelling(const char *name);
 void print_options(const std::vector<OptionSpec> &specs);
 // Prints "usage: kmx <synopsis>" and the options on stderr; returns the exit
 // status for it: 0 when --help asked for it, 2 for a usage mistake.
@@ -44,13 +71,23 @@ double to_double(const std::string &text, const char *name);
 
 // A context with threads/seed/memory budget from --threads/--seed/--memory, logging to stderr with --verbose
 // (--memory takes bytes with an optional K, M or G suffix: 512M, 2G).
-kmx_context *make_context(const ParsedArgs &args);
+Context make_context(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
 extern const OptionSpec kContextOptions[4];
 double to_bytes(const std::string &text, const char *name);
 
 // A kernel from -k/-g/-d/-r (--kernel, --gamma, --degree, --coef0).
-kmx_kernel *make_kernel(const ParsedArgs &args);
+Kernel make_kernel(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
 extern const OptionSpec kKernelOptions[4];
+
+// Calls create(&handle, args...), exits on failure, returns the owned handle.
+template <class H, class Create, class... Args>
+H make(Create create, Args... args) {
+    typename H::pointer handle = nullptr;
+    check(create(&handle, args...));
+    return H(handle);
+}
+// A data file (--format) loaded with ctx.
+Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs &args);
 
 // A command's full option list: its own options, then the kernel options
 // (kernel = true), -f/--format, -h/--help and all four context options.
@@ -66,7 +103,7 @@ bool is_predictor_file(const char *path);
 double now_seconds();
 
 // "svm", "dcsvm", "dcsvm-early", ... for a kmx_method value.
-const char *method_name(double method);
+std::string method_name(double method);
 
 // A one-line progress bar redrawn in place on stderr, installed on ctx when
 // stderr is a terminal; finish() ends its line.
@@ -85,8 +122,10 @@ int run_predict(int argc, char **argv);
 int run_approx(int argc, char **argv);
 int run_compress(int argc, char **argv);
 int run_export(int argc, char **argv);
+int run_params(int argc, char **argv);
 int describe_predictor(const char *path);
 double predictor_info(const kmx_predictor *predictor, kmx_predictor_info_key key);
+double model_info(const kmx_model *model, kmx_model_info_key key);
 int describe_model(const char *path);
 
 }  // namespace kmx_cli

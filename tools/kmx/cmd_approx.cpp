@@ -13,28 +13,16 @@ namespace {
 
 const std::vector<OptionSpec> &approx_options() {
     static const std::vector<OptionSpec> specs = command_options({
-        {"-s", "--method", true, "nystrom (default), kmeans-nystrom or meka"},
-        {"-m", "--landmarks", true, "Nystrom landmarks m (default: min(n, max(100, 5 sqrt n)))"},
-        {nullptr, "--rank", true, "MEKA rank per cluster (default auto); Nystrom truncation rank (default none)"},
-        {nullptr, "--clusters", true, "MEKA clusters c (default auto)"},
-        {nullptr, "--eps", true, "MEKA: skip blocks whose center kernel value is below it (default 0.001)"},
-        {nullptr, "--oversampling", true, "MEKA rho: link blocks sample (1 + rho) k rows (default 2)"},
-        {nullptr, "--rank-by-size", false, "MEKA: ranks proportional to cluster sizes"},
+        {"-s", "--method", true, nullptr, KMX_PARAM_APPROX},
+        {"-m", "--landmarks", true, nullptr, KMX_PARAM_CENTERS},
+        {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
+        {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
+        {nullptr, "--eps", true, nullptr, KMX_PARAM_THRESHOLD},
+        {nullptr, "--oversampling", true, nullptr, KMX_PARAM_OVERSAMPLING},
+        {nullptr, "--rank-by-size", false, nullptr, KMX_PARAM_RANK_BY_SIZE},
         {nullptr, "--sample-rows", true, "rows of G the error is measured on (default min(n, 2000); n = exact)"},
     }, true);
     return specs;
-}
-
-std::string approx_params(const ParsedArgs &args) {
-    std::string method = args.get("--method", "nystrom");
-    std::string params = "approx=" + method;
-    const std::pair<const char *, const char *> numeric[] = {
-        {"--landmarks", "centers"}, {"--rank", "rank"}, {"--clusters", "clusters"},
-        {"--eps", "threshold"},     {"--oversampling", "oversampling"}};
-    for (const auto &option : numeric)
-        if (args.has(option.first)) params += std::string(" ") + option.second + "=" + args.get(option.first, "");
-    if (args.has("--rank-by-size")) params += " rank_by_size=1";
-    return params;
 }
 
 }  // namespace
@@ -43,33 +31,32 @@ int run_approx(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, approx_options());
     if (args.has("--help") || args.positional.size() != 1)
         return usage(args, "approx [options] DATA_FILE", approx_options());
-    kmx_kernel *kernel = make_kernel(args);
-    kmx_context *ctx = make_context(args);
+    const Kernel kernel = make_kernel(args, approx_options());
+    const Context ctx = make_context(args, approx_options());
     ProgressBar bar;
-    bar.attach(ctx);
-    kmx_dataset *data = nullptr;
-    check(kmx_dataset_load(&data, ctx, args.positional[0].c_str(), format_option(args)));
+    bar.attach(ctx.get());
+    const Dataset data = load_dataset(ctx.get(), args.positional[0], args);
     int64_t n = 0;
-    check(kmx_dataset_rows(&n, data));
+    check(kmx_dataset_rows(&n, data.get()));
     const long long sample_rows = to_int(args.get("--sample-rows", std::to_string(n < 2000 ? n : 2000)), "--sample-rows");
-    kmx_approx *approx = nullptr;
+    const std::string params = param_string(args, approx_options(), KMX_PARAM_OWNER_APPROX);
+    kmx_approx *created = nullptr;
     const double start = now_seconds();
-    const kmx_status status = kmx_approx_create(&approx, ctx, kernel, data, approx_params(args).c_str());
+    const kmx_status status = kmx_approx_create(&created, ctx.get(), kernel.get(), data.get(), params.c_str());
     const double seconds = now_seconds() - start;
     bar.finish();
     check(status);
-    double error = 0;
+    const Approx approx(created);
+    double error = 0, method = 0;
     int64_t bytes = 0, rank = 0;
-    check(kmx_approx_relative_error(&error, ctx, approx, data, sample_rows));
-    check(kmx_approx_memory_bytes(&bytes, approx));
-    check(kmx_approx_rank(&rank, approx));
-    std::printf("approximated %s: n=%lld rank=%lld (error on %lld rows)\n", args.get("--method", "nystrom").c_str(),
+    check(kmx_approx_relative_error(&error, ctx.get(), approx.get(), data.get(), sample_rows));
+    check(kmx_approx_memory_bytes(&bytes, approx.get()));
+    check(kmx_approx_rank(&rank, approx.get()));
+    check(kmx_param_default(&method, KMX_PARAM_APPROX));
+    const std::string method_name = args.get("--method", cli_spelling(kmx_param_value_name(KMX_PARAM_APPROX, method)));
+    std::printf("approximated %s: n=%lld rank=%lld (error on %lld rows)\n", method_name.c_str(),
                 (long long)n, (long long)rank, sample_rows < n ? sample_rows : (long long)n);
     std::printf("relative error = %.6g memory = %lld bytes time = %.3fs\n", error, (long long)bytes, seconds);
-    kmx_approx_free(approx);
-    kmx_dataset_free(data);
-    kmx_context_free(ctx);
-    kmx_kernel_free(kernel);
     return 0;
 }
 

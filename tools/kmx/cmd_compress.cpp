@@ -13,20 +13,12 @@ namespace {
 
 const std::vector<OptionSpec> &compress_options() {
     static const std::vector<OptionSpec> specs = command_options({
-        {nullptr, "--leaves", true, "k-means tree leaves (default: about 16 support vectors per leaf, at most 256)"},
-        {nullptr, "--landmarks", true, "landmarks per leaf (default 40, fewer in small leaves)"},
-        {nullptr, "--pseudo", true, "pseudo-landmarks per leaf: triangle and product (default none)"},
-        {nullptr, "--float32", false, "store the predictor as float (half the bytes)"},
+        {nullptr, "--leaves", true, nullptr, KMX_PARAM_LEAVES},
+        {nullptr, "--landmarks", true, nullptr, KMX_PARAM_LANDMARKS},
+        {nullptr, "--pseudo", true, "triangle and product pseudo-landmarks", KMX_PARAM_PSEUDO},
+        {nullptr, "--float32", false, nullptr, KMX_PARAM_FLOAT32},
     }, false);
     return specs;
-}
-
-std::string compress_params(const ParsedArgs &args) {
-    std::string params;
-    for (const char *option : {"--leaves", "--landmarks", "--pseudo"})
-        if (args.has(option)) params += std::string(" ") + (option + 2) + "=" + args.get(option, "");
-    if (args.has("--float32")) params += " float32=1";
-    return params;
 }
 
 }  // namespace
@@ -41,30 +33,27 @@ int run_compress(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, compress_options());
     if (args.has("--help") || args.positional.size() != 3)
         return usage(args, "compress [options] MODEL_FILE TRAIN_FILE PREDICTOR_FILE", compress_options());
-    kmx_context *ctx = make_context(args);
+    const Context ctx = make_context(args, compress_options());
     ProgressBar bar;
-    bar.attach(ctx);
-    kmx_model *model = nullptr;
-    check(kmx_model_load(&model, args.positional[0].c_str()));
-    kmx_dataset *data = nullptr;
-    check(kmx_dataset_load(&data, ctx, args.positional[1].c_str(), format_option(args)));
-    kmx_predictor *predictor = nullptr;
+    bar.attach(ctx.get());
+    const Model model = make<Model>(kmx_model_load, args.positional[0].c_str());
+    const Dataset data = load_dataset(ctx.get(), args.positional[1], args);
+    const std::string params = param_string(args, compress_options(), KMX_PARAM_OWNER_PREDICTOR);
+    kmx_predictor *built = nullptr;
     const double start = now_seconds();
-    const kmx_status status = kmx_predictor_build(&predictor, ctx, model, data, compress_params(args).c_str());
+    const kmx_status status = kmx_predictor_build(&built, ctx.get(), model.get(), data.get(), params.c_str());
     const double seconds = now_seconds() - start;
     bar.finish();
     check(status);
+    const Predictor owned(built);
+    const kmx_predictor *predictor = owned.get();
     check(kmx_predictor_save(predictor, args.positional[2].c_str()));
     int64_t model_bytes = 0;
-    check(kmx_model_save_to_buffer(nullptr, 0, &model_bytes, model));
+    check(kmx_model_save_to_buffer(nullptr, 0, &model_bytes, model.get()));
     std::printf("compressed: leaves=%g landmarks=%g pseudo=%g bytes=%g (model %lld bytes) arena=%g time=%.3fs\n",
                 predictor_info(predictor, KMX_PREDICTOR_LEAVES), predictor_info(predictor, KMX_PREDICTOR_LANDMARKS),
                 predictor_info(predictor, KMX_PREDICTOR_PSEUDO), predictor_info(predictor, KMX_PREDICTOR_BYTES),
                 (long long)model_bytes, predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES), seconds);
-    kmx_predictor_free(predictor);
-    kmx_dataset_free(data);
-    kmx_model_free(model);
-    kmx_context_free(ctx);
     return 0;
 }
 
@@ -77,20 +66,19 @@ int run_export(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, specs);
     if (args.has("--help") || args.positional.size() != 2 || !args.has("--c"))
         return usage(args, "export --c [--name NAME] PREDICTOR_FILE OUT.h", specs);
-    kmx_predictor *predictor = nullptr;
-    check(kmx_predictor_load(&predictor, args.positional[0].c_str()));
+    const Predictor owned = make<Predictor>(kmx_predictor_load, args.positional[0].c_str());
+    const kmx_predictor *predictor = owned.get();
     const std::string name = args.get("--name", "kmx_predictor_blob");
     check(kmx_predictor_export_c(predictor, args.positional[1].c_str(), name.c_str()));
     std::printf("exported %s: %g bytes as %s[] (arena %g bytes)\n", args.positional[1].c_str(),
                 predictor_info(predictor, KMX_PREDICTOR_BYTES), name.c_str(),
                 predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES));
-    kmx_predictor_free(predictor);
     return 0;
 }
 
 int describe_predictor(const char *path) {
-    kmx_predictor *predictor = nullptr;
-    check(kmx_predictor_load(&predictor, path));
+    const Predictor owned = make<Predictor>(kmx_predictor_load, path);
+    const kmx_predictor *predictor = owned.get();
     const double classes = predictor_info(predictor, KMX_PREDICTOR_CLASSES);
     std::printf("file      %s (kmx compact predictor)\n", path);
     std::printf("bytes     %g (%s)\n", predictor_info(predictor, KMX_PREDICTOR_BYTES),
@@ -104,7 +92,6 @@ int describe_predictor(const char *path) {
     std::printf("landmarks %g\n", predictor_info(predictor, KMX_PREDICTOR_LANDMARKS));
     std::printf("pseudo    %g\n", predictor_info(predictor, KMX_PREDICTOR_PSEUDO));
     std::printf("arena     %g bytes (kmx_infer_open)\n", predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES));
-    kmx_predictor_free(predictor);
     return 0;
 }
 

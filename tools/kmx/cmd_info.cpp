@@ -67,9 +67,9 @@ int run_info(int argc, char **argv) {
     const char *path = args.positional[0].c_str();
     if (is_model_file(path)) return describe_model(path);
     if (is_predictor_file(path)) return describe_predictor(path);
-    kmx_context *ctx = make_context(args);
-    kmx_dataset *ds = nullptr;
-    check(kmx_dataset_load(&ds, ctx, path, format_option(args)));
+    const Context ctx = make_context(args, info_options());
+    const Dataset owned = load_dataset(ctx.get(), path, args);
+    const kmx_dataset *ds = owned.get();
     int64_t rows = 0, cols = 0, nnz = 0;
     int sparse = 0;
     check(kmx_dataset_rows(&rows, ds));
@@ -90,8 +90,6 @@ int run_info(int argc, char **argv) {
                 100.0 * double(nonzero) / (double(rows) * double(cols)),
                 100.0 - 100.0 * double(nonzero) / (double(rows) * double(cols)));
     print_labels(ds, rows);
-    kmx_dataset_free(ds);
-    kmx_context_free(ctx);
     return 0;
 }
 

@@ -28,13 +28,12 @@ const std::vector<OptionSpec> &kernel_options() {
 }
 
 void print_kernel(const kmx_kernel *kernel, int64_t cols) {
-    static const char *const names[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid"};
     double type = 0, gamma = 0, coef0 = 0, degree = 0;
     check(kmx_kernel_get_param(&type, kernel, KMX_PARAM_KERNEL));
     check(kmx_kernel_get_param(&gamma, kernel, KMX_PARAM_GAMMA));
     check(kmx_kernel_get_param(&coef0, kernel, KMX_PARAM_COEF0));
     check(kmx_kernel_get_param(&degree, kernel, KMX_PARAM_DEGREE));
-    std::printf("kernel    %s gamma=%g%s coef0=%g degree=%g\n", names[int(type)], gamma > 0 ? gamma : 1.0 / double(cols),
+    std::printf("kernel    %s gamma=%g%s coef0=%g degree=%g\n", kmx_param_value_name(KMX_PARAM_KERNEL, type), gamma > 0 ? gamma : 1.0 / double(cols),
                 gamma > 0 ? "" : " (auto: 1/columns)", coef0, degree);
 }
 
@@ -44,10 +43,12 @@ int run_kernel(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, kernel_options());
     if (args.has("--help") || args.positional.size() != 1)
         return usage(args, "kernel [options] DATA_FILE", kernel_options());
-    kmx_kernel *kernel = make_kernel(args);
-    kmx_context *ctx = make_context(args);
-    kmx_dataset *ds = nullptr;
-    check(kmx_dataset_load(&ds, ctx, args.positional[0].c_str(), format_option(args)));
+    const Kernel owned_kernel = make_kernel(args, kernel_options());
+    const Context owned_ctx = make_context(args, kernel_options());
+    const Dataset owned_ds = load_dataset(owned_ctx.get(), args.positional[0], args);
+    const kmx_kernel *kernel = owned_kernel.get();
+    kmx_context *ctx = owned_ctx.get();
+    const kmx_dataset *ds = owned_ds.get();
     int64_t n = 0, d = 0;
     check(kmx_dataset_rows(&n, ds));
     check(kmx_dataset_cols(&d, ds));
@@ -73,9 +74,6 @@ int run_kernel(int argc, char **argv) {
                 2.0 * double(rows) * double(cols) * double(d) / best * 1e-9, double(rows * cols) / best * 1e-6);
     std::printf("mean K    %.10g\n", sum / double(rows * cols));
     std::printf("scratch   %lld bytes besides the block\n", (long long)peak);
-    kmx_dataset_free(ds);
-    kmx_context_free(ctx);
-    kmx_kernel_free(kernel);
     return 0;
 }
 

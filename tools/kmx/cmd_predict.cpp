@@ -58,30 +58,22 @@ struct Predictions {
 
 // Predicts test_path with a model file or a compact predictor file.
 Predictions predict_file(kmx_context *ctx, const char *model_path, const char *test_path, kmx_format format) {
-    kmx_model *model = nullptr;
-    kmx_predictor *predictor = nullptr;
-    if (is_predictor_file(model_path))
-        check(kmx_predictor_load(&predictor, model_path));
-    else
-        check(kmx_model_load(&model, model_path));
-    kmx_dataset *data = nullptr;
-    check(kmx_dataset_load(&data, ctx, test_path, format));
+    const bool compact = is_predictor_file(model_path);
+    const Predictor predictor = compact ? make<Predictor>(kmx_predictor_load, model_path) : Predictor();
+    const Model model = compact ? Model() : make<Model>(kmx_model_load, model_path);
+    const Dataset data = make<Dataset>(kmx_dataset_load, ctx, test_path, format);
     int64_t n = 0;
-    check(kmx_dataset_rows(&n, data));
+    check(kmx_dataset_rows(&n, data.get()));
     Predictions p;
     p.predicted.resize(size_t(n));
     p.truth.resize(size_t(n));
     const double start = now_seconds();
-    check(model ? kmx_model_predict(p.predicted.data(), n, ctx, model, data)
-                : kmx_predictor_predict(p.predicted.data(), n, ctx, predictor, data));
+    check(model ? kmx_model_predict(p.predicted.data(), n, ctx, model.get(), data.get())
+                : kmx_predictor_predict(p.predicted.data(), n, ctx, predictor.get(), data.get()));
     p.seconds = now_seconds() - start;
-    check(kmx_dataset_get_labels(p.truth.data(), n, data));
-    double task = KMX_TASK_CLASSIFICATION;
-    if (model) check(kmx_model_info(&task, model, KMX_INFO_TASK));
-    p.regression = model ? task == KMX_TASK_REGRESSION : predictor_info(predictor, KMX_PREDICTOR_CLASSES) == 0;
-    kmx_dataset_free(data);
-    kmx_model_free(model);
-    kmx_predictor_free(predictor);
+    check(kmx_dataset_get_labels(p.truth.data(), n, data.get()));
+    p.regression = model ? model_info(model.get(), KMX_INFO_TASK) == KMX_TASK_REGRESSION
+                         : predictor_info(predictor.get(), KMX_PREDICTOR_CLASSES) == 0;
     return p;
 }
 
@@ -91,8 +83,9 @@ int run_predict(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, predict_options());
     if (args.has("--help") || args.positional.size() < 2 || args.positional.size() > 3)
         return usage(args, "predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE]", predict_options());
-    kmx_context *ctx = make_context(args);
-    const Predictions p = predict_file(ctx, args.positional[0].c_str(), args.positional[1].c_str(), format_option(args));
+    const Context ctx = make_context(args, predict_options());
+    const Predictions p =
+        predict_file(ctx.get(), args.positional[0].c_str(), args.positional[1].c_str(), format_option(args));
     if (args.positional.size() == 3) write_labels(args.positional[2].c_str(), p.predicted);
     if (p.regression)
         report_rmse(p.predicted, p.truth);
@@ -100,7 +93,6 @@ int run_predict(int argc, char **argv) {
         report_accuracy(p.predicted, p.truth);
     const double n = double(p.predicted.size());
     std::printf("predict time = %.3g us/sample\n", n > 0 ? p.seconds * 1e6 / n : 0.0);
-    kmx_context_free(ctx);
     return 0;
 }
 

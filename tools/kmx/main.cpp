@@ -76,6 +76,7 @@ const Command kCommands[] = {
     {"export", kmx_cli::run_export, "write a compact predictor as a C header for the inference subset"},
     {"approx", kmx_cli::run_approx, "approximate a kernel matrix (Nystrom, MEKA); report error and memory"},
     {"kernel", kmx_cli::run_kernel, "time a kernel block on a data file"},
+    {"params", kmx_cli::run_params, "list every library parameter: objects, range, default, meaning"},
 };
 
 void usage() {

@@ -6,46 +6,41 @@
 
 namespace kmx_cli {
 
-namespace {
-
-double info(const kmx_model *model, kmx_model_info_key key) {
+double model_info(const kmx_model *model, kmx_model_info_key key) {
     double value = 0;
     check(kmx_model_info(&value, model, key));
     return value;
 }
 
-}  // namespace
-
 int describe_model(const char *path) {
-    kmx_model *model = nullptr;
-    check(kmx_model_load(&model, path));
-    const double classes = info(model, KMX_INFO_CLASSES);
+    const Model owned = make<Model>(kmx_model_load, path);
+    const kmx_model *model = owned.get();
+    const double classes = model_info(model, KMX_INFO_CLASSES);
     std::vector<double> labels(static_cast<size_t>(classes));
     check(kmx_model_classes(labels.data(), int64_t(classes), model));
     std::printf("file      %s (kmx model)\n", path);
-    std::printf("method    %s\n", method_name(info(model, KMX_INFO_METHOD)));
-    std::printf("columns   %g\n", info(model, KMX_INFO_COLUMNS));
-    if (info(model, KMX_INFO_TASK) == KMX_TASK_REGRESSION) {
+    std::printf("method    %s\n", method_name(model_info(model, KMX_INFO_METHOD)).c_str());
+    std::printf("columns   %g\n", model_info(model, KMX_INFO_COLUMNS));
+    if (model_info(model, KMX_INFO_TASK) == KMX_TASK_REGRESSION) {
         std::printf("task      regression\n");
     } else {
         std::printf("classes   %g:", classes);
         for (double label : labels) std::printf(" %g", label);
         std::printf("\n");
     }
-    const bool krr = info(model, KMX_INFO_METHOD) >= KMX_METHOD_KRR;
-    std::printf("machines  %g (%s)\n", info(model, KMX_INFO_DECISION_VALUES),
-                krr || info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
-    std::printf("%s %g\n", krr ? "centers  " : "sv       ", info(model, KMX_INFO_SUPPORT_VECTORS));
+    const bool krr = model_info(model, KMX_INFO_METHOD) >= KMX_METHOD_KRR;
+    std::printf("machines  %g (%s)\n", model_info(model, KMX_INFO_DECISION_VALUES),
+                krr || model_info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
+    std::printf("%s %g\n", krr ? "centers  " : "sv       ", model_info(model, KMX_INFO_SUPPORT_VECTORS));
     if (krr) {
-        std::printf("lambda    %g\n", info(model, KMX_INFO_LAMBDA));
+        std::printf("lambda    %g\n", model_info(model, KMX_INFO_LAMBDA));
     } else {
-        std::printf("C         %g\n", info(model, KMX_INFO_C));
-        std::printf("bias      %s\n", info(model, KMX_INFO_BIAS) != 0 ? "yes" : "no");
-        std::printf("objective %.10g (kkt violation %.3g, %g iterations)\n", info(model, KMX_INFO_OBJECTIVE),
-                    info(model, KMX_INFO_KKT_VIOLATION), info(model, KMX_INFO_ITERATIONS));
+        std::printf("C         %g\n", model_info(model, KMX_INFO_C));
+        std::printf("bias      %s\n", model_info(model, KMX_INFO_BIAS) != 0 ? "yes" : "no");
+        std::printf("objective %.10g (kkt violation %.3g, %g iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
+                    model_info(model, KMX_INFO_KKT_VIOLATION), model_info(model, KMX_INFO_ITERATIONS));
     }
-    std::printf("trained   in %.3f s\n", info(model, KMX_INFO_TRAIN_SECONDS));
-    kmx_model_free(model);
+    std::printf("trained   in %.3f s\n", model_info(model, KMX_INFO_TRAIN_SECONDS));
     return 0;
 }
 

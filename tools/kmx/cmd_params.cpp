@@ -1,0 +1,50 @@
+// kmx params — the library's parameter table: every parameter's name, the
+// objects that take it, its range and default, and what it means.
+#include <cstdio>
+#include <string>
+
+#include "cli.h"
+
+namespace kmx_cli {
+
+namespace {
+
+std::string owner_names(int64_t owners) {
+    static const std::pair<int64_t, const char *> kOwners[] = {
+        {KMX_PARAM_OWNER_CONTEXT, "context"}, {KMX_PARAM_OWNER_KERNEL, "kernel"},
+        {KMX_PARAM_OWNER_KMEANS, "kmeans"},   {KMX_PARAM_OWNER_SOLVER, "solver"},
+        {KMX_PARAM_OWNER_APPROX, "approx"},   {KMX_PARAM_OWNER_PREDICTOR, "predictor"}};
+    std::string names;
+    for (const auto &owner : kOwners)
+        if (owners & owner.first) names += std::string(names.empty() ? "" : ",") + owner.second;
+    return names;
+}
+
+std::string range_text(kmx_param param) {
+    double lower = 0, upper = 0;
+    int flags = 0;
+    check(kmx_param_bounds(&lower, &upper, &flags, param));
+    if (flags & KMX_BOUND_ENUM) return "enum";
+    char text[96];
+    std::snprintf(text, sizeof text, "%s%c%g, %g%c", (flags & KMX_BOUND_INTEGER) ? "int " : "",
+                  (flags & KMX_BOUND_LOWER_OPEN) ? '(' : '[', lower, upper, (flags & KMX_BOUND_UPPER_OPEN) ? ')' : ']');
+    return text;
+}
+
+}  // namespace
+
+int run_params(int argc, char **argv) {
+    if (argc > 0) throw UsageError{std::string("kmx params takes no arguments, not '") + argv[0] + "'"};
+    std::printf("%-19s %-15s %-24s %s\n", "name", "objects", "range", "description");
+    for (int64_t i = 0; i < kmx_param_count(); ++i) {
+        kmx_param param = kmx_param(0);
+        int64_t owners = 0;
+        check(kmx_param_at(&param, i));
+        check(kmx_param_owners(&owners, param));
+        std::printf("%-19s %-15s %-24s %s\n", kmx_param_name(param), owner_names(owners).c_str(),
+                    range_text(param).c_str(), param_help(param).c_str());
+    }
+    return 0;
+}
+
+}  // namespace kmx_cli
