@@ -5,7 +5,11 @@
  * itself, so there is no second hand-written C layer to keep in step. */
 %module kmx
 
+/* The bindings wrap the experimental zone of kmx.h too (the machine probe);
+ * each language's README says which of its calls may change. */
+#define KMX_EXPERIMENTAL_API
 %{
+#define KMX_EXPERIMENTAL_API
 #include "kmx/kmx.h"
 %}
 

@@ -53,8 +53,8 @@
 %rename(PredictorInfoKey) kmx_predictor_info_key;
 %rename(SystemKey) kmx_system_key; /* SystemKey.SystemCores, ... (MemoryBudget is a Param) */
 /* Sentinels that are not values. */
-%ignore KMX_STATUS_MAX_DO_NOT_USE;
-%ignore KMX_PARAM_MAX_DO_NOT_USE;
+%ignore KMX_STATUS_FORCE_INT_;
+%ignore KMX_PARAM_FORCE_INT_;
 %ignore KMX_LOG_FORCE_INT_;
 %ignore KMX_OWNERSHIP_FORCE_INT_;
 %ignore KMX_FORMAT_FORCE_INT_;

@@ -184,7 +184,7 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
  * Params) and PredictorInfoKey keeps PREDICTOR_ (LEAVES, LANDMARKS, PSEUDO,
  * FLOAT32 are Params); SystemKey keeps SYSTEM_ (MEMORY_BUDGET is a Param). */
 %rename("%(regex:/^KMX_(PARAM_|LOG_|FORMAT_|KERNEL_|METHOD_|MULTICLASS_|CENTERS_|APPROX_|E_)?(.*)$/\\2/)s", %$isenumitem) "";
-%rename("$ignore", regexmatch$name="_DO_NOT_USE$|_FORCE_INT_$") "";
+%rename("$ignore", regexmatch$name="_FORCE_INT_$") "";
 /* Datasets always copy: the GC may move Java arrays, so C never keeps one. */
 %ignore kmx_ownership;
 %typemap(in, numinputs=0) kmx_ownership ownership "$1 = KMX_COPY;"

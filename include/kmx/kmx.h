@@ -14,7 +14,8 @@
  * Thread safety: a kmx_context is used by one thread at a time, except
  * kmx_context_cancel(), which any thread may call. A kmx_kernel is immutable
  * once its parameters are set and may then be shared by many threads.
- * A kmx_dataset is read-only after creation and may be shared by many threads.
+ * A kmx_dataset's values are read-only after creation; its sample weights may
+ * be set (kmx_dataset_set_weights) before it is shared by many threads.
  * There is no global mutable state.
  */
 #ifndef KMX_KMX_H
@@ -27,7 +28,13 @@
 extern "C" {
 #endif
 
-#if defined(KMX_BUILDING_LIBRARY) && defined(__GNUC__)
+/* KMX_API marks the exported functions: dllexport/dllimport on Windows,
+ * default visibility with GCC and Clang (the library builds hidden). */
+#if defined(_WIN32) && defined(KMX_BUILDING_LIBRARY)
+#define KMX_API __declspec(dllexport)
+#elif defined(_WIN32) && !defined(KMX_STATIC)
+#define KMX_API __declspec(dllimport)
+#elif defined(KMX_BUILDING_LIBRARY) && defined(__GNUC__)
 #define KMX_API __attribute__((visibility("default")))
 #else
 #define KMX_API
@@ -63,7 +70,7 @@ KMX_API int kmx_version_number(void);
 #define KMX_STATUS_ENUM_ITEM_(name, value) name = value,
 typedef enum kmx_status {
     KMX_STATUS_LIST(KMX_STATUS_ENUM_ITEM_)
-    KMX_STATUS_MAX_DO_NOT_USE /* not a status; may grow between versions */
+    KMX_STATUS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_status;
 #undef KMX_STATUS_ENUM_ITEM_
 
@@ -76,26 +83,6 @@ KMX_API const char *kmx_status_name(kmx_status status);
 KMX_API const char *kmx_last_error(void);
 /* Forget the last error on this thread. */
 KMX_API void kmx_clear_error(void);
-
-/* ------------------------------------------------------------------- system */
-/* What kmx sees of the machine it runs on (kmx version -v prints it). */
-typedef enum kmx_system_key {
-    KMX_SYSTEM_CORES = 1,            /* cores this process may use: affinity mask and cgroup CPU quota */
-    KMX_SYSTEM_MEMORY_AVAILABLE = 2, /* bytes the machine can give now: MemAvailable, within a cgroup limit */
-    KMX_SYSTEM_MEMORY_BUDGET = 3,    /* a new context's memory budget in bytes (80% of available); -1: unlimited */
-    KMX_SYSTEM_DGEMM_GFLOPS = 4,     /* one-thread dgemm GFLOP/s, measured by this call (0.1-0.5 s) */
-    KMX_SYSTEM_FORCE_INT_ = 0x7FFFFFFF /* not a value */
-} kmx_system_key;
-KMX_API kmx_status kmx_system_info(double *out, kmx_system_key key);
-/* The BLIS kernel set kmx's private BLIS runs ("skx", "zen3", "haswell",
- * "generic", ...). kmx chooses it from the CPU's features (AVX-512 F/DQ/BW/VL:
- * skx; AVX2 and FMA: zen3 on AMD, haswell otherwise; else generic), before
- * BLIS's first use, unless BLIS_ARCH_TYPE names (by BLIS number or name) a
- * kernel set this CPU can run: the user's choice wins. */
-KMX_API const char *kmx_system_kernel_set(void);
-/* Why that kernel set: "cpu features", "BLIS_ARCH_TYPE", or "cpu features
- * (BLIS_ARCH_TYPE=... ignored: reason)". */
-KMX_API const char *kmx_system_kernel_set_origin(void);
 
 /* --------------------------------------------------------------- parameters */
 /* Every tunable value in kmx. Values are passed as double; integer
@@ -152,7 +139,7 @@ typedef enum kmx_param {
     KMX_PARAM_LANDMARKS = 601,
     KMX_PARAM_PSEUDO = 602,
     KMX_PARAM_FLOAT32 = 603,
-    KMX_PARAM_MAX_DO_NOT_USE = 100000
+    KMX_PARAM_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_param;
 
 /* Bound flags returned by kmx_param_bounds(). */
@@ -233,7 +220,7 @@ typedef struct kmx_dataset kmx_dataset;
 typedef enum kmx_ownership {
     KMX_COPY = 0,   /* kmx copies the caller's arrays */
     KMX_BORROW = 1, /* kmx uses them in place; they must outlive the dataset */
-    KMX_OWNERSHIP_FORCE_INT_ = 0x7FFFFFFF /* not a value: keeps any int a valid enum */
+    KMX_OWNERSHIP_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_ownership;
 
 typedef enum kmx_format {
@@ -331,12 +318,12 @@ typedef enum kmx_method {
 /* 1 if training with `method` uses the (solver) parameter, else 0. */
 KMX_API kmx_status kmx_param_used_by(int *out, kmx_param param, kmx_method method);
 
-typedef enum kmx_bias { KMX_BIAS_AUTO = 0, KMX_BIAS_OFF = 1, KMX_BIAS_ON = 2, KMX_BIAS_FORCE_INT_ = 0x7FFFFFFF } kmx_bias;
-typedef enum kmx_multiclass { KMX_MULTICLASS_OVO = 0, KMX_MULTICLASS_OVR = 1, KMX_MULTICLASS_FORCE_INT_ = 0x7FFFFFFF } kmx_multiclass;
+typedef enum kmx_bias { KMX_BIAS_AUTO = 0, KMX_BIAS_OFF = 1, KMX_BIAS_ON = 2, KMX_BIAS_FORCE_INT_ = 0x7FFFFFFF /* not a value */ } kmx_bias;
+typedef enum kmx_multiclass { KMX_MULTICLASS_OVO = 0, KMX_MULTICLASS_OVR = 1, KMX_MULTICLASS_FORCE_INT_ = 0x7FFFFFFF /* not a value */ } kmx_multiclass;
 /* What a KRR-family model fits. Auto: regression when a label is not a whole
  * number or there are more than 256 distinct labels, else classification
  * (one-vs-rest on +-1 targets). SVM methods always classify. */
-typedef enum kmx_task { KMX_TASK_AUTO = 0, KMX_TASK_CLASSIFICATION = 1, KMX_TASK_REGRESSION = 2, KMX_TASK_FORCE_INT_ = 0x7FFFFFFF } kmx_task;
+typedef enum kmx_task { KMX_TASK_AUTO = 0, KMX_TASK_CLASSIFICATION = 1, KMX_TASK_REGRESSION = 2, KMX_TASK_FORCE_INT_ = 0x7FFFFFFF /* not a value */ } kmx_task;
 typedef enum kmx_center_method {
     KMX_CENTERS_UNIFORM = 0,  /* training rows uniformly at random */
     KMX_CENTERS_KMEANS = 1,   /* k-means centroids */
@@ -360,7 +347,7 @@ typedef enum kmx_model_info_key {
     KMX_INFO_TASK = 11,            /* kmx_task: classification or regression (never auto) */
     KMX_INFO_LAMBDA = 12,          /* KRR methods: the ridge lambda; SVM methods: 0 */
     KMX_INFO_C = 13,               /* SVM methods: the cost C; KRR methods: 0 */
-    KMX_INFO_FORCE_INT_ = 0x7FFFFFFF
+    KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 
 /* A solver holds a training method and its parameters; a model is what it
@@ -380,7 +367,7 @@ KMX_API kmx_status kmx_solver_set_params(kmx_solver *solver, const char *params)
 KMX_API kmx_status kmx_solver_set_class_weight(kmx_solver *solver, double label, double weight);
 /* Trains on data (labels required, >= 2 classes; sample weights, if the
  * dataset has them, multiply C per row). ctx may be NULL. */
-KMX_API kmx_status kmx_solver_train(kmx_model **out, const kmx_solver *solver, kmx_context *ctx,
+KMX_API kmx_status kmx_solver_train(kmx_model **out, kmx_context *ctx, const kmx_solver *solver,
                                     const kmx_kernel *kernel, const kmx_dataset *data);
 
 KMX_API void kmx_model_free(kmx_model *model);
@@ -458,7 +445,7 @@ typedef enum kmx_predictor_info_key {
     KMX_PREDICTOR_CLASSES = 6,     /* classes (0 for regression) */
     KMX_PREDICTOR_OUTPUTS = 7,     /* decision values per row */
     KMX_PREDICTOR_FLOAT32 = 8,     /* 1 if stored as float */
-    KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF
+    KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_predictor_info_key;
 
 /* Builds a predictor from a trained model and its (labelled) training data. SVM models:
@@ -500,6 +487,35 @@ KMX_API kmx_status kmx_kmeans(double *out_centers, int64_t centers_len, int32_t 
 KMX_API kmx_status kmx_kmeans_assign(int32_t *out_assignment, int64_t assignment_len,
                                      double *out_sqdist, int64_t sqdist_len, kmx_context *ctx,
                                      const kmx_dataset *data, const double *centers, int64_t k);
+
+/* ------------------------------------------------------ experimental zone */
+/* Not frozen: what follows may change between minor versions. Define
+ * KMX_EXPERIMENTAL_API before including kmx.h to use it (as zstd's
+ * ZSTD_STATIC_LINKING_ONLY). The machine probe is here because what it
+ * reports (and how the BLIS kernel set is chosen) is the newest part of kmx. */
+#if defined(KMX_EXPERIMENTAL_API) || defined(KMX_BUILDING_LIBRARY)
+
+/* ------------------------------------------------------------------- system */
+/* What kmx sees of the machine it runs on (kmx version -v prints it). */
+typedef enum kmx_system_key {
+    KMX_SYSTEM_CORES = 1,            /* cores this process may use: affinity mask and cgroup CPU quota */
+    KMX_SYSTEM_MEMORY_AVAILABLE = 2, /* bytes the machine can give now: MemAvailable, within a cgroup limit */
+    KMX_SYSTEM_MEMORY_BUDGET = 3,    /* a new context's memory budget in bytes (80% of available); -1: unlimited */
+    KMX_SYSTEM_DGEMM_GFLOPS = 4,     /* one-thread dgemm GFLOP/s, measured by this call (0.1-0.5 s) */
+    KMX_SYSTEM_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_system_key;
+KMX_API kmx_status kmx_system_info(double *out, kmx_system_key key);
+/* The BLIS kernel set kmx's private BLIS runs ("skx", "zen3", "haswell",
+ * "generic", ...). kmx chooses it from the CPU's features (AVX-512 F/DQ/BW/VL:
+ * skx; AVX2 and FMA: zen3 on AMD, haswell otherwise; else generic), before
+ * BLIS's first use, unless BLIS_ARCH_TYPE names (by BLIS number or name) a
+ * kernel set this CPU can run: the user's choice wins. */
+KMX_API const char *kmx_system_kernel_set(void);
+/* Why that kernel set: "cpu features", "BLIS_ARCH_TYPE", or "cpu features
+ * (BLIS_ARCH_TYPE=... ignored: reason)". */
+KMX_API const char *kmx_system_kernel_set_origin(void);
+
+#endif /* KMX_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

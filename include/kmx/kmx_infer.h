@@ -58,10 +58,10 @@ extern "C" {
 #define KMX_INFER_API
 #endif
 
-#define KMX_INFER_VERSION_MAJOR 0
-#define KMX_INFER_VERSION_MINOR 1
-#define KMX_INFER_VERSION_PATCH 0
-/* The newest predictor blob format version this runtime reads. */
+/* The subset ships with kmx and carries its version (KMX_VERSION_STRING in
+ * kmx/kmx_version.h, generated from the build's one version); what a device
+ * needs to know is the blob format. The newest predictor blob format version
+ * this runtime reads: */
 #define KMX_INFER_BLOB_VERSION 1
 
 /* Status codes: 0 is success; the numbers are frozen. One list generates the

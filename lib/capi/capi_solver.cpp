@@ -153,7 +153,7 @@ KMX_API kmx_status kmx_solver_set_class_weight(kmx_solver *solver, double label,
     });
 }
 
-KMX_API kmx_status kmx_solver_train(kmx_model **out, const kmx_solver *solver, kmx_context *ctx,
+KMX_API kmx_status kmx_solver_train(kmx_model **out, kmx_context *ctx, const kmx_solver *solver,
                                     const kmx_kernel *kernel, const kmx_dataset *data) {
     return KMX_GUARDED({
         require_pointer(out, "out");

@@ -85,7 +85,7 @@ static void model_step(FILE *out, kmx_context *ctx, const kmx_dataset *data, int
 
     CHECK(kmx_solver_create_from_string(&solver, "method=dcsvm C=8 levels=2 clusters_per_level=4 sample_size=300"));
     CHECK(kmx_kernel_create_from_string(&kernel, "kernel=rbf gamma=16"));
-    CHECK(kmx_solver_train(&model, solver, ctx, kernel, train));
+    CHECK(kmx_solver_train(&model, ctx, solver, kernel, train));
     CHECK(kmx_model_predict(predictions, TEST, ctx, model, test));
     CHECK(kmx_model_decision_values(decision, FIRST * PAIRS, ctx, model, first));
     CHECK(kmx_model_info(&sv, model, KMX_INFO_SUPPORT_VECTORS));
@@ -172,7 +172,7 @@ static void krr_step(FILE *out, kmx_context *ctx, const char *path) {
     test = rows_of(data, TRAIN, ALL, d);
     CHECK(kmx_solver_create_from_string(&solver, "method=falkon lambda=1e-4 centers=40 iterations=30"));
     CHECK(kmx_kernel_create_from_string(&kernel, "kernel=rbf gamma=1"));
-    CHECK(kmx_solver_train(&model, solver, ctx, kernel, train));
+    CHECK(kmx_solver_train(&model, ctx, solver, kernel, train));
     CHECK(kmx_model_predict(predictions, ALL - TRAIN, ctx, model, test));
     CHECK(kmx_model_info(&task, model, KMX_INFO_TASK));
     CHECK(kmx_model_info(&lambda, model, KMX_INFO_LAMBDA));

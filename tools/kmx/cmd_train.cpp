@@ -59,7 +59,7 @@ int run_train(int argc, char **argv) {
     const Dataset data = load_dataset(ctx.get(), args.positional[0], args);
     kmx_model *trained = nullptr;
     const double start = now_seconds();
-    const kmx_status status = kmx_solver_train(&trained, solver.get(), ctx.get(), kernel.get(), data.get());
+    const kmx_status status = kmx_solver_train(&trained, ctx.get(), solver.get(), kernel.get(), data.get());
     const double seconds = now_seconds() - start;
     bar.finish();
     check(status);

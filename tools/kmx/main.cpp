@@ -1,4 +1,5 @@
 // kmx — the command-line program: LIBSVM-style subcommands over the C ABI.
+#define KMX_EXPERIMENTAL_API  // kmx_system_*: the machine probe
 #include <cstdio>
 #include <cstring>
 #include <fstream>

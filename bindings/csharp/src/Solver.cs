@@ -51,7 +51,7 @@ namespace Kmx
         /// <remarks>ctx gives threads, seed, budget and callbacks; a progress callback may cancel the training.</remarks>
         public Model Train(Kernel kernel, Dataset data, Context ctx = null)
         {
-            Native.KmxSolverTrain(out ModelHandle handle, Handle, Context.OptionalHandle(ctx), kernel.Handle, data.Handle);
+            Native.KmxSolverTrain(out ModelHandle handle, Context.OptionalHandle(ctx), Handle, kernel.Handle, data.Handle);
             return new Model(handle);
         }
     }

@@ -107,7 +107,7 @@ TEST_F(Handles, PredictorFromAKrrModelPredictsLikeTheModel) {
     kmx_solver *solver = nullptr;
     ASSERT_EQ(kmx_solver_create_from_string(&solver, "method=falkon lambda=1e-4 centers=20 task=regression"), KMX_OK);
     kmx_model *model = nullptr;
-    ASSERT_EQ(kmx_solver_train(&model, solver, nullptr, rbf, ds), KMX_OK) << kmx_last_error();
+    ASSERT_EQ(kmx_solver_train(&model, nullptr, solver, rbf, ds), KMX_OK) << kmx_last_error();
     kmx_predictor *predictor = nullptr;
     EXPECT_EQ(kmx_predictor_build(&predictor, nullptr, model, ds, "leaves=4"), KMX_E_INVALID_ARGUMENT);
     EXPECT_TRUE(mentions("leaves")) << kmx_last_error();
@@ -158,7 +158,7 @@ TEST_F(Handles, PredictorBuildRejectsBadParameters) {
     kmx_dataset *binary = nullptr;
     ASSERT_EQ(kmx_dataset_create(&binary, data.x.data(), kN, kD, labels.data(), KMX_COPY), KMX_OK);
     kmx_model *model = nullptr;
-    ASSERT_EQ(kmx_solver_train(&model, solver, nullptr, rbf, binary), KMX_OK) << kmx_last_error();
+    ASSERT_EQ(kmx_solver_train(&model, nullptr, solver, rbf, binary), KMX_OK) << kmx_last_error();
     kmx_predictor *predictor = nullptr;
     EXPECT_EQ(kmx_predictor_build(&predictor, nullptr, model, binary, "landmarks=-2"), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_predictor_build(&predictor, nullptr, model, binary, "leaves=1000"), KMX_E_INVALID_ARGUMENT);

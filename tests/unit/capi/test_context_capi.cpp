@@ -1,4 +1,5 @@
 // kmx_context through the C ABI.
+#define KMX_EXPERIMENTAL_API  // kmx_system_*: the machine probe
 #include <gtest/gtest.h>
 #include <kmx/kmx.h>
 

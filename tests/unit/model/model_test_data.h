@@ -61,7 +61,7 @@ inline kmx_model *train(const char *params, const kmx_kernel *kernel, const kmx_
     kmx_solver *solver = nullptr;
     EXPECT_EQ(kmx_solver_create_from_string(&solver, params), KMX_OK) << kmx_last_error();
     kmx_model *model = nullptr;
-    EXPECT_EQ(kmx_solver_train(&model, solver, ctx, kernel, data), KMX_OK) << kmx_last_error();
+    EXPECT_EQ(kmx_solver_train(&model, ctx, solver, kernel, data), KMX_OK) << kmx_last_error();
     kmx_solver_free(solver);
     return model;
 }

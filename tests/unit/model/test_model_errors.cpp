@@ -21,7 +21,7 @@ TEST(ModelErrors, OneClassOnly) {
     kmx_solver *solver = nullptr;
     ASSERT_EQ(kmx_solver_create(&solver, KMX_METHOD_SVM), KMX_OK);
     kmx_model *model = nullptr;
-    EXPECT_EQ(kmx_solver_train(&model, solver, nullptr, kernel, data), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_solver_train(&model, nullptr, solver, kernel, data), KMX_E_INVALID_ARGUMENT);
     EXPECT_TRUE(mentions("one class")) << kmx_last_error();
     EXPECT_EQ(model, nullptr);
     kmx_solver_free(solver);
@@ -37,7 +37,7 @@ TEST(ModelErrors, NoLabels) {
     kmx_solver *solver = nullptr;
     ASSERT_EQ(kmx_solver_create(&solver, KMX_METHOD_SVM), KMX_OK);
     kmx_model *model = nullptr;
-    EXPECT_EQ(kmx_solver_train(&model, solver, nullptr, kernel, data), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_solver_train(&model, nullptr, solver, kernel, data), KMX_E_INVALID_ARGUMENT);
     EXPECT_TRUE(mentions("labels")) << kmx_last_error();
     kmx_solver_free(solver);
     kmx_kernel_free(kernel);
@@ -167,7 +167,7 @@ TEST(ModelErrors, BudgetBelowTheSmallestWorkspaceFailsBeforeWork) {
         ASSERT_EQ(kmx_solver_create(&solver, method), KMX_OK);
         kmx_model *model = nullptr;
         const auto start = std::chrono::steady_clock::now();
-        EXPECT_EQ(kmx_solver_train(&model, solver, ctx, kernel, data), KMX_E_OUT_OF_MEMORY);
+        EXPECT_EQ(kmx_solver_train(&model, ctx, solver, kernel, data), KMX_E_OUT_OF_MEMORY);
         EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.5);
         EXPECT_TRUE(mentions("bytes")) << kmx_last_error();
         EXPECT_EQ(model, nullptr);

@@ -216,8 +216,8 @@ TEST(Multiclass, ClassWeightsMultiplyCForTheirClass) {
     ASSERT_EQ(kmx_solver_set_class_weight(both, -1, 4), KMX_OK);
     ASSERT_EQ(kmx_solver_create_from_string(&plain, "method=svm C=8"), KMX_OK);
     kmx_model *a = nullptr, *b = nullptr;
-    ASSERT_EQ(kmx_solver_train(&a, both, nullptr, kernel, data), KMX_OK);
-    ASSERT_EQ(kmx_solver_train(&b, plain, nullptr, kernel, data), KMX_OK);
+    ASSERT_EQ(kmx_solver_train(&a, nullptr, both, kernel, data), KMX_OK);
+    ASSERT_EQ(kmx_solver_train(&b, nullptr, plain, kernel, data), KMX_OK);
     EXPECT_EQ(decision_values(a, data, rows.n()), decision_values(b, data, rows.n()));
     kmx_model_free(b);
     kmx_model_free(a);
@@ -257,7 +257,7 @@ TEST(Multiclass, ProgressCallbackCancelsTraining) {
     kmx_solver *solver = nullptr;
     ASSERT_EQ(kmx_solver_create(&solver, KMX_METHOD_SVM), KMX_OK);
     kmx_model *model = nullptr;
-    EXPECT_EQ(kmx_solver_train(&model, solver, ctx, kernel, data), KMX_E_CANCELLED);
+    EXPECT_EQ(kmx_solver_train(&model, ctx, solver, kernel, data), KMX_E_CANCELLED);
     EXPECT_EQ(model, nullptr);
     kmx_solver_free(solver);
     kmx_context_free(ctx);

@@ -70,7 +70,7 @@ print.kmx_solver <- function(x, ...) {
 # Trains a model on a labelled kmx dataset. The model remembers the dataset's
 # factor levels (if it was made from a factor).
 kmx_train <- function(solver, kernel, data, ctx = NULL) {
-  model <- C_kmx_solver_train(.ptr(solver, "kmx_solver"), .ptr(ctx, "kmx_context", TRUE),
+  model <- C_kmx_solver_train(.ptr(ctx, "kmx_context", TRUE), .ptr(solver, "kmx_solver"),
                               .ptr(kernel, "kmx_kernel"), .ptr(data, "kmx_dataset"))
   .new_model(model, levels = data$levels)
 }

@@ -47,6 +47,6 @@ public final class Solver extends NativeResource {
      * per row) with kernel; ctx (may be null) gives threads, seed, budget and callbacks.
      */
     public Model train(Context ctx, Kernel kernel, Dataset data) {
-        return new Model(kmx.kmx_solver_train(this, ctx, kernel, data));
+        return new Model(kmx.kmx_solver_train(ctx, this, kernel, data));
     }
 }
