@@ -53,6 +53,7 @@ KMX_API const char *kmx_version(void);
 KMX_API int kmx_version_number(void);
 
 /* ------------------------------------------------------------------- status */
+/* clang-format off */
 /* The one list of status codes: the enum and kmx_status_name() are both made
  * from it. Numeric values are frozen: never renumber, only append. */
 #define KMX_STATUS_LIST(X)                                                     \
@@ -73,6 +74,7 @@ typedef enum kmx_status {
     KMX_STATUS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_status;
 #undef KMX_STATUS_ENUM_ITEM_
+/* clang-format on */
 
 /* "KMX_OK", "KMX_E_INVALID_ARGUMENT", ...; "KMX_E_UNKNOWN" for other values. */
 KMX_API const char *kmx_status_name(kmx_status status);
