@@ -65,29 +65,44 @@ Args parse(int argc, char **argv) {
         }
         if (i + 1 >= argc) usage();
         const char *value = argv[++i];
-        if (key == "--C") a.C = std::atof(value);
-        else if (key == "--gamma") a.gamma = std::atof(value);
-        else if (key == "--model") a.model = value;
-        else if (key == "--leaves") a.dcpred.leaves = std::atoll(value);
-        else if (key == "--top") a.dcpred.top = std::atoll(value);
-        else if (key == "--landmarks") a.dcpred.landmarks = std::atoll(value);
-        else if (key == "--pseudo") a.dcpred.pseudo = std::atoll(value);
-        else if (key == "--estimate") a.dcpred.triangle_estimate = std::atoi(value);
-        else if (key == "--submatrix") a.dcpred.submatrix = std::atoll(value);
-        else if (key == "--fit") a.dcpred.fit = std::string(value) == "svm"     ? kmx::DcpredFit::svm
-                                                : std::string(value) == "model" ? kmx::DcpredFit::distill_model
-                                                                                : kmx::DcpredFit::distill_local;
-        else if (key == "--ridge") a.dcpred.ridge = std::atof(value);
-        else if (key == "--overlap") a.dcpred.overlap = std::atoi(value) != 0;
-        else if (key == "--repeat") a.repeat = std::max(1, std::atoi(value));
-        else if (key == "--seed") a.seed = std::strtoull(value, nullptr, 10);
+        if (key == "--C")
+            a.C = std::atof(value);
+        else if (key == "--gamma")
+            a.gamma = std::atof(value);
+        else if (key == "--model")
+            a.model = value;
+        else if (key == "--leaves")
+            a.dcpred.leaves = std::atoll(value);
+        else if (key == "--top")
+            a.dcpred.top = std::atoll(value);
+        else if (key == "--landmarks")
+            a.dcpred.landmarks = std::atoll(value);
+        else if (key == "--pseudo")
+            a.dcpred.pseudo = std::atoll(value);
+        else if (key == "--estimate")
+            a.dcpred.triangle_estimate = std::atoi(value);
+        else if (key == "--submatrix")
+            a.dcpred.submatrix = std::atoll(value);
+        else if (key == "--fit")
+            a.dcpred.fit = std::string(value) == "svm"     ? kmx::DcpredFit::svm
+                           : std::string(value) == "model" ? kmx::DcpredFit::distill_model
+                                                           : kmx::DcpredFit::distill_local;
+        else if (key == "--ridge")
+            a.dcpred.ridge = std::atof(value);
+        else if (key == "--overlap")
+            a.dcpred.overlap = std::atoi(value) != 0;
+        else if (key == "--repeat")
+            a.repeat = std::max(1, std::atoi(value));
+        else if (key == "--seed")
+            a.seed = std::strtoull(value, nullptr, 10);
         else if (key == "--kind") {
             const std::string k = value;
             a.dcpred.pseudo_kind = k == "triangle"   ? kmx::PseudoKind::triangle
                                    : k == "products" ? kmx::PseudoKind::products
                                    : k == "both"     ? kmx::PseudoKind::both
                                                      : kmx::PseudoKind::automatic;
-        } else usage();
+        } else
+            usage();
     }
     if (positional.size() != 2) usage();
     a.train = positional[0];
@@ -188,7 +203,8 @@ RowTimes time_rows(const Args &a, const kmx::Dataset &test, const Linear &linear
         for (int64_t begin = 0; begin < test.n; begin += kChunk) {
             const int64_t end = std::min(test.n, begin + kChunk);
             auto start = std::chrono::steady_clock::now();
-            for (int64_t i = begin; i < end; ++i) lin_labels[size_t(i)] = linear_row(linear, test.x + i * test.d, test.d);
+            for (int64_t i = begin; i < end; ++i)
+                lin_labels[size_t(i)] = linear_row(linear, test.x + i * test.d, test.d);
             lin += seconds_since(start);
             start = std::chrono::steady_clock::now();
             for (int64_t i = begin; i < end; ++i)

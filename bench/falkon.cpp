@@ -46,24 +46,38 @@ Args parse(int argc, char **argv) {
             if (i + 1 >= argc) kmx::fail(KMX_E_INVALID_ARGUMENT, "%s needs a value", k.c_str());
             return argv[++i];
         };
-        if (k == "--train") a.train = next();
-        else if (k == "--test") a.test = next();
-        else if (k == "--task") a.task = next();
-        else if (k == "--method") a.method = next();
-        else if (k == "--gamma") a.gamma = std::atof(next());
-        else if (k == "--lambda") a.lambda = std::atof(next());
-        else if (k == "--tolerance") a.tolerance = std::atof(next());
-        else if (k == "--centers") a.centers = std::atoll(next());
-        else if (k == "--rows") a.rows = std::atoll(next());
-        else if (k == "--iterations") a.iterations = std::atoi(next());
-        else if (k == "--threads") a.threads = std::atoi(next());
-        else if (k == "--cache-mb") a.cache_mb = std::atof(next());
-        else if (k == "--exact") a.exact = true;
+        if (k == "--train")
+            a.train = next();
+        else if (k == "--test")
+            a.test = next();
+        else if (k == "--task")
+            a.task = next();
+        else if (k == "--method")
+            a.method = next();
+        else if (k == "--gamma")
+            a.gamma = std::atof(next());
+        else if (k == "--lambda")
+            a.lambda = std::atof(next());
+        else if (k == "--tolerance")
+            a.tolerance = std::atof(next());
+        else if (k == "--centers")
+            a.centers = std::atoll(next());
+        else if (k == "--rows")
+            a.rows = std::atoll(next());
+        else if (k == "--iterations")
+            a.iterations = std::atoi(next());
+        else if (k == "--threads")
+            a.threads = std::atoi(next());
+        else if (k == "--cache-mb")
+            a.cache_mb = std::atof(next());
+        else if (k == "--exact")
+            a.exact = true;
         else if (k == "--synthetic") {
             a.synthetic_n = std::atoll(next());
             a.synthetic_d = std::atoll(next());
             a.synthetic_classes = std::atoll(next());
-        } else kmx::fail(KMX_E_INVALID_ARGUMENT, "unknown option %s", k.c_str());
+        } else
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "unknown option %s", k.c_str());
     }
     return a;
 }
@@ -99,7 +113,8 @@ Synthetic synthetic(int64_t n, int64_t d, int64_t classes, uint64_t center_seed,
         const int64_t c = int64_t(rng.below(uint64_t(classes)));
         s.y[size_t(i)] = double(c);
         for (int64_t j = 0; j < d; ++j) {
-            const double u = 1.0 - rng.uniform(), g = std::sqrt(-2 * std::log(u)) * std::cos(6.283185307 * rng.uniform());
+            const double u = 1.0 - rng.uniform(),
+                         g = std::sqrt(-2 * std::log(u)) * std::cos(6.283185307 * rng.uniform());
             s.x[size_t(i * d + j)] = centers[size_t(c * d + j)] + 0.35 * g;
         }
     }
@@ -124,7 +139,7 @@ double test_error(kmx::Context &ctx, const kmx::CenterExpansion &f, const kmx::K
     for (int64_t i = 0; i < test.n; ++i) {
         const double label = kmx::krr_label(t, out.data() + i * f.outputs);
         total += t.task == kmx::KrrTask::classification ? double(label != test.y[i])
-                                                       : (label - test.y[i]) * (label - test.y[i]);
+                                                        : (label - test.y[i]) * (label - test.y[i]);
     }
     total /= double(test.n);
     return t.task == kmx::KrrTask::classification ? total : std::sqrt(total);
@@ -164,12 +179,14 @@ int run(const Args &a) {
     const double falkon_cpu = cpu_seconds() - cpu0;
     double predict_seconds = 0;
     const double error = test_error(ctx, f, targets, test, &predict_seconds);
-    std::printf("{\"n\": %lld, \"d\": %lld, \"outputs\": %lld, \"M\": %lld, \"falkon_error\": %.6g, "
-                "\"falkon_seconds\": %.4g, \"falkon_cpu\": %.4g, \"center_seconds\": %.4g, \"predict_seconds\": %.4g, \"iterations\": %d, "
-                "\"condition\": %.4g, \"rank\": %lld, \"workspace_bytes\": %zu, \"peak_bytes\": %zu",
-                (long long)train.n, (long long)train.d, (long long)f.outputs, (long long)f.m, error, stats.seconds,
-                falkon_cpu, stats.center_seconds, predict_seconds, stats.iterations, stats.condition_estimate,
-                (long long)stats.rank, stats.workspace_bytes, stats.peak_bytes);
+    std::printf(
+        "{\"n\": %lld, \"d\": %lld, \"outputs\": %lld, \"M\": %lld, \"falkon_error\": %.6g, "
+        "\"falkon_seconds\": %.4g, \"falkon_cpu\": %.4g, \"center_seconds\": %.4g, \"predict_seconds\": %.4g, "
+        "\"iterations\": %d, "
+        "\"condition\": %.4g, \"rank\": %lld, \"workspace_bytes\": %zu, \"peak_bytes\": %zu",
+        (long long)train.n, (long long)train.d, (long long)f.outputs, (long long)f.m, error, stats.seconds, falkon_cpu,
+        stats.center_seconds, predict_seconds, stats.iterations, stats.condition_estimate, (long long)stats.rank,
+        stats.workspace_bytes, stats.peak_bytes);
     if (a.exact) {
         ctx.begin_call();
         const auto t0 = std::chrono::steady_clock::now();

@@ -81,8 +81,8 @@ int main(int argc, char **argv) {
     const Options options = parse_options(argc, argv);
     std::printf("Gaussian kernel block vs BLIS dgemm (A Bt, same shape), threads=%d, best of %d, exp: %s\n",
                 options.threads, options.reps, exp_path_name());
-    std::printf("%5s %11s | %10s %8s | %10s %8s | %6s\n", "d", "na x nb", "kernel ms", "GFLOP/s", "dgemm ms",
-                "GFLOP/s", "ratio");
+    std::printf("%5s %11s | %10s %8s | %10s %8s | %6s\n", "d", "na x nb", "kernel ms", "GFLOP/s", "dgemm ms", "GFLOP/s",
+                "ratio");
     const Shape blocks[] = {{1024, 1024, 0}, {4096, 1024, 0}};
     for (int64_t d : options.dims)
         for (Shape s : blocks) {

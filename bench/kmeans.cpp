@@ -86,7 +86,8 @@ Options parse_options(int argc, char **argv) {
     }
     if (options.dims.empty()) options.dims = {16, 64, 256, 784};
     if (options.k == 0) options.k = options.assign ? 100 : 10;
-    if ((options.data.empty() && !options.assign) || options.rows < options.k || options.k < 1 || options.max_iter < 1 || options.threads < 1 || options.repeats < 1)
+    if ((options.data.empty() && !options.assign) || options.rows < options.k || options.k < 1 ||
+        options.max_iter < 1 || options.threads < 1 || options.repeats < 1)
         usage(argv[0]);
     return options;
 }
@@ -132,7 +133,9 @@ int record_iteration(void *user, double, const char *) {
     return 0;
 }
 
-double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
 
 struct Timing {
     int iterations = 0;
@@ -151,8 +154,8 @@ Timing time_kmeans(kmx_context *ctx, const kmx_dataset *data, const Options &opt
     const std::string params = "max_iter=" + std::to_string(options.max_iter) + " tol=0";
     Timing t;
     const Clock::time_point start = Clock::now();
-    check(kmx_kmeans(centers.data(), int64_t(centers.size()), assignment.data(), n, &t.objective, ctx, data,
-                     options.k, params.c_str()));
+    check(kmx_kmeans(centers.data(), int64_t(centers.size()), assignment.data(), n, &t.objective, ctx, data, options.k,
+                     params.c_str()));
     const Clock::time_point end = Clock::now();
     t.iterations = int(clock.starts.size());
     t.total = seconds_between(start, end);
@@ -173,8 +176,7 @@ void time_assignment(kmx_context *ctx, const Options &options, int64_t d, double
     check(kmx_dataset_create(&data, x.data(), options.rows, d, nullptr, KMX_BORROW));
     const bench::VersusDgemm best = bench::time_versus_dgemm(
         options.repeats, options.threads, options.rows, options.k, d, x.data(), centers.data(), [&] {
-            check(kmx_kmeans_assign(assignment.data(), options.rows, nullptr, 0, ctx, data, centers.data(),
-                                    options.k));
+            check(kmx_kmeans_assign(assignment.data(), options.rows, nullptr, 0, ctx, data, centers.data(), options.k));
         });
     kmx_dataset_free(data);
     best_assign = best.ours;
@@ -182,16 +184,17 @@ void time_assignment(kmx_context *ctx, const Options &options, int64_t d, double
 }
 
 void assignment_table(kmx_context *ctx, const Options &options) {
-    std::printf("k-means assignment (GEMM + argmin) vs BLIS dgemm (X Ct, same shape), rows=%lld k=%lld "
-                "threads=%d, best of %d\n",
-                (long long)options.rows, (long long)options.k, options.threads, options.repeats);
+    std::printf(
+        "k-means assignment (GEMM + argmin) vs BLIS dgemm (X Ct, same shape), rows=%lld k=%lld "
+        "threads=%d, best of %d\n",
+        (long long)options.rows, (long long)options.k, options.threads, options.repeats);
     std::printf("%5s | %10s %8s | %10s %8s | %6s\n", "d", "assign ms", "GFLOP/s", "dgemm ms", "GFLOP/s", "ratio");
     for (int64_t d : options.dims) {
         double assign_s, gemm_s;
         time_assignment(ctx, options, d, assign_s, gemm_s);
         const double gflop = 2.0 * double(options.rows) * double(options.k) * double(d) * 1e-9;
-        std::printf("%5lld | %10.3f %8.2f | %10.3f %8.2f | %6.3f\n", (long long)d, assign_s * 1e3,
-                    gflop / assign_s, gemm_s * 1e3, gflop / gemm_s, gemm_s / assign_s);
+        std::printf("%5lld | %10.3f %8.2f | %10.3f %8.2f | %6.3f\n", (long long)d, assign_s * 1e3, gflop / assign_s,
+                    gemm_s * 1e3, gflop / gemm_s, gemm_s / assign_s);
     }
 }
 
@@ -224,15 +227,15 @@ int main(int argc, char **argv) {
     }
     int64_t workspace = 0;
     check(kmx_context_peak_bytes(&workspace, ctx));
-    std::printf("kmx   n=%lld d=%lld k=%lld threads=%d: %d iterations, %.4f s/iteration, "
-                "seeding+first pass %.3f s, total %.3f s, objective %.10g, workspace %.1f MB (best of %d runs)\n",
-                (long long)m.n, (long long)m.d, (long long)options.k, options.threads, best.iterations,
-                best.per_iteration, best.before_first, best.total, best.objective, double(workspace) / 1e6,
-                options.repeats);
-    std::printf("RESULT side=kmx k=%lld iterations=%d per_iteration=%.6f seeding_plus_pass=%.6f total=%.6f "
-                "objective=%.10g\n",
-                (long long)options.k, best.iterations, best.per_iteration, best.before_first, best.total,
-                best.objective);
+    std::printf(
+        "kmx   n=%lld d=%lld k=%lld threads=%d: %d iterations, %.4f s/iteration, "
+        "seeding+first pass %.3f s, total %.3f s, objective %.10g, workspace %.1f MB (best of %d runs)\n",
+        (long long)m.n, (long long)m.d, (long long)options.k, options.threads, best.iterations, best.per_iteration,
+        best.before_first, best.total, best.objective, double(workspace) / 1e6, options.repeats);
+    std::printf(
+        "RESULT side=kmx k=%lld iterations=%d per_iteration=%.6f seeding_plus_pass=%.6f total=%.6f "
+        "objective=%.10g\n",
+        (long long)options.k, best.iterations, best.per_iteration, best.before_first, best.total, best.objective);
     kmx_context_free(ctx);
     kmx_dataset_free(data);
     return 0;

@@ -23,8 +23,8 @@ struct VersusDgemm {
 };
 
 template <class Fn>
-VersusDgemm time_versus_dgemm(int reps, int threads, int64_t m, int64_t n, int64_t k, const double *a,
-                              const double *b, Fn &&ours) {
+VersusDgemm time_versus_dgemm(int reps, int threads, int64_t m, int64_t n, int64_t k, const double *a, const double *b,
+                              Fn &&ours) {
     std::vector<double> c(size_t(m * n));
     rntm_t rntm = BLIS_RNTM_INITIALIZER;
     bli_rntm_set_num_threads(threads, &rntm);
@@ -32,10 +32,11 @@ VersusDgemm time_versus_dgemm(int reps, int threads, int64_t m, int64_t n, int64
     VersusDgemm best;
     for (int rep = 0; rep < reps; ++rep) {
         best.ours = std::min(best.ours, seconds(ours));
-        best.dgemm = std::min(best.dgemm, seconds([&] {
-            bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_TRANSPOSE, m, n, k, &one, const_cast<double *>(a), k, 1,
-                         const_cast<double *>(b), k, 1, &zero, c.data(), n, 1, nullptr, &rntm);
-        }));
+        best.dgemm =
+            std::min(best.dgemm, seconds([&] {
+                         bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_TRANSPOSE, m, n, k, &one, const_cast<double *>(a), k, 1,
+                                      const_cast<double *>(b), k, 1, &zero, c.data(), n, 1, nullptr, &rntm);
+                     }));
     }
     return best;
 }

@@ -11,14 +11,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define CHECK(call)                                                  \
-    do {                                                             \
-        kmx_status status_ = (call);                                 \
-        if (status_ != KMX_OK) {                                     \
-            fprintf(stderr, "%s: %s\n", kmx_status_name(status_),    \
-                    kmx_last_error());                               \
-            exit(1);                                                 \
-        }                                                            \
+#define CHECK(call)                                                                  \
+    do {                                                                             \
+        kmx_status status_ = (call);                                                 \
+        if (status_ != KMX_OK) {                                                     \
+            fprintf(stderr, "%s: %s\n", kmx_status_name(status_), kmx_last_error()); \
+            exit(1);                                                                 \
+        }                                                                            \
     } while (0)
 
 static double seconds(void) {
@@ -29,20 +28,24 @@ static double seconds(void) {
 
 /* Fraction of points whose label is the most common label of their cluster.
  * classes: the c distinct label values, sorted (from kmx_dataset_classes). */
-static double purity(const int32_t *assignment, const double *labels, int64_t n, int64_t k,
-                     const double *classes, int64_t c) {
+static double purity(const int32_t *assignment, const double *labels, int64_t n, int64_t k, const double *classes,
+                     int64_t c) {
     int64_t *counts = calloc((size_t)(k * c), sizeof(int64_t)), agree = 0, i, j;
     for (i = 0; i < n; ++i) {
         int64_t lo = 0, hi = c - 1; /* binary search of labels[i] among classes */
         while (lo < hi) {
             int64_t mid = (lo + hi) / 2;
-            if (classes[mid] < labels[i]) lo = mid + 1; else hi = mid;
+            if (classes[mid] < labels[i])
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         ++counts[assignment[i] * c + lo];
     }
     for (i = 0; i < k; ++i) {
         int64_t best = 0;
-        for (j = 0; j < c; ++j) if (counts[i * c + j] > best) best = counts[i * c + j];
+        for (j = 0; j < c; ++j)
+            if (counts[i * c + j] > best) best = counts[i * c + j];
         agree += best;
     }
     free(counts);
@@ -75,8 +78,8 @@ int main(int argc, char **argv) {
     block = malloc(sizeof(double) * (size_t)(rows * rows));
     start = seconds();
     CHECK(kmx_kernel_block_rows(block, rows * rows, ctx, kernel, data, 0, rows, data, 0, rows));
-    printf("kernel    rbf gamma=2 block %lld x %lld in %.4f s; K(x0,x1) = %.6f\n", (long long)rows,
-           (long long)rows, seconds() - start, block[1]);
+    printf("kernel    rbf gamma=2 block %lld x %lld in %.4f s; K(x0,x1) = %.6f\n", (long long)rows, (long long)rows,
+           seconds() - start, block[1]);
 
     /* k-means with k-means++ seeding. */
     centers = malloc(sizeof(double) * (size_t)(k * d));

@@ -100,9 +100,9 @@ typedef enum kmx_param {
     KMX_PARAM_THREADS = 100,
     KMX_PARAM_SEED = 101,
     KMX_PARAM_MEMORY_BUDGET = 102,
-    KMX_PARAM_LOG_LEVEL = 103,          /* a kmx_log_level */
+    KMX_PARAM_LOG_LEVEL = 103, /* a kmx_log_level */
     /* kernel */
-    KMX_PARAM_KERNEL = 200,             /* a kmx_kernel_type */
+    KMX_PARAM_KERNEL = 200, /* a kmx_kernel_type */
     KMX_PARAM_GAMMA = 201,
     KMX_PARAM_COEF0 = 202,
     KMX_PARAM_DEGREE = 203,
@@ -110,27 +110,27 @@ typedef enum kmx_param {
     KMX_PARAM_KMEANS_MAX_ITER = 301,
     KMX_PARAM_KMEANS_TOL = 302,
     /* solvers (kmx_solver) */
-    KMX_PARAM_METHOD = 400,             /* a kmx_method */
+    KMX_PARAM_METHOD = 400, /* a kmx_method */
     KMX_PARAM_C = 401,
     KMX_PARAM_EPS = 402,
-    KMX_PARAM_BIAS = 403,               /* a kmx_bias */
+    KMX_PARAM_BIAS = 403, /* a kmx_bias */
     KMX_PARAM_SHRINKING = 404,
     KMX_PARAM_CACHE_SIZE = 405,
-    KMX_PARAM_MULTICLASS = 406,         /* a kmx_multiclass */
+    KMX_PARAM_MULTICLASS = 406, /* a kmx_multiclass */
     KMX_PARAM_LEVELS = 407,
     KMX_PARAM_CLUSTERS_PER_LEVEL = 408,
     KMX_PARAM_EARLY_LEVEL = 409,
     KMX_PARAM_SAMPLE_SIZE = 410,
     /* kernel ridge regression (krr, nystrom_krr, meka_krr, falkon): min (1/n) sum |f(x_i) - y_i|^2 + lambda |f|^2 */
-    KMX_PARAM_TASK = 411,               /* a kmx_task */
+    KMX_PARAM_TASK = 411, /* a kmx_task */
     KMX_PARAM_LAMBDA = 412,
     KMX_PARAM_CENTERS = 413,
-    KMX_PARAM_CENTER_METHOD = 414,      /* a kmx_center_method */
+    KMX_PARAM_CENTER_METHOD = 414, /* a kmx_center_method */
     KMX_PARAM_ITERATIONS = 415,
     KMX_PARAM_TOLERANCE = 416,
     KMX_PARAM_VALIDATION = 417,
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
-    KMX_PARAM_APPROX = 500,             /* a kmx_approx_method */
+    KMX_PARAM_APPROX = 500, /* a kmx_approx_method */
     KMX_PARAM_RANK = 501,
     KMX_PARAM_CLUSTERS = 502,
     KMX_PARAM_THRESHOLD = 503,
@@ -162,8 +162,7 @@ typedef enum kmx_param {
 KMX_API int64_t kmx_param_count(void);
 KMX_API kmx_status kmx_param_at(kmx_param *out, int64_t index);
 /* The allowed range of a parameter. */
-KMX_API kmx_status kmx_param_bounds(double *out_lower, double *out_upper, int *out_flags,
-                                    kmx_param param);
+KMX_API kmx_status kmx_param_bounds(double *out_lower, double *out_upper, int *out_flags, kmx_param param);
 /* The value a new object starts with (0 often means "auto": see the description). */
 KMX_API kmx_status kmx_param_default(double *out, kmx_param param);
 /* KMX_PARAM_OWNER_* bits of the objects that take the parameter. */
@@ -208,8 +207,7 @@ KMX_API kmx_status kmx_context_get_param(double *out, const kmx_context *ctx, km
 KMX_API kmx_status kmx_context_set_params(kmx_context *ctx, const char *params);
 /* NULL fn removes the callback. */
 KMX_API kmx_status kmx_context_set_log_callback(kmx_context *ctx, kmx_log_fn fn, void *user_data);
-KMX_API kmx_status kmx_context_set_progress_callback(kmx_context *ctx, kmx_progress_fn fn,
-                                                     void *user_data);
+KMX_API kmx_status kmx_context_set_progress_callback(kmx_context *ctx, kmx_progress_fn fn, void *user_data);
 /* Asks the call running with ctx to stop soon (it fails with KMX_E_CANCELLED).
  * Safe from any thread. The request is cleared when the next call starts. */
 KMX_API kmx_status kmx_context_cancel(kmx_context *ctx);
@@ -220,31 +218,30 @@ KMX_API kmx_status kmx_context_peak_bytes(int64_t *out, const kmx_context *ctx);
 typedef struct kmx_dataset kmx_dataset;
 
 typedef enum kmx_ownership {
-    KMX_COPY = 0,   /* kmx copies the caller's arrays */
-    KMX_BORROW = 1, /* kmx uses them in place; they must outlive the dataset */
+    KMX_COPY = 0,                         /* kmx copies the caller's arrays */
+    KMX_BORROW = 1,                       /* kmx uses them in place; they must outlive the dataset */
     KMX_OWNERSHIP_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_ownership;
 
 typedef enum kmx_format {
-    KMX_FORMAT_AUTO = 0,   /* detected from the first data line */
-    KMX_FORMAT_LIBSVM = 1, /* "label j:v j:v ...", j 1-based and increasing */
-    KMX_FORMAT_CSV = 2,    /* "label,x1,...,xd", no header */
+    KMX_FORMAT_AUTO = 0,               /* detected from the first data line */
+    KMX_FORMAT_LIBSVM = 1,             /* "label j:v j:v ...", j 1-based and increasing */
+    KMX_FORMAT_CSV = 2,                /* "label,x1,...,xd", no header */
     KMX_FORMAT_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_format;
 
 /* A dataset from dense row-major x (n rows, d columns) and optional targets y
  * (length n; NULL for none). Values must be finite. */
-KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_t n, int64_t d,
-                                      const double *y, kmx_ownership ownership);
+KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_t n, int64_t d, const double *y,
+                                      kmx_ownership ownership);
 /* Reads a LIBSVM or CSV file (label first). Sparse LIBSVM input stays sparse
  * (CSR) when d is large and few entries are nonzero, else becomes dense rows.
  * ctx may be NULL; its memory budget bounds the dataset's size. A malformed
  * file fails with KMX_E_FORMAT naming file, line and column. */
-KMX_API kmx_status kmx_dataset_load(kmx_dataset **out, kmx_context *ctx, const char *path,
-                                    kmx_format format);
+KMX_API kmx_status kmx_dataset_load(kmx_dataset **out, kmx_context *ctx, const char *path, kmx_format format);
 /* Like kmx_dataset_load, from text in memory (`name` appears in messages). */
-KMX_API kmx_status kmx_dataset_parse(kmx_dataset **out, kmx_context *ctx, const char *text,
-                                     int64_t text_len, kmx_format format, const char *name);
+KMX_API kmx_status kmx_dataset_parse(kmx_dataset **out, kmx_context *ctx, const char *text, int64_t text_len,
+                                     kmx_format format, const char *name);
 KMX_API void kmx_dataset_free(kmx_dataset *ds);
 /* Per-row sample weights (copied; finite and >= 0, not all zero). */
 KMX_API kmx_status kmx_dataset_set_weights(kmx_dataset *ds, const double *w, int64_t n);
@@ -259,28 +256,26 @@ KMX_API kmx_status kmx_dataset_has_labels(int *out, const kmx_dataset *ds);
 KMX_API kmx_status kmx_dataset_has_weights(int *out, const kmx_dataset *ds);
 /* Copies rows [row_begin, row_end) as dense row-major values into out
  * (out_len >= (row_end-row_begin)*d). Works for dense and sparse datasets. */
-KMX_API kmx_status kmx_dataset_get_rows(double *out, int64_t out_len, const kmx_dataset *ds,
-                                        int64_t row_begin, int64_t row_end);
+KMX_API kmx_status kmx_dataset_get_rows(double *out, int64_t out_len, const kmx_dataset *ds, int64_t row_begin,
+                                        int64_t row_end);
 /* Copies the n labels/targets into out. */
 KMX_API kmx_status kmx_dataset_get_labels(double *out, int64_t out_len, const kmx_dataset *ds);
 /* Distinct label values in increasing order and their counts. Pass out_len 0
  * to learn the number of classes through out_count only. */
-KMX_API kmx_status kmx_dataset_classes(int64_t *out_count, double *out_labels,
-                                       int64_t *out_counts, int64_t out_len,
+KMX_API kmx_status kmx_dataset_classes(int64_t *out_count, double *out_labels, int64_t *out_counts, int64_t out_len,
                                        const kmx_dataset *ds);
 /* A dense copy of a (possibly sparse) dataset, within ctx's budget (ctx may be NULL). */
-KMX_API kmx_status kmx_dataset_to_dense(kmx_dataset **out, kmx_context *ctx,
-                                        const kmx_dataset *ds);
+KMX_API kmx_status kmx_dataset_to_dense(kmx_dataset **out, kmx_context *ctx, const kmx_dataset *ds);
 
 /* ------------------------------------------------------------------- kernel */
 typedef struct kmx_kernel kmx_kernel;
 
 typedef enum kmx_kernel_type {
-    KMX_KERNEL_RBF = 0,        /* exp(-gamma |a-b|^2)  (Gaussian) */
-    KMX_KERNEL_LAPLACIAN = 1,  /* exp(-gamma |a-b|_1) */
-    KMX_KERNEL_POLYNOMIAL = 2, /* (gamma a.b + coef0)^degree */
-    KMX_KERNEL_LINEAR = 3,     /* a.b */
-    KMX_KERNEL_SIGMOID = 4,    /* tanh(gamma a.b + coef0) */
+    KMX_KERNEL_RBF = 0,                /* exp(-gamma |a-b|^2)  (Gaussian) */
+    KMX_KERNEL_LAPLACIAN = 1,          /* exp(-gamma |a-b|_1) */
+    KMX_KERNEL_POLYNOMIAL = 2,         /* (gamma a.b + coef0)^degree */
+    KMX_KERNEL_LINEAR = 3,             /* a.b */
+    KMX_KERNEL_SIGMOID = 4,            /* tanh(gamma a.b + coef0) */
     KMX_KERNEL_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_kernel_type;
 
@@ -292,63 +287,74 @@ KMX_API kmx_status kmx_kernel_set_param(kmx_kernel *kernel, kmx_param param, dou
 KMX_API kmx_status kmx_kernel_get_param(double *out, const kmx_kernel *kernel, kmx_param param);
 KMX_API kmx_status kmx_kernel_set_params(kmx_kernel *kernel, const char *params);
 /* K(a, b) for two vectors of length d. */
-KMX_API kmx_status kmx_kernel_eval(double *out, const kmx_kernel *kernel, const double *a,
-                                   const double *b, int64_t d);
+KMX_API kmx_status kmx_kernel_eval(double *out, const kmx_kernel *kernel, const double *a, const double *b, int64_t d);
 /* out[i*nb + j] = K(a_i, b_j) for row-major a (na x d) and b (nb x d);
  * out_len >= na*nb. ctx (may be NULL) gives threads and budget. */
-KMX_API kmx_status kmx_kernel_block(double *out, int64_t out_len, kmx_context *ctx,
-                                    const kmx_kernel *kernel, const double *a, int64_t na,
-                                    const double *b, int64_t nb, int64_t d);
+KMX_API kmx_status kmx_kernel_block(double *out, int64_t out_len, kmx_context *ctx, const kmx_kernel *kernel,
+                                    const double *a, int64_t na, const double *b, int64_t nb, int64_t d);
 /* The same for row ranges of two datasets (dense or sparse, equal d). */
-KMX_API kmx_status kmx_kernel_block_rows(double *out, int64_t out_len, kmx_context *ctx,
-                                         const kmx_kernel *kernel, const kmx_dataset *a,
-                                         int64_t a_begin, int64_t a_end, const kmx_dataset *b,
+KMX_API kmx_status kmx_kernel_block_rows(double *out, int64_t out_len, kmx_context *ctx, const kmx_kernel *kernel,
+                                         const kmx_dataset *a, int64_t a_begin, int64_t a_end, const kmx_dataset *b,
                                          int64_t b_begin, int64_t b_end);
 
 /* ----------------------------------------------------------- solver, model */
 typedef enum kmx_method {
-    KMX_METHOD_SVM = 0,         /* C-SVC by the dual solver alone (LIBSVM's algorithm) */
-    KMX_METHOD_DCSVM = 1,       /* DC-SVM: divide and conquer, then the exact global solve */
-    KMX_METHOD_DCSVM_EARLY = 2, /* DC-SVM stopped at early_level; each point uses its cluster's model */
-    KMX_METHOD_BKA = 3,         /* one level of clusters solved independently, no conquer step */
-    KMX_METHOD_KRR = 4,         /* exact kernel ridge regression (Cholesky): the reference for small n */
-    KMX_METHOD_NYSTROM_KRR = 5, /* kernel ridge regression on a Nystrom approximation */
-    KMX_METHOD_MEKA_KRR = 6,    /* kernel ridge regression on MEKA (memory efficient kernel approximation) */
-    KMX_METHOD_FALKON = 7,      /* FALKON: Nystrom KRR by preconditioned conjugate gradient, O(M^2) memory */
+    KMX_METHOD_SVM = 0,                /* C-SVC by the dual solver alone (LIBSVM's algorithm) */
+    KMX_METHOD_DCSVM = 1,              /* DC-SVM: divide and conquer, then the exact global solve */
+    KMX_METHOD_DCSVM_EARLY = 2,        /* DC-SVM stopped at early_level; each point uses its cluster's model */
+    KMX_METHOD_BKA = 3,                /* one level of clusters solved independently, no conquer step */
+    KMX_METHOD_KRR = 4,                /* exact kernel ridge regression (Cholesky): the reference for small n */
+    KMX_METHOD_NYSTROM_KRR = 5,        /* kernel ridge regression on a Nystrom approximation */
+    KMX_METHOD_MEKA_KRR = 6,           /* kernel ridge regression on MEKA (memory efficient kernel approximation) */
+    KMX_METHOD_FALKON = 7,             /* FALKON: Nystrom KRR by preconditioned conjugate gradient, O(M^2) memory */
     KMX_METHOD_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_method;
 /* 1 if training with `method` uses the (solver) parameter, else 0. */
 KMX_API kmx_status kmx_param_used_by(int *out, kmx_param param, kmx_method method);
 
-typedef enum kmx_bias { KMX_BIAS_AUTO = 0, KMX_BIAS_OFF = 1, KMX_BIAS_ON = 2, KMX_BIAS_FORCE_INT_ = 0x7FFFFFFF /* not a value */ } kmx_bias;
-typedef enum kmx_multiclass { KMX_MULTICLASS_OVO = 0, KMX_MULTICLASS_OVR = 1, KMX_MULTICLASS_FORCE_INT_ = 0x7FFFFFFF /* not a value */ } kmx_multiclass;
+typedef enum kmx_bias {
+    KMX_BIAS_AUTO = 0,
+    KMX_BIAS_OFF = 1,
+    KMX_BIAS_ON = 2,
+    KMX_BIAS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_bias;
+typedef enum kmx_multiclass {
+    KMX_MULTICLASS_OVO = 0,
+    KMX_MULTICLASS_OVR = 1,
+    KMX_MULTICLASS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_multiclass;
 /* What a KRR-family model fits. Auto: regression when a label is not a whole
  * number or there are more than 256 distinct labels, else classification
  * (one-vs-rest on +-1 targets). SVM methods always classify. */
-typedef enum kmx_task { KMX_TASK_AUTO = 0, KMX_TASK_CLASSIFICATION = 1, KMX_TASK_REGRESSION = 2, KMX_TASK_FORCE_INT_ = 0x7FFFFFFF /* not a value */ } kmx_task;
+typedef enum kmx_task {
+    KMX_TASK_AUTO = 0,
+    KMX_TASK_CLASSIFICATION = 1,
+    KMX_TASK_REGRESSION = 2,
+    KMX_TASK_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_task;
 typedef enum kmx_center_method {
-    KMX_CENTERS_UNIFORM = 0,  /* training rows uniformly at random */
-    KMX_CENTERS_KMEANS = 1,   /* k-means centroids */
-    KMX_CENTERS_LEVERAGE = 2, /* rows sampled by approximate ridge leverage scores */
+    KMX_CENTERS_UNIFORM = 0,            /* training rows uniformly at random */
+    KMX_CENTERS_KMEANS = 1,             /* k-means centroids */
+    KMX_CENTERS_LEVERAGE = 2,           /* rows sampled by approximate ridge leverage scores */
     KMX_CENTERS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_center_method;
 
 /* What kmx_model_info() reports. */
 typedef enum kmx_model_info_key {
-    KMX_INFO_METHOD = 0,           /* kmx_method */
-    KMX_INFO_CLASSES = 1,          /* number of classes */
-    KMX_INFO_COLUMNS = 2,          /* features d the model expects */
-    KMX_INFO_SUPPORT_VECTORS = 3,  /* distinct support vectors stored */
-    KMX_INFO_DECISION_VALUES = 4,  /* decision values per row: 1 (binary), c (ovr), c(c-1)/2 (ovo) */
-    KMX_INFO_OBJECTIVE = 5,        /* dual objective, summed over the binary problems */
-    KMX_INFO_KKT_VIOLATION = 6,    /* largest final KKT violation over the binary problems */
-    KMX_INFO_ITERATIONS = 7,       /* solver iterations, summed */
-    KMX_INFO_TRAIN_SECONDS = 8,    /* wall-clock training time */
-    KMX_INFO_BIAS = 9,             /* 1 if the model has a bias term */
-    KMX_INFO_MULTICLASS = 10,      /* kmx_multiclass */
-    KMX_INFO_TASK = 11,            /* kmx_task: classification or regression (never auto) */
-    KMX_INFO_LAMBDA = 12,          /* KRR methods: the ridge lambda; SVM methods: 0 */
-    KMX_INFO_C = 13,               /* SVM methods: the cost C; KRR methods: 0 */
+    KMX_INFO_METHOD = 0,             /* kmx_method */
+    KMX_INFO_CLASSES = 1,            /* number of classes */
+    KMX_INFO_COLUMNS = 2,            /* features d the model expects */
+    KMX_INFO_SUPPORT_VECTORS = 3,    /* distinct support vectors stored */
+    KMX_INFO_DECISION_VALUES = 4,    /* decision values per row: 1 (binary), c (ovr), c(c-1)/2 (ovo) */
+    KMX_INFO_OBJECTIVE = 5,          /* dual objective, summed over the binary problems */
+    KMX_INFO_KKT_VIOLATION = 6,      /* largest final KKT violation over the binary problems */
+    KMX_INFO_ITERATIONS = 7,         /* solver iterations, summed */
+    KMX_INFO_TRAIN_SECONDS = 8,      /* wall-clock training time */
+    KMX_INFO_BIAS = 9,               /* 1 if the model has a bias term */
+    KMX_INFO_MULTICLASS = 10,        /* kmx_multiclass */
+    KMX_INFO_TASK = 11,              /* kmx_task: classification or regression (never auto) */
+    KMX_INFO_LAMBDA = 12,            /* KRR methods: the ridge lambda; SVM methods: 0 */
+    KMX_INFO_C = 13,                 /* SVM methods: the cost C; KRR methods: 0 */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 
@@ -386,8 +392,8 @@ KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *
  * i < j, in LIBSVM's order (0v1, 0v2, ..., 1v2, ...), > 0 for class i (classes
  * in increasing label order). One-vs-rest: one value per class (KRR-family
  * classifiers are one-vs-rest). Regression: the predicted value. */
-KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx,
-                                             const kmx_model *model, const kmx_dataset *data);
+KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
+                                             const kmx_dataset *data);
 /* Saving writes a temporary file and renames it. */
 KMX_API kmx_status kmx_model_save(const kmx_model *model, const char *path);
 KMX_API kmx_status kmx_model_load(kmx_model **out, const char *path);
@@ -404,9 +410,9 @@ KMX_API kmx_status kmx_model_load_from_buffer(kmx_model **out, const void *buffe
  * clusters, threshold, oversampling, rank_by_size. Immutable once built. */
 typedef struct kmx_approx kmx_approx;
 typedef enum kmx_approx_method {
-    KMX_APPROX_NYSTROM = 0,        /* uniformly sampled landmarks */
-    KMX_APPROX_KMEANS_NYSTROM = 1, /* k-means centroids as landmarks */
-    KMX_APPROX_MEKA = 2,           /* memory efficient kernel approximation */
+    KMX_APPROX_NYSTROM = 0,            /* uniformly sampled landmarks */
+    KMX_APPROX_KMEANS_NYSTROM = 1,     /* k-means centroids as landmarks */
+    KMX_APPROX_MEKA = 2,               /* memory efficient kernel approximation */
     KMX_APPROX_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_approx_method;
 
@@ -438,15 +444,15 @@ typedef struct kmx_predictor kmx_predictor;
 
 /* What kmx_predictor_info() reports. */
 typedef enum kmx_predictor_info_key {
-    KMX_PREDICTOR_BYTES = 0,       /* size of the saved blob */
-    KMX_PREDICTOR_LEAVES = 1,      /* leaves of the tree */
-    KMX_PREDICTOR_LANDMARKS = 2,   /* landmarks, summed over the leaves */
-    KMX_PREDICTOR_PSEUDO = 3,      /* pseudo-landmarks, summed over the leaves */
-    KMX_PREDICTOR_ARENA_BYTES = 4, /* arena kmx_infer_open needs for it */
-    KMX_PREDICTOR_COLUMNS = 5,     /* features d */
-    KMX_PREDICTOR_CLASSES = 6,     /* classes (0 for regression) */
-    KMX_PREDICTOR_OUTPUTS = 7,     /* decision values per row */
-    KMX_PREDICTOR_FLOAT32 = 8,     /* 1 if stored as float */
+    KMX_PREDICTOR_BYTES = 0,                   /* size of the saved blob */
+    KMX_PREDICTOR_LEAVES = 1,                  /* leaves of the tree */
+    KMX_PREDICTOR_LANDMARKS = 2,               /* landmarks, summed over the leaves */
+    KMX_PREDICTOR_PSEUDO = 3,                  /* pseudo-landmarks, summed over the leaves */
+    KMX_PREDICTOR_ARENA_BYTES = 4,             /* arena kmx_infer_open needs for it */
+    KMX_PREDICTOR_COLUMNS = 5,                 /* features d */
+    KMX_PREDICTOR_CLASSES = 6,                 /* classes (0 for regression) */
+    KMX_PREDICTOR_OUTPUTS = 7,                 /* decision values per row */
+    KMX_PREDICTOR_FLOAT32 = 8,                 /* 1 if stored as float */
     KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_predictor_info_key;
 
@@ -458,8 +464,8 @@ KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, co
 KMX_API void kmx_predictor_free(kmx_predictor *predictor);
 KMX_API kmx_status kmx_predictor_info(double *out, const kmx_predictor *predictor, kmx_predictor_info_key key);
 /* Labels (or regression values) for every row (out_len >= n). */
-KMX_API kmx_status kmx_predictor_predict(double *out, int64_t out_len, kmx_context *ctx,
-                                         const kmx_predictor *predictor, const kmx_dataset *data);
+KMX_API kmx_status kmx_predictor_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_predictor *predictor,
+                                         const kmx_dataset *data);
 /* Decision values, n x KMX_PREDICTOR_OUTPUTS row-major, in the model's order. */
 KMX_API kmx_status kmx_predictor_decision_values(double *out, int64_t out_len, kmx_context *ctx,
                                                  const kmx_predictor *predictor, const kmx_dataset *data);
@@ -481,14 +487,14 @@ KMX_API kmx_status kmx_predictor_export_c(const kmx_predictor *predictor, const 
  * sum_i w_i |x_i - c(i)|^2 is minimised. max_iter and tol come from params
  * ("max_iter=100 tol=1e-6", NULL for defaults). Outputs: centers (k*d, row-major), assignment (n),
  * objective; any output may be NULL. Same seed and threads give the same result. */
-KMX_API kmx_status kmx_kmeans(double *out_centers, int64_t centers_len, int32_t *out_assignment,
-                              int64_t assignment_len, double *out_objective, kmx_context *ctx,
-                              const kmx_dataset *data, int64_t k, const char *params);
+KMX_API kmx_status kmx_kmeans(double *out_centers, int64_t centers_len, int32_t *out_assignment, int64_t assignment_len,
+                              double *out_objective, kmx_context *ctx, const kmx_dataset *data, int64_t k,
+                              const char *params);
 /* Nearest center for each row of data: out_assignment (n), and optionally the
  * squared distances (n). centers is k x d row-major. */
-KMX_API kmx_status kmx_kmeans_assign(int32_t *out_assignment, int64_t assignment_len,
-                                     double *out_sqdist, int64_t sqdist_len, kmx_context *ctx,
-                                     const kmx_dataset *data, const double *centers, int64_t k);
+KMX_API kmx_status kmx_kmeans_assign(int32_t *out_assignment, int64_t assignment_len, double *out_sqdist,
+                                     int64_t sqdist_len, kmx_context *ctx, const kmx_dataset *data,
+                                     const double *centers, int64_t k);
 
 /* ------------------------------------------------------ experimental zone */
 /* Not frozen: what follows may change between minor versions. Define
@@ -500,10 +506,10 @@ KMX_API kmx_status kmx_kmeans_assign(int32_t *out_assignment, int64_t assignment
 /* ------------------------------------------------------------------- system */
 /* What kmx sees of the machine it runs on (kmx version -v prints it). */
 typedef enum kmx_system_key {
-    KMX_SYSTEM_CORES = 1,            /* cores this process may use: affinity mask and cgroup CPU quota */
-    KMX_SYSTEM_MEMORY_AVAILABLE = 2, /* bytes the machine can give now: MemAvailable, within a cgroup limit */
-    KMX_SYSTEM_MEMORY_BUDGET = 3,    /* a new context's memory budget in bytes (80% of available); -1: unlimited */
-    KMX_SYSTEM_DGEMM_GFLOPS = 4,     /* one-thread dgemm GFLOP/s, measured by this call (0.1-0.5 s) */
+    KMX_SYSTEM_CORES = 1,              /* cores this process may use: affinity mask and cgroup CPU quota */
+    KMX_SYSTEM_MEMORY_AVAILABLE = 2,   /* bytes the machine can give now: MemAvailable, within a cgroup limit */
+    KMX_SYSTEM_MEMORY_BUDGET = 3,      /* a new context's memory budget in bytes (80% of available); -1: unlimited */
+    KMX_SYSTEM_DGEMM_GFLOPS = 4,       /* one-thread dgemm GFLOP/s, measured by this call (0.1-0.5 s) */
     KMX_SYSTEM_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_system_key;
 KMX_API kmx_status kmx_system_info(double *out, kmx_system_key key);

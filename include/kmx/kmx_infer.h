@@ -66,19 +66,18 @@ extern "C" {
 
 /* Status codes: 0 is success; the numbers are frozen. One list generates the
  * enum and kmx_infer_status_name's table. */
-#define KMX_INFER_STATUS_LIST(X)                                                  \
-    X(KMX_INFER_OK, 0)                                                            \
-    X(KMX_INFER_E_INVALID_ARGUMENT, 1) /* NULL pointer, wrong length */          \
+#define KMX_INFER_STATUS_LIST(X)                                                   \
+    X(KMX_INFER_OK, 0)                                                             \
+    X(KMX_INFER_E_INVALID_ARGUMENT, 1) /* NULL pointer, wrong length */            \
     X(KMX_INFER_E_ARENA_TOO_SMALL, 2)  /* arena or scratch below what is needed */ \
-    X(KMX_INFER_E_FORMAT, 3)           /* not a predictor blob, or corrupt */    \
-    X(KMX_INFER_E_VERSION, 4)          /* blob from a newer format version */     \
-    X(KMX_INFER_E_ALIGNMENT, 5)        /* blob, arena or scratch not 8-aligned */ \
+    X(KMX_INFER_E_FORMAT, 3)           /* not a predictor blob, or corrupt */      \
+    X(KMX_INFER_E_VERSION, 4)          /* blob from a newer format version */      \
+    X(KMX_INFER_E_ALIGNMENT, 5)        /* blob, arena or scratch not 8-aligned */  \
     X(KMX_INFER_E_UNSUPPORTED, 6)      /* valid, but not on this machine (big-endian) */
 
 #define KMX_INFER_STATUS_ENUM_(name, value) name = value,
 typedef enum kmx_infer_status {
-    KMX_INFER_STATUS_LIST(KMX_INFER_STATUS_ENUM_)
-    KMX_INFER_STATUS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+    KMX_INFER_STATUS_LIST(KMX_INFER_STATUS_ENUM_) KMX_INFER_STATUS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_infer_status;
 #undef KMX_INFER_STATUS_ENUM_
 
@@ -107,14 +106,14 @@ KMX_INFER_API kmx_infer_status kmx_infer_open(const void *blob, size_t blob_len,
  * the label (regression: the value); outputs (NULL when outputs_len is 0,
  * else outputs_len >= kmx_infer_outputs(p)) gets the decision values o_k.
  * label may be NULL. Uses the arena's scratch: one thread at a time. */
-KMX_INFER_API kmx_infer_status kmx_infer_predict(kmx_infer_predictor *p, const double *x, size_t x_len,
-                                                 double *label, double *outputs, size_t outputs_len);
+KMX_INFER_API kmx_infer_status kmx_infer_predict(kmx_infer_predictor *p, const double *x, size_t x_len, double *label,
+                                                 double *outputs, size_t outputs_len);
 
 /* The same with the caller's scratch (kmx_infer_scratch_bytes(p) bytes,
  * 8-byte aligned): p is only read, so many threads may share it. */
 KMX_INFER_API kmx_infer_status kmx_infer_predict_r(const kmx_infer_predictor *p, const double *x, size_t x_len,
-                                                   double *label, double *outputs, size_t outputs_len,
-                                                   void *scratch, size_t scratch_len);
+                                                   double *label, double *outputs, size_t outputs_len, void *scratch,
+                                                   size_t scratch_len);
 
 /* Predicts `rows` rows of x (row-major, x_len = rows * features). labels
  * gets `rows` labels (NULL allowed); outputs, when not NULL, gets
@@ -125,9 +124,9 @@ KMX_INFER_API kmx_infer_status kmx_infer_predict_batch(kmx_infer_predictor *p, c
                                                        size_t outputs_len);
 
 /* Facts about an open predictor (0 for NULL). */
-KMX_INFER_API size_t kmx_infer_features(const kmx_infer_predictor *p);      /* d: values per input row */
-KMX_INFER_API size_t kmx_infer_outputs(const kmx_infer_predictor *p);       /* decision values per row */
-KMX_INFER_API size_t kmx_infer_classes(const kmx_infer_predictor *p);       /* 0 for regression */
+KMX_INFER_API size_t kmx_infer_features(const kmx_infer_predictor *p);              /* d: values per input row */
+KMX_INFER_API size_t kmx_infer_outputs(const kmx_infer_predictor *p);               /* decision values per row */
+KMX_INFER_API size_t kmx_infer_classes(const kmx_infer_predictor *p);               /* 0 for regression */
 KMX_INFER_API double kmx_infer_class_label(const kmx_infer_predictor *p, size_t i); /* 0 when out of range */
 KMX_INFER_API int kmx_infer_is_float32(const kmx_infer_predictor *p);
 KMX_INFER_API size_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p); /* for kmx_infer_predict_r */

@@ -25,11 +25,11 @@ enum class LandmarkMethod { uniform, kmeans, weighted_kmeans, leverage, given };
 
 struct LandmarkOptions {
     LandmarkMethod method = LandmarkMethod::uniform;
-    int64_t m = 0;                      // landmarks wanted, 1 <= m <= n
-    const double *weights = nullptr;    // weighted_kmeans: n non-negative weights, not all zero
-    const double *given = nullptr;      // given: m x d row-major points
-    int kmeans_iterations = 20;         // kmeans / weighted_kmeans: Lloyd iterations at most
-    double leverage_lambda = 0;         // leverage: the ridge λ the scores are for (> 0)
+    int64_t m = 0;                    // landmarks wanted, 1 <= m <= n
+    const double *weights = nullptr;  // weighted_kmeans: n non-negative weights, not all zero
+    const double *given = nullptr;    // given: m x d row-major points
+    int kmeans_iterations = 20;       // kmeans / weighted_kmeans: Lloyd iterations at most
+    double leverage_lambda = 0;       // leverage: the ridge λ the scores are for (> 0)
 };
 
 struct Landmarks {
@@ -47,8 +47,7 @@ struct Landmarks {
 // missing/invalid weights or points. A k-means centroid whose cluster ends
 // empty is dropped, so `m` of the result may be smaller than asked for
 // only for k-means methods on data with fewer than m distinct rows.
-Landmarks select_landmarks(Context &ctx, const KernelSpec &kernel, const Dataset &data,
-                           const LandmarkOptions &options);
+Landmarks select_landmarks(Context &ctx, const KernelSpec &kernel, const Dataset &data, const LandmarkOptions &options);
 
 // Helpers shared by the approximations built on landmarks.
 

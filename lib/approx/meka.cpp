@@ -121,8 +121,7 @@ std::vector<double> orthonormalizing_rotation(Context &ctx, const double *w, int
 
 MekaApproximation::MekaApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data,
                                      const MekaOptions &options)
-    : KernelApproximation(resolved_kernel(kernel, data.d), data.d),
-      n_(data.n) {
+    : KernelApproximation(resolved_kernel(kernel, data.d), data.d), n_(data.n) {
     check_options(data, options);
     partition(ctx, data, options);
     ctx.progress(0.2, "MEKA: k-means partition");

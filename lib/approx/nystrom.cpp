@@ -80,8 +80,7 @@ void kernel_times_basis(Context &ctx, const KernelSpec &kernel, const Dataset &d
 
 NystromApproximation::NystromApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data,
                                            const NystromOptions &options)
-    : KernelApproximation(resolved_kernel(kernel, data.d), data.d),
-      n_(data.n) {
+    : KernelApproximation(resolved_kernel(kernel, data.d), data.d), n_(data.n) {
     require(data.n > 0 && data.d > 0, "Nystrom: the dataset is empty");
     check_finite_dataset(data, "Nystrom: x");
     requested_rank(options, options.landmarks.m);  // validates before any work

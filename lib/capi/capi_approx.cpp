@@ -10,7 +10,6 @@ namespace kmx::capi {
 
 namespace {
 
-
 // The options "approx=meka rank=64 ..." ask for, "auto" sizes resolved from n.
 ApproxOptions approx_options(const char *params, int64_t n) {
     const ParamList list = kmx::ParamList(params, kmx::kApproxParams);
@@ -30,7 +29,9 @@ ApproxOptions approx_options(const char *params, int64_t n) {
             o.method = ApproxMethod::kmeans_nystrom;
             o.landmark_method = LandmarkMethod::kmeans;
             break;
-        default: o.method = ApproxMethod::nystrom; break;
+        default:
+            o.method = ApproxMethod::nystrom;
+            break;
     }
     o.landmarks = int64_t(list.get_or_default(KMX_PARAM_CENTERS));
     if (o.landmarks == 0) o.landmarks = auto_centers(n);
@@ -107,10 +108,10 @@ KMX_API kmx_status kmx_approx_relative_error(double *out, kmx_context *ctx, cons
         const kmx::KernelApproximation &a = approx_of(approx);
         const kmx::Dataset &ds = dataset_of(data, "data");
         if (ds.n != a.n() || ds.d != a.d())
-            kmx::fail(KMX_E_INVALID_ARGUMENT,
-                      "data is %lld x %lld but the approximation was built on %lld x %lld", (long long)ds.n,
-                      (long long)ds.d, (long long)a.n(), (long long)a.d());
-        if (sample_rows < 1) kmx::fail(KMX_E_INVALID_ARGUMENT, "sample_rows = %lld must be >= 1", (long long)sample_rows);
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "data is %lld x %lld but the approximation was built on %lld x %lld",
+                      (long long)ds.n, (long long)ds.d, (long long)a.n(), (long long)a.d());
+        if (sample_rows < 1)
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "sample_rows = %lld must be >= 1", (long long)sample_rows);
         CallContext call(ctx);
         *out = a.relative_error(*call, ds, sample_rows);
     });

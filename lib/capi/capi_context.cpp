@@ -12,21 +12,35 @@ namespace {
 
 void apply(Context &ctx, kmx_param param, double value) {
     switch (param) {
-        case KMX_PARAM_THREADS: ctx.threads = value == 0 ? machine_threads() : int(value); break;
-        case KMX_PARAM_SEED: ctx.seed = uint64_t(value); break;
-        case KMX_PARAM_MEMORY_BUDGET: ctx.memory_budget = size_t(value); break;
-        case KMX_PARAM_LOG_LEVEL: ctx.log_level = kmx_log_level(int(value)); break;
-        default: fail(KMX_E_INTERNAL, "context parameter %d has no field", int(param));
+        case KMX_PARAM_THREADS:
+            ctx.threads = value == 0 ? machine_threads() : int(value);
+            break;
+        case KMX_PARAM_SEED:
+            ctx.seed = uint64_t(value);
+            break;
+        case KMX_PARAM_MEMORY_BUDGET:
+            ctx.memory_budget = size_t(value);
+            break;
+        case KMX_PARAM_LOG_LEVEL:
+            ctx.log_level = kmx_log_level(int(value));
+            break;
+        default:
+            fail(KMX_E_INTERNAL, "context parameter %d has no field", int(param));
     }
 }
 
 double value_of(const Context &ctx, kmx_param param) {
     switch (param) {
-        case KMX_PARAM_THREADS: return ctx.threads;
-        case KMX_PARAM_SEED: return double(ctx.seed);
-        case KMX_PARAM_MEMORY_BUDGET: return double(ctx.memory_budget);
-        case KMX_PARAM_LOG_LEVEL: return ctx.log_level;
-        default: fail(KMX_E_INTERNAL, "context parameter %d has no field", int(param));
+        case KMX_PARAM_THREADS:
+            return ctx.threads;
+        case KMX_PARAM_SEED:
+            return double(ctx.seed);
+        case KMX_PARAM_MEMORY_BUDGET:
+            return double(ctx.memory_budget);
+        case KMX_PARAM_LOG_LEVEL:
+            return ctx.log_level;
+        default:
+            fail(KMX_E_INTERNAL, "context parameter %d has no field", int(param));
     }
 }
 
@@ -99,9 +113,7 @@ KMX_API kmx_status kmx_context_set_progress_callback(kmx_context *ctx, kmx_progr
     });
 }
 
-KMX_API kmx_status kmx_context_cancel(kmx_context *ctx) {
-    return KMX_GUARDED(context_of(ctx).request_cancel());
-}
+KMX_API kmx_status kmx_context_cancel(kmx_context *ctx) { return KMX_GUARDED(context_of(ctx).request_cancel()); }
 
 KMX_API kmx_status kmx_context_peak_bytes(int64_t *out, const kmx_context *ctx) {
     return KMX_GUARDED({

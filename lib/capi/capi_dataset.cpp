@@ -15,8 +15,8 @@ const Dataset &dataset_of(const kmx_dataset *ds, const char *name) {
 
 void require_row_range(const Dataset &ds, int64_t begin, int64_t end, const char *name) {
     if (begin < 0 || end > ds.n || begin >= end)
-        fail(KMX_E_INVALID_ARGUMENT, "rows [%lld, %lld) of %s are not a non-empty range in [0, %lld)",
-             (long long)begin, (long long)end, name, (long long)ds.n);
+        fail(KMX_E_INVALID_ARGUMENT, "rows [%lld, %lld) of %s are not a non-empty range in [0, %lld)", (long long)begin,
+             (long long)end, name, (long long)ds.n);
 }
 
 namespace {
@@ -71,8 +71,8 @@ KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_
         if (ownership != KMX_COPY && ownership != KMX_BORROW)
             kmx::fail(KMX_E_INVALID_ARGUMENT, "ownership %d is neither KMX_COPY (0) nor KMX_BORROW (1)",
                       int(ownership));
-        *out = wrap(ownership == KMX_COPY ? kmx::Dataset::dense_copy(x, n, d, y)
-                                          : kmx::Dataset::dense_borrow(x, n, d, y));
+        *out =
+            wrap(ownership == KMX_COPY ? kmx::Dataset::dense_copy(x, n, d, y) : kmx::Dataset::dense_borrow(x, n, d, y));
     });
 }
 
@@ -155,8 +155,8 @@ KMX_API kmx_status kmx_dataset_get_labels(double *out, int64_t out_len, const km
     });
 }
 
-KMX_API kmx_status kmx_dataset_classes(int64_t *out_count, double *out_labels, int64_t *out_counts,
-                                       int64_t out_len, const kmx_dataset *ds) {
+KMX_API kmx_status kmx_dataset_classes(int64_t *out_count, double *out_labels, int64_t *out_counts, int64_t out_len,
+                                       const kmx_dataset *ds) {
     return KMX_GUARDED({
         require_pointer(out_count, "out_count");
         const kmx::Dataset &data = dataset_of(ds, "ds");

@@ -11,11 +11,20 @@ namespace {
 
 void apply(KernelSpec &spec, kmx_param param, double value) {
     switch (param) {
-        case KMX_PARAM_KERNEL: spec.type = kmx_kernel_type(int(value)); break;
-        case KMX_PARAM_GAMMA: spec.gamma = value; break;
-        case KMX_PARAM_COEF0: spec.coef0 = value; break;
-        case KMX_PARAM_DEGREE: spec.degree = int(value); break;
-        default: fail(KMX_E_INTERNAL, "kernel parameter %d has no field", int(param));
+        case KMX_PARAM_KERNEL:
+            spec.type = kmx_kernel_type(int(value));
+            break;
+        case KMX_PARAM_GAMMA:
+            spec.gamma = value;
+            break;
+        case KMX_PARAM_COEF0:
+            spec.coef0 = value;
+            break;
+        case KMX_PARAM_DEGREE:
+            spec.degree = int(value);
+            break;
+        default:
+            fail(KMX_E_INTERNAL, "kernel parameter %d has no field", int(param));
     }
 }
 
@@ -79,10 +88,18 @@ KMX_API kmx_status kmx_kernel_get_param(double *out, const kmx_kernel *kernel, k
         const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
         kmx::kKernelParams.require_member(param);
         switch (param) {
-            case KMX_PARAM_KERNEL: *out = spec.type; break;
-            case KMX_PARAM_GAMMA: *out = spec.gamma; break;
-            case KMX_PARAM_COEF0: *out = spec.coef0; break;
-            default: *out = spec.degree; break;
+            case KMX_PARAM_KERNEL:
+                *out = spec.type;
+                break;
+            case KMX_PARAM_GAMMA:
+                *out = spec.gamma;
+                break;
+            case KMX_PARAM_COEF0:
+                *out = spec.coef0;
+                break;
+            default:
+                *out = spec.degree;
+                break;
         }
     });
 }
@@ -96,8 +113,7 @@ KMX_API kmx_status kmx_kernel_set_params(kmx_kernel *kernel, const char *params)
     });
 }
 
-KMX_API kmx_status kmx_kernel_eval(double *out, const kmx_kernel *kernel, const double *a, const double *b,
-                                   int64_t d) {
+KMX_API kmx_status kmx_kernel_eval(double *out, const kmx_kernel *kernel, const double *a, const double *b, int64_t d) {
     return KMX_GUARDED({
         require_pointer(out, "out");
         const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
@@ -132,16 +148,15 @@ KMX_API kmx_status kmx_kernel_block(double *out, int64_t out_len, kmx_context *c
 }
 
 KMX_API kmx_status kmx_kernel_block_rows(double *out, int64_t out_len, kmx_context *ctx, const kmx_kernel *kernel,
-                                         const kmx_dataset *a, int64_t a_begin, int64_t a_end,
-                                         const kmx_dataset *b, int64_t b_begin, int64_t b_end) {
+                                         const kmx_dataset *a, int64_t a_begin, int64_t a_end, const kmx_dataset *b,
+                                         int64_t b_begin, int64_t b_end) {
     return KMX_GUARDED({
         require_pointer(out, "out");
         const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
         const kmx::Dataset &da = dataset_of(a, "a");
         const kmx::Dataset &db = dataset_of(b, "b");
         if (da.d != db.d)
-            kmx::fail(KMX_E_INVALID_ARGUMENT, "datasets have %lld and %lld columns", (long long)da.d,
-                      (long long)db.d);
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "datasets have %lld and %lld columns", (long long)da.d, (long long)db.d);
         require_row_range(da, a_begin, a_end, "a");
         require_row_range(db, b_begin, b_end, "b");
         const int64_t na = a_end - a_begin, nb = b_end - b_begin;

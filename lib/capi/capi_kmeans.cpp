@@ -4,16 +4,15 @@
 #include "firewall.h"
 #include "handles.h"
 
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 using namespace kmx::capi;
 
 extern "C" {
 
-KMX_API kmx_status kmx_kmeans(double *out_centers, int64_t centers_len, int32_t *out_assignment,
-                              int64_t assignment_len, double *out_objective, kmx_context *ctx,
-                              const kmx_dataset *data, int64_t k, const char *params) {
+KMX_API kmx_status kmx_kmeans(double *out_centers, int64_t centers_len, int32_t *out_assignment, int64_t assignment_len,
+                              double *out_objective, kmx_context *ctx, const kmx_dataset *data, int64_t k,
+                              const char *params) {
     return KMX_GUARDED({
         const kmx::Dataset &ds = dataset_of(data, "data");
         if (k < 1 || k > ds.n || k > INT32_MAX)

@@ -9,21 +9,36 @@ namespace {
 
 double info_value(const Model &m, kmx_model_info_key key) {
     switch (key) {
-        case KMX_INFO_METHOD: return m.method;
-        case KMX_INFO_CLASSES: return double(m.classes.size());
-        case KMX_INFO_COLUMNS: return double(m.d);
-        case KMX_INFO_SUPPORT_VECTORS: return double(m.support_vectors);
-        case KMX_INFO_DECISION_VALUES: return double(m.decision_values());
-        case KMX_INFO_OBJECTIVE: return m.stats.objective;
-        case KMX_INFO_KKT_VIOLATION: return m.stats.kkt_violation;
-        case KMX_INFO_ITERATIONS: return double(m.stats.iterations);
-        case KMX_INFO_TRAIN_SECONDS: return m.stats.seconds;
-        case KMX_INFO_BIAS: return m.has_bias ? 1 : 0;
-        case KMX_INFO_MULTICLASS: return m.multiclass;
-        case KMX_INFO_TASK: return m.regression() ? KMX_TASK_REGRESSION : KMX_TASK_CLASSIFICATION;
-        case KMX_INFO_LAMBDA: return m.lambda;
-        case KMX_INFO_C: return m.C;
-        default: fail(KMX_E_INVALID_ARGUMENT, "unknown model information key %d", int(key));
+        case KMX_INFO_METHOD:
+            return m.method;
+        case KMX_INFO_CLASSES:
+            return double(m.classes.size());
+        case KMX_INFO_COLUMNS:
+            return double(m.d);
+        case KMX_INFO_SUPPORT_VECTORS:
+            return double(m.support_vectors);
+        case KMX_INFO_DECISION_VALUES:
+            return double(m.decision_values());
+        case KMX_INFO_OBJECTIVE:
+            return m.stats.objective;
+        case KMX_INFO_KKT_VIOLATION:
+            return m.stats.kkt_violation;
+        case KMX_INFO_ITERATIONS:
+            return double(m.stats.iterations);
+        case KMX_INFO_TRAIN_SECONDS:
+            return m.stats.seconds;
+        case KMX_INFO_BIAS:
+            return m.has_bias ? 1 : 0;
+        case KMX_INFO_MULTICLASS:
+            return m.multiclass;
+        case KMX_INFO_TASK:
+            return m.regression() ? KMX_TASK_REGRESSION : KMX_TASK_CLASSIFICATION;
+        case KMX_INFO_LAMBDA:
+            return m.lambda;
+        case KMX_INFO_C:
+            return m.C;
+        default:
+            fail(KMX_E_INVALID_ARGUMENT, "unknown model information key %d", int(key));
     }
 }
 
@@ -75,8 +90,8 @@ KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *
     });
 }
 
-KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx,
-                                             const kmx_model *model, const kmx_dataset *data) {
+KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
+                                             const kmx_dataset *data) {
     return KMX_GUARDED({
         require_pointer(out, "out");
         const kmx::Model &m = model_of(model, "model");

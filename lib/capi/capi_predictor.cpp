@@ -27,7 +27,6 @@ namespace kmx::capi {
 
 namespace {
 
-
 DcpredOptions dcpred_options(const ParamList &list, const Model &model) {
     DcpredOptions o;
     o.leaves = int64_t(list.get_or_default(KMX_PARAM_LEAVES));
@@ -43,8 +42,10 @@ CompactPredictor build(Context &ctx, const Model &model, const Dataset &train, c
     if (!model.krr()) return build_dcpred(ctx, model, train, dcpred_options(list, model));
     for (const kmx_param tree_param : {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO})
         if (!std::isnan(list.get(tree_param, NAN)))
-            fail(KMX_E_INVALID_ARGUMENT, "parameter %s applies to SVM models; a kernel ridge regression model's "
-                 "predictor keeps the model's own centers", find_param(tree_param)->name);
+            fail(KMX_E_INVALID_ARGUMENT,
+                 "parameter %s applies to SVM models; a kernel ridge regression model's "
+                 "predictor keeps the model's own centers",
+                 find_param(tree_param)->name);
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
     return predictor_from_expansion(expansion_from_model(model), task, model.classes, KMX_MULTICLASS_OVR,
                                     list.get_or_default(KMX_PARAM_FLOAT32) != 0);
@@ -73,17 +74,26 @@ int64_t leaf_sum(const CompactPredictor &p, int64_t (*count)(const PredictorLeaf
 double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
     const CompactPredictor &p = h.impl;
     switch (key) {
-        case KMX_PREDICTOR_BYTES: return double(h.blob.size());
-        case KMX_PREDICTOR_LEAVES: return double(p.leaves.size());
-        case KMX_PREDICTOR_LANDMARKS: return double(leaf_sum(p, [](const PredictorLeaf &l) { return l.m; }));
+        case KMX_PREDICTOR_BYTES:
+            return double(h.blob.size());
+        case KMX_PREDICTOR_LEAVES:
+            return double(p.leaves.size());
+        case KMX_PREDICTOR_LANDMARKS:
+            return double(leaf_sum(p, [](const PredictorLeaf &l) { return l.m; }));
         case KMX_PREDICTOR_PSEUDO:
             return double(leaf_sum(p, [](const PredictorLeaf &l) { return l.triangle + l.products; }));
-        case KMX_PREDICTOR_ARENA_BYTES: return double(h.arena_bytes);
-        case KMX_PREDICTOR_COLUMNS: return double(p.d);
-        case KMX_PREDICTOR_CLASSES: return double(p.classes.size());
-        case KMX_PREDICTOR_OUTPUTS: return double(p.outputs);
-        case KMX_PREDICTOR_FLOAT32: return p.float32 ? 1 : 0;
-        default: fail(KMX_E_INVALID_ARGUMENT, "unknown predictor information key %d", int(key));
+        case KMX_PREDICTOR_ARENA_BYTES:
+            return double(h.arena_bytes);
+        case KMX_PREDICTOR_COLUMNS:
+            return double(p.d);
+        case KMX_PREDICTOR_CLASSES:
+            return double(p.classes.size());
+        case KMX_PREDICTOR_OUTPUTS:
+            return double(p.outputs);
+        case KMX_PREDICTOR_FLOAT32:
+            return p.float32 ? 1 : 0;
+        default:
+            fail(KMX_E_INVALID_ARGUMENT, "unknown predictor information key %d", int(key));
     }
 }
 
@@ -135,8 +145,8 @@ KMX_API kmx_status kmx_predictor_info(double *out, const kmx_predictor *predicto
     });
 }
 
-KMX_API kmx_status kmx_predictor_predict(double *out, int64_t out_len, kmx_context *ctx,
-                                         const kmx_predictor *predictor, const kmx_dataset *data) {
+KMX_API kmx_status kmx_predictor_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_predictor *predictor,
+                                         const kmx_dataset *data) {
     return KMX_GUARDED({
         require_pointer(out, "out");
         const kmx_predictor &h = predictor_of(predictor);

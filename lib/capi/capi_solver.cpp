@@ -12,59 +12,130 @@ namespace {
 
 void apply(TrainOptions &o, kmx_param param, double value) {
     switch (param) {
-        case KMX_PARAM_METHOD: o.method = kmx_method(int(value)); break;
-        case KMX_PARAM_C: o.C = value; break;
-        case KMX_PARAM_EPS: o.eps = value; break;
-        case KMX_PARAM_BIAS: o.bias = kmx_bias(int(value)); break;
-        case KMX_PARAM_SHRINKING: o.shrinking = value != 0; break;
-        case KMX_PARAM_CACHE_SIZE: o.cache_bytes = size_t(value); break;
-        case KMX_PARAM_MULTICLASS: o.multiclass = kmx_multiclass(int(value)); break;
-        case KMX_PARAM_LEVELS: o.levels = int(value); break;
-        case KMX_PARAM_CLUSTERS_PER_LEVEL: o.clusters_per_level = int(value); break;
-        case KMX_PARAM_EARLY_LEVEL: o.early_level = int(value); break;
-        case KMX_PARAM_SAMPLE_SIZE: o.sample_size = int64_t(value); break;
-        case KMX_PARAM_TASK: o.task = kmx_task(int(value)); break;
-        case KMX_PARAM_LAMBDA: o.lambda = value; break;
-        case KMX_PARAM_CENTERS: o.centers = int64_t(value); break;
-        case KMX_PARAM_CENTER_METHOD: o.center_method = kmx_center_method(int(value)); break;
-        case KMX_PARAM_ITERATIONS: o.iterations = int(value); break;
-        case KMX_PARAM_TOLERANCE: o.tolerance = value; break;
-        case KMX_PARAM_VALIDATION: o.validation = value; break;
-        case KMX_PARAM_RANK: o.rank = int64_t(value); break;
-        case KMX_PARAM_CLUSTERS: o.clusters = int64_t(value); break;
-        case KMX_PARAM_THRESHOLD: o.threshold = value; break;
-        case KMX_PARAM_OVERSAMPLING: o.oversampling = value; break;
-        case KMX_PARAM_RANK_BY_SIZE: o.rank_by_size = value != 0; break;
-        default: fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
+        case KMX_PARAM_METHOD:
+            o.method = kmx_method(int(value));
+            break;
+        case KMX_PARAM_C:
+            o.C = value;
+            break;
+        case KMX_PARAM_EPS:
+            o.eps = value;
+            break;
+        case KMX_PARAM_BIAS:
+            o.bias = kmx_bias(int(value));
+            break;
+        case KMX_PARAM_SHRINKING:
+            o.shrinking = value != 0;
+            break;
+        case KMX_PARAM_CACHE_SIZE:
+            o.cache_bytes = size_t(value);
+            break;
+        case KMX_PARAM_MULTICLASS:
+            o.multiclass = kmx_multiclass(int(value));
+            break;
+        case KMX_PARAM_LEVELS:
+            o.levels = int(value);
+            break;
+        case KMX_PARAM_CLUSTERS_PER_LEVEL:
+            o.clusters_per_level = int(value);
+            break;
+        case KMX_PARAM_EARLY_LEVEL:
+            o.early_level = int(value);
+            break;
+        case KMX_PARAM_SAMPLE_SIZE:
+            o.sample_size = int64_t(value);
+            break;
+        case KMX_PARAM_TASK:
+            o.task = kmx_task(int(value));
+            break;
+        case KMX_PARAM_LAMBDA:
+            o.lambda = value;
+            break;
+        case KMX_PARAM_CENTERS:
+            o.centers = int64_t(value);
+            break;
+        case KMX_PARAM_CENTER_METHOD:
+            o.center_method = kmx_center_method(int(value));
+            break;
+        case KMX_PARAM_ITERATIONS:
+            o.iterations = int(value);
+            break;
+        case KMX_PARAM_TOLERANCE:
+            o.tolerance = value;
+            break;
+        case KMX_PARAM_VALIDATION:
+            o.validation = value;
+            break;
+        case KMX_PARAM_RANK:
+            o.rank = int64_t(value);
+            break;
+        case KMX_PARAM_CLUSTERS:
+            o.clusters = int64_t(value);
+            break;
+        case KMX_PARAM_THRESHOLD:
+            o.threshold = value;
+            break;
+        case KMX_PARAM_OVERSAMPLING:
+            o.oversampling = value;
+            break;
+        case KMX_PARAM_RANK_BY_SIZE:
+            o.rank_by_size = value != 0;
+            break;
+        default:
+            fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }
 }
 
 double value_of(const TrainOptions &o, kmx_param param) {
     switch (param) {
-        case KMX_PARAM_METHOD: return o.method;
-        case KMX_PARAM_C: return o.C;
-        case KMX_PARAM_EPS: return o.eps;
-        case KMX_PARAM_BIAS: return o.bias;
-        case KMX_PARAM_SHRINKING: return o.shrinking ? 1 : 0;
-        case KMX_PARAM_CACHE_SIZE: return double(o.cache_bytes);
-        case KMX_PARAM_MULTICLASS: return o.multiclass;
-        case KMX_PARAM_LEVELS: return o.levels;
-        case KMX_PARAM_CLUSTERS_PER_LEVEL: return o.clusters_per_level;
-        case KMX_PARAM_EARLY_LEVEL: return o.early_level;
-        case KMX_PARAM_SAMPLE_SIZE: return double(o.sample_size);
-        case KMX_PARAM_TASK: return o.task;
-        case KMX_PARAM_LAMBDA: return o.lambda;
-        case KMX_PARAM_CENTERS: return double(o.centers);
-        case KMX_PARAM_CENTER_METHOD: return o.center_method;
-        case KMX_PARAM_ITERATIONS: return o.iterations;
-        case KMX_PARAM_TOLERANCE: return o.tolerance;
-        case KMX_PARAM_VALIDATION: return o.validation;
-        case KMX_PARAM_RANK: return double(o.rank);
-        case KMX_PARAM_CLUSTERS: return double(o.clusters);
-        case KMX_PARAM_THRESHOLD: return o.threshold;
-        case KMX_PARAM_OVERSAMPLING: return o.oversampling;
-        case KMX_PARAM_RANK_BY_SIZE: return o.rank_by_size ? 1 : 0;
-        default: fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
+        case KMX_PARAM_METHOD:
+            return o.method;
+        case KMX_PARAM_C:
+            return o.C;
+        case KMX_PARAM_EPS:
+            return o.eps;
+        case KMX_PARAM_BIAS:
+            return o.bias;
+        case KMX_PARAM_SHRINKING:
+            return o.shrinking ? 1 : 0;
+        case KMX_PARAM_CACHE_SIZE:
+            return double(o.cache_bytes);
+        case KMX_PARAM_MULTICLASS:
+            return o.multiclass;
+        case KMX_PARAM_LEVELS:
+            return o.levels;
+        case KMX_PARAM_CLUSTERS_PER_LEVEL:
+            return o.clusters_per_level;
+        case KMX_PARAM_EARLY_LEVEL:
+            return o.early_level;
+        case KMX_PARAM_SAMPLE_SIZE:
+            return double(o.sample_size);
+        case KMX_PARAM_TASK:
+            return o.task;
+        case KMX_PARAM_LAMBDA:
+            return o.lambda;
+        case KMX_PARAM_CENTERS:
+            return double(o.centers);
+        case KMX_PARAM_CENTER_METHOD:
+            return o.center_method;
+        case KMX_PARAM_ITERATIONS:
+            return o.iterations;
+        case KMX_PARAM_TOLERANCE:
+            return o.tolerance;
+        case KMX_PARAM_VALIDATION:
+            return o.validation;
+        case KMX_PARAM_RANK:
+            return double(o.rank);
+        case KMX_PARAM_CLUSTERS:
+            return double(o.clusters);
+        case KMX_PARAM_THRESHOLD:
+            return o.threshold;
+        case KMX_PARAM_OVERSAMPLING:
+            return o.oversampling;
+        case KMX_PARAM_RANK_BY_SIZE:
+            return o.rank_by_size ? 1 : 0;
+        default:
+            fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }
 }
 

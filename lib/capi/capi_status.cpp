@@ -9,7 +9,7 @@ KMX_API int kmx_version_number(void) { return KMX_VERSION_NUMBER; }
 
 KMX_API const char *kmx_status_name(kmx_status status) {
 #define KMX_STATUS_NAME_CASE_(name, value) \
-    case name:                              \
+    case name:                             \
         return #name;
     switch (status) {
         KMX_STATUS_LIST(KMX_STATUS_NAME_CASE_)

@@ -66,8 +66,7 @@ void center_dot_products(const double *x, int64_t m, const CenterSet &centers, d
 // never win; a row of NaNs gives c = 0.
 // On x86-64, compiled for AVX-512, AVX2 and the baseline; the CPU picks once,
 // at load time.
-KMX_CPU_CLONES int64_t nearest_in_row(const double *row_dots, const double *sqnorms, int64_t k,
-                                      double &best_score) {
+KMX_CPU_CLONES int64_t nearest_in_row(const double *row_dots, const double *sqnorms, int64_t k, double &best_score) {
     double lowest = std::numeric_limits<double>::infinity();
 #pragma omp simd reduction(min : lowest)
     for (int64_t c = 0; c < k; ++c) lowest = std::min(lowest, sqnorms[c] - 2 * row_dots[c]);

@@ -125,8 +125,7 @@ ClusterStats carve_stats(ScratchCarver &carver, int64_t m, int64_t k) {
 }
 
 // Recomputes the stats of `assignment` and returns J(π) = Σ_i G_ii − Σ_c |S_c| self_c.
-double update_stats(const double *gram, int64_t m, int64_t k, const int32_t *assignment, int threads,
-                    ClusterStats &s) {
+double update_stats(const double *gram, int64_t m, int64_t k, const int32_t *assignment, int threads, ClusterStats &s) {
     std::fill(s.size, s.size + k, int64_t(0));
     for (int64_t j = 0; j < m; ++j) ++s.size[assignment[j]];
     parallel_for(m, threads, [&](int64_t i) {
@@ -318,8 +317,8 @@ size_t kernel_kmeans_gram_workspace_bytes(int64_t m, int64_t k) {
     return carver.bytes();
 }
 
-int kernel_kmeans_gram(const double *gram, int64_t m, int64_t k, int max_iter, Rng &rng, Arena &scratch,
-                       int threads, int32_t *assignment, double *history) {
+int kernel_kmeans_gram(const double *gram, int64_t m, int64_t k, int max_iter, Rng &rng, Arena &scratch, int threads,
+                       int32_t *assignment, double *history) {
     require(m > 0 && k > 0, "kernel k-means: needs m > 0 points and k > 0 clusters");
     ArenaScope scope(scratch);
     ScratchCarver carver(scratch);
@@ -338,9 +337,9 @@ size_t kernel_kmeans_sample_workspace_bytes(const Dataset &data, const KernelSpe
     return plan.bytes();
 }
 
-KernelPartition kernel_kmeans_sample(Context &ctx, Arena &scratch, const Dataset &data, const int64_t *rows,
-                                     int64_t n, const std::vector<int64_t> &sample_from, const KernelSpec &kernel,
-                                     int64_t k, int64_t sample_size) {
+KernelPartition kernel_kmeans_sample(Context &ctx, Arena &scratch, const Dataset &data, const int64_t *rows, int64_t n,
+                                     const std::vector<int64_t> &sample_from, const KernelSpec &kernel, int64_t k,
+                                     int64_t sample_size) {
     require(n > 0 && k > 0 && sample_size > 0, "kernel k-means: needs rows, k > 0 and sample_size > 0");
     const bool adaptive = !sample_from.empty();
     const int64_t pool_size = adaptive ? int64_t(sample_from.size()) : n;
@@ -399,9 +398,8 @@ void kernel_partition_assign(Context &ctx, Arena &scratch, const Dataset &partit
 void kernel_partition_assign(Context &ctx, const Dataset &partition_data, const KernelPartition &partition,
                              const Dataset &points, const int64_t *rows, int64_t n, const KernelSpec &kernel,
                              int32_t *cluster_of) {
-    Arena scratch = ctx.reserve(kernel_partition_assign_workspace_bytes(partition_data,
-                                                                        int64_t(partition.sample_rows.size()),
-                                                                        partition.k, points, kernel),
+    Arena scratch = ctx.reserve(kernel_partition_assign_workspace_bytes(
+                                    partition_data, int64_t(partition.sample_rows.size()), partition.k, points, kernel),
                                 "kernel partition assign");
     kernel_partition_assign(ctx, scratch, partition_data, partition, points, rows, n, kernel, cluster_of);
 }

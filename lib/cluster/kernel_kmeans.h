@@ -39,9 +39,9 @@ KernelPartition kernel_kmeans_sample(Context &ctx, const Dataset &data, const in
                                      const std::vector<int64_t> &sample_from, const KernelSpec &kernel, int64_t k,
                                      int64_t sample_size);
 // The same with scratch from the caller's arena, sized by:
-KernelPartition kernel_kmeans_sample(Context &ctx, Arena &scratch, const Dataset &data, const int64_t *rows,
-                                     int64_t n, const std::vector<int64_t> &sample_from, const KernelSpec &kernel,
-                                     int64_t k, int64_t sample_size);
+KernelPartition kernel_kmeans_sample(Context &ctx, Arena &scratch, const Dataset &data, const int64_t *rows, int64_t n,
+                                     const std::vector<int64_t> &sample_from, const KernelSpec &kernel, int64_t k,
+                                     int64_t sample_size);
 size_t kernel_kmeans_sample_workspace_bytes(const Dataset &data, const KernelSpec &kernel, int64_t k,
                                             int64_t sample_size);
 
@@ -55,8 +55,8 @@ void kernel_partition_assign(Context &ctx, const Dataset &partition_data, const 
 void kernel_partition_assign(Context &ctx, Arena &scratch, const Dataset &partition_data,
                              const KernelPartition &partition, const Dataset &points, const int64_t *rows, int64_t n,
                              const KernelSpec &kernel, int32_t *cluster_of);
-size_t kernel_partition_assign_workspace_bytes(const Dataset &partition_data, int64_t sample_size,
-                                               int64_t k, const Dataset &points, const KernelSpec &kernel);
+size_t kernel_partition_assign_workspace_bytes(const Dataset &partition_data, int64_t sample_size, int64_t k,
+                                               const Dataset &points, const KernelSpec &kernel);
 
 constexpr int kKernelKMeansMaxIter = 30;
 
@@ -68,8 +68,8 @@ constexpr int kKernelKMeansMaxIter = 30;
 // means of the current assignment — after seeding and after each iteration
 // that moved a point; entries past the last are left alone. Returns the
 // number of such iterations.
-int kernel_kmeans_gram(const double *gram, int64_t m, int64_t k, int max_iter, Rng &rng, Arena &scratch,
-                       int threads, int32_t *assignment, double *history);
+int kernel_kmeans_gram(const double *gram, int64_t m, int64_t k, int max_iter, Rng &rng, Arena &scratch, int threads,
+                       int32_t *assignment, double *history);
 size_t kernel_kmeans_gram_workspace_bytes(int64_t m, int64_t k);
 
 }  // namespace kmx

@@ -105,8 +105,7 @@ void require_center_count(int64_t k) {
 void require_options(const KMeansOptions &options) {
     if (options.max_iter < 1)
         fail(KMX_E_INVALID_ARGUMENT, "max_iter = %d: k-means needs at least one iteration", options.max_iter);
-    if (!(options.tol >= 0 && options.tol < 1))
-        fail(KMX_E_INVALID_ARGUMENT, "tol = %g must be in [0, 1)", options.tol);
+    if (!(options.tol >= 0 && options.tol < 1)) fail(KMX_E_INVALID_ARGUMENT, "tol = %g must be in [0, 1)", options.tol);
 }
 
 // ------------------------------------------------------------- assignment
@@ -115,8 +114,7 @@ void require_options(const KMeansOptions &options) {
 void exact_sqdist(const Dataset &data, const double *x, int64_t begin, int64_t end, const CenterSet &centers,
                   const int32_t *assignment, double *sqdist) {
     for (int64_t i = begin; i < end; ++i)
-        sqdist[i] =
-            cluster::squared_distance(x + (i - begin) * data.d, centers.rows + assignment[i] * data.d, data.d);
+        sqdist[i] = cluster::squared_distance(x + (i - begin) * data.d, centers.rows + assignment[i] * data.d, data.d);
 }
 
 // Σ_i w_i ‖x_i − c_a(i)‖² from exact squared differences (left in sqdist),
@@ -253,8 +251,8 @@ int64_t update_centers(const Dataset &data, const int32_t *assignment, const dou
 
 // ---------------------------------------------------------------- k-means
 
-KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options,
-                    double *centers, int32_t *assignment, double *history) {
+KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options, double *centers,
+                    int32_t *assignment, double *history) {
     require_cluster_count(data, options.k);
     require_options(options);
     require(centers != nullptr, "k-means: centers is NULL");

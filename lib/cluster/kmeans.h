@@ -29,8 +29,8 @@ struct KMeansResult {
 // it (distances as ‖x‖² + ‖c‖² − 2⟨x, c⟩); entries past the last iteration
 // are left alone. The returned objective is recomputed from exact squared
 // differences. Deterministic for a given ctx.seed and ctx.threads.
-KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options,
-                    double *centers, int32_t *assignment, double *history = nullptr);
+KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options, double *centers,
+                    int32_t *assignment, double *history = nullptr);
 size_t kmeans_workspace_bytes(const Dataset &data, int64_t k, int threads);
 
 // Nearest center (k x d row-major) for every row; sqdist (optional) gets the

@@ -61,8 +61,8 @@ bool sample_rows(Rng &rng, int64_t n, const Mass &mass, int64_t count, double *t
 // Fills s.trial_sqdist for the `trials` drawn rows and sums, per trial,
 // Σ_i w_i·min(D_i², ‖x_i − trial_t‖²) (per slot, then in slot order); returns
 // the trial with the smallest sum, the lowest on ties.
-int64_t evaluate_trials(const Dataset &data, const RowPartition &partition, const SeedingScratch &s,
-                        int64_t trials, const double *row_sqnorms, const double *min_sqdist) {
+int64_t evaluate_trials(const Dataset &data, const RowPartition &partition, const SeedingScratch &s, int64_t trials,
+                        const double *row_sqnorms, const double *min_sqdist) {
     const CenterSet trial_set{s.trial_rows, s.trial_sqnorms, trials, data.d};
     std::fill(s.slot_potentials, s.slot_potentials + partition.slots * s.potential_stride, 0.0);
     for_each_block(partition, [&](int slot, int64_t begin, int64_t end) {
@@ -81,7 +81,8 @@ int64_t evaluate_trials(const Dataset &data, const RowPartition &partition, cons
     double best_potential = std::numeric_limits<double>::infinity();
     for (int64_t t = 0; t < trials; ++t) {
         double potential = 0;
-        for (int slot = 0; slot < partition.slots; ++slot) potential += s.slot_potentials[slot * s.potential_stride + t];
+        for (int slot = 0; slot < partition.slots; ++slot)
+            potential += s.slot_potentials[slot * s.potential_stride + t];
         if (potential < best_potential) {
             best_potential = potential;
             best = t;
@@ -118,8 +119,8 @@ void draw_trials(Rng &rng, const Dataset &data, const SeedingScratch &s, int64_t
 
 int64_t seeding_trials(int64_t k) { return 2 + int64_t(std::log(double(k))); }
 
-void seed_kmeans_plus_plus(Context &ctx, Arena &scratch, const Dataset &data, const RowPartition &partition,
-                           int64_t k, const double *row_sqnorms, double *centers, double *min_sqdist) {
+void seed_kmeans_plus_plus(Context &ctx, Arena &scratch, const Dataset &data, const RowPartition &partition, int64_t k,
+                           const double *row_sqnorms, double *centers, double *min_sqdist) {
     const ArenaScope scope(scratch);
     ScratchCarver carver(scratch);
     const SeedingScratch s = carve_seeding(carver, data, partition, seeding_trials(k));

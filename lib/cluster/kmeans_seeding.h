@@ -21,8 +21,8 @@ int64_t seeding_trials(int64_t k);
 // min_sqdist (n) is scratch; it ends holding each row's squared distance to
 // its nearest center (GEMM form, clamped at 0). Distances to the trials of
 // one round are kept (n x trials), so choosing one costs no pass over the data.
-void seed_kmeans_plus_plus(Context &ctx, Arena &scratch, const Dataset &data, const RowPartition &partition,
-                           int64_t k, const double *row_sqnorms, double *centers, double *min_sqdist);
+void seed_kmeans_plus_plus(Context &ctx, Arena &scratch, const Dataset &data, const RowPartition &partition, int64_t k,
+                           const double *row_sqnorms, double *centers, double *min_sqdist);
 // Bytes seed_kmeans_plus_plus carves from `scratch` (released before it returns).
 size_t kmeans_seeding_workspace_bytes(const Dataset &data, const RowPartition &partition, int64_t k);
 

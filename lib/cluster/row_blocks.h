@@ -17,7 +17,7 @@ struct RowPartition {
     int64_t rows = 0;        // n
     int64_t block_rows = 0;  // rows per block (the last block may be shorter)
     int64_t blocks = 0;
-    int slots = 0;           // workers; slot s owns blocks [first_block(s), first_block(s + 1))
+    int slots = 0;  // workers; slot s owns blocks [first_block(s), first_block(s + 1))
 
     int64_t block_begin(int64_t block) const { return block * block_rows; }
     int64_t block_end(int64_t block) const {

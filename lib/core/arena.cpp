@@ -50,8 +50,8 @@ Arena &Arena::operator=(Arena &&other) noexcept {
 void *Arena::alloc_bytes(size_t bytes) {
     const size_t size = align_up(bytes);
     if (size > capacity_ - used_)
-        fail(KMX_E_INTERNAL, "workspace sizing bug: %zu more bytes requested with %zu of %zu left",
-             size, capacity_ - used_, capacity_);
+        fail(KMX_E_INTERNAL, "workspace sizing bug: %zu more bytes requested with %zu of %zu left", size,
+             capacity_ - used_, capacity_);
     void *p = base_ + used_;
     used_ += size;
     if (used_ > peak_) peak_ = used_;

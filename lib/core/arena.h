@@ -12,9 +12,7 @@ namespace kmx {
 
 constexpr size_t kArenaAlignment = 64;  // a cache line; enough for AVX-512 loads
 
-constexpr size_t align_up(size_t bytes) {
-    return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
-}
+constexpr size_t align_up(size_t bytes) { return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
 
 // Adds up the aligned sizes of the arrays a call will carve from its arena.
 class WorkspacePlan {

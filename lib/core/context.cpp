@@ -46,8 +46,8 @@ void Context::check_budget(size_t bytes, const char *what) {
     const size_t available = memory_budget > reserved_bytes_ ? memory_budget - reserved_bytes_ : 0;
     if (bytes > available)
         fail(KMX_E_OUT_OF_MEMORY,
-             "%s needs %zu bytes but the memory budget allows %zu (memory_budget=%zu, %zu already reserved)",
-             what, bytes, available, memory_budget, reserved_bytes_);
+             "%s needs %zu bytes but the memory budget allows %zu (memory_budget=%zu, %zu already reserved)", what,
+             bytes, available, memory_budget, reserved_bytes_);
     reserved_bytes_ += bytes;
     if (reserved_bytes_ > peak_bytes_) peak_bytes_ = reserved_bytes_;
 }

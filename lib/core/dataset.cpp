@@ -94,8 +94,7 @@ void Dataset::set_weights(const double *weights) {
     check_finite(weights, n, 1, "weights");
     double total = 0;
     for (int64_t i = 0; i < n; ++i) {
-        if (weights[i] < 0)
-            fail(KMX_E_INVALID_ARGUMENT, "weights[%lld] = %g is negative", (long long)i, weights[i]);
+        if (weights[i] < 0) fail(KMX_E_INVALID_ARGUMENT, "weights[%lld] = %g is negative", (long long)i, weights[i]);
         total += weights[i];
     }
     if (!(total > 0)) fail(KMX_E_INVALID_ARGUMENT, "weights are all zero");

@@ -15,8 +15,8 @@ namespace {
 
 const char *const kKernelNames[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid", nullptr};
 const char *const kLogLevelNames[] = {"error", "warning", "info", "debug", nullptr};
-const char *const kMethodNames[] = {"svm", "dcsvm", "dcsvm_early", "bka", "krr", "nystrom_krr", "meka_krr", "falkon",
-                                    nullptr};
+const char *const kMethodNames[] = {"svm",         "dcsvm",    "dcsvm_early", "bka",  "krr",
+                                    "nystrom_krr", "meka_krr", "falkon",      nullptr};
 const char *const kTaskNames[] = {"auto", "classification", "regression", nullptr};
 const char *const kCenterMethodNames[] = {"uniform", "kmeans", "leverage", nullptr};
 const char *const kApproxNames[] = {"nystrom", "kmeans_nystrom", "meka", nullptr};
@@ -27,11 +27,11 @@ constexpr double kMaxExact = 9007199254740992.0;  // 2^53
 
 // Method bits for ParamSpec::methods.
 constexpr unsigned bit(kmx_method method) { return 1u << unsigned(method); }
-constexpr unsigned kSvmMethods = bit(KMX_METHOD_SVM) | bit(KMX_METHOD_DCSVM) | bit(KMX_METHOD_DCSVM_EARLY) |
-                                 bit(KMX_METHOD_BKA);
+constexpr unsigned kSvmMethods =
+    bit(KMX_METHOD_SVM) | bit(KMX_METHOD_DCSVM) | bit(KMX_METHOD_DCSVM_EARLY) | bit(KMX_METHOD_BKA);
 constexpr unsigned kDcsvmMethods = bit(KMX_METHOD_DCSVM) | bit(KMX_METHOD_DCSVM_EARLY) | bit(KMX_METHOD_BKA);
-constexpr unsigned kKrrMethods = bit(KMX_METHOD_KRR) | bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_MEKA_KRR) |
-                                 bit(KMX_METHOD_FALKON);
+constexpr unsigned kKrrMethods =
+    bit(KMX_METHOD_KRR) | bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_MEKA_KRR) | bit(KMX_METHOD_FALKON);
 constexpr unsigned kAllMethods = kSvmMethods | kKrrMethods;
 constexpr unsigned kMeka = bit(KMX_METHOD_MEKA_KRR);
 constexpr unsigned kSolverApprox = kOwnerSolver | kOwnerApprox;
@@ -48,7 +48,8 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_LOG_LEVEL, "log_level", 0, 3, KMX_BOUND_ENUM, KMX_LOG_WARNING, kLogLevelNames, kOwnerContext, 0,
      "messages at or below this level reach the log callback"},
     // kernel
-    {KMX_PARAM_KERNEL, "kernel", 0, 4, KMX_BOUND_ENUM, KMX_KERNEL_RBF, kKernelNames, kOwnerKernel, 0, "kernel function"},
+    {KMX_PARAM_KERNEL, "kernel", 0, 4, KMX_BOUND_ENUM, KMX_KERNEL_RBF, kKernelNames, kOwnerKernel, 0,
+     "kernel function"},
     {KMX_PARAM_GAMMA, "gamma", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerKernel, 0,
      "kernel width gamma; 0 = auto: 1/columns, as LIBSVM"},
     {KMX_PARAM_COEF0, "coef0", -kInf, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerKernel, 0,
@@ -95,17 +96,17 @@ const ParamSpec kParams[] = {
      "Nystrom landmarks / FALKON centers M; 0 = auto: min(n, max(100, 5 sqrt n))"},
     {KMX_PARAM_CENTER_METHOD, "center_method", 0, 2, KMX_BOUND_ENUM, KMX_CENTERS_UNIFORM, kCenterMethodNames,
      kOwnerSolver, bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_FALKON), "how the centers are chosen"},
-    {KMX_PARAM_ITERATIONS, "iterations", 1, 1e6, KMX_BOUND_INTEGER, 20, nullptr, kOwnerSolver,
-     bit(KMX_METHOD_FALKON), "FALKON: conjugate-gradient iterations at most"},
-    {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-7, nullptr, kOwnerSolver,
-     bit(KMX_METHOD_FALKON), "FALKON: stop when the relative residual is below it (0: iterations only)"},
+    {KMX_PARAM_ITERATIONS, "iterations", 1, 1e6, KMX_BOUND_INTEGER, 20, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
+     "FALKON: conjugate-gradient iterations at most"},
+    {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-7, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
+     "FALKON: stop when the relative residual is below it (0: iterations only)"},
     {KMX_PARAM_VALIDATION, "validation", 0, 0.5, 0, 0, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
      "FALKON: fraction of rows held out for early stopping (0: none)"},
     // kernel approximations (nystrom_krr and meka_krr take them too)
     {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames, kOwnerApprox, 0,
      "approximation method"},
-    {KMX_PARAM_RANK, "rank", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox,
-     bit(KMX_METHOD_NYSTROM_KRR) | kMeka, "Nystrom: rank k of the truncation (0: none); MEKA: rank per cluster (0: auto)"},
+    {KMX_PARAM_RANK, "rank", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox, bit(KMX_METHOD_NYSTROM_KRR) | kMeka,
+     "Nystrom: rank k of the truncation (0: none); MEKA: rank per cluster (0: auto)"},
     {KMX_PARAM_CLUSTERS, "clusters", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox, kMeka,
      "MEKA clusters c; 0 = auto"},
     {KMX_PARAM_THRESHOLD, "threshold", 0, kInf, KMX_BOUND_UPPER_OPEN, 1e-3, nullptr, kSolverApprox, kMeka,
@@ -260,8 +261,7 @@ ParamList::ParamList(const char *text, const ParamGroup &group) {
         const char *key = p;
         while (*p && *p != '=' && !std::isspace(static_cast<unsigned char>(*p)) && *p != ',') ++p;
         const size_t key_len = size_t(p - key);
-        if (*p != '=')
-            fail(KMX_E_INVALID_ARGUMENT, "expected key=value, got '%.*s'", int(key_len), key);
+        if (*p != '=') fail(KMX_E_INVALID_ARGUMENT, "expected key=value, got '%.*s'", int(key_len), key);
         const char *value = ++p;
         while (*p && !std::isspace(static_cast<unsigned char>(*p)) && *p != ',') ++p;
         const ParamSpec *spec = find_param(key, key_len);

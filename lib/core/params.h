@@ -53,8 +53,8 @@ const char *param_value_name(const ParamSpec &spec, double value);
 
 // The parameters one kind of object (a context, a kernel, k-means, ...) accepts.
 struct ParamGroup {
-    unsigned owner;     // one ParamOwner bit
-    const char *name;   // "context", "kernel", ... for messages
+    unsigned owner;    // one ParamOwner bit
+    const char *name;  // "context", "kernel", ... for messages
 
     bool has(kmx_param param) const;
     // Throws unless `param` belongs to the group (and, for check, `value` is allowed).

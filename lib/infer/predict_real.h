@@ -84,9 +84,12 @@ static REAL FN(kernel)(const kmx_infer_predictor *p, const double *x, const REAL
         case INFER_KERNEL_LAPLACIAN:
             *distance = FN(l1_distance)(x, u, p->d);
             return R_EXP(-gamma * *distance);
-        case INFER_KERNEL_POLYNOMIAL: return FN(integer_power)(gamma * FN(dot)(x, u, p->d) + coef0, p->degree);
-        case INFER_KERNEL_LINEAR: return FN(dot)(x, u, p->d);
-        default: return R_TANH(gamma * FN(dot)(x, u, p->d) + coef0);
+        case INFER_KERNEL_POLYNOMIAL:
+            return FN(integer_power)(gamma * FN(dot)(x, u, p->d) + coef0, p->degree);
+        case INFER_KERNEL_LINEAR:
+            return FN(dot)(x, u, p->d);
+        default:
+            return R_TANH(gamma * FN(dot)(x, u, p->d) + coef0);
     }
 }
 

@@ -2,11 +2,13 @@
 #include "kmx/kmx_infer.h"
 
 #define KMX_INFER_STATUS_CASE_(name, value) \
-    case name: return #name;
+    case name:                              \
+        return #name;
 
 const char *kmx_infer_status_name(kmx_infer_status status) {
     switch (status) {
         KMX_INFER_STATUS_LIST(KMX_INFER_STATUS_CASE_)
-        default: return "KMX_INFER_E_UNKNOWN";
+        default:
+            return "KMX_INFER_E_UNKNOWN";
     }
 }

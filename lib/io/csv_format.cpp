@@ -25,8 +25,7 @@ int64_t count_fields(const char *p, const char *end) {
 
 // Fields of a row once they are all read: the count every row must match.
 void check_field_count(const Line &line, CsvShape &shape, int64_t fields) {
-    if (fields < 2)
-        fail_at(line, line.end, "a CSV row needs a label and at least one feature, got 1 field");
+    if (fields < 2) fail_at(line, line.end, "a CSV row needs a label and at least one feature, got 1 field");
     if (fields - 1 > kMaxColumns)
         fail_at(line, line.end, "%lld features: at most %lld columns are supported", (long long)(fields - 1),
                 (long long)kMaxColumns);

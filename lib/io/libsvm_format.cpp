@@ -21,8 +21,8 @@ int64_t parse_index(const Line &line, const char *begin, const char *end) {
     if (negative || index == 0)
         fail_at(line, begin, "index %s is not positive: LIBSVM indices start at 1", quote(begin, end).text);
     if (index > kMaxColumns)
-        fail_at(line, begin, "index %s is too large: at most %lld columns are supported",
-                quote(begin, end).text, (long long)kMaxColumns);
+        fail_at(line, begin, "index %s is too large: at most %lld columns are supported", quote(begin, end).text,
+                (long long)kMaxColumns);
     return index;
 }
 

@@ -211,7 +211,7 @@ TextShape total_shape(const TextInput &input, const std::vector<TextShape> &shap
 struct BlockLayout {
     size_t bytes = 0;
     size_t labels = 0;
-    size_t x = 0;  // dense only
+    size_t x = 0;                              // dense only
     size_t row_ptr = 0, cols = 0, values = 0;  // CSR only
 };
 
@@ -225,8 +225,7 @@ size_t place(WorkspacePlan &plan, int64_t count) {
 int64_t dense_count(const TextShape &shape) {
     int64_t count = 0;
     if (__builtin_mul_overflow(shape.rows, shape.cols, &count))
-        fail(KMX_E_OUT_OF_MEMORY, "%lld x %lld dense values overflow", (long long)shape.rows,
-             (long long)shape.cols);
+        fail(KMX_E_OUT_OF_MEMORY, "%lld x %lld dense values overflow", (long long)shape.rows, (long long)shape.cols);
     return count;
 }
 
@@ -260,8 +259,8 @@ struct PieceOffset {
 std::vector<PieceOffset> piece_offsets(const std::vector<TextShape> &shapes) {
     std::vector<PieceOffset> offsets(shapes.size());
     for (size_t p = 1; p < shapes.size(); ++p)
-        offsets[p] = PieceOffset{offsets[p - 1].row + shapes[p - 1].rows,
-                                 offsets[p - 1].nonzero + shapes[p - 1].nonzeros};
+        offsets[p] =
+            PieceOffset{offsets[p - 1].row + shapes[p - 1].rows, offsets[p - 1].nonzero + shapes[p - 1].nonzeros};
     return offsets;
 }
 
@@ -315,8 +314,8 @@ void fill_csr_piece(Context &ctx, RowReader &reader, const BlockArrays &to, cons
 
 // Pass 2: every piece in parallel, into its own rows; then the dataset
 // points at the filled arrays.
-void fill(Context &ctx, const std::vector<TextPiece> &pieces, const std::vector<TextShape> &shapes,
-          kmx_format format, const CsvShape &csv_shape, Dataset &ds, const BlockLayout &layout, bool dense) {
+void fill(Context &ctx, const std::vector<TextPiece> &pieces, const std::vector<TextShape> &shapes, kmx_format format,
+          const CsvShape &csv_shape, Dataset &ds, const BlockLayout &layout, bool dense) {
     const BlockArrays to = block_arrays(ds, layout, dense);
     const std::vector<PieceOffset> offsets = piece_offsets(shapes);
     parallel_for(int64_t(pieces.size()), ctx.threads, [&](int64_t p) {

@@ -18,8 +18,7 @@ class Context;
 class Dataset;
 
 std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format);
-std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format,
-                                       const char *name);
+std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format, const char *name);
 // The same with the text cut into `pieces` pieces at line boundaries, read
 // in parallel on ctx.threads threads (parse_dataset uses one piece per
 // thread, each at least 1 MiB). The result and any error are those of a

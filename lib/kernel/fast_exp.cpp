@@ -33,8 +33,8 @@ namespace kmx {
 namespace {
 
 constexpr int kTableBits = 4;
-constexpr int kTableSize = 1 << kTableBits;        // N
-constexpr double kInvLn2N = 23.083120654223414;    // N / ln2
+constexpr int kTableSize = 1 << kTableBits;                          // N
+constexpr double kInvLn2N = 23.083120654223414;                      // N / ln2
 constexpr double kLn2HiN = 6.93147180369123816490e-01 / kTableSize;  // 21 significant bits: k · kLn2HiN is exact
 constexpr double kLn2LoN = 1.90821492927058770002e-10 / kTableSize;  // ln2/N − kLn2HiN
 // Adding 1.5·2^52 rounds to an integer and leaves it in the low mantissa bits.
@@ -44,16 +44,33 @@ constexpr double kLowest = -746.0;  // e^x rounds to 0 below −745.14
 
 // e^r ≈ Σ c_i r^i on |r| ≤ ln2/32 (mpmath.chebyfit(exp, [−ln2/32, ln2/32], 7)).
 constexpr double kPoly[7] = {
-    1.0, 1.0000000000000022, 0.5000000000000003, 0.16666666662844726, 0.04166666666188925, 0.008333496248686918,
+    1.0,
+    1.0000000000000022,
+    0.5000000000000003,
+    0.16666666662844726,
+    0.04166666666188925,
+    0.008333496248686918,
     0.0013889092532749104,
 };
 
 // 2^(j/16), rounded to nearest.
 alignas(64) constexpr double kTable[kTableSize] = {
-    1.0,                1.0442737824274138, 1.0905077326652577, 1.1387886347566916,
-    1.189207115002721,  1.241857812073484,  1.2968395546510096, 1.3542555469368927,
-    1.4142135623730951, 1.4768261459394993, 1.5422108254079407, 1.6104903319492543,
-    1.681792830507429,  1.7562521603732995, 1.8340080864093424, 1.9152065613971474,
+    1.0,
+    1.0442737824274138,
+    1.0905077326652577,
+    1.1387886347566916,
+    1.189207115002721,
+    1.241857812073484,
+    1.2968395546510096,
+    1.3542555469368927,
+    1.4142135623730951,
+    1.4768261459394993,
+    1.5422108254079407,
+    1.6104903319492543,
+    1.681792830507429,
+    1.7562521603732995,
+    1.8340080864093424,
+    1.9152065613971474,
 };
 
 // ------------------------------------------------------------ portable coding
@@ -140,8 +157,7 @@ void gaussian_baseline(double *row, int64_t n, double gamma, double sq_a, const 
 __attribute__((target("avx2,fma"))) void exp_avx2_fma(double *x, int64_t n) { exp_loop<true>(x, n); }
 
 __attribute__((target("avx2,fma"))) void gaussian_avx2_fma(double *row, int64_t n, double gamma, double sq_a,
-                                                           const double *sq_b, double floor_a,
-                                                           const double *floor_b) {
+                                                           const double *sq_b, double floor_a, const double *floor_b) {
     gaussian_loop<true>(row, n, gamma, sq_a, sq_b, floor_a, floor_b);
 }
 
@@ -151,9 +167,7 @@ __attribute__((target("avx2,fma"))) void gaussian_avx2_fma(double *row, int64_t 
 constexpr __mmask8 kAllLanes = 0xFF;
 
 // Lanes of the 8-wide group starting at i that lie inside [0, n).
-inline __mmask8 lanes_from(int64_t i, int64_t n) {
-    return n - i >= 8 ? kAllLanes : __mmask8((1u << (n - i)) - 1);
-}
+inline __mmask8 lanes_from(int64_t i, int64_t n) { return n - i >= 8 ? kAllLanes : __mmask8((1u << (n - i)) - 1); }
 
 // Here k/N itself comes out of the rounding: adding 1.5·2^48 (whose ulp is
 // 2^−4 = 1/N) to x/ln2 rounds it to k/N, the same k as round(x·N/ln2), and
@@ -188,8 +202,8 @@ __attribute__((target("avx512f"))) void exp_avx512(double *x, int64_t n) {
 
 // exp(−γ D) for the 8 entries at j of a Gaussian row (lanes: those inside the row).
 __attribute__((target("avx512f"))) inline void gaussian8(double *row, const double *sq_b, const double *floor_b,
-                                                         int64_t j, __mmask8 lanes, __m512d minus_gamma,
-                                                         __m512d sq_a8, __m512d floor_a8) {
+                                                         int64_t j, __mmask8 lanes, __m512d minus_gamma, __m512d sq_a8,
+                                                         __m512d floor_a8) {
     const __m512d norms = _mm512_add_pd(sq_a8, _mm512_maskz_loadu_pd(lanes, sq_b + j));
     const __m512d dist2 = _mm512_add_pd(_mm512_maskz_loadu_pd(lanes, row + j), norms);
     const __m512d floor = _mm512_add_pd(floor_a8, _mm512_maskz_loadu_pd(lanes, floor_b + j));
@@ -222,10 +236,13 @@ struct Implementation {
 Implementation implementation(ExpPath path) {
     switch (path) {
 #ifdef KMX_X86_64
-        case ExpPath::Avx512: return {exp_avx512, gaussian_avx512};
-        case ExpPath::Avx2Fma: return {exp_avx2_fma, gaussian_avx2_fma};
+        case ExpPath::Avx512:
+            return {exp_avx512, gaussian_avx512};
+        case ExpPath::Avx2Fma:
+            return {exp_avx2_fma, gaussian_avx2_fma};
 #endif
-        default: return {exp_baseline, gaussian_baseline};
+        default:
+            return {exp_baseline, gaussian_baseline};
     }
 }
 
@@ -246,9 +263,12 @@ bool exp_path_supported(ExpPath path) {
 #ifdef KMX_X86_64
     __builtin_cpu_init();
     switch (path) {
-        case ExpPath::Avx512: return __builtin_cpu_supports("avx512f");
-        case ExpPath::Avx2Fma: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-        default: return true;
+        case ExpPath::Avx512:
+            return __builtin_cpu_supports("avx512f");
+        case ExpPath::Avx2Fma:
+            return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        default:
+            return true;
     }
 #else
     return path == ExpPath::Baseline;

@@ -47,12 +47,18 @@ void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_
 double kernel_eval(const KernelSpec &spec, const double *a, const double *b, int64_t d) {
     const double gamma = spec.gamma_for(d);
     switch (spec.type) {
-        case KMX_KERNEL_RBF: return std::exp(-gamma * squared_distance(a, b, d));
-        case KMX_KERNEL_LAPLACIAN: return std::exp(-gamma * l1_distance(a, b, d));
-        case KMX_KERNEL_POLYNOMIAL: return std::pow(gamma * dot(a, b, d) + spec.coef0, spec.degree);
-        case KMX_KERNEL_LINEAR: return dot(a, b, d);
-        case KMX_KERNEL_SIGMOID: return std::tanh(gamma * dot(a, b, d) + spec.coef0);
-        default: fail(KMX_E_INVALID_ARGUMENT, "unknown kernel type %d", int(spec.type));
+        case KMX_KERNEL_RBF:
+            return std::exp(-gamma * squared_distance(a, b, d));
+        case KMX_KERNEL_LAPLACIAN:
+            return std::exp(-gamma * l1_distance(a, b, d));
+        case KMX_KERNEL_POLYNOMIAL:
+            return std::pow(gamma * dot(a, b, d) + spec.coef0, spec.degree);
+        case KMX_KERNEL_LINEAR:
+            return dot(a, b, d);
+        case KMX_KERNEL_SIGMOID:
+            return std::tanh(gamma * dot(a, b, d) + spec.coef0);
+        default:
+            fail(KMX_E_INVALID_ARGUMENT, "unknown kernel type %d", int(spec.type));
     }
 }
 

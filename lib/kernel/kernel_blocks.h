@@ -13,8 +13,8 @@ namespace kmx::kernel_detail {
 
 // Kernels of a·b or ‖a−b‖² (RBF, polynomial, sigmoid, linear): one GEMM into
 // `out`, then an elementwise map (kernel_gram.cpp).
-void gram_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b,
-                       int64_t nb, int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads);
+void gram_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb,
+                       int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads);
 size_t gram_kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int64_t nb, int64_t d);
 
 // The Laplacian kernel exp(−γ‖a−b‖₁) by a tiled direct loop; no scratch

@@ -23,7 +23,7 @@ namespace kmx::kernel_detail {
 namespace {
 
 constexpr int64_t kMapRowTile = 16;        // rows per parallel task of the elementwise pass
-constexpr double kUnitRoundoff = 0x1p-53;   // u, half the machine epsilon
+constexpr double kUnitRoundoff = 0x1p-53;  // u, half the machine epsilon
 
 // sq[i] = ‖x_i‖² for the n rows of x (row stride ld).
 void squared_norms(const double *x, int64_t n, int64_t ld, int64_t d, double *sq, int threads) {
@@ -79,8 +79,7 @@ void gaussian_block(const KernelSpec &spec, const double *a, int64_t na, int64_t
     squared_norms(a, na, lda, d, sq_a, threads);
     squared_norms(b, nb, ldb, d, sq_b, threads);
     for (int64_t j = 0; j < nb; ++j) floor_b[j] = terms.noise * sq_b[j];
-    linalg::gemm_abt_tiles(na, nb, d, -2.0, a, lda, b, ldb, out, ldo, scratch, threads,
-                           linalg::tile_visitor(terms));
+    linalg::gemm_abt_tiles(na, nb, d, -2.0, a, lda, b, ldb, out, ldo, scratch, threads, linalg::tile_visitor(terms));
 }
 
 // u^degree by repeated squaring (degree ≥ 1).
@@ -94,8 +93,8 @@ double integer_power(double u, int degree) {
 // Kernels of the scaled dot product: out ← γ A Bᵀ by the GEMM, then `map`
 // on every entry.
 template <class Map>
-void dot_kernel_block(double scale, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb,
-                      int64_t ldb, int64_t d, double *out, int64_t ldo, int threads, Map &&map) {
+void dot_kernel_block(double scale, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb, int64_t ldb,
+                      int64_t d, double *out, int64_t ldo, int threads, Map &&map) {
     linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, na, nb, d, scale, a, lda, b, ldb, 0.0, out, ldo, threads);
     for_each_row_tile(na, kMapRowTile, threads, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i)
@@ -105,8 +104,8 @@ void dot_kernel_block(double scale, const double *a, int64_t na, int64_t lda, co
 
 }  // namespace
 
-void gram_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b,
-                       int64_t nb, int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads) {
+void gram_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb,
+                       int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads) {
     const double gamma = spec.gamma_for(d), coef0 = spec.coef0;
     const int degree = spec.degree;
     switch (spec.type) {
@@ -122,8 +121,7 @@ void gram_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int6
                              [=](double scaled_dot) { return std::tanh(scaled_dot + coef0); });
             return;
         case KMX_KERNEL_LINEAR:
-            linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, na, nb, d, 1.0, a, lda, b, ldb, 0.0, out, ldo,
-                         threads);
+            linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, na, nb, d, 1.0, a, lda, b, ldb, 0.0, out, ldo, threads);
             return;
         default:
             fail(KMX_E_INVALID_ARGUMENT, "unknown kernel type %d", int(spec.type));

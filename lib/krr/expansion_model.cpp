@@ -72,8 +72,7 @@ CenterExpansion expansion_from_model(const Model &model) {
     e.beta.assign(size_t(e.m * e.outputs), 0.0);
     for (int64_t k = 0; k < e.outputs; ++k) {
         const BinaryMachine &machine = model.machines[size_t(k)];
-        for (size_t j = 0; j < machine.sv.size(); ++j)
-            e.beta[size_t(machine.sv[j] * e.outputs + k)] += machine.coef[j];
+        for (size_t j = 0; j < machine.sv.size(); ++j) e.beta[size_t(machine.sv[j] * e.outputs + k)] += machine.coef[j];
     }
     e.cluster_centers = model.route_centers;
     if (model.routes > 0) e.cluster_begin = model.machines[0].local.cluster_begin;

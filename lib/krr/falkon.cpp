@@ -37,29 +37,29 @@ int64_t validation_rows_for(int64_t n, double fraction) { return int64_t(std::fl
 
 // Everything fixed for one fit: the data, its split, the centers.
 struct Problem {
-    KernelSpec kernel;         // gamma resolved
+    KernelSpec kernel;  // gamma resolved
     const Dataset *data;
-    const Dataset *centers;    // M x d, dense
-    const double *y;           // n x k targets
+    const Dataset *centers;  // M x d, dense
+    const double *y;         // n x k targets
     int64_t n, m, k, block;
-    int64_t train_rows;        // n minus validation rows
-    std::vector<uint8_t> held_out;  // n flags: 1 = validation row (empty: none)
+    int64_t train_rows;               // n minus validation rows
+    std::vector<uint8_t> held_out;    // n flags: 1 = validation row (empty: none)
     std::vector<int64_t> validation;  // the validation rows, increasing
 };
 
 // The CG state and the one kernel block, carved from the arena (the layout
 // code sizes and carves, so falkon_workspace_bytes can never disagree).
 struct Work {
-    double *x, *r, *p, *ap, *tmp;   // q x k (carved M x k)
-    double *v, *w;                  // M x k: T⁻¹A⁻¹p and K_nMᵀ K_nM v
-    double *best_x;                 // M x k: the best iterate on the validation rows
-    double *kernel_block;           // block x M rows of K_nM
-    double *cache;                  // the first cached_blocks blocks of K_nM (opt-in, else empty)
+    double *x, *r, *p, *ap, *tmp;  // q x k (carved M x k)
+    double *v, *w;                 // M x k: T⁻¹A⁻¹p and K_nMᵀ K_nM v
+    double *best_x;                // M x k: the best iterate on the validation rows
+    double *kernel_block;          // block x M rows of K_nM
+    double *cache;                 // the first cached_blocks blocks of K_nM (opt-in, else empty)
     int64_t cached_blocks;
-    bool cache_ready;               // filled by the first pass
-    double *z;                      // block x k: K_b v (or Y_b)
-    double *val_out, *val_dir;      // validation x k: f on the held-out rows, K_val v
-    double *tridiagonal, *eigen;    // t x t and t: the Lanczos matrix of one output
+    bool cache_ready;             // filled by the first pass
+    double *z;                    // block x k: K_b v (or Y_b)
+    double *val_out, *val_dir;    // validation x k: f on the held-out rows, K_val v
+    double *tridiagonal, *eigen;  // t x t and t: the Lanczos matrix of one output
 };
 
 // The cache holds min(cache_bytes, all of K_nM), of which whole blocks are
@@ -332,8 +332,8 @@ void run_cg(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, con
         std::copy(work.best_x, work.best_x + q * k, work.x);
         stats.best_iteration = es.best_iteration;
     }
-    for (const ColumnCg &c : cols) stats.condition_estimate = std::max(stats.condition_estimate,
-                                                                      lanczos_condition(c, work, arena));
+    for (const ColumnCg &c : cols)
+        stats.condition_estimate = std::max(stats.condition_estimate, lanczos_condition(c, work, arena));
 }
 
 }  // namespace
@@ -348,8 +348,8 @@ size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int
     WorkspacePlan plan;
     plan.add_bytes(carver.bytes());
     plan.add_bytes(falkon_preconditioner_workspace_bytes(m));
-    plan.add_bytes(std::max(kernel_scratch_bytes(kernel, data, block, m),
-                            linalg::eig_sym_workspace_bytes(o.iterations)));
+    plan.add_bytes(
+        std::max(kernel_scratch_bytes(kernel, data, block, m), linalg::eig_sym_workspace_bytes(o.iterations)));
     return plan.bytes();
 }
 
@@ -383,8 +383,7 @@ void log_cache_choice(const Context &ctx, const Problem &pr, const Work &work, c
     const int64_t blocks = (pr.n + pr.block - 1) / pr.block;
     const double whole_mb = double(pr.n) * double(pr.m) * sizeof(double) / 1048576.0;
     if (work.cached_blocks >= blocks)
-        ctx.log(KMX_LOG_INFO, "FALKON: K_nM cached (%.0f MB, %lld x %lld)", whole_mb, (long long)pr.n,
-                (long long)pr.m);
+        ctx.log(KMX_LOG_INFO, "FALKON: K_nM cached (%.0f MB, %lld x %lld)", whole_mb, (long long)pr.n, (long long)pr.m);
     else
         ctx.log(KMX_LOG_INFO,
                 "FALKON: K_nM (%.0f MB) %s: %lld of %lld blocks of %lld rows cached, the rest recomputed every pass",
@@ -425,11 +424,11 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
     ScratchCarver carver(arena);
     double *kmm = carver.take<double>(size_t(pr.m * pr.m));
     kernel_block_rows(pr.kernel, *centers, 0, pr.m, *centers, 0, pr.m, kmm, pr.m, arena, ctx.threads);
-    const FalkonPreconditioner pc = falkon_preconditioner(kmm, pr.m, options.lambda, options.jitter, arena,
-                                                          ctx.threads);
+    const FalkonPreconditioner pc =
+        falkon_preconditioner(kmm, pr.m, options.lambda, options.jitter, arena, ctx.threads);
     ScratchCarver work_carver(arena);
-    Work work = carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()),
-                           options.iterations, cache_in_workspace(options));
+    Work work = carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()), options.iterations,
+                           cache_in_workspace(options));
     const Arena cache_arena = options.auto_cache ? reserve_auto_cache(ctx, pr, options, work) : Arena();
     stats.workspace_bytes += cache_arena.capacity();
     stats.rank = pc.rank;

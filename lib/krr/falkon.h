@@ -22,15 +22,15 @@
 namespace kmx {
 
 struct FalkonOptions {
-    int64_t centers = 0;                                // M, 1 <= M <= n
-    double lambda = 0;                                  // λ > 0
+    int64_t centers = 0;                                     // M, 1 <= M <= n
+    double lambda = 0;                                       // λ > 0
     LandmarkMethod center_method = LandmarkMethod::uniform;  // uniform, kmeans, leverage or given
-    const double *given_centers = nullptr;              // given: M x d row-major
-    int iterations = 20;                                // CG iterations at most (t)
-    double tolerance = 1e-7;                            // stop when every ‖r‖/‖r₀‖ <= this (0: never)
-    double validation_fraction = 0;                     // in [0, 0.5): held-out rows for early stopping
-    int patience = 3;                                   // early stopping: iterations without improvement
-    double jitter = 2.220446049250313e-16;              // ε of T = chol(K_MM + εM I)
+    const double *given_centers = nullptr;                   // given: M x d row-major
+    int iterations = 20;                                     // CG iterations at most (t)
+    double tolerance = 1e-7;                                 // stop when every ‖r‖/‖r₀‖ <= this (0: never)
+    double validation_fraction = 0;                          // in [0, 0.5): held-out rows for early stopping
+    int patience = 3;                                        // early stopping: iterations without improvement
+    double jitter = 2.220446049250313e-16;                   // ε of T = chol(K_MM + εM I)
     // Keep up to this many bytes of K_nM row blocks after the first pass
     // instead of recomputing them every iteration (0: K_nM is never stored and
     // memory stays O(M² + block·M)). Part of the budget.
@@ -42,17 +42,17 @@ struct FalkonOptions {
 };
 
 struct FalkonStats {
-    int iterations = 0;                    // CG iterations run
-    std::vector<double> residuals;         // per iteration: max over outputs of ‖r‖/‖r₀‖
-    std::vector<double> validation_errors; // per iteration, with a validation split (MSE or error rate)
-    int best_iteration = 0;                // the iterate returned (early stopping), else `iterations`
-    double condition_estimate = 0;         // cond(BᵀHB) from the CG Lanczos coefficients (max over outputs)
-    int64_t rank = 0;                      // q: M, or K_MM's numerical rank when it was singular
-    int64_t train_rows = 0;                // n minus the validation rows
-    double seconds = 0;                    // wall time of falkon_fit
-    double center_seconds = 0;             // of which choosing the centers
-    size_t workspace_bytes = 0;            // the solver's arenas (checked against the budget), K_nM's cache included
-    size_t peak_bytes = 0;                 // peak reserved by the call (centers + solver)
+    int iterations = 0;                     // CG iterations run
+    std::vector<double> residuals;          // per iteration: max over outputs of ‖r‖/‖r₀‖
+    std::vector<double> validation_errors;  // per iteration, with a validation split (MSE or error rate)
+    int best_iteration = 0;                 // the iterate returned (early stopping), else `iterations`
+    double condition_estimate = 0;          // cond(BᵀHB) from the CG Lanczos coefficients (max over outputs)
+    int64_t rank = 0;                       // q: M, or K_MM's numerical rank when it was singular
+    int64_t train_rows = 0;                 // n minus the validation rows
+    double seconds = 0;                     // wall time of falkon_fit
+    double center_seconds = 0;              // of which choosing the centers
+    size_t workspace_bytes = 0;             // the solver's arenas (checked against the budget), K_nM's cache included
+    size_t peak_bytes = 0;                  // peak reserved by the call (centers + solver)
 };
 
 // Bytes of the solver's workspace for `data` (dense or sparse), M centers

@@ -35,7 +35,8 @@ KrrTargets krr_targets(const double *labels, int64_t n, KrrTask task) {
     }
     targets.classes = distinct_sorted(labels, n);
     const int64_t c = int64_t(targets.classes.size());
-    if (c < 2) fail(KMX_E_INVALID_ARGUMENT, "classification needs at least 2 classes, the labels hold %lld", (long long)c);
+    if (c < 2)
+        fail(KMX_E_INVALID_ARGUMENT, "classification needs at least 2 classes, the labels hold %lld", (long long)c);
     targets.outputs = c == 2 ? 1 : c;
     targets.y.assign(size_t(n * targets.outputs), -1.0);
     for (int64_t i = 0; i < n; ++i) {

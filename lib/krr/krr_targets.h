@@ -20,7 +20,7 @@ struct KrrTargets {
     KrrTask task = KrrTask::regression;
     std::vector<double> classes;  // classification: distinct labels, increasing
     int64_t outputs = 1;
-    std::vector<double> y;        // n x outputs row-major
+    std::vector<double> y;  // n x outputs row-major
 };
 
 // Fails with KMX_E_INVALID_ARGUMENT for non-finite labels, and for

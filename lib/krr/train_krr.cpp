@@ -20,9 +20,12 @@ namespace {
 
 LandmarkMethod landmark_method(kmx_center_method method) {
     switch (method) {
-        case KMX_CENTERS_KMEANS: return LandmarkMethod::kmeans;
-        case KMX_CENTERS_LEVERAGE: return LandmarkMethod::leverage;
-        default: return LandmarkMethod::uniform;
+        case KMX_CENTERS_KMEANS:
+            return LandmarkMethod::kmeans;
+        case KMX_CENTERS_LEVERAGE:
+            return LandmarkMethod::leverage;
+        default:
+            return LandmarkMethod::uniform;
     }
 }
 
@@ -62,8 +65,12 @@ KrrOptions krr_options(const TrainOptions &o, int64_t n) {
     KrrOptions k;
     k.lambda = o.lambda;
     switch (o.method) {
-        case KMX_METHOD_KRR: k.method = KrrMethod::exact; break;
-        case KMX_METHOD_MEKA_KRR: k.method = KrrMethod::meka; break;
+        case KMX_METHOD_KRR:
+            k.method = KrrMethod::exact;
+            break;
+        case KMX_METHOD_MEKA_KRR:
+            k.method = KrrMethod::meka;
+            break;
         default:
             k.method = o.center_method == KMX_CENTERS_KMEANS ? KrrMethod::kmeans_nystrom : KrrMethod::nystrom;
     }

@@ -51,8 +51,8 @@ void require_data(const void *p, int64_t elements, const char *name, const char 
 
 }  // namespace
 
-void gemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double *a,
-          int64_t lda, const double *b, int64_t ldb, double beta, double *c, int64_t ldc, int threads) {
+void gemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
+          const double *b, int64_t ldb, double beta, double *c, int64_t ldc, int threads) {
     require_sizes(m, n, k, "gemm");
     require_ld(lda, trans_a == Trans::No ? k : m, "A", "gemm");
     require_ld(ldb, trans_b == Trans::No ? n : k, "B", "gemm");
@@ -75,12 +75,12 @@ void syrk(Uplo uplo, Trans trans, int64_t n, int64_t k, double alpha, const doub
     require_data(c, n * n, "C", "syrk");
     if (n == 0) return;
     rntm_t rntm = runtime_for(threads, double(n) * double(n) * double(k));
-    bli_dsyrk_ex(blis_uplo(uplo), blis_trans(trans), n, k, &alpha, const_cast<double *>(a), lda, 1, &beta, c, ldc,
-                 1, nullptr, &rntm);
+    bli_dsyrk_ex(blis_uplo(uplo), blis_trans(trans), n, k, &alpha, const_cast<double *>(a), lda, 1, &beta, c, ldc, 1,
+                 nullptr, &rntm);
 }
 
-void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int64_t lda, const double *x,
-          double beta, double *y, int threads) {
+void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int64_t lda, const double *x, double beta,
+          double *y, int threads) {
     require_sizes(m, n, 0, "gemv");
     require_ld(lda, n, "A", "gemv");
     require_data(a, m * n, "A", "gemv");
@@ -119,8 +119,8 @@ void trsm(Side side, Uplo uplo, Trans trans, int64_t m, int64_t n, double alpha,
     require_data(b, m * n, "B", "trsm");
     if (m == 0 || n == 0) return;
     rntm_t rntm = runtime_for(1, 0);
-    bli_dtrsm_ex(side == Side::Left ? BLIS_LEFT : BLIS_RIGHT, blis_uplo(uplo), blis_trans(trans),
-                 BLIS_NONUNIT_DIAG, m, n, &alpha, const_cast<double *>(t), ldt, 1, b, ldb, 1, nullptr, &rntm);
+    bli_dtrsm_ex(side == Side::Left ? BLIS_LEFT : BLIS_RIGHT, blis_uplo(uplo), blis_trans(trans), BLIS_NONUNIT_DIAG, m,
+                 n, &alpha, const_cast<double *>(t), ldt, 1, b, ldb, 1, nullptr, &rntm);
 }
 
 void trsv(Uplo uplo, Trans trans, int64_t n, const double *t, int64_t ldt, double *x) {
@@ -131,8 +131,8 @@ void trsv(Uplo uplo, Trans trans, int64_t n, const double *t, int64_t ldt, doubl
     if (n == 0) return;
     double one = 1.0;
     rntm_t rntm = runtime_for(1, 0);
-    bli_dtrsv_ex(blis_uplo(uplo), blis_trans(trans), BLIS_NONUNIT_DIAG, n, &one, const_cast<double *>(t), ldt, 1, x,
-                 1, nullptr, &rntm);
+    bli_dtrsv_ex(blis_uplo(uplo), blis_trans(trans), BLIS_NONUNIT_DIAG, n, &one, const_cast<double *>(t), ldt, 1, x, 1,
+                 nullptr, &rntm);
 }
 
 }  // namespace kmx::linalg

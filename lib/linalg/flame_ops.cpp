@@ -330,8 +330,7 @@ void ensure_flame_initialized() {
 double cholesky(Uplo uplo, int64_t n, double *a, int64_t lda, double max_relative_jitter) {
     require_square("cholesky", "A", n, a, lda);
     if (!(std::isfinite(max_relative_jitter) && max_relative_jitter >= 0))
-        fail(KMX_E_INVALID_ARGUMENT, "cholesky: max_relative_jitter = %g must be finite and >= 0",
-             max_relative_jitter);
+        fail(KMX_E_INVALID_ARGUMENT, "cholesky: max_relative_jitter = %g must be finite and >= 0", max_relative_jitter);
     require_finite_triangle("cholesky", uplo, n, a, lda);
     if (n == 0) return 0;
     ensure_flame_initialized();

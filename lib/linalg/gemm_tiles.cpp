@@ -111,8 +111,8 @@ void micro_tile(const Job &job, int64_t p0, int64_t pp, int64_t mp, int64_t q0, 
     bli_auxinfo_set_ps_a(job.p.stride, &aux);
     bli_auxinfo_set_ps_b(job.q.stride, &aux);
     double alpha = job.alpha;
-    job.u.ukr(mp, nq, kc, &alpha, job.p.packed + pp * job.p.stride, job.q.packed + qp * job.q.stride, &beta, c, rs,
-              cs, &aux, job.u.cntx);
+    job.u.ukr(mp, nq, kc, &alpha, job.p.packed + pp * job.p.stride, job.q.packed + qp * job.q.stride, &beta, c, rs, cs,
+              &aux, job.u.cntx);
 }
 
 // Rows [p_begin, p_end) of P (absolute) against every Q row of the chunk
@@ -211,8 +211,7 @@ void gemm_abt_tiles(int64_t m, int64_t n, int64_t k, double alpha, const double 
              panel_stride(u.nr, slice_length(u, k))};
     for (int64_t q0 = 0; q0 < nq; q0 += sizes.q_rows)
         for (int64_t p0 = 0; p0 < np; p0 += sizes.p_rows)
-            chunk_product(job, p0, std::min(np, p0 + sizes.p_rows), q0, std::min(nq, q0 + sizes.q_rows), k,
-                          threads);
+            chunk_product(job, p0, std::min(np, p0 + sizes.p_rows), q0, std::min(nq, q0 + sizes.q_rows), k, threads);
 }
 
 size_t gemm_tiles_workspace_bytes(int64_t m, int64_t n, int64_t k) {

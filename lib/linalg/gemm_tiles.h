@@ -24,8 +24,9 @@ struct TileVisitor {
 // A TileVisitor calling fn(i0, i1, j0, j1); fn must outlive the call.
 template <class Fn>
 TileVisitor tile_visitor(Fn &fn) {
-    return {[](void *data, int64_t i0, int64_t i1, int64_t j0, int64_t j1) { (*static_cast<Fn *>(data))(i0, i1, j0, j1); },
-            &fn};
+    return {
+        [](void *data, int64_t i0, int64_t i1, int64_t j0, int64_t j1) { (*static_cast<Fn *>(data))(i0, i1, j0, j1); },
+        &fn};
 }
 
 // C (m x n, ld ldc) = alpha · A Bᵀ for A (m x k, ld lda) and B (n x k, ld ldb),

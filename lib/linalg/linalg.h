@@ -17,17 +17,17 @@ enum class Uplo { Lower, Upper };
 enum class Side { Left, Right };
 
 // C (m x n) = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
-void gemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double *a,
-          int64_t lda, const double *b, int64_t ldb, double beta, double *c, int64_t ldc, int threads);
+void gemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
+          const double *b, int64_t ldb, double beta, double *c, int64_t ldc, int threads);
 
 // C (n x n) = alpha * A Aᵀ + beta * C (Trans::No, A n x k) or alpha * AᵀA + beta * C
 // (Trans::Yes, A k x n). Only the `uplo` triangle of C is written.
-void syrk(Uplo uplo, Trans trans, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
-          double beta, double *c, int64_t ldc, int threads);
+void syrk(Uplo uplo, Trans trans, int64_t n, int64_t k, double alpha, const double *a, int64_t lda, double beta,
+          double *c, int64_t ldc, int threads);
 
 // y = alpha * op(A) x + beta * y, A m x n.
-void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int64_t lda, const double *x,
-          double beta, double *y, int threads);
+void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int64_t lda, const double *x, double beta,
+          double *y, int threads);
 
 // Copies the `from` triangle of a square matrix onto the other one.
 void symmetrize(Uplo from, int64_t n, double *a, int64_t lda);
@@ -70,8 +70,7 @@ int64_t pinv_sym(int64_t n, double *a, int64_t lda, double *out, int64_t ldo, Ar
 // through the SVD; singular values <= rcond * σ_max are treated as zero
 // (rcond < 0: max(m,n) * eps). A is destroyed. Returns the numerical rank.
 // libFLAME's SVD also mallocs internal workspace of its own, outside `scratch`.
-int64_t pinv(int64_t m, int64_t n, double *a, int64_t lda, double *out, int64_t ldo, Arena &scratch,
-             double rcond = -1);
+int64_t pinv(int64_t m, int64_t n, double *a, int64_t lda, double *out, int64_t ldo, Arena &scratch, double rcond = -1);
 
 // Scratch bytes eig_sym / pinv_sym / pinv carve from `scratch` (released
 // before they return), for the caller's WorkspacePlan.

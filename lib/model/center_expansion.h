@@ -25,16 +25,16 @@ class Context;
 class Dataset;
 
 struct CenterExpansion {
-    KernelSpec kernel;                   // gamma resolved (never 0 = auto)
-    int64_t d = 0;                       // features
-    int64_t outputs = 1;                 // columns of β
-    int64_t m = 0;                       // centers
-    std::vector<double> centers;         // m x d row-major
-    std::vector<double> beta;            // m x outputs row-major
+    KernelSpec kernel;            // gamma resolved (never 0 = auto)
+    int64_t d = 0;                // features
+    int64_t outputs = 1;          // columns of β
+    int64_t m = 0;                // centers
+    std::vector<double> centers;  // m x d row-major
+    std::vector<double> beta;     // m x outputs row-major
     // Optional partition (empty = one global expansion): cluster s owns
     // centers and β rows [cluster_begin[s], cluster_begin[s+1]).
-    std::vector<double> cluster_centers; // c x d row-major
-    std::vector<int64_t> cluster_begin;  // c + 1 offsets
+    std::vector<double> cluster_centers;  // c x d row-major
+    std::vector<int64_t> cluster_begin;   // c + 1 offsets
 
     int64_t clusters() const { return int64_t(cluster_begin.empty() ? 0 : cluster_begin.size() - 1); }
 };

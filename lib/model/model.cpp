@@ -105,8 +105,7 @@ void load_rows(const Dataset &data, int64_t begin, int64_t end, int64_t d, Block
 
 // Σ_j coef_j K_j + b over coefficients [begin, end), K indexed by `column`.
 template <class Column>
-double weighted_sum(const BinaryMachine &machine, const double *kernel_row, int64_t begin, int64_t end,
-                    Column column) {
+double weighted_sum(const BinaryMachine &machine, const double *kernel_row, int64_t begin, int64_t end, Column column) {
     double sum = machine.bias;
     for (int64_t j = begin; j < end; ++j) sum += machine.coef[size_t(j)] * kernel_row[column(j)];
     return sum;
@@ -124,8 +123,8 @@ void global_machine_values(const Model &model, size_t m, int64_t rows, int threa
 }
 
 // The rows of one cluster (order[0..count)) against its support vectors.
-void cluster_values(const Model &model, size_t m, int32_t cluster, const int64_t *order, int64_t count,
-                    Arena &arena, int threads, BlockBuffers &b) {
+void cluster_values(const Model &model, size_t m, int32_t cluster, const int64_t *order, int64_t count, Arena &arena,
+                    int threads, BlockBuffers &b) {
     const BinaryMachine &machine = model.machines[m];
     const int64_t begin = machine.local.cluster_begin[size_t(cluster)];
     const int64_t sv = machine.local.cluster_begin[size_t(cluster) + 1] - begin;
@@ -145,8 +144,8 @@ void cluster_values(const Model &model, size_t m, int32_t cluster, const int64_t
 
 // An early machine: each row uses only its nearest cluster's coefficients,
 // so only those kernel values are computed, cluster by cluster.
-void local_machine_values(Context &ctx, const Model &model, const Dataset &points, size_t m, int64_t rows,
-                          Arena &arena, BlockBuffers &b) {
+void local_machine_values(Context &ctx, const Model &model, const Dataset &points, size_t m, int64_t rows, Arena &arena,
+                          BlockBuffers &b) {
     const BinaryMachine &machine = model.machines[m];
     const std::unique_ptr<Dataset> block = Dataset::dense_borrow(b.x, rows, model.d, nullptr);
     if (machine.local.partition.k > 0)
@@ -168,8 +167,8 @@ void local_machine_values(Context &ctx, const Model &model, const Dataset &point
 
 void require_columns(const Model &model, const Dataset &data) {
     if (data.d > model.d)
-        fail(KMX_E_INVALID_ARGUMENT, "the data has %lld columns but the model was trained on %lld",
-             (long long)data.d, (long long)model.d);
+        fail(KMX_E_INVALID_ARGUMENT, "the data has %lld columns but the model was trained on %lld", (long long)data.d,
+             (long long)model.d);
 }
 
 // Calls consume(begin, end, values) with the decision values of each block of rows.
@@ -180,7 +179,8 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
     const size_t held = block_plan(model, data, rows, ctx.threads).bytes();
     Arena arena = ctx.reserve(held, "prediction workspace");
     BlockBuffers b = carve(arena, model, data, rows);
-    const std::unique_ptr<Dataset> points = Dataset::dense_borrow(model.points.data(), model.n_points, model.d, nullptr);
+    const std::unique_ptr<Dataset> points =
+        Dataset::dense_borrow(model.points.data(), model.n_points, model.d, nullptr);
     const int64_t blocks = (data.n + rows - 1) / rows;
     size_t step_peak = 0;
     for (int64_t block = 0; block < blocks; ++block) {
@@ -189,8 +189,8 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
         const int64_t begin = block * rows, end = std::min(data.n, begin + rows);
         load_rows(data, begin, end, model.d, b);
         if (!model.early() && model.support_vectors > 0)
-            kernel_block(model.kernel, b.x, end - begin, model.d, model.points.data(), model.support_vectors,
-                         model.d, model.d, b.kernel, model.support_vectors, arena, ctx.threads);
+            kernel_block(model.kernel, b.x, end - begin, model.d, model.points.data(), model.support_vectors, model.d,
+                         model.d, b.kernel, model.support_vectors, arena, ctx.threads);
         for (size_t m = 0; m < model.machines.size(); ++m) {
             if (!model.early())
                 global_machine_values(model, m, end - begin, ctx.threads, b);

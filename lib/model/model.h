@@ -42,9 +42,9 @@ struct BinaryMachine {
     int32_t positive = 0;               // class index
     int32_t negative = kRestOfClasses;  // class index, or kRestOfClasses
     double bias = 0;
-    std::vector<int64_t> sv;            // point index of each coefficient
-    std::vector<double> coef;           // y_i α_i
-    MachinePartition local;             // empty for a single global model
+    std::vector<int64_t> sv;   // point index of each coefficient
+    std::vector<double> coef;  // y_i α_i
+    MachinePartition local;    // empty for a single global model
 };
 
 struct TrainStats {
@@ -63,11 +63,11 @@ struct Model {
     kmx_method method = KMX_METHOD_DCSVM;
     kmx_multiclass multiclass = KMX_MULTICLASS_OVO;
     bool has_bias = false;
-    double C = 0;                    // SVM methods: the cost C
-    double lambda = 0;               // KRR methods: the ridge λ
-    KernelSpec kernel;               // gamma resolved (never 0 = auto)
-    int64_t d = 0;                   // columns the model expects
-    std::vector<double> classes;     // increasing
+    double C = 0;                 // SVM methods: the cost C
+    double lambda = 0;            // KRR methods: the ridge λ
+    KernelSpec kernel;            // gamma resolved (never 0 = auto)
+    int64_t d = 0;                // columns the model expects
+    std::vector<double> classes;  // increasing
     // Points: rows [0, support_vectors) are support vectors, the rest are
     // partition sample points that are not; n_points x d row-major.
     int64_t support_vectors = 0;

@@ -31,8 +31,8 @@ enum SectionId : uint32_t { kMeta = 1, kClasses = 2, kPoints = 3, kMachines = 4,
 constexpr uint32_t kSectionCount = 5;
 constexpr size_t kHeaderBytes = 16;
 constexpr size_t kTableEntryBytes = 24;
-const char *const kSectionNames[] = {"",          "meta section",     "classes section",
-                                     "points section", "machines section", "routes section"};
+const char *const kSectionNames[] = {
+    "", "meta section", "classes section", "points section", "machines section", "routes section"};
 
 // ------------------------------------------------------------------ writing
 
@@ -97,10 +97,18 @@ void write_machines(ByteWriter &w, const Model &m) {
 
 void write_section(ByteWriter &w, const Model &m, uint32_t id) {
     switch (id) {
-        case kMeta: write_meta(w, m); break;
-        case kClasses: write_doubles(w, m.classes); break;
-        case kPoints: write_doubles(w, m.points); break;
-        case kMachines: write_machines(w, m); break;
+        case kMeta:
+            write_meta(w, m);
+            break;
+        case kClasses:
+            write_doubles(w, m.classes);
+            break;
+        case kPoints:
+            write_doubles(w, m.points);
+            break;
+        case kMachines:
+            write_machines(w, m);
+            break;
         default:
             w.u64(uint64_t(m.routes));
             write_doubles(w, m.route_centers);
@@ -165,9 +173,9 @@ struct Counts {
 
 Counts read_meta(ByteReader &r, Model &m) {
     const uint32_t method = r.u32(), multiclass = r.u32(), bias = r.u32(), kernel = r.u32();
-    require_format(method <= KMX_METHOD_FALKON && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 &&
-                       kernel <= KMX_KERNEL_SIGMOID,
-                   r, "bad method, multiclass, bias or kernel code");
+    require_format(
+        method <= KMX_METHOD_FALKON && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID, r,
+        "bad method, multiclass, bias or kernel code");
     m.method = kmx_method(method);
     m.multiclass = kmx_multiclass(multiclass);
     m.has_bias = bias == 1;
@@ -256,7 +264,8 @@ void read_partition(ByteReader &r, const Model &m, size_t coefficients, MachineP
         require_format(c > 0 ? local.cluster_begin[c] >= local.cluster_begin[c - 1] : local.cluster_begin[0] == 0, r,
                        "cluster ranges are not increasing");
     }
-    require_format(uint64_t(local.cluster_begin.back()) == coefficients, r, "cluster ranges do not cover the coefficients");
+    require_format(uint64_t(local.cluster_begin.back()) == coefficients, r,
+                   "cluster ranges do not cover the coefficients");
     const uint64_t biases = r.count(8, "cluster biases");
     require_format(biases == 0 || biases == ranges, r, "the cluster biases do not match the clusters");
     for (uint64_t c = 0; c < biases; ++c) local.cluster_bias.push_back(finite(r, "a cluster bias is not finite"));
@@ -270,10 +279,11 @@ void read_machine(ByteReader &r, const Model &m, BinaryMachine &machine) {
         require_format(machine.positive == 0 && machine.negative == kRestOfClasses, r,
                        "a regression machine with classes");
     const bool rest = machine.negative == kRestOfClasses && m.multiclass == KMX_MULTICLASS_OVR && classes > 2;
-    require_format(m.regression() || (machine.positive >= 0 && machine.positive < classes &&
-                                      (rest || (machine.negative >= 0 && machine.negative < classes &&
-                                                machine.negative != machine.positive))),
-                   r, "a machine's classes are out of range");
+    require_format(
+        m.regression() ||
+            (machine.positive >= 0 && machine.positive < classes &&
+             (rest || (machine.negative >= 0 && machine.negative < classes && machine.negative != machine.positive))),
+        r, "a machine's classes are out of range");
     machine.bias = finite(r, "a bias is not finite");
     const uint64_t coefficients = r.count(16, "coefficients");
     for (uint64_t j = 0; j < coefficients; ++j) {

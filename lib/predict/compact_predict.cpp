@@ -42,9 +42,11 @@ void check_leaf(const CompactPredictor &p, const PredictorLeaf &leaf, int64_t in
     };
     if (leaf.center.size() != size_t(d)) bad("center must have d values");
     if (leaf.m < 1 || leaf.landmarks.size() != size_t(leaf.m * d)) bad("landmarks must be m x d with m >= 1");
-    if (leaf.triangle < 0 || leaf.triangle_dist.size() != size_t(leaf.triangle * leaf.m)) bad("triangle_dist must be p_tri x m");
+    if (leaf.triangle < 0 || leaf.triangle_dist.size() != size_t(leaf.triangle * leaf.m))
+        bad("triangle_dist must be p_tri x m");
     if (leaf.triangle > 0 && !p.kernel.stationary()) bad("triangle pseudo-landmarks need a stationary kernel");
-    if (leaf.products < 0 || leaf.product_pairs.size() != size_t(2 * leaf.products)) bad("product_pairs must hold 2 p_prod indices");
+    if (leaf.products < 0 || leaf.product_pairs.size() != size_t(2 * leaf.products))
+        bad("product_pairs must hold 2 p_prod indices");
     for (int64_t q = 0; q < leaf.products; ++q) {
         const int32_t i = leaf.product_pairs[size_t(2 * q)], j = leaf.product_pairs[size_t(2 * q + 1)];
         if (i < 0 || i > j || j >= leaf.m) bad("product pair out of range (need 0 <= i <= j < m)");
@@ -228,16 +230,23 @@ __attribute__((always_inline)) inline void distances_all(const double *x, const 
     int64_t j0 = 0;
     for (; j0 + 32 <= width; j0 += 32) distances_block<8, L1>(x, points_t + j0, width, d, out + j0);
     switch (width - j0) {
-    case 8: distances_block<2, L1>(x, points_t + j0, width, d, out + j0); break;
-    case 16: distances_block<4, L1>(x, points_t + j0, width, d, out + j0); break;
-    case 24: distances_block<6, L1>(x, points_t + j0, width, d, out + j0); break;
-    default: break;
+        case 8:
+            distances_block<2, L1>(x, points_t + j0, width, d, out + j0);
+            break;
+        case 16:
+            distances_block<4, L1>(x, points_t + j0, width, d, out + j0);
+            break;
+        case 24:
+            distances_block<6, L1>(x, points_t + j0, width, d, out + j0);
+            break;
+        default:
+            break;
     }
 }
 
 template <bool L1>
 __attribute__((target_clones("avx512f", "avx2", "default"))) void distances_t(const double *x, const double *points_t,
-                                                                     int64_t count, int64_t d, double *out) {
+                                                                              int64_t count, int64_t d, double *out) {
     distances_all<L1>(x, points_t, count, d, out);
 }
 
@@ -273,16 +282,18 @@ __attribute__((always_inline)) inline int64_t nearest_of(const double *v, int64_
 // The rule's nearest of the points of a transposed block (d x padded(count)).
 // scratch: padded(count).
 __attribute__((target_clones("avx512f", "avx2", "default"))) int64_t nearest_t(const double *x, const double *points_t,
-                                                                      int64_t count, int64_t d, double *scratch) {
+                                                                               int64_t count, int64_t d,
+                                                                               double *scratch) {
     distances_all<false>(x, points_t, count, d, scratch);
     return nearest_of(scratch, count);
 }
 
 // lower_t = max_j |r_j − D_tj|, upper_t = min_j (r_j + D_tj), vectorised
 // across t (D transposed: m x padded(p)); lower and upper hold padded(p).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void triangle_bounds_t(const double *r, const double *dist_t,
-                                                                           int64_t m, int64_t p, double *lower,
-                                                                           double *upper) {
+__attribute__((target_clones("avx512f", "avx2", "default"))) void triangle_bounds_t(const double *r,
+                                                                                    const double *dist_t, int64_t m,
+                                                                                    int64_t p, double *lower,
+                                                                                    double *upper) {
     const int64_t width = padded(p);
     const V4i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
     for (int64_t t0 = 0; t0 < width; t0 += 4) {
@@ -303,7 +314,8 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void triangle_bound
 double dot4(const double *a, const double *b, int64_t n) {
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     int64_t f = 0;
-    for (; f + 4 <= n; f += 4) s0 += a[f] * b[f], s1 += a[f + 1] * b[f + 1], s2 += a[f + 2] * b[f + 2], s3 += a[f + 3] * b[f + 3];
+    for (; f + 4 <= n; f += 4)
+        s0 += a[f] * b[f], s1 += a[f + 1] * b[f + 1], s2 += a[f + 2] * b[f + 2], s3 += a[f + 3] * b[f + 3];
     for (; f < n; ++f) s0 += a[f] * b[f];
     return (s0 + s1) + (s2 + s3);
 }
@@ -329,8 +341,8 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     size_t total = 0;
     for (const PredictorLeaf &leaf : p.leaves) {
         offsets.push_back(total);
-        const size_t size = size_t(d * padded(leaf.m) + leaf.features() * p.outputs + p.outputs +
-                                   leaf.m * padded(leaf.triangle));
+        const size_t size =
+            size_t(d * padded(leaf.m) + leaf.features() * p.outputs + p.outputs + leaf.m * padded(leaf.triangle));
         total += (size + kLanes - 1) / kLanes * kLanes;  // each block starts on a cache line (from data_'s start)
         most = std::max(most, leaf.features() + padded(leaf.m) + 2 * padded(leaf.triangle));
     }
@@ -372,8 +384,10 @@ void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const dou
         return;
     }
     const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
-    if (l1) distances_t<true>(x, leaf.landmarks_t, m, p_.d, r);  // ‖x − u_j‖₁
-    else distances_t<false>(x, leaf.landmarks_t, m, p_.d, r);   // ‖x − u_j‖²
+    if (l1)
+        distances_t<true>(x, leaf.landmarks_t, m, p_.d, r);  // ‖x − u_j‖₁
+    else
+        distances_t<false>(x, leaf.landmarks_t, m, p_.d, r);  // ‖x − u_j‖²
     for (int64_t j = 0; j < m; ++j) c[j] = -gamma * r[j];
     exp_in_place(c, m);
     if (leaf.triangle > 0 && !l1)
@@ -390,7 +404,7 @@ void CompactRowPredictor::triangle_values(const Leaf &leaf, const double *r, dou
     for (int64_t t = 0; t < p; ++t) {
         const double rho = p_.triangle_estimate == TriangleEstimate::lower   ? lower[t]
                            : p_.triangle_estimate == TriangleEstimate::upper ? upper[t]
-                                                                              : 0.5 * (lower[t] + upper[t]);
+                                                                             : 0.5 * (lower[t] + upper[t]);
         c_tri[t] = l1 ? -gamma * rho : -gamma * rho * rho;
     }
     exp_in_place(c_tri, p);
@@ -441,13 +455,13 @@ namespace {
 
 // The buffers of one row block, carved once from the call's arena.
 struct BlockBuffers {
-    double *rows;        // B x d, in dataset order
-    double *sorted;      // B x d, grouped by leaf
-    int64_t *leaf_of;    // B
-    int64_t *order;      // B: sorted position -> row in block
-    int64_t *leaf_start; // leaves + 1
-    double *cbar;        // B x max features
-    double *o;           // B x outputs
+    double *rows;         // B x d, in dataset order
+    double *sorted;       // B x d, grouped by leaf
+    int64_t *leaf_of;     // B
+    int64_t *order;       // B: sorted position -> row in block
+    int64_t *leaf_start;  // leaves + 1
+    double *cbar;         // B x max features
+    double *o;            // B x outputs
 };
 
 // Rows [begin, end) of data into rows (B x d), padding missing columns with zeros.
@@ -483,8 +497,8 @@ void predict_leaf_rows(Context &ctx, Arena &arena, const CompactPredictor &p, co
     const int64_t F = leaf.features();
     compact_leaf_features(p, leaf, x, rows, b.cbar, arena, ctx.threads);
     for (int64_t i = 0; i < rows; ++i) std::copy(leaf.bias.begin(), leaf.bias.end(), b.o + i * p.outputs);
-    linalg::gemm(linalg::Trans::No, linalg::Trans::No, rows, p.outputs, F, 1.0, b.cbar, F, leaf.beta.data(),
-                 p.outputs, 1.0, b.o, p.outputs, ctx.threads);
+    linalg::gemm(linalg::Trans::No, linalg::Trans::No, rows, p.outputs, F, 1.0, b.cbar, F, leaf.beta.data(), p.outputs,
+                 1.0, b.o, p.outputs, ctx.threads);
 }
 
 }  // namespace
@@ -504,9 +518,9 @@ void compact_predict(Context &ctx, const CompactPredictor &p, const Dataset &dat
     plan.add_bytes(compact_leaf_features_workspace_bytes(p, B, max_m));
     plan.add_bytes(size_t(leaves) * sizeof(int64_t));  // group_by_leaf's cursor (std::vector, counted here)
     Arena arena = ctx.reserve(plan.bytes(), "compact predict");
-    BlockBuffers b{arena.alloc<double>(size_t(B * d)),  arena.alloc<double>(size_t(B * d)),
-                   arena.alloc<int64_t>(size_t(B)),     arena.alloc<int64_t>(size_t(B)),
-                   arena.alloc<int64_t>(size_t(leaves + 1)), arena.alloc<double>(size_t(B * max_f)),
+    BlockBuffers b{arena.alloc<double>(size_t(B * d)),        arena.alloc<double>(size_t(B * d)),
+                   arena.alloc<int64_t>(size_t(B)),           arena.alloc<int64_t>(size_t(B)),
+                   arena.alloc<int64_t>(size_t(leaves + 1)),  arena.alloc<double>(size_t(B * max_f)),
                    arena.alloc<double>(size_t(B * p.outputs))};
     for (int64_t begin = 0; begin < n; begin += B) {
         const int64_t count = std::min(B, n - begin);

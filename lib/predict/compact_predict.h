@@ -82,8 +82,8 @@ private:
 // of `rows` consecutive rows x (rows x predictor.d) in `leaf`: one kernel
 // block against the landmarks, then the pseudo-landmark expansion. Scratch:
 // compact_leaf_features_workspace_bytes.
-void compact_leaf_features(const CompactPredictor &predictor, const PredictorLeaf &leaf, const double *x,
-                           int64_t rows, double *cbar, Arena &scratch, int threads);
+void compact_leaf_features(const CompactPredictor &predictor, const PredictorLeaf &leaf, const double *x, int64_t rows,
+                           double *cbar, Arena &scratch, int threads);
 size_t compact_leaf_features_workspace_bytes(const CompactPredictor &predictor, int64_t rows, int64_t m);
 
 }  // namespace kmx

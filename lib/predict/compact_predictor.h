@@ -58,16 +58,16 @@ struct PredictorLeaf {
 };
 
 struct CompactPredictor {
-    KernelSpec kernel;                   // gamma resolved
+    KernelSpec kernel;  // gamma resolved
     int64_t d = 0;
     PredictorTask task = PredictorTask::classification;
     kmx_multiclass multiclass = KMX_MULTICLASS_OVO;  // used when classes > 2
-    std::vector<double> classes;         // classification: increasing labels
-    int64_t outputs = 1;                 // values per row in step 4
+    std::vector<double> classes;                     // classification: increasing labels
+    int64_t outputs = 1;                             // values per row in step 4
     TriangleEstimate triangle_estimate = TriangleEstimate::lower;
     bool float32 = false;
-    std::vector<double> top_centers;     // top x d row-major
-    std::vector<int64_t> top_leaf_begin; // top + 1 offsets into leaves
+    std::vector<double> top_centers;      // top x d row-major
+    std::vector<int64_t> top_leaf_begin;  // top + 1 offsets into leaves
     std::vector<PredictorLeaf> leaves;
 
     int64_t top() const { return int64_t(top_leaf_begin.empty() ? 0 : top_leaf_begin.size() - 1); }

@@ -43,10 +43,10 @@ struct Build {
     Context &ctx;
     const DcpredOptions &options;
     Plan plan;
-    std::vector<double> x;      // n x d, dense, padded to the predictor's d
+    std::vector<double> x;  // n x d, dense, padded to the predictor's d
     int64_t n = 0;
-    std::vector<double> y;      // regression targets
-    std::vector<double> decision;  // distill: the model's decision values at the rows (n x outputs)
+    std::vector<double> y;             // regression targets
+    std::vector<double> decision;      // distill: the model's decision values at the rows (n x outputs)
     std::vector<int32_t> label_class;  // classification: class index of each row
     std::vector<Machine> machines;
     double C = 0, lambda = 0;
@@ -63,10 +63,11 @@ Plan resolve_plan(const DcpredOptions &o, const KernelSpec &kernel, int64_t n, i
     Plan plan{};
     plan.leaves = o.leaves > 0 ? o.leaves : std::clamp<int64_t>(auto_leaves, 1, std::min<int64_t>(256, n));
     require(o.leaves >= 0, "dcpred: leaves must be >= 1 (0 = auto)");
-    if (plan.leaves > n) fail(KMX_E_INVALID_ARGUMENT, "dcpred: %lld leaves for %lld rows (leaves must be <= rows)",
-                              static_cast<long long>(plan.leaves), static_cast<long long>(n));
-    plan.top = o.top > 0 ? std::min(o.top, plan.leaves)
-                          : std::max<int64_t>(1, std::llround(std::sqrt(double(plan.leaves))));
+    if (plan.leaves > n)
+        fail(KMX_E_INVALID_ARGUMENT, "dcpred: %lld leaves for %lld rows (leaves must be <= rows)",
+             static_cast<long long>(plan.leaves), static_cast<long long>(n));
+    plan.top =
+        o.top > 0 ? std::min(o.top, plan.leaves) : std::max<int64_t>(1, std::llround(std::sqrt(double(plan.leaves))));
     require(o.landmarks >= 0, "dcpred: landmarks must be >= 1 (0 = auto)");
     plan.m = o.landmarks > 0 ? o.landmarks : 40;
     require(o.pseudo >= -1, "dcpred: pseudo must be >= 0 (-1 = auto)");
@@ -113,7 +114,8 @@ void check_tree_budget(Build &b, int64_t d) {
 // ------------------------------------------------------------ 1. the tree
 std::vector<double> kmeans_centers(Build &b, const Rows &rows, int64_t d, int64_t k) {
     std::vector<double> x(rows.size() * size_t(d));
-    for (size_t i = 0; i < rows.size(); ++i) std::copy(&b.x[size_t(rows[i] * d)], &b.x[size_t((rows[i] + 1) * d)], &x[i * size_t(d)]);
+    for (size_t i = 0; i < rows.size(); ++i)
+        std::copy(&b.x[size_t(rows[i] * d)], &b.x[size_t((rows[i] + 1) * d)], &x[i * size_t(d)]);
     const auto data = Dataset::dense_borrow(x.data(), int64_t(rows.size()), d, nullptr);
     KMeansOptions km;
     km.k = std::min<int64_t>(k, int64_t(rows.size()));
@@ -224,8 +226,10 @@ void machine_rows(const Build &b, const Rows &leaf, const Machine &machine, Rows
     y.clear();
     for (size_t s = 0; s < leaf.size(); ++s) {
         const int32_t c = b.label_class[size_t(leaf[s])];
-        if (c == machine.positive) rows.push_back(int64_t(s)), y.push_back(1.0);
-        else if (machine.negative == kRestOfClasses || c == machine.negative) rows.push_back(int64_t(s)), y.push_back(-1.0);
+        if (c == machine.positive)
+            rows.push_back(int64_t(s)), y.push_back(1.0);
+        else if (machine.negative == kRestOfClasses || c == machine.negative)
+            rows.push_back(int64_t(s)), y.push_back(-1.0);
     }
 }
 
@@ -328,7 +332,8 @@ std::vector<double> regression_weights(Build &b, const KernelSpec &kernel, const
     const int64_t n = int64_t(leaf.size());
     if (n > kExactKrrRows) return std::vector<double>(size_t(n), 1.0);
     std::vector<double> xl(size_t(n * d)), gram(size_t(n * n)), alpha(static_cast<size_t>(n));
-    for (int64_t s = 0; s < n; ++s) std::copy(&b.x[size_t(leaf[size_t(s)] * d)], &b.x[size_t((leaf[size_t(s)] + 1) * d)], &xl[size_t(s * d)]);
+    for (int64_t s = 0; s < n; ++s)
+        std::copy(&b.x[size_t(leaf[size_t(s)] * d)], &b.x[size_t((leaf[size_t(s)] + 1) * d)], &xl[size_t(s * d)]);
     Arena scratch(kernel_block_workspace_bytes(kernel, n, n, d));
     kernel_block(kernel, xl.data(), n, d, xl.data(), n, d, d, gram.data(), n, scratch, b.ctx.threads);
     double mean = 0;
@@ -343,7 +348,8 @@ std::vector<double> regression_weights(Build &b, const KernelSpec &kernel, const
 // The leaf's rows as a dense block (n_l x d).
 std::vector<double> gather(const Build &b, const Rows &rows, int64_t d) {
     std::vector<double> x(rows.size() * size_t(d));
-    for (size_t i = 0; i < rows.size(); ++i) std::copy(&b.x[size_t(rows[i] * d)], &b.x[size_t((rows[i] + 1) * d)], &x[i * size_t(d)]);
+    for (size_t i = 0; i < rows.size(); ++i)
+        std::copy(&b.x[size_t(rows[i] * d)], &b.x[size_t((rows[i] + 1) * d)], &x[i * size_t(d)]);
     return x;
 }
 
@@ -456,8 +462,8 @@ Rows submatrix_rows(Rng &rng, int64_t n, int64_t s) {
 
 // ------------------------------------------------------------- 6. retrain
 // Φ = C̄ V Λ^{1/2} (n x F) with W̄ = V Λ Vᵀ; `map` (F x F) = V Λ^{1/2}, so β = map · w.
-std::vector<double> linear_features(std::vector<double> w_bar, int64_t F, const std::vector<double> &cbar,
-                                    int64_t n, std::vector<double> &map, int threads) {
+std::vector<double> linear_features(std::vector<double> w_bar, int64_t F, const std::vector<double> &cbar, int64_t n,
+                                    std::vector<double> &map, int threads) {
     std::vector<double> values(static_cast<size_t>(F));
     Arena scratch(linalg::eig_sym_workspace_bytes(F));
     map.assign(size_t(F * F), 0.0);
@@ -577,12 +583,14 @@ double approximation_error(Build &b, CompactPredictor p, const std::vector<Rows>
         PredictorLeaf leaf = p.leaves[l];
         choose_landmarks(b, rows[l], weights[l], p.d, leaf);
         choose_pseudo_landmarks(b, rng, p.kernel, rows[l], weights[l], p.d, leaf);
-        const Rows sample = submatrix_rows(rng, int64_t(rows[l].size()), std::min<int64_t>(int64_t(rows[l].size()), b.plan.submatrix));
+        const Rows sample =
+            submatrix_rows(rng, int64_t(rows[l].size()), std::min<int64_t>(int64_t(rows[l].size()), b.plan.submatrix));
         Rows global(sample.size());
         for (size_t i = 0; i < sample.size(); ++i) global[i] = rows[l][size_t(sample[i])];
         const std::vector<double> x = gather(b, global, p.d);
         const std::vector<double> cbar = features(p, leaf, x.data(), int64_t(global.size()), b.ctx.threads);
-        const LeafKernel k = fit_w_bar(p, x.data(), int64_t(global.size()), cbar.data(), leaf.features(), b.ctx.threads);
+        const LeafKernel k =
+            fit_w_bar(p, x.data(), int64_t(global.size()), cbar.data(), leaf.features(), b.ctx.threads);
         error += k.error;
         norm += k.norm;
     }
@@ -600,7 +608,8 @@ void check_leaf_budget(Build &b, const CompactPredictor &p, const std::vector<Ro
     WorkspacePlan plan;
     plan.add<double>(size_t(n * (d + 3 * F))).add<double>(size_t(s * s) * 2).add<double>(size_t(s * F) * 4);
     plan.add_bytes(std::max(svm_dual_workspace_bytes(n, std::max(d, F), cache), linalg::pinv_workspace_bytes(s, F)));
-    if (p.task == PredictorTask::regression) plan.add<double>(size_t(std::min(n, kExactKrrRows) * std::min(n, kExactKrrRows)));
+    if (p.task == PredictorTask::regression)
+        plan.add<double>(size_t(std::min(n, kExactKrrRows) * std::min(n, kExactKrrRows)));
     b.ctx.check_budget(plan.bytes(), "dcpred (leaves)");
 }
 
@@ -711,11 +720,13 @@ CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &t
     // About 16 support vectors per leaf (the leaves' exact local models then
     // fit in ~40 landmarks), and at least ~24 rows per leaf (~48 with overlap) to learn from.
     const int64_t auto_leaves = std::min((model.support_vectors + 8) / 16, train.n / 24);
-    Build b{ctx, options, resolve_plan(options, model.kernel, train.n, auto_leaves), dense_rows(train, model.d), train.n};
+    Build b{ctx, options, resolve_plan(options, model.kernel, train.n, auto_leaves), dense_rows(train, model.d),
+            train.n};
     b.label_class = class_indices(model, train);
     b.machines = model_machines(model);
     b.C = options.C > 0 ? options.C : model_c(model);
-    require(b.C > 0 && std::isfinite(b.C), "dcpred: C must be > 0 (and the model has no support vectors to take it from)");
+    require(b.C > 0 && std::isfinite(b.C),
+            "dcpred: C must be > 0 (and the model has no support vectors to take it from)");
     b.data = Dataset::dense_borrow(b.x.data(), b.n, model.d, nullptr);
     require(options.ridge > 0 && std::isfinite(options.ridge), "dcpred: ridge must be > 0");
     if (options.fit == DcpredFit::distill_model) {

@@ -51,12 +51,12 @@ enum class PseudoKind { automatic, triangle, products, both };
 enum class DcpredFit { svm, distill_local, distill_model };
 
 struct DcpredOptions {
-    int64_t leaves = 0;          // k leaves in total; 0 = auto: classification min(support vectors / 16,
-                                 // n / 24), regression n / 48; at most 256
-    int64_t top = 0;             // top nodes; 0 = auto: round(√leaves)
-    int64_t landmarks = 0;       // m per leaf; 0 = auto: 40 (fewer in leaves with fewer support vectors)
-    int64_t pseudo = -1;         // pseudo-landmarks per leaf; -1 = auto: 0 (see bench/README.md: with
-                                 // many small leaves they cost more time than they return accuracy)
+    int64_t leaves = 0;     // k leaves in total; 0 = auto: classification min(support vectors / 16,
+                            // n / 24), regression n / 48; at most 256
+    int64_t top = 0;        // top nodes; 0 = auto: round(√leaves)
+    int64_t landmarks = 0;  // m per leaf; 0 = auto: 40 (fewer in leaves with fewer support vectors)
+    int64_t pseudo = -1;    // pseudo-landmarks per leaf; -1 = auto: 0 (see bench/README.md: with
+                            // many small leaves they cost more time than they return accuracy)
     PseudoKind pseudo_kind = PseudoKind::automatic;  // automatic: both for stationary kernels, else products
     int triangle_estimate = -1;  // TriangleEstimate value; -1 = pick by kernel approximation error on G_II
     int64_t submatrix = 1000;    // |I| for W̄ (capped at the leaf's rows)
@@ -64,9 +64,9 @@ struct DcpredOptions {
     double C = 0;                // classification; 0 = the model's: its largest |y_i α_i|
     double eps = 1e-3;           // KKT tolerance of the local and retrained SVMs
     DcpredFit fit = DcpredFit::distill_local;  // classification only
-    double ridge = 1e-6;         // distill: λ of min (1/n_l)‖f̃ − f‖² + λ‖f̃‖² per leaf
-    int kmeans_iterations = 30;  // Lloyd iterations for the tree and the landmarks
-    bool overlap = true;         // each row also trains the leaf of its second-nearest center
+    double ridge = 1e-6;                       // distill: λ of min (1/n_l)‖f̃ − f‖² + λ‖f̃‖² per leaf
+    int kmeans_iterations = 30;                // Lloyd iterations for the tree and the landmarks
+    bool overlap = true;                       // each row also trains the leaf of its second-nearest center
 };
 
 // A compact predictor for a trained classifier `model`, whose training rows

@@ -47,8 +47,7 @@ void check_expansion(const CenterExpansion &e) {
 }  // namespace
 
 CompactPredictor predictor_from_expansion(const CenterExpansion &e, PredictorTask task,
-                                          const std::vector<double> &classes, kmx_multiclass multiclass,
-                                          bool float32) {
+                                          const std::vector<double> &classes, kmx_multiclass multiclass, bool float32) {
     check_expansion(e);
     CompactPredictor p;
     p.kernel = e.kernel;

@@ -41,9 +41,12 @@ double triangle_distance_estimate(TriangleEstimate estimate, const double *r, co
         upper = std::min(upper, r[j] + dist_row[j]);
     }
     switch (estimate) {
-        case TriangleEstimate::lower: return lower;
-        case TriangleEstimate::upper: return upper;
-        case TriangleEstimate::midpoint: return 0.5 * (lower + upper);
+        case TriangleEstimate::lower:
+            return lower;
+        case TriangleEstimate::upper:
+            return upper;
+        case TriangleEstimate::midpoint:
+            return 0.5 * (lower + upper);
     }
     return lower;
 }

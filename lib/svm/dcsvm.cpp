@@ -93,11 +93,11 @@ void check_options(const SvmProblem &problem, const DcsvmOptions &options) {
 
 // Everything the run needs, checked against the budget once, up front.
 struct MemoryPlan {
-    size_t estimate;    // the sample solve of estimated_support_vectors
-    size_t clustering;  // kernel k-means and assignment scratch (one arena, reused by every level)
-    size_t bookkeeping; // π, groups, subproblem arrays
-    size_t cache;       // the kernel cache shared by concurrent solves, or used by the refine/global solve
-    size_t solver;      // solver workspaces, cache included
+    size_t estimate;     // the sample solve of estimated_support_vectors
+    size_t clustering;   // kernel k-means and assignment scratch (one arena, reused by every level)
+    size_t bookkeeping;  // π, groups, subproblem arrays
+    size_t cache;        // the kernel cache shared by concurrent solves, or used by the refine/global solve
+    size_t solver;       // solver workspaces, cache included
 };
 
 int64_t largest_cluster_count(const DcsvmOptions &options, const Schedule &schedule, int64_t n) {
@@ -130,9 +130,9 @@ size_t estimate_bytes(const SvmProblem &problem, const DcsvmOptions &options) {
 
 size_t bookkeeping_bytes(int64_t n, int64_t k) {
     return WorkspacePlan()
-        .add<int32_t>(size_t(n))       // π
-        .add<int64_t>(size_t(k + 2))   // group offsets
-        .add<int64_t>(size_t(n))       // group members
+        .add<int32_t>(size_t(n))      // π
+        .add<int64_t>(size_t(k + 2))  // group offsets
+        .add<int64_t>(size_t(n))      // group members
         .add_bytes(subproblem_arrays_bytes(n))
         .bytes();
 }
@@ -166,7 +166,6 @@ SvmOptions warm_start_options(const SvmOptions &svm) {
     options.eps = std::max(svm.eps, std::min(svm.eps * kDcsvmWarmStartEpsFactor, kDcsvmWarmStartEpsCap));
     return options;
 }
-
 
 // The support vectors of the whole problem, estimated from a solve on a
 // systematic random sample of m = min(sample_size, n) rows (row ⌊(j + u) n / m⌋
@@ -213,11 +212,11 @@ struct RunState {
     const SvmProblem &problem;
     const DcsvmOptions &options;
     Arena clustering;
-    int32_t *cluster_of;   // π(i), n
+    int32_t *cluster_of;  // π(i), n
     RowGroups groups;
     SubproblemArrays arrays;
     size_t cache;
-    double *alpha;         // n
+    double *alpha;  // n
     KernelPartition partition;
 };
 
@@ -289,7 +288,6 @@ SvmSolution combine(const std::vector<SvmSolution> &solutions) {
     return total;
 }
 
-
 // Early prediction with one cluster: a partition of one sample point (every
 // row and every test point is its own cluster's), no kernel k-means.
 void single_cluster_partition(const SvmProblem &problem, RunState &s) {
@@ -314,22 +312,20 @@ std::vector<SvmSolution> run_level(Context &ctx, RunState &s, int64_t clusters, 
     if (clusters == 1) {
         single_cluster_partition(problem, s);
     } else {
-        s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, problem.n,
-                                           adaptive_pool(s, clusters), problem.kernel, clusters,
-                                           s.options.sample_size);
-        kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, problem.n,
-                                problem.kernel, s.cluster_of);
+        s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, problem.n, adaptive_pool(s, clusters),
+                                           problem.kernel, clusters, s.options.sample_size);
+        kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, problem.n, problem.kernel,
+                                s.cluster_of);
     }
     group_by_cluster(s.cluster_of, problem.n, s.partition.k, s.groups);
-    return solve_row_groups(ctx, problem, final ? s.options.svm : warm_start_options(s.options.svm), s.groups,
-                            s.cache, s.arrays, s.alpha);
+    return solve_row_groups(ctx, problem, final ? s.options.svm : warm_start_options(s.options.svm), s.groups, s.cache,
+                            s.arrays, s.alpha);
 }
 
 // Refine: the subproblem on S̄, warm started from ᾱ_S̄.
 SvmSolution run_refine(Context &ctx, RunState &s) {
     group_support_vectors(s.alpha, s.problem.n, s.groups);
-    return solve_row_groups(ctx, s.problem, warm_start_options(s.options.svm), s.groups, s.cache, s.arrays,
-                            s.alpha)[0];
+    return solve_row_groups(ctx, s.problem, warm_start_options(s.options.svm), s.groups, s.cache, s.arrays, s.alpha)[0];
 }
 
 SvmSolution run_global(Context &ctx, RunState &s) {
@@ -375,10 +371,10 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
             ctx.log(KMX_LOG_WARNING, "dcsvm level %d: a subproblem stopped at the iteration cap (KKT violation %g)",
                     level, level_total.kkt_violation);
         const int64_t support = count_support_vectors(s.alpha, s.problem.n);
-        record(ctx, result,
-               {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level,
-                s.problem.n},
-               double(schedule.first - level + 1) / steps);
+        record(
+            ctx, result,
+            {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level, s.problem.n},
+            double(schedule.first - level + 1) / steps);
         if (!schedule.early && double(support) <= kDcsvmFewSupportFraction * double(s.problem.n)) break;
     }
     return solutions;
@@ -392,14 +388,14 @@ SvmSolution conquer(Context &ctx, RunState &s, int steps, DcsvmResult &result) {
         const auto start = std::chrono::steady_clock::now();
         const SvmSolution refined = run_refine(ctx, s);
         record(ctx, result,
-               {0, 1, count_support_vectors(s.alpha, n), refined.objective, seconds_since(start),
-                DcsvmStep::refine, support},
+               {0, 1, count_support_vectors(s.alpha, n), refined.objective, seconds_since(start), DcsvmStep::refine,
+                support},
                double(steps - 1) / steps);
     }
     const auto start = std::chrono::steady_clock::now();
     const SvmSolution global = run_global(ctx, s);
-    record(ctx, result,
-           {0, 1, global.support_vectors, global.objective, seconds_since(start), DcsvmStep::global, n}, 1.0);
+    record(ctx, result, {0, 1, global.support_vectors, global.objective, seconds_since(start), DcsvmStep::global, n},
+           1.0);
     return global;
 }
 
@@ -427,9 +423,7 @@ const char *direct_solve_reason(Context &ctx, const SvmProblem &problem, const D
 
 }  // namespace
 
-bool dcsvm_whole_matrix_cached(int64_t n, size_t cache_bytes) {
-    return KernelCache::slots_for(n, cache_bytes) >= n;
-}
+bool dcsvm_whole_matrix_cached(int64_t n, size_t cache_bytes) { return KernelCache::slots_for(n, cache_bytes) >= n; }
 
 DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, double *alpha) {
     check_options(problem, options);
@@ -456,8 +450,10 @@ DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOpti
         ctx.log(KMX_LOG_INFO, "dcsvm: n = %lld, %s: global solve only", (long long)n, direct);
         const auto start = std::chrono::steady_clock::now();
         result.solution = run_global(ctx, s);
-        record(ctx, result, {0, 1, result.solution.support_vectors, result.solution.objective, seconds_since(start),
-                             DcsvmStep::global, n}, 1.0);
+        record(ctx, result,
+               {0, 1, result.solution.support_vectors, result.solution.objective, seconds_since(start),
+                DcsvmStep::global, n},
+               1.0);
         return result;
     }
     const int steps = schedule.first - schedule.last + 1 + (schedule.early ? 0 : 2);

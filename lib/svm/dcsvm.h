@@ -52,12 +52,12 @@
 namespace kmx {
 
 struct DcsvmOptions {
-    int levels = 4;               // lmax
-    int clusters_per_level = 4;   // k
-    int64_t sample_size = 1000;   // m, kernel k-means sample per level
-    int early_level = 0;          // > 0: stop after this level (early prediction)
-    bool bka = false;             // BKA-SVM: one level of k^early_level clusters (k^kDcsvmBkaDefaultLevel
-                                  // when early_level is 0), each solved from zeros; no multilevel, no conquer
+    int levels = 4;              // lmax
+    int clusters_per_level = 4;  // k
+    int64_t sample_size = 1000;  // m, kernel k-means sample per level
+    int early_level = 0;         // > 0: stop after this level (early prediction)
+    bool bka = false;            // BKA-SVM: one level of k^early_level clusters (k^kDcsvmBkaDefaultLevel
+                                 // when early_level is 0), each solved from zeros; no multilevel, no conquer
     bool refine = true;
     // Early prediction: the early level has at most n / min_early_cluster_rows
     // clusters (at least 1): each cluster's model predicts on its own, and
@@ -65,7 +65,7 @@ struct DcsvmOptions {
     // rows, 1.2 points below the exact model). Problems below this size are
     // solved whole (one cluster, the exact model). 0: no cap (k^early_level).
     int64_t min_early_cluster_rows = 1000;
-    SvmOptions svm;               // per-subproblem and global solver options
+    SvmOptions svm;  // per-subproblem and global solver options
 };
 
 constexpr int64_t kDcsvmMinRowsPerCluster = 32;
@@ -110,7 +110,7 @@ struct DcsvmLevelStats {
     double objective;
     double seconds;
     DcsvmStep step = DcsvmStep::level;
-    int64_t rows = 0;         // rows solved: n, or |S̄| for the refine step
+    int64_t rows = 0;  // rows solved: n, or |S̄| for the refine step
 };
 
 struct DcsvmResult {
@@ -119,8 +119,8 @@ struct DcsvmResult {
     // Early prediction and BKA: the partition of the level that predicts and
     // each problem row's cluster in it (empty after a full solve).
     KernelPartition partition;
-    std::vector<int32_t> cluster_of;      // n
-    std::vector<double> cluster_bias;     // k: b_c of cluster c's model (zeros without bias)
+    std::vector<int32_t> cluster_of;   // n
+    std::vector<double> cluster_bias;  // k: b_c of cluster c's model (zeros without bias)
 };
 
 // alpha: n outputs (DC-SVM starts from zeros). With early prediction or BKA

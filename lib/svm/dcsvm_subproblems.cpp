@@ -69,8 +69,12 @@ void scatter_alpha(const RowGroups &groups, const SubproblemArrays &arrays, doub
 }  // namespace
 
 size_t subproblem_arrays_bytes(int64_t n) {
-    return WorkspacePlan().add<int64_t>(size_t(n)).add<double>(size_t(n)).add<double>(size_t(n))
-        .add<double>(size_t(n)).bytes();
+    return WorkspacePlan()
+        .add<int64_t>(size_t(n))
+        .add<double>(size_t(n))
+        .add<double>(size_t(n))
+        .add<double>(size_t(n))
+        .bytes();
 }
 
 SubproblemArrays carve_subproblem_arrays(Arena &arena, int64_t n) {
@@ -94,8 +98,8 @@ size_t subproblem_solver_bytes(int64_t n, int64_t d, size_t cache_total, int thr
 }
 
 std::vector<SvmSolution> solve_row_groups(Context &ctx, const SvmProblem &problem, const SvmOptions &options,
-                                          const RowGroups &groups, size_t cache_total,
-                                          const SubproblemArrays &arrays, double *alpha) {
+                                          const RowGroups &groups, size_t cache_total, const SubproblemArrays &arrays,
+                                          double *alpha) {
     const int workers = int(std::clamp<int64_t>(groups.count, 1, std::max(ctx.threads, 1)));
     const size_t share = cache_total / size_t(workers);
     std::vector<std::unique_ptr<Context>> contexts = worker_contexts(ctx, workers);

@@ -26,9 +26,9 @@ struct RowGroups {
 
 // Per-row arrays the subproblems are gathered into, in group order.
 struct SubproblemArrays {
-    int64_t *rows;   // dataset rows
+    int64_t *rows;  // dataset rows
     double *y;
-    double *upper;   // C_i
+    double *upper;  // C_i
     double *alpha;
 };
 
@@ -45,7 +45,7 @@ size_t subproblem_solver_bytes(int64_t n, int64_t d, size_t cache_total, int thr
 // Workers get their own contexts with ctx.threads / P threads each; they
 // see ctx's cancellation but report no progress and log nothing.
 std::vector<SvmSolution> solve_row_groups(Context &ctx, const SvmProblem &problem, const SvmOptions &options,
-                                          const RowGroups &groups, size_t cache_total,
-                                          const SubproblemArrays &arrays, double *alpha);
+                                          const RowGroups &groups, size_t cache_total, const SubproblemArrays &arrays,
+                                          double *alpha);
 
 }  // namespace kmx

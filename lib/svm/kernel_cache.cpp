@@ -31,8 +31,8 @@ size_t KernelCache::workspace_bytes(int64_t n, int64_t slots) {
         .add<int32_t>(size_t(slots) + 1)
         .add<int32_t>(size_t(slots) + 1)
         .add<int32_t>(size_t(n))
-        .add<int64_t>(2 * size_t(n))   // swap log
-        .add<int64_t>(size_t(slots))   // seen
+        .add<int64_t>(2 * size_t(n))  // swap log
+        .add<int64_t>(size_t(slots))  // seen
         .bytes();
 }
 
@@ -134,15 +134,16 @@ void KernelCache::replay_all() {
 }
 
 double *KernelCache::scratch(int64_t &count) {
-    if (used_slots_ > 0) fail(KMX_E_INTERNAL, "kernel cache: scratch requested while %lld columns are cached",
-                              (long long)used_slots_);
+    if (used_slots_ > 0)
+        fail(KMX_E_INTERNAL, "kernel cache: scratch requested while %lld columns are cached", (long long)used_slots_);
     count = int64_t(size_t(slots_) * size_t(n_) * sizeof(float) / sizeof(double));
     return reinterpret_cast<double *>(data_);
 }
 
 double *KernelCache::tail_scratch(int64_t keep, int64_t &count) {
-    if (used_slots_ > keep) fail(KMX_E_INTERNAL, "kernel cache: tail scratch past %lld slots while %lld are used",
-                                 (long long)keep, (long long)used_slots_);
+    if (used_slots_ > keep)
+        fail(KMX_E_INTERNAL, "kernel cache: tail scratch past %lld slots while %lld are used", (long long)keep,
+             (long long)used_slots_);
     if (keep >= slots_) {
         count = 0;
         return nullptr;

@@ -59,19 +59,19 @@ public:
 
 private:
     void unlink(int32_t slot);
-    void push_front(int32_t slot);  // most recently used
+    void push_front(int32_t slot);    // most recently used
     void replay_swaps(int64_t slot);  // the logged swaps the slot's column has not seen
     void replay_all();                // every cached column, then the log starts over
 
     int64_t n_ = 0, slots_ = 0, used_slots_ = 0;
-    float *data_ = nullptr;          // slots × n
-    int64_t *column_of_ = nullptr;   // slot → cached column (−1: empty)
-    int64_t *valid_ = nullptr;       // slot → valid leading entries
+    float *data_ = nullptr;                      // slots × n
+    int64_t *column_of_ = nullptr;               // slot → cached column (−1: empty)
+    int64_t *valid_ = nullptr;                   // slot → valid leading entries
     int32_t *prev_ = nullptr, *next_ = nullptr;  // LRU list; index slots_ is the sentinel
-    int32_t *slot_of_ = nullptr;     // column → slot (−1: not cached)
-    int64_t *log_ = nullptr;         // swaps not yet seen by every cached column, pairs (i, j)
-    int64_t log_count_ = 0;          // pairs in the log (at most n)
-    int64_t *seen_ = nullptr;        // slot → log pairs its column has seen
+    int32_t *slot_of_ = nullptr;                 // column → slot (−1: not cached)
+    int64_t *log_ = nullptr;                     // swaps not yet seen by every cached column, pairs (i, j)
+    int64_t log_count_ = 0;                      // pairs in the log (at most n)
+    int64_t *seen_ = nullptr;                    // slot → log pairs its column has seen
 };
 
 }  // namespace kmx

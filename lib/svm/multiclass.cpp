@@ -90,9 +90,9 @@ int64_t largest_problem(const std::vector<BinaryTask> &tasks, const std::vector<
     for (int32_t c : cls) ++count[size_t(c)];
     int64_t largest = 0;
     for (const BinaryTask &task : tasks)
-        largest = std::max(largest, task.negative == kRestOfClasses ? int64_t(cls.size())
-                                                                    : count[size_t(task.positive)] +
-                                                                          count[size_t(task.negative)]);
+        largest = std::max(largest, task.negative == kRestOfClasses
+                                        ? int64_t(cls.size())
+                                        : count[size_t(task.positive)] + count[size_t(task.negative)]);
     return largest;
 }
 

@@ -16,7 +16,6 @@ namespace kmx {
 class Context;
 class Dataset;
 
-
 // Trains an SVM model on data (labels required, at least two classes).
 // Sample weights, if any, multiply C per row. (krr/train_krr.h trains the KRR
 // methods; train/train.h picks.)

@@ -38,11 +38,11 @@ namespace kmx {
 
 namespace {
 
-constexpr double kTau = 1e-12;                     // τ, the floor of a_ij (LIBSVM's TAU)
+constexpr double kTau = 1e-12;  // τ, the floor of a_ij (LIBSVM's TAU)
 constexpr double kInf = HUGE_VAL;
-constexpr int64_t kShrinkPeriod = 1000;            // iterations between shrinking rounds (at most)
-constexpr int64_t kMinIterationCap = 10000000;     // LIBSVM's max_iter: max(10^7, 100 n)
-constexpr double kUnshrinkFactor = 10;             // unshrink once the violation is below 10 eps
+constexpr int64_t kShrinkPeriod = 1000;         // iterations between shrinking rounds (at most)
+constexpr int64_t kMinIterationCap = 10000000;  // LIBSVM's max_iter: max(10^7, 100 n)
+constexpr double kUnshrinkFactor = 10;          // unshrink once the violation is below 10 eps
 
 // status_ bits: where α_t sits in its box, and (with bias) whether t is in
 // I_up and I_low, precomputed so that the selection loops test one bit.
@@ -122,9 +122,9 @@ private:
     void update_status(int64_t t) {
         const bool at_c = alpha_[t] >= upper_[t], at_0 = !at_c && alpha_[t] <= 0;
         const bool can_rise = !at_c, can_fall = !at_0, positive = y_[t] > 0;
-        status_[t] = uint8_t((at_c ? kUpperBound : 0) | (at_0 ? kLowerBound : 0) |
-                             ((positive ? can_rise : can_fall) ? kInUp : 0) |
-                             ((positive ? can_fall : can_rise) ? kInLow : 0));
+        status_[t] =
+            uint8_t((at_c ? kUpperBound : 0) | (at_0 ? kLowerBound : 0) |
+                    ((positive ? can_rise : can_fall) ? kInUp : 0) | ((positive ? can_fall : can_rise) ? kInLow : 0));
     }
 
     void start_from(const double *alpha);
@@ -246,8 +246,7 @@ bool DualSolver::select_coordinate(int64_t &i) {
 // One pass over the active variables: ∇f += δ_i Q_{·i} (+ δ_p Q_{·p}) for
 // the first `Columns` columns, and select_coordinate's choice on the updated ∇f.
 template <int Columns>
-DualSolver::CoordinateChoice DualSolver::update_and_choose(const float *q_i, double d_i, const float *q_p,
-                                                           double d_p) {
+DualSolver::CoordinateChoice DualSolver::update_and_choose(const float *q_i, double d_i, const float *q_p, double d_p) {
     CoordinateChoice choice;
     double *grad = grad_;
     for (int64_t t = 0; t < active_; ++t) {
@@ -346,7 +345,12 @@ struct PairValues {
 class BoxPair {
 public:
     BoxPair(double g_i, double g_p, double q_ii, double q_pp, double q_ip, PairValues alpha, PairValues upper)
-        : g_i_(g_i), g_p_(g_p), q_ii_(std::max(q_ii, kTau)), q_pp_(std::max(q_pp, kTau)), q_ip_(q_ip), a_(alpha),
+        : g_i_(g_i),
+          g_p_(g_p),
+          q_ii_(std::max(q_ii, kTau)),
+          q_pp_(std::max(q_pp, kTau)),
+          q_ip_(q_ip),
+          a_(alpha),
           c_(upper) {}
 
     PairValues solve() const {

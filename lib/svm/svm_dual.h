@@ -29,22 +29,22 @@ struct SvmProblem {
 
 struct SvmOptions {
     bool bias = true;
-    double eps = 1e-3;         // stop when the maximal KKT violation m(α) − M(α) <= eps (LIBSVM's rule)
+    double eps = 1e-3;  // stop when the maximal KKT violation m(α) − M(α) <= eps (LIBSVM's rule)
     bool shrinking = true;
-    size_t cache_bytes = 0;    // kernel cache; 0 = auto (what the budget leaves, within the memory available)
-    int64_t max_iter = 0;      // 0 = no limit but LIBSVM's safety cap (max(10^7, 100 n))
-    bool strict = false;       // throw KMX_E_NOT_CONVERGED at the iteration cap instead of returning
-    int threads = 0;           // threads for kernel evaluations; 0 = ctx.threads (the SMO loop is sequential)
+    size_t cache_bytes = 0;       // kernel cache; 0 = auto (what the budget leaves, within the memory available)
+    int64_t max_iter = 0;         // 0 = no limit but LIBSVM's safety cap (max(10^7, 100 n))
+    bool strict = false;          // throw KMX_E_NOT_CONVERGED at the iteration cap instead of returning
+    int threads = 0;              // threads for kernel evaluations; 0 = ctx.threads (the SMO loop is sequential)
     bool report_progress = true;  // false: only check cancellation (e.g. for subproblems solved in parallel)
 };
 
 struct SvmSolution {
-    double objective = 0;       // ½ αᵀQα − eᵀα
-    double bias = 0;            // b (0 without bias)
-    double kkt_violation = 0;   // final maximal violation (<= eps when converged)
+    double objective = 0;      // ½ αᵀQα − eᵀα
+    double bias = 0;           // b (0 without bias)
+    double kkt_violation = 0;  // final maximal violation (<= eps when converged)
     int64_t iterations = 0;
-    int64_t support_vectors = 0;     // α_i > 0
-    int64_t bounded_support = 0;     // α_i == C_i
+    int64_t support_vectors = 0;  // α_i > 0
+    int64_t bounded_support = 0;  // α_i == C_i
     bool converged = false;
 };
 

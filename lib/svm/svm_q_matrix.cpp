@@ -15,8 +15,8 @@ namespace kmx {
 
 namespace {
 
-constexpr double kUnitRoundoff = 0x1p-53;      // u
-constexpr int64_t kColumnChunk = 4096;         // variables per parallel task of one column
+constexpr double kUnitRoundoff = 0x1p-53;         // u
+constexpr int64_t kColumnChunk = 4096;            // variables per parallel task of one column
 constexpr int64_t kParallelColumnWork = 1 << 18;  // len·d from which one column is split over threads
 
 // The rounding floor of D = ‖a‖² + ‖b‖² − 2 a·b, as a factor of ‖a‖² + ‖b‖²:
@@ -81,8 +81,8 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
     }
 }
 
-void SvmQMatrix::kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end,
-                             double *out, int64_t ldo, int threads) {
+void SvmQMatrix::kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
+                             int64_t ldo, int threads) {
     const int64_t m = end - begin;
     const double *b = x_ + begin * d_;
     if (spec_.type != KMX_KERNEL_RBF) {

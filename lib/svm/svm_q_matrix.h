@@ -47,8 +47,8 @@ public:
     // GEMM, in the cache's storage: call it only while nothing is cached.
     // When the cache has room for them and a block besides, the rows' Q
     // columns stay cached (full length) for the solver.
-    void add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,
-                            double *grad, double *grad_bar);
+    void add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper, double *grad,
+                            double *grad_bar);
 
     int64_t size() const { return n_; }
 
@@ -62,13 +62,13 @@ private:
     int64_t n_ = 0, d_ = 0;
     int threads_ = 1;
     double gamma_ = 0, noise_ = 0;
-    Arena &arena_;            // kernel_block's scratch (none for the kernels it handles here)
-    double *x_ = nullptr;     // n × d gathered rows
-    double *sq_ = nullptr;    // ‖x_j‖²
-    double *floor_ = nullptr; // rounding floor of the Gaussian's distances, noise · ‖x_j‖²
+    Arena &arena_;             // kernel_block's scratch (none for the kernels it handles here)
+    double *x_ = nullptr;      // n × d gathered rows
+    double *sq_ = nullptr;     // ‖x_j‖²
+    double *floor_ = nullptr;  // rounding floor of the Gaussian's distances, noise · ‖x_j‖²
     double *y_ = nullptr;
-    double *qd_ = nullptr;    // Q_ii = K_ii
-    double *row_ = nullptr;   // one kernel row, before it becomes a float column
+    double *qd_ = nullptr;        // Q_ii = K_ii
+    double *row_ = nullptr;       // one kernel row, before it becomes a float column
     double *block_x_ = nullptr;   // kBlockRows × d
     double *block_sq_ = nullptr;  // kBlockRows
     KernelCache cache_;

@@ -53,10 +53,14 @@ inline double point_distance(kmx_kernel_type kernel, const double *a, const doub
 
 inline int64_t outputs_of(const PredictorShape &s) {
     switch (s.shape) {
-        case Shape::regression: return 1;
-        case Shape::binary: return 1;
-        case Shape::ovr: return s.classes;
-        default: return int64_t(s.classes) * (s.classes - 1) / 2;
+        case Shape::regression:
+            return 1;
+        case Shape::binary:
+            return 1;
+        case Shape::ovr:
+            return s.classes;
+        default:
+            return int64_t(s.classes) * (s.classes - 1) / 2;
     }
 }
 
@@ -133,11 +137,16 @@ inline double kernel_value(const kmx::KernelSpec &k, const double *x, const doub
         l1 += std::fabs(x[i] - u[i]);
     }
     switch (k.type) {
-        case KMX_KERNEL_RBF: return std::exp(-k.gamma * sq);
-        case KMX_KERNEL_LAPLACIAN: return std::exp(-k.gamma * l1);
-        case KMX_KERNEL_POLYNOMIAL: return std::pow(k.gamma * dot + k.coef0, k.degree);
-        case KMX_KERNEL_LINEAR: return dot;
-        default: return std::tanh(k.gamma * dot + k.coef0);
+        case KMX_KERNEL_RBF:
+            return std::exp(-k.gamma * sq);
+        case KMX_KERNEL_LAPLACIAN:
+            return std::exp(-k.gamma * l1);
+        case KMX_KERNEL_POLYNOMIAL:
+            return std::pow(k.gamma * dot + k.coef0, k.degree);
+        case KMX_KERNEL_LINEAR:
+            return dot;
+        default:
+            return std::tanh(k.gamma * dot + k.coef0);
     }
 }
 

@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        if ((call) != KMX_OK) {                                                      \
-            fprintf(stderr, "scenario: %s\n", kmx_last_error());                     \
-            exit(1);                                                                 \
-        }                                                                            \
+#define CHECK(call)                                              \
+    do {                                                         \
+        if ((call) != KMX_OK) {                                  \
+            fprintf(stderr, "scenario: %s\n", kmx_last_error()); \
+            exit(1);                                             \
+        }                                                        \
     } while (0)
 
 static void write_doubles(FILE *out, const char *name, const double *v, int64_t count) {
@@ -117,8 +117,7 @@ static void model_step(FILE *out, kmx_context *ctx, const kmx_dataset *data, int
 /* Step 8: a MEKA approximation of the step-2 kernel's matrix over rows
  * [0,1000), its rank, bytes, exact relative error, G~ v and (G~ + 0.1 I)^-1 v
  * for v_i = (i mod 7) - 3. */
-static void approx_step(FILE *out, kmx_context *ctx, const kmx_kernel *kernel, const kmx_dataset *data,
-                        int64_t d) {
+static void approx_step(FILE *out, kmx_context *ctx, const kmx_kernel *kernel, const kmx_dataset *data, int64_t d) {
     enum { N = 1000 };
     kmx_dataset *rows = rows_of(data, 0, N, d);
     kmx_approx *approx = NULL;

@@ -114,7 +114,8 @@ std::string option_help(const OptionSpec &spec) {
 // The option's value as the parameter string takes it.
 std::string param_value(const OptionSpec &spec, const std::string &text) {
     if (!spec.takes_value) return "1";
-    if (spec.param == KMX_PARAM_MEMORY_BUDGET && text == "unlimited") return std::to_string((long long)kUnlimitedMemory);
+    if (spec.param == KMX_PARAM_MEMORY_BUDGET && text == "unlimited")
+        return std::to_string((long long)kUnlimitedMemory);
     if (spec.param == KMX_PARAM_MEMORY_BUDGET || spec.param == KMX_PARAM_CACHE_SIZE)
         return std::to_string((long long)to_bytes(text, spec.long_name));
     return text;
@@ -138,7 +139,8 @@ std::string param_string(const ParsedArgs &args, const std::vector<OptionSpec> &
         if (!spec.param || !args.has(spec.long_name)) continue;
         check(kmx_param_owners(&owners, spec.param));
         if (owners & owner)
-            params += std::string(" ") + kmx_param_name(spec.param) + "=" + param_value(spec, args.get(spec.long_name, ""));
+            params +=
+                std::string(" ") + kmx_param_name(spec.param) + "=" + param_value(spec, args.get(spec.long_name, ""));
     }
     return params;
 }
@@ -167,7 +169,8 @@ void check(kmx_status status) {
 long long to_int(const std::string &text, const char *name) {
     char *end = nullptr;
     const long long value = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0') throw UsageError{std::string(name) + " must be a whole number, not '" + text + "'"};
+    if (text.empty() || *end != '\0')
+        throw UsageError{std::string(name) + " must be a whole number, not '" + text + "'"};
     return value;
 }
 
@@ -201,7 +204,8 @@ double to_bytes(const std::string &text, const char *name) {
     static const char kSuffixes[] = "KMG";
     double scale = 1;
     std::string number = text;
-    const char *suffix = text.empty() ? nullptr : std::strchr(kSuffixes, std::toupper(static_cast<unsigned char>(text.back())));
+    const char *suffix =
+        text.empty() ? nullptr : std::strchr(kSuffixes, std::toupper(static_cast<unsigned char>(text.back())));
     if (suffix && *suffix) {
         scale = std::pow(1024.0, double(suffix - kSuffixes + 1));
         number.pop_back();
@@ -245,8 +249,8 @@ int draw_progress(void *user, double fraction, const char *phase) {
     bar.shown_percent = percent;
     bar.drawn = true;
     const int width = 40, filled = percent * width / 100;
-    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s", filled, "========================================",
-                 width - filled, "", percent, phase);
+    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s", filled,
+                 "========================================", width - filled, "", percent, phase);
     std::fflush(stderr);
     return 0;
 }

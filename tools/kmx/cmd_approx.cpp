@@ -12,16 +12,18 @@ namespace kmx_cli {
 namespace {
 
 const std::vector<OptionSpec> &approx_options() {
-    static const std::vector<OptionSpec> specs = command_options({
-        {"-s", "--method", true, nullptr, KMX_PARAM_APPROX},
-        {"-m", "--landmarks", true, nullptr, KMX_PARAM_CENTERS},
-        {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
-        {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
-        {nullptr, "--eps", true, nullptr, KMX_PARAM_THRESHOLD},
-        {nullptr, "--oversampling", true, nullptr, KMX_PARAM_OVERSAMPLING},
-        {nullptr, "--rank-by-size", false, nullptr, KMX_PARAM_RANK_BY_SIZE},
-        {nullptr, "--sample-rows", true, "rows of G the error is measured on (default min(n, 2000); n = exact)"},
-    }, true);
+    static const std::vector<OptionSpec> specs = command_options(
+        {
+            {"-s", "--method", true, nullptr, KMX_PARAM_APPROX},
+            {"-m", "--landmarks", true, nullptr, KMX_PARAM_CENTERS},
+            {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
+            {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
+            {nullptr, "--eps", true, nullptr, KMX_PARAM_THRESHOLD},
+            {nullptr, "--oversampling", true, nullptr, KMX_PARAM_OVERSAMPLING},
+            {nullptr, "--rank-by-size", false, nullptr, KMX_PARAM_RANK_BY_SIZE},
+            {nullptr, "--sample-rows", true, "rows of G the error is measured on (default min(n, 2000); n = exact)"},
+        },
+        true);
     return specs;
 }
 
@@ -38,7 +40,8 @@ int run_approx(int argc, char **argv) {
     const Dataset data = load_dataset(ctx.get(), args.positional[0], args);
     int64_t n = 0;
     check(kmx_dataset_rows(&n, data.get()));
-    const long long sample_rows = to_int(args.get("--sample-rows", std::to_string(n < 2000 ? n : 2000)), "--sample-rows");
+    const long long sample_rows =
+        to_int(args.get("--sample-rows", std::to_string(n < 2000 ? n : 2000)), "--sample-rows");
     const std::string params = param_string(args, approx_options(), KMX_PARAM_OWNER_APPROX);
     kmx_approx *created = nullptr;
     const double start = now_seconds();
@@ -54,8 +57,8 @@ int run_approx(int argc, char **argv) {
     check(kmx_approx_rank(&rank, approx.get()));
     check(kmx_param_default(&method, KMX_PARAM_APPROX));
     const std::string method_name = args.get("--method", cli_spelling(kmx_param_value_name(KMX_PARAM_APPROX, method)));
-    std::printf("approximated %s: n=%lld rank=%lld (error on %lld rows)\n", method_name.c_str(),
-                (long long)n, (long long)rank, sample_rows < n ? sample_rows : (long long)n);
+    std::printf("approximated %s: n=%lld rank=%lld (error on %lld rows)\n", method_name.c_str(), (long long)n,
+                (long long)rank, sample_rows < n ? sample_rows : (long long)n);
     std::printf("relative error = %.6g memory = %lld bytes time = %.3fs\n", error, (long long)bytes, seconds);
     return 0;
 }

@@ -12,12 +12,14 @@ namespace kmx_cli {
 namespace {
 
 const std::vector<OptionSpec> &compress_options() {
-    static const std::vector<OptionSpec> specs = command_options({
-        {nullptr, "--leaves", true, nullptr, KMX_PARAM_LEAVES},
-        {nullptr, "--landmarks", true, nullptr, KMX_PARAM_LANDMARKS},
-        {nullptr, "--pseudo", true, "triangle and product pseudo-landmarks", KMX_PARAM_PSEUDO},
-        {nullptr, "--float32", false, nullptr, KMX_PARAM_FLOAT32},
-    }, false);
+    static const std::vector<OptionSpec> specs = command_options(
+        {
+            {nullptr, "--leaves", true, nullptr, KMX_PARAM_LEAVES},
+            {nullptr, "--landmarks", true, nullptr, KMX_PARAM_LANDMARKS},
+            {nullptr, "--pseudo", true, "triangle and product pseudo-landmarks", KMX_PARAM_PSEUDO},
+            {nullptr, "--float32", false, nullptr, KMX_PARAM_FLOAT32},
+        },
+        false);
     return specs;
 }
 

@@ -33,8 +33,8 @@ void print_kernel(const kmx_kernel *kernel, int64_t cols) {
     check(kmx_kernel_get_param(&gamma, kernel, KMX_PARAM_GAMMA));
     check(kmx_kernel_get_param(&coef0, kernel, KMX_PARAM_COEF0));
     check(kmx_kernel_get_param(&degree, kernel, KMX_PARAM_DEGREE));
-    std::printf("kernel    %s gamma=%g%s coef0=%g degree=%g\n", kmx_param_value_name(KMX_PARAM_KERNEL, type), gamma > 0 ? gamma : 1.0 / double(cols),
-                gamma > 0 ? "" : " (auto: 1/columns)", coef0, degree);
+    std::printf("kernel    %s gamma=%g%s coef0=%g degree=%g\n", kmx_param_value_name(KMX_PARAM_KERNEL, type),
+                gamma > 0 ? gamma : 1.0 / double(cols), gamma > 0 ? "" : " (auto: 1/columns)", coef0, degree);
 }
 
 }  // namespace

@@ -12,29 +12,31 @@ namespace kmx_cli {
 namespace {
 
 const std::vector<OptionSpec> &train_options() {
-    static const std::vector<OptionSpec> specs = command_options({
-        {"-s", "--solver", true, nullptr, KMX_PARAM_METHOD},
-        {"-c", "--cost", true, nullptr, KMX_PARAM_C},
-        {"-e", "--eps", true, nullptr, KMX_PARAM_EPS},
-        {nullptr, "--bias", true, nullptr, KMX_PARAM_BIAS},
-        {nullptr, "--levels", true, nullptr, KMX_PARAM_LEVELS},
-        {nullptr, "--clusters-per-level", true, nullptr, KMX_PARAM_CLUSTERS_PER_LEVEL},
-        {nullptr, "--early-level", true, nullptr, KMX_PARAM_EARLY_LEVEL},
-        {nullptr, "--sample-size", true, nullptr, KMX_PARAM_SAMPLE_SIZE},
-        {"-l", "--lambda", true, nullptr, KMX_PARAM_LAMBDA},
-        {nullptr, "--task", true, nullptr, KMX_PARAM_TASK},
-        {"-m", "--num-centers", true, nullptr, KMX_PARAM_CENTERS},
-        {nullptr, "--centers", true, nullptr, KMX_PARAM_CENTER_METHOD},
-        {nullptr, "--iterations", true, nullptr, KMX_PARAM_ITERATIONS},
-        {nullptr, "--tolerance", true, nullptr, KMX_PARAM_TOLERANCE},
-        {nullptr, "--validation", true, nullptr, KMX_PARAM_VALIDATION},
-        {nullptr, "--cache-size", true, "K/M/G allowed; -v says which cache FALKON keeps", KMX_PARAM_CACHE_SIZE},
-        {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
-        {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
-        {nullptr, "--threshold", true, nullptr, KMX_PARAM_THRESHOLD},
-        {nullptr, "--ovo", false, "multiclass one-vs-one (default, as LIBSVM)"},
-        {nullptr, "--ovr", false, "multiclass one-vs-rest"},
-    }, true);
+    static const std::vector<OptionSpec> specs = command_options(
+        {
+            {"-s", "--solver", true, nullptr, KMX_PARAM_METHOD},
+            {"-c", "--cost", true, nullptr, KMX_PARAM_C},
+            {"-e", "--eps", true, nullptr, KMX_PARAM_EPS},
+            {nullptr, "--bias", true, nullptr, KMX_PARAM_BIAS},
+            {nullptr, "--levels", true, nullptr, KMX_PARAM_LEVELS},
+            {nullptr, "--clusters-per-level", true, nullptr, KMX_PARAM_CLUSTERS_PER_LEVEL},
+            {nullptr, "--early-level", true, nullptr, KMX_PARAM_EARLY_LEVEL},
+            {nullptr, "--sample-size", true, nullptr, KMX_PARAM_SAMPLE_SIZE},
+            {"-l", "--lambda", true, nullptr, KMX_PARAM_LAMBDA},
+            {nullptr, "--task", true, nullptr, KMX_PARAM_TASK},
+            {"-m", "--num-centers", true, nullptr, KMX_PARAM_CENTERS},
+            {nullptr, "--centers", true, nullptr, KMX_PARAM_CENTER_METHOD},
+            {nullptr, "--iterations", true, nullptr, KMX_PARAM_ITERATIONS},
+            {nullptr, "--tolerance", true, nullptr, KMX_PARAM_TOLERANCE},
+            {nullptr, "--validation", true, nullptr, KMX_PARAM_VALIDATION},
+            {nullptr, "--cache-size", true, "K/M/G allowed; -v says which cache FALKON keeps", KMX_PARAM_CACHE_SIZE},
+            {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
+            {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
+            {nullptr, "--threshold", true, nullptr, KMX_PARAM_THRESHOLD},
+            {nullptr, "--ovo", false, "multiclass one-vs-one (default, as LIBSVM)"},
+            {nullptr, "--ovr", false, "multiclass one-vs-rest"},
+        },
+        true);
     return specs;
 }
 

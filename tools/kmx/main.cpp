@@ -71,7 +71,8 @@ int run_version(int argc, char **argv) {
 const Command kCommands[] = {
     {"version", run_version, "print the library version; -v: CPU, BLIS kernel set, cores, memory, dgemm speed"},
     {"info", kmx_cli::run_info, "describe a LIBSVM or CSV data file, or a model file"},
-    {"train", kmx_cli::run_train, "train a model: kernel SVM (DC-SVM, early, BKA, dual solver) or KRR (exact, Nystrom, MEKA, FALKON)"},
+    {"train", kmx_cli::run_train,
+     "train a model: kernel SVM (DC-SVM, early, BKA, dual solver) or KRR (exact, Nystrom, MEKA, FALKON)"},
     {"predict", kmx_cli::run_predict, "predict a data file with a model; report accuracy (rmse for regression)"},
     {"compress", kmx_cli::run_compress, "build a compact (DC-Pred++) predictor from a model and its training data"},
     {"export", kmx_cli::run_export, "write a compact predictor as a C header for the inference subset"},

@@ -45,8 +45,8 @@ TEST(LeverageScores, SubsampleScoresAreWithinAFactor) {
         sum_exact += exact[i];
         sum_approx += scores[i];
     }
-    std::printf("  ratio approximate/exact in [%.3f, %.3f]; effective dimension %.1f vs %.1f\n", low, high,
-                sum_approx, sum_exact);
+    std::printf("  ratio approximate/exact in [%.3f, %.3f]; effective dimension %.1f vs %.1f\n", low, high, sum_approx,
+                sum_exact);
     EXPECT_GE(low, 1.0 / 3);
     EXPECT_LE(high, 3.0);
 }

@@ -13,9 +13,9 @@
 
 TEST(Status, NamesAgreeWithTheEnumForEveryListedCode) {
     int listed = 0;
-#define KMX_CHECK_NAME_(name, value)                                  \
-    EXPECT_STREQ(kmx_status_name(kmx_status(value)), #name);          \
-    EXPECT_EQ(int(name), value);                                      \
+#define KMX_CHECK_NAME_(name, value)                         \
+    EXPECT_STREQ(kmx_status_name(kmx_status(value)), #name); \
+    EXPECT_EQ(int(name), value);                             \
     ++listed;
     KMX_STATUS_LIST(KMX_CHECK_NAME_)
 #undef KMX_CHECK_NAME_
@@ -113,12 +113,27 @@ TEST(Params, BoundsQueryDescribesEachRange) {
 }
 
 TEST(Params, NamesRoundTripAndAreUnique) {
-    const kmx_param all[] = {KMX_PARAM_THREADS, KMX_PARAM_SEED,   KMX_PARAM_MEMORY_BUDGET,   KMX_PARAM_LOG_LEVEL,
-                             KMX_PARAM_KERNEL,  KMX_PARAM_GAMMA,  KMX_PARAM_COEF0,           KMX_PARAM_DEGREE,
-                             KMX_PARAM_KMEANS_MAX_ITER, KMX_PARAM_KMEANS_TOL,
-                             KMX_PARAM_METHOD,  KMX_PARAM_C,      KMX_PARAM_EPS,             KMX_PARAM_BIAS,
-                             KMX_PARAM_SHRINKING, KMX_PARAM_CACHE_SIZE, KMX_PARAM_MULTICLASS, KMX_PARAM_LEVELS,
-                             KMX_PARAM_CLUSTERS_PER_LEVEL, KMX_PARAM_EARLY_LEVEL, KMX_PARAM_SAMPLE_SIZE};
+    const kmx_param all[] = {KMX_PARAM_THREADS,
+                             KMX_PARAM_SEED,
+                             KMX_PARAM_MEMORY_BUDGET,
+                             KMX_PARAM_LOG_LEVEL,
+                             KMX_PARAM_KERNEL,
+                             KMX_PARAM_GAMMA,
+                             KMX_PARAM_COEF0,
+                             KMX_PARAM_DEGREE,
+                             KMX_PARAM_KMEANS_MAX_ITER,
+                             KMX_PARAM_KMEANS_TOL,
+                             KMX_PARAM_METHOD,
+                             KMX_PARAM_C,
+                             KMX_PARAM_EPS,
+                             KMX_PARAM_BIAS,
+                             KMX_PARAM_SHRINKING,
+                             KMX_PARAM_CACHE_SIZE,
+                             KMX_PARAM_MULTICLASS,
+                             KMX_PARAM_LEVELS,
+                             KMX_PARAM_CLUSTERS_PER_LEVEL,
+                             KMX_PARAM_EARLY_LEVEL,
+                             KMX_PARAM_SAMPLE_SIZE};
     std::set<std::string> names;
     for (kmx_param p : all) {
         const char *name = kmx_param_name(p);

@@ -83,7 +83,8 @@ TEST_F(Handles, ApproximationBadArgumentsAreStatuses) {
     EXPECT_TRUE(mentions("threshold")) << kmx_last_error();
     EXPECT_EQ(kmx_approx_create(&approx, nullptr, rbf, ds, "C=1"), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_approx_create(nullptr, nullptr, rbf, ds, ""), KMX_E_INVALID_ARGUMENT);
-    ASSERT_EQ(kmx_approx_create(&approx, nullptr, rbf, ds, "approx=meka clusters=3 rank=4"), KMX_OK) << kmx_last_error();
+    ASSERT_EQ(kmx_approx_create(&approx, nullptr, rbf, ds, "approx=meka clusters=3 rank=4"), KMX_OK)
+        << kmx_last_error();
     std::vector<double> v(static_cast<size_t>(kN), 1.0), out(static_cast<size_t>(kN));
     EXPECT_EQ(kmx_approx_matvec(out.data(), kN, nullptr, approx, v.data(), kN - 1), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_approx_matvec(out.data(), kN - 1, nullptr, approx, v.data(), kN), KMX_E_INVALID_ARGUMENT);

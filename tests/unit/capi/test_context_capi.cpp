@@ -84,9 +84,12 @@ TEST_F(ContextFixture, RejectsImpossibleValuesAndForeignParameters) {
 }
 
 TEST_F(ContextFixture, CallbacksCanBeSetAndRemoved) {
-    EXPECT_EQ(kmx_context_set_log_callback(ctx, [](void *, kmx_log_level, const char *) {}, nullptr), KMX_OK);
+    EXPECT_EQ(kmx_context_set_log_callback(
+                  ctx, [](void *, kmx_log_level, const char *) {}, nullptr),
+              KMX_OK);
     EXPECT_EQ(kmx_context_set_log_callback(ctx, nullptr, nullptr), KMX_OK);
-    EXPECT_EQ(kmx_context_set_progress_callback(ctx, [](void *, double, const char *) { return 0; }, nullptr),
+    EXPECT_EQ(kmx_context_set_progress_callback(
+                  ctx, [](void *, double, const char *) { return 0; }, nullptr),
               KMX_OK);
     EXPECT_EQ(kmx_context_set_progress_callback(nullptr, nullptr, nullptr), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_context_cancel(ctx), KMX_OK);

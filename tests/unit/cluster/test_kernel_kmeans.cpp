@@ -34,8 +34,7 @@ kmx::KernelSpec linear() {
 }
 
 // J(π) = Σ_i ‖φ(x_i) − μ_π(i)‖², expanded pair by pair from the kernel matrix.
-double direct_feature_objective(const std::vector<double> &gram, const std::vector<int32_t> &assignment,
-                                int64_t k) {
+double direct_feature_objective(const std::vector<double> &gram, const std::vector<int32_t> &assignment, int64_t k) {
     const int64_t m = int64_t(assignment.size());
     double objective = 0;
     for (int64_t c = 0; c < k; ++c) {
@@ -121,12 +120,13 @@ std::vector<int32_t> direct_assign(const kmx::Dataset &data, const kmx::KernelPa
         const double *x = data.x + i * data.d;
         std::vector<double> cross(size_t(p.k), 0.0);
         for (size_t j = 0; j < m; ++j)
-            cross[size_t(p.sample_cluster[j])] += kmx::kernel_eval(kernel, x, data.x + p.sample_rows[j] * data.d, data.d);
+            cross[size_t(p.sample_cluster[j])] +=
+                kmx::kernel_eval(kernel, x, data.x + p.sample_rows[j] * data.d, data.d);
         double best = std::numeric_limits<double>::infinity();
         for (int64_t c = 0; c < p.k; ++c) {
             const double size = double(p.cluster_size[size_t(c)]);
-            const double dist2 = kmx::kernel_eval(kernel, x, x, data.d) - 2 * cross[size_t(c)] / size +
-                                 p.cluster_self[size_t(c)];
+            const double dist2 =
+                kmx::kernel_eval(kernel, x, x, data.d) - 2 * cross[size_t(c)] / size + p.cluster_self[size_t(c)];
             if (dist2 < best) {
                 best = dist2;
                 nearest[size_t(i)] = int32_t(c);
@@ -172,8 +172,7 @@ TEST(KernelKMeans, AssignmentAgreesWithDirectNearestCenter) {
     for (const kmx::KernelSpec &kernel : {rbf(2.0), poly}) {
         kmx::Context ctx;
         ctx.threads = 2;
-        const kmx::KernelPartition p =
-            kmx::kernel_kmeans_sample(ctx, *letter, nullptr, letter->n, {}, kernel, 8, 300);
+        const kmx::KernelPartition p = kmx::kernel_kmeans_sample(ctx, *letter, nullptr, letter->n, {}, kernel, 8, 300);
         ASSERT_EQ(p.sample_rows.size(), 300u);
         ASSERT_GE(p.k, 2);
         std::vector<int32_t> assigned(size_t(letter->n)), assigned_sparse(size_t(letter->n));

@@ -25,7 +25,9 @@ Points blobs(int64_t n, int64_t d, int clusters, double spread, double noise, ui
     return test_common::make_blob_points(n, d, clusters, spread, noise, seed);
 }
 
-std::unique_ptr<kmx::Dataset> dense(const Points &p) { return kmx::Dataset::dense_borrow(p.x.data(), p.n, p.d, nullptr); }
+std::unique_ptr<kmx::Dataset> dense(const Points &p) {
+    return kmx::Dataset::dense_borrow(p.x.data(), p.n, p.d, nullptr);
+}
 
 // A CSR dataset holding the nonzeros of p (the arrays live beside it).
 struct SparseData {
@@ -167,7 +169,8 @@ TEST(KMeans, ObjectiveHistoryNeverIncreases) {
     EXPECT_NEAR(run.history[size_t(run.result.iterations)], run.result.objective, 1e-12 * run.result.objective)
         << "the tracked and the exact objective differ only by rounding";
     if (run.result.iterations < o.max_iter) {
-        EXPECT_TRUE(std::isnan(run.history[size_t(run.result.iterations + 1)])) << "entries after the stop are untouched";
+        EXPECT_TRUE(std::isnan(run.history[size_t(run.result.iterations + 1)]))
+            << "entries after the stop are untouched";
     }
 }
 
@@ -241,9 +244,9 @@ TEST(KMeans, IntegerWeightsEqualReplicatedRows) {
     for (int64_t c = 0; c < 3; ++c) {  // each center of a is one of b's
         double nearest = std::numeric_limits<double>::infinity();
         for (int64_t e = 0; e < 3; ++e)
-            nearest = std::min(nearest, sqdist(std::vector<double>(a.centers.begin() + c * p.d,
-                                                                   a.centers.begin() + (c + 1) * p.d),
-                                               b.centers.data() + e * p.d));
+            nearest = std::min(
+                nearest, sqdist(std::vector<double>(a.centers.begin() + c * p.d, a.centers.begin() + (c + 1) * p.d),
+                                b.centers.data() + e * p.d));
         EXPECT_LT(nearest, 1e-20);
     }
 }
@@ -304,7 +307,8 @@ TEST(KMeans, OneClusterIsTheWeightedMean) {
     }
     for (int64_t j = 0; j < p.d; ++j) EXPECT_NEAR(run.centers[size_t(j)], mean[size_t(j)] / total, 1e-12);
     EXPECT_EQ(run.assignment, std::vector<int32_t>(size_t(p.n), 0));
-    EXPECT_NEAR(run.result.objective, brute_objective(*data, run.centers, run.assignment), 1e-12 * run.result.objective);
+    EXPECT_NEAR(run.result.objective, brute_objective(*data, run.centers, run.assignment),
+                1e-12 * run.result.objective);
 }
 
 TEST(KMeans, AsManyClustersAsRowsGivesZeroObjective) {
@@ -329,10 +333,10 @@ TEST(KMeans, MoreClustersThanDistinctRowsStillTerminates) {
 TEST(KMeans, ReseatsAnEmptyClusterAtTheFarthestRow) {
     // A weighted case (found by search) where, with seed 130412, a cluster
     // loses all its rows in iteration 2 and is re-seated.
-    const std::vector<double> x = {24, 21, 14, 15, 1, 25, 14, 0,  11, 23, 15, 27, 1,  20, 9,  22,
-                                   18, 19, 5,  2,  21, 7, 6,  23, 13, 6,  8,  16, 13, 27, 18, 2,
-                                   7,  16, 2,  3,  22, 12, 22, 5,  26, 27, 24, 22};
-    const std::vector<double> weights = {0.09, 0.54, 0.2,  0.12, 0.69, 0.46,  0.96, 0.14,  11.17, 0.76, 0.81,
+    const std::vector<double> x = {24, 21, 14, 15, 1, 25, 14, 0,  11, 23, 15, 27, 1,  20, 9,
+                                   22, 18, 19, 5,  2, 21, 7,  6,  23, 13, 6,  8,  16, 13, 27,
+                                   18, 2,  7,  16, 2, 3,  22, 12, 22, 5,  26, 27, 24, 22};
+    const std::vector<double> weights = {0.09, 0.54, 0.2,  0.12, 0.69, 0.46,  0.96,  0.14, 11.17, 0.76, 0.81,
                                          0.05, 0.38, 0.69, 0.41, 5.11, 19.28, 14.12, 0.37, 0.94,  0.15, 0.52};
     auto data = kmx::Dataset::dense_borrow(x.data(), 22, 2, nullptr);
     data->set_weights(weights.data());
@@ -428,8 +432,7 @@ TEST(KMeansAssign, TiesGoToTheLowerIndex) {
         // center is far away.
         for (int64_t c = 0; c < k; ++c)
             for (int64_t j = 0; j < d; ++j) centers[size_t(c * d + j)] = 1e3 * double(c + 1) + double(j);
-        for (int64_t j = 0; j < d; ++j)
-            centers[size_t(low * d + j)] = centers[size_t(high * d + j)] = p.x[size_t(j)];
+        for (int64_t j = 0; j < d; ++j) centers[size_t(low * d + j)] = centers[size_t(high * d + j)] = p.x[size_t(j)];
         kmx::Context ctx;
         kmx::Arena arena(kmx::kmeans_assign_workspace_bytes(*data, k, 1));
         std::vector<int32_t> assignment(size_t(p.n), -1);

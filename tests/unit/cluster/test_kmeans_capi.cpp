@@ -114,8 +114,7 @@ TEST_F(KMeansCapi, RejectsBadArguments) {
     std::vector<double> centers(size_t(3 * d));
     std::vector<int32_t> assignment(static_cast<size_t>(n));
     const auto run = [&](int64_t k, const char *params) {
-        return kmx_kmeans(centers.data(), int64_t(centers.size()), assignment.data(), n, nullptr, ctx, data, k,
-                          params);
+        return kmx_kmeans(centers.data(), int64_t(centers.size()), assignment.data(), n, nullptr, ctx, data, k, params);
     };
     EXPECT_EQ(run(0, nullptr), KMX_E_INVALID_ARGUMENT);
     EXPECT_TRUE(mentions(last_error(), "k = 0")) << last_error();
@@ -130,16 +129,13 @@ TEST_F(KMeansCapi, RejectsBadArguments) {
     EXPECT_EQ(kmx_kmeans(centers.data(), 3 * d - 1, nullptr, 0, nullptr, ctx, data, 3, nullptr),
               KMX_E_INVALID_ARGUMENT);
     EXPECT_TRUE(mentions(last_error(), "out_centers")) << last_error();
-    EXPECT_EQ(kmx_kmeans(nullptr, 0, assignment.data(), n - 1, nullptr, ctx, data, 3, nullptr),
-              KMX_E_INVALID_ARGUMENT);
-    EXPECT_EQ(kmx_kmeans(centers.data(), 3 * d, nullptr, 0, nullptr, ctx, nullptr, 3, nullptr),
-              KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_kmeans(nullptr, 0, assignment.data(), n - 1, nullptr, ctx, data, 3, nullptr), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_kmeans(centers.data(), 3 * d, nullptr, 0, nullptr, ctx, nullptr, 3, nullptr), KMX_E_INVALID_ARGUMENT);
     EXPECT_TRUE(mentions(last_error(), "data")) << last_error();
 
     kmx_dataset *one_row = nullptr;
     ASSERT_EQ(kmx_dataset_create(&one_row, x.data(), 1, d, nullptr, KMX_COPY), KMX_OK);
-    EXPECT_EQ(kmx_kmeans(centers.data(), 3 * d, nullptr, 0, nullptr, ctx, one_row, 2, nullptr),
-              KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_kmeans(centers.data(), 3 * d, nullptr, 0, nullptr, ctx, one_row, 2, nullptr), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_kmeans(centers.data(), 3 * d, nullptr, 0, nullptr, ctx, one_row, 1, nullptr), KMX_OK);
     for (int64_t j = 0; j < d; ++j) EXPECT_EQ(centers[size_t(j)], x[size_t(j)]);
     kmx_dataset_free(one_row);
@@ -176,8 +172,7 @@ TEST_F(KMeansCapi, MemoryBudgetTooSmall) {
     ASSERT_EQ(kmx_context_set_param(ctx, KMX_PARAM_THREADS, 1), KMX_OK);  // scratch is per thread
     EXPECT_EQ(kmx_kmeans(nullptr, 0, nullptr, 0, nullptr, ctx, big, 3, nullptr), KMX_E_OUT_OF_MEMORY);
     const std::string message = last_error();
-    EXPECT_TRUE(mentions(message, "needs") && mentions(message, "bytes") && mentions(message, "allows"))
-        << message;
+    EXPECT_TRUE(mentions(message, "needs") && mentions(message, "bytes") && mentions(message, "allows")) << message;
     EXPECT_TRUE(mentions(message, "65536")) << message;
     std::vector<double> centers(size_t(3 * d), 0.0);
     std::vector<int32_t> assignment(static_cast<size_t>(rows));
@@ -221,9 +216,9 @@ TEST(KMeansCapiLetter, ClustersTheLetterData) {
     std::vector<double> centers(size_t(26 * d));
     std::vector<int32_t> assignment(static_cast<size_t>(n));
     double objective = 0;
-    ASSERT_EQ(kmx_kmeans(centers.data(), 26 * d, assignment.data(), n, &objective, ctx, letter, 26,
-                         "max_iter=50 tol=0"),
-              KMX_OK)
+    ASSERT_EQ(
+        kmx_kmeans(centers.data(), 26 * d, assignment.data(), n, &objective, ctx, letter, 26, "max_iter=50 tol=0"),
+        KMX_OK)
         << last_error();
     EXPECT_NEAR(objective, recomputed_objective(letter, centers, assignment, nullptr), 1e-12 * objective);
     std::vector<int64_t> sizes(26, 0);

@@ -49,7 +49,7 @@ TEST(Params, ErrorsNameTheParameterAndRange) {
 
 TEST(Params, CheckParamRespectsOpenAndClosedBounds) {
     const kmx::ParamSpec &tol = *kmx::find_param(KMX_PARAM_KMEANS_TOL);
-    EXPECT_NO_THROW(kmx::check_param(tol, 0.0));   // closed below
+    EXPECT_NO_THROW(kmx::check_param(tol, 0.0));           // closed below
     EXPECT_THROW(kmx::check_param(tol, 1.0), kmx::Error);  // open above
     const kmx::ParamSpec &gamma = *kmx::find_param(KMX_PARAM_GAMMA);
     EXPECT_THROW(kmx::check_param(gamma, 0.0), kmx::Error);
@@ -57,17 +57,33 @@ TEST(Params, CheckParamRespectsOpenAndClosedBounds) {
 }
 
 TEST(Params, EveryParameterHasAUniqueNameAndFindsItself) {
-    const kmx_param all[] = {KMX_PARAM_THREADS, KMX_PARAM_SEED,   KMX_PARAM_MEMORY_BUDGET,   KMX_PARAM_LOG_LEVEL,
-                             KMX_PARAM_KERNEL,  KMX_PARAM_GAMMA,  KMX_PARAM_COEF0,           KMX_PARAM_DEGREE,
-                             KMX_PARAM_KMEANS_MAX_ITER, KMX_PARAM_KMEANS_TOL,
-                             KMX_PARAM_METHOD,  KMX_PARAM_C,      KMX_PARAM_EPS,             KMX_PARAM_BIAS,
-                             KMX_PARAM_SHRINKING, KMX_PARAM_CACHE_SIZE, KMX_PARAM_MULTICLASS, KMX_PARAM_LEVELS,
-                             KMX_PARAM_CLUSTERS_PER_LEVEL, KMX_PARAM_EARLY_LEVEL, KMX_PARAM_SAMPLE_SIZE};
+    const kmx_param all[] = {KMX_PARAM_THREADS,
+                             KMX_PARAM_SEED,
+                             KMX_PARAM_MEMORY_BUDGET,
+                             KMX_PARAM_LOG_LEVEL,
+                             KMX_PARAM_KERNEL,
+                             KMX_PARAM_GAMMA,
+                             KMX_PARAM_COEF0,
+                             KMX_PARAM_DEGREE,
+                             KMX_PARAM_KMEANS_MAX_ITER,
+                             KMX_PARAM_KMEANS_TOL,
+                             KMX_PARAM_METHOD,
+                             KMX_PARAM_C,
+                             KMX_PARAM_EPS,
+                             KMX_PARAM_BIAS,
+                             KMX_PARAM_SHRINKING,
+                             KMX_PARAM_CACHE_SIZE,
+                             KMX_PARAM_MULTICLASS,
+                             KMX_PARAM_LEVELS,
+                             KMX_PARAM_CLUSTERS_PER_LEVEL,
+                             KMX_PARAM_EARLY_LEVEL,
+                             KMX_PARAM_SAMPLE_SIZE};
     for (kmx_param p : all) {
         const kmx::ParamSpec *spec = kmx::find_param(p);
         ASSERT_NE(spec, nullptr) << int(p);
         EXPECT_EQ(kmx::find_param(spec->name, std::string(spec->name).size()), spec);
-        EXPECT_NO_THROW(kmx::check_param(*spec, spec->default_value == 0 && p == KMX_PARAM_GAMMA ? 1 : spec->default_value))
+        EXPECT_NO_THROW(
+            kmx::check_param(*spec, spec->default_value == 0 && p == KMX_PARAM_GAMMA ? 1 : spec->default_value))
             << spec->name;
     }
 }

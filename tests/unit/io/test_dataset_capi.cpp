@@ -224,8 +224,7 @@ TEST(DatasetCapiErrors, CreateNaNInXNamesTheElement) {
     std::vector<double> x(10, 1.0);
     x[3 * 2 + 1] = std::nan("");
     DatasetHandle h;
-    expect_error(kmx_dataset_create(&h.ds, x.data(), 5, 2, nullptr, KMX_COPY), KMX_E_INVALID_ARGUMENT,
-                 "x[3,1] is NaN");
+    expect_error(kmx_dataset_create(&h.ds, x.data(), 5, 2, nullptr, KMX_COPY), KMX_E_INVALID_ARGUMENT, "x[3,1] is NaN");
     EXPECT_EQ(h.ds, nullptr);
 }
 
@@ -247,8 +246,7 @@ TEST(DatasetCapiErrors, LoadNullOutOrPath) {
     DatasetHandle h;
     expect_error(kmx_dataset_load(nullptr, nullptr, "x.libsvm", KMX_FORMAT_AUTO), KMX_E_INVALID_ARGUMENT,
                  "out is NULL");
-    expect_error(kmx_dataset_load(&h.ds, nullptr, nullptr, KMX_FORMAT_AUTO), KMX_E_INVALID_ARGUMENT,
-                 "path is NULL");
+    expect_error(kmx_dataset_load(&h.ds, nullptr, nullptr, KMX_FORMAT_AUTO), KMX_E_INVALID_ARGUMENT, "path is NULL");
 }
 
 TEST(DatasetCapiErrors, LoadMissingFile) {
@@ -364,8 +362,7 @@ TEST(DatasetCapiErrors, OutputTooSmall) {
     EXPECT_NE(std::string(kmx_last_error()).find("out"), std::string::npos) << kmx_last_error();
     EXPECT_EQ(kmx_dataset_get_labels(out, 2, h.ds), KMX_E_INVALID_ARGUMENT);
     int64_t count = 0;
-    expect_error(kmx_dataset_classes(&count, nullptr, nullptr, 2, h.ds), KMX_E_INVALID_ARGUMENT,
-                 "out_labels is NULL");
+    expect_error(kmx_dataset_classes(&count, nullptr, nullptr, 2, h.ds), KMX_E_INVALID_ARGUMENT, "out_labels is NULL");
 }
 
 TEST(DatasetCapiErrors, LabelsOfAnUnlabelledDataset) {
@@ -383,8 +380,7 @@ TEST(DatasetCapiErrors, ToDenseOverBudget) {
     ContextHandle ctx;
     ASSERT_EQ(kmx_context_set_param(ctx.ctx, KMX_PARAM_MEMORY_BUDGET, 65536), KMX_OK);
     DatasetHandle sparse, copy;
-    ASSERT_EQ(kmx_dataset_parse(&sparse.ds, ctx.ctx, text.data(), int64_t(text.size()), KMX_FORMAT_AUTO, "w"),
-              KMX_OK)
+    ASSERT_EQ(kmx_dataset_parse(&sparse.ds, ctx.ctx, text.data(), int64_t(text.size()), KMX_FORMAT_AUTO, "w"), KMX_OK)
         << kmx_last_error();
     expect_error(kmx_dataset_to_dense(&copy.ds, ctx.ctx, sparse.ds), KMX_E_OUT_OF_MEMORY,
                  "a dense copy of the dataset needs");

@@ -229,11 +229,11 @@ TEST(ReaderFormat, CrlfBlankAndCommentLinesFromFile) {
     ASSERT_EQ(ds->n, 5);
     ASSERT_EQ(ds->d, 4);
     EXPECT_EQ(std::vector<double>(ds->y, ds->y + 5), (std::vector<double>{1, -1, 1, -1, 2.5}));
-    EXPECT_EQ(dense_rows(*ds), (std::vector<double>{0.5, 0, -2, 0,  //
-                                                    0, 1e-3, 0, 7,  //
-                                                    0, 0, 0, 0,     //
-                                                    1, 2, 3, 4,     //
-                                                    0, 0, 0, -0.25}));
+    EXPECT_EQ(dense_rows(*ds), (std::vector<double>{0.5, 0,    -2, 0,  //
+                                                    0,   1e-3, 0,  7,  //
+                                                    0,   0,    0,  0,  //
+                                                    1,   2,    3,  4,  //
+                                                    0,   0,    0,  -0.25}));
 }
 
 TEST(ReaderFormat, CsvWithBlanksAroundFieldsAndCrlf) {
@@ -328,9 +328,7 @@ TEST(ReaderRealData, BostonCsvAndLibsvmTwinsAgree) {
 
 TEST(ReaderErrors, NonNumericLabel) { expect_format_error("1 1:2\nabc 1:2\n", "2:1", "label 'abc' is not a number"); }
 
-TEST(ReaderErrors, NonNumericCsvLabel) {
-    expect_format_error("1,2\n  yes ,3\n", "2:3", "label 'yes' is not a number");
-}
+TEST(ReaderErrors, NonNumericCsvLabel) { expect_format_error("1,2\n  yes ,3\n", "2:3", "label 'yes' is not a number"); }
 
 TEST(ReaderErrors, ValueNotANumber) { expect_format_error("1 1:2\n1 3:abc\n", "2:5", "value 'abc' is not a number"); }
 
@@ -343,9 +341,7 @@ TEST(ReaderErrors, IndexNotAnInteger) {
     expect_format_error("1 1.5:1\n", "1:3", "index '1.5' is not a positive integer");
 }
 
-TEST(ReaderErrors, TokenWithoutColon) {
-    expect_format_error("1 1:1 0.5\n", "1:7", "expected index:value, got '0.5'");
-}
+TEST(ReaderErrors, TokenWithoutColon) { expect_format_error("1 1:1 0.5\n", "1:7", "expected index:value, got '0.5'"); }
 
 TEST(ReaderErrors, IndicesOutOfOrder) { expect_format_error("1 3:1 2:1\n", "1:7", "index 2 comes after index 3"); }
 
@@ -462,8 +458,7 @@ TEST(ReaderErrors, BudgetTooSmallForTheFile) {
     const std::string path = data_path("KMX_EXAMPLE_DATA", "letter_bin.train.libsvm");
     const Failure failure = failure_of([&] { kmx::read_dataset_file(ctx, path.c_str(), KMX_FORMAT_AUTO); });
     EXPECT_EQ(failure.status, KMX_E_OUT_OF_MEMORY);
-    EXPECT_NE(failure.message.find("reading '" + path + "' needs 1915948 bytes"), std::string::npos)
-        << failure.message;
+    EXPECT_NE(failure.message.find("reading '" + path + "' needs 1915948 bytes"), std::string::npos) << failure.message;
     EXPECT_EQ(ctx.peak_bytes(), 0u);
 }
 

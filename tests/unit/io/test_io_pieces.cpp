@@ -77,8 +77,8 @@ TEST(TextPieces, EverySplitGivesTheOnePieceDataset) {
         ASSERT_EQ(whole->n, 300);
         for (int pieces : {2, 3, 7, 64, 1000})  // 1000: most pieces empty or one line
             for (int threads : {1, 2}) {
-                SCOPED_TRACE(testing::Message() << (csv ? "csv" : "libsvm") << " pieces=" << pieces
-                                                << " threads=" << threads);
+                SCOPED_TRACE(testing::Message()
+                             << (csv ? "csv" : "libsvm") << " pieces=" << pieces << " threads=" << threads);
                 expect_same(*whole, *parse_in(text, pieces, threads));
             }
     }
@@ -87,8 +87,8 @@ TEST(TextPieces, EverySplitGivesTheOnePieceDataset) {
 TEST(TextPieces, WideSparseRowsStayCsrAcrossPieces) {
     std::string text;
     for (int r = 0; r < 200; ++r)
-        text += std::to_string(r % 2) + " " + std::to_string(1 + r * 37 % 5000) + ":1.5 " +
-                std::to_string(5001 + r) + ":-2\n";
+        text += std::to_string(r % 2) + " " + std::to_string(1 + r * 37 % 5000) + ":1.5 " + std::to_string(5001 + r) +
+                ":-2\n";
     const DatasetPtr whole = parse_in(text, 1, 1);
     ASSERT_TRUE(whole->sparse());
     for (int pieces : {2, 5, 33}) expect_same(*whole, *parse_in(text, pieces, 2));
@@ -129,10 +129,14 @@ TEST(TextPieces, EmptyAndFeaturelessTextsFailAsWhole) {
 
 // Only the whole text's start may hold a byte-order mark.
 TEST(TextPieces, ByteOrderMarkOnlyAtTheStart) {
-    std::string text = "\xEF\xBB\xBF" "1 1:1\n";
+    std::string text =
+        "\xEF\xBB\xBF"
+        "1 1:1\n";
     for (int r = 0; r < 50; ++r) text += "2 1:2\n";
     expect_same(*parse_in(text, 1, 1), *parse_in(text, 4, 2));
-    std::string later = text + "\xEF\xBB\xBF" "1 1:1\n";
+    std::string later = text +
+                        "\xEF\xBB\xBF"
+                        "1 1:1\n";
     EXPECT_EQ(error_of(later, 4, 2), error_of(later, 1, 1));
     EXPECT_NE(error_of(later, 1, 1), "no error");
 }

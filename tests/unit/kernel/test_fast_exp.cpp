@@ -20,9 +20,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const char *name(ExpPath path) {
     switch (path) {
-        case ExpPath::Avx512: return "avx512";
-        case ExpPath::Avx2Fma: return "avx2+fma";
-        default: return "baseline";
+        case ExpPath::Avx512:
+            return "avx512";
+        case ExpPath::Avx2Fma:
+            return "avx2+fma";
+        default:
+            return "baseline";
     }
 }
 

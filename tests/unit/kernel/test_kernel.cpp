@@ -68,10 +68,12 @@ Expected reference(const KernelSpec &spec, const double *a, const double *b, int
             for (int p = 0; p < spec.degree; ++p) v *= base, scale *= base_scale;
             return {v, spec.degree * scale};
         }
-        case KMX_KERNEL_LINEAR: return {dot, abs_dot};
+        case KMX_KERNEL_LINEAR:
+            return {dot, abs_dot};
         case KMX_KERNEL_SIGMOID:
             return {std::tanh(gamma * dot + spec.coef0), 1 + gamma * abs_dot + std::fabs(spec.coef0)};
-        default: return {kNaN, 0};
+        default:
+            return {kNaN, 0};
     }
 }
 
@@ -104,8 +106,7 @@ std::vector<double> run_block(const KernelSpec &spec, const Matrix &a, const Mat
     std::vector<double> out(size_t(a.rows * ldo), kSentinel);
     const size_t bytes = kmx::kernel_block_workspace_bytes(spec, a.rows, b.rows, a.cols);
     kmx::Arena arena(bytes);
-    kmx::kernel_block(spec, a.data(), a.rows, a.ld, b.data(), b.rows, b.ld, a.cols, out.data(), ldo, arena,
-                      threads);
+    kmx::kernel_block(spec, a.data(), a.rows, a.ld, b.data(), b.rows, b.ld, a.cols, out.data(), ldo, arena, threads);
     EXPECT_EQ(arena.peak(), arena.capacity()) << "workspace bound is not tight";
     EXPECT_EQ(arena.used(), 0u) << "scratch not released";
     for (int64_t i = 0; i < a.rows; ++i)
@@ -137,9 +138,12 @@ struct Shape {
 // Every kernel the library has, with default and explicit parameters.
 std::vector<KernelSpec> all_specs() {
     std::vector<KernelSpec> specs = {
-        make_spec(KMX_KERNEL_RBF),          make_spec(KMX_KERNEL_RBF, 0.37),
-        make_spec(KMX_KERNEL_LAPLACIAN),    make_spec(KMX_KERNEL_LAPLACIAN, 0.21),
-        make_spec(KMX_KERNEL_LINEAR),       make_spec(KMX_KERNEL_SIGMOID),
+        make_spec(KMX_KERNEL_RBF),
+        make_spec(KMX_KERNEL_RBF, 0.37),
+        make_spec(KMX_KERNEL_LAPLACIAN),
+        make_spec(KMX_KERNEL_LAPLACIAN, 0.21),
+        make_spec(KMX_KERNEL_LINEAR),
+        make_spec(KMX_KERNEL_SIGMOID),
         make_spec(KMX_KERNEL_SIGMOID, 0.4, -0.2),
     };
     for (int degree = 1; degree <= 5; ++degree)
@@ -181,8 +185,8 @@ TEST_P(KernelBlock, MatchesDirectLoopWithAnyStridesAndThreads) {
 INSTANTIATE_TEST_SUITE_P(Shapes, KernelBlock,
                          ::testing::Values(Shape{1, 1, 1}, Shape{1, 1, 9}, Shape{7, 13, 1}, Shape{7, 13, 5},
                                            Shape{13, 7, 17}, Shape{129, 65, 3}, Shape{129, 65, 1000},
-                                           Shape{40, 70, 300},   // Laplacian column slices, no GEMM panels
-                                           Shape{300, 2000, 3}), // several GEMM panels for the Gaussian
+                                           Shape{40, 70, 300},    // Laplacian column slices, no GEMM panels
+                                           Shape{300, 2000, 3}),  // several GEMM panels for the Gaussian
                          [](const ::testing::TestParamInfo<Shape> &info) {
                              return std::to_string(info.param.na) + "x" + std::to_string(info.param.nb) + "_d" +
                                     std::to_string(info.param.d);
@@ -277,12 +281,13 @@ TEST(KernelBlock, RejectsBadShapes) {
               KMX_E_INVALID_ARGUMENT);  // ldo < nb
     EXPECT_EQ(status_of([&] { kmx::kernel_block(spec, a, -1, 2, a, 2, 2, 2, out, 2, arena, 1); }),
               KMX_E_INVALID_ARGUMENT);
-    EXPECT_EQ(status_of([&] { kmx::kernel_block(make_spec(KMX_KERNEL_POLYNOMIAL, 0, 0, 0), a, 2, 2, a, 2, 2, 2, out,
-                                                2, arena, 1); }),
+    EXPECT_EQ(status_of([&] {
+                  kmx::kernel_block(make_spec(KMX_KERNEL_POLYNOMIAL, 0, 0, 0), a, 2, 2, a, 2, 2, 2, out, 2, arena, 1);
+              }),
               KMX_E_INVALID_ARGUMENT);  // degree 0
-    EXPECT_EQ(status_of([&] { kmx::kernel_block(make_spec(kmx_kernel_type(17)), a, 2, 2, a, 2, 2, 2, out, 2, arena,
-                                                1); }),
-              KMX_E_INVALID_ARGUMENT);  // unknown type
+    EXPECT_EQ(
+        status_of([&] { kmx::kernel_block(make_spec(kmx_kernel_type(17)), a, 2, 2, a, 2, 2, 2, out, 2, arena, 1); }),
+        KMX_E_INVALID_ARGUMENT);  // unknown type
 }
 
 TEST(KernelBlock, ArenaSmallerThanTheBoundIsCaught) {
@@ -364,8 +369,8 @@ TEST(KernelBlockRows, SparseAndDenseAgree) {
         const kmx::Dataset *as[] = {&sa.ds, da.get(), &sa.ds};
         const kmx::Dataset *bs[] = {db.get(), &sb.ds, &sb.ds};
         for (int combo = 0; combo < 3; ++combo) {
-            const std::vector<double> mixed = run_rows(spec, *as[combo], a_begin, a_end, *bs[combo], b_begin, b_end,
-                                                       ldo, 1 + combo % 2);
+            const std::vector<double> mixed =
+                run_rows(spec, *as[combo], a_begin, a_end, *bs[combo], b_begin, b_end, ldo, 1 + combo % 2);
             int64_t differ = 0;
             for (size_t e = 0; e < dense.size(); ++e) {
                 const int64_t i = int64_t(e) / ldo, j = int64_t(e) % ldo;

@@ -122,8 +122,8 @@ TEST_P(ExpansionModels, PredictLikeTheirDefinitionBeforeAndAfterSaving) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ExpansionModels,
-                         ::testing::Values(Shape{1, 0, true}, Shape{1, 3, true}, Shape{1, 0, false},
-                                           Shape{4, 0, false}, Shape{4, 3, false}, Shape{1, 1, false}));
+                         ::testing::Values(Shape{1, 0, true}, Shape{1, 3, true}, Shape{1, 0, false}, Shape{4, 0, false},
+                                           Shape{4, 3, false}, Shape{1, 1, false}));
 
 TEST(ExpansionModels, AMismatchedShapeIsAnInternalError) {
     CenterExpansion e = random_expansion(2, 0, 1);

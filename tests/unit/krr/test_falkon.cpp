@@ -52,8 +52,8 @@ Fit fit(const kmx::KernelSpec &kernel, const kmx::Dataset &train, const kmx::Krr
 }
 
 std::vector<double> predict(const Fit &f, const kmx::Dataset &query) {
-    return falkon_test::predict(f.model.kernel, f.model.centers.data(), f.model.m, f.model.beta.data(),
-                                f.model.outputs, query);
+    return falkon_test::predict(f.model.kernel, f.model.centers.data(), f.model.m, f.model.beta.data(), f.model.outputs,
+                                query);
 }
 
 // With M = n the preconditioner is exact (BᵀHB = I up to ε), so CG ends in a
@@ -81,14 +81,14 @@ TEST(Falkon, AllCentersIsExactKrrRegression) {
 
 TEST(Falkon, AllCentersIsExactKrrBinary) {
     const auto digits = load("digits_bin.train.libsvm", false);
-    expect_exact_krr(rbf(0.05), *rows_of(*digits, 0, 500), *rows_of(*digits, 500, 700),
-                     kmx::KrrTask::classification, 1e-4);
+    expect_exact_krr(rbf(0.05), *rows_of(*digits, 0, 500), *rows_of(*digits, 500, 700), kmx::KrrTask::classification,
+                     1e-4);
 }
 
 TEST(Falkon, AllCentersIsExactKrrMulticlass) {
     const auto letter = load("letter_mc.train.libsvm", true, 900);
-    expect_exact_krr(rbf(8.0), *rows_of(*letter, 0, 600), *rows_of(*letter, 600, 900),
-                     kmx::KrrTask::classification, 1e-4);
+    expect_exact_krr(rbf(8.0), *rows_of(*letter, 0, 600), *rows_of(*letter, 600, 900), kmx::KrrTask::classification,
+                     1e-4);
 }
 
 // M < n: FALKON's 20 iterations reach the Nyström solution (8) solved directly.
@@ -97,8 +97,8 @@ void expect_direct_nystrom(const kmx::KernelSpec &kernel, const kmx::Dataset &tr
     const kmx::KrrTargets t = targets_of(train, kmx::KrrTask::classification);
     o.tolerance = 1e-10;
     const Fit f = fit(kernel, train, t, o);
-    const std::vector<double> alpha = falkon_test::direct_nystrom(kernel, train, f.model.centers.data(), f.model.m,
-                                                                  t.y.data(), t.outputs, o.lambda);
+    const std::vector<double> alpha =
+        falkon_test::direct_nystrom(kernel, train, f.model.centers.data(), f.model.m, t.y.data(), t.outputs, o.lambda);
     const std::vector<double> direct =
         falkon_test::predict(kernel, f.model.centers.data(), f.model.m, alpha.data(), t.outputs, query);
     const double diff = relative_difference(predict(f, query), direct);
@@ -162,8 +162,8 @@ TEST(Falkon, RankDeficientCentersGiveExactKrr) {
     o.tolerance = 1e-12;
     const Fit f = fit(linear, *train, t, o);
     const std::vector<double> alpha = falkon_test::exact_krr(linear, *train, t.y.data(), 1, o.lambda);
-    const double diff =
-        relative_difference(predict(f, *query), falkon_test::predict(linear, train->x, train->n, alpha.data(), 1, *query));
+    const double diff = relative_difference(predict(f, *query),
+                                            falkon_test::predict(linear, train->x, train->n, alpha.data(), 1, *query));
     std::printf("  rank %lld of 40, relative difference %.2e, %d iterations\n", (long long)f.stats.rank, diff,
                 f.stats.iterations);
     EXPECT_EQ(f.stats.rank, 13);
@@ -235,10 +235,10 @@ TEST(Falkon, AutoCacheTakesWhatTheBudgetLeaves) {
         size_t budget, cap, cached_at_least, cached_below;
     };
     const Case cases[] = {
-        {kmx::kUnlimitedBudget, 0, whole, whole + 1},                       // all of it
-        {uncached + first_block + (2 << 20), 0, first_block, whole},        // the first block only
-        {uncached + (1 << 20), 0, 0, first_block},                          // none fits
-        {kmx::kUnlimitedBudget, first_block, first_block, first_block + 1}, // capped
+        {kmx::kUnlimitedBudget, 0, whole, whole + 1},                        // all of it
+        {uncached + first_block + (2 << 20), 0, first_block, whole},         // the first block only
+        {uncached + (1 << 20), 0, 0, first_block},                           // none fits
+        {kmx::kUnlimitedBudget, first_block, first_block, first_block + 1},  // capped
     };
     for (const Case &k : cases) {
         o.kernel_cache_bytes = k.cap;

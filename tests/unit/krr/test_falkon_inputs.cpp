@@ -18,7 +18,8 @@ using falkon_test::relative_difference;
 struct Boston {
     std::unique_ptr<kmx::Dataset> all = load("boston_reg.test.csv", false);
     std::unique_ptr<kmx::Dataset> train = kmx::Dataset::dense_copy(all->x, 80, all->d, all->y);
-    std::unique_ptr<kmx::Dataset> query = kmx::Dataset::dense_copy(all->x + 80 * all->d, all->n - 80, all->d, all->y + 80);
+    std::unique_ptr<kmx::Dataset> query =
+        kmx::Dataset::dense_copy(all->x + 80 * all->d, all->n - 80, all->d, all->y + 80);
     kmx::KrrTargets targets = kmx::krr_targets(train->y, train->n, kmx::KrrTask::regression);
     kmx::KernelSpec kernel{KMX_KERNEL_RBF, 2.0, 0, 3};
 };
@@ -123,9 +124,8 @@ TEST(FalkonInputs, DuplicateRowsGiveExactKrr) {
     const auto twice = kmx::Dataset::dense_copy(x.data(), 80, b.all->d, y.data());
     const kmx::KrrTargets t = kmx::krr_targets(twice->y, 80, kmx::KrrTask::regression);
     const std::vector<double> alpha = falkon_test::exact_krr(b.kernel, *twice, t.y.data(), 1, 1e-3);
-    const double diff =
-        relative_difference(fit_and_predict(*twice, t, *b.query, 80),
-                            falkon_test::predict(b.kernel, twice->x, 80, alpha.data(), 1, *b.query));
+    const double diff = relative_difference(fit_and_predict(*twice, t, *b.query, 80),
+                                            falkon_test::predict(b.kernel, twice->x, 80, alpha.data(), 1, *b.query));
     std::printf("  duplicated rows: relative difference %.2e\n", diff);
     EXPECT_LE(diff, 1e-6);
 }

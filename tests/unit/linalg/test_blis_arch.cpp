@@ -28,7 +28,7 @@ CpuFeatures avx512(bool amd) {
 }
 
 TEST(BlisArch, AvxFiveTwelveWithDqBwVlGetsSkxOnAmdAndIntel) {
-    EXPECT_STREQ(choose_kernel_set(avx512(true)), "skx");   // e.g. EPYC family 26, unknown to BLIS 0.9
+    EXPECT_STREQ(choose_kernel_set(avx512(true)), "skx");  // e.g. EPYC family 26, unknown to BLIS 0.9
     EXPECT_STREQ(choose_kernel_set(avx512(false)), "skx");
 }
 

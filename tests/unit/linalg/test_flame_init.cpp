@@ -17,8 +17,8 @@
 namespace kmx::linalg::testing {
 namespace {
 
-constexpr unsigned int kFlushToZero = _MM_FLUSH_ZERO_ON;   // MXCSR bit 15
-constexpr unsigned int kDenormalsAreZero = 0x0040;          // MXCSR bit 6
+constexpr unsigned int kFlushToZero = _MM_FLUSH_ZERO_ON;  // MXCSR bit 15
+constexpr unsigned int kDenormalsAreZero = 0x0040;        // MXCSR bit 6
 
 // MXCSR without its sticky exception flags (bits 0-5), which arithmetic sets.
 unsigned int fp_mode() { return _mm_getcsr() & ~0x3Fu; }

@@ -26,8 +26,8 @@ std::vector<double> random_values(size_t count, std::mt19937_64 &rng) {
 }
 
 // C_ij = α Σ_l A_il B_jl.
-double reference_entry(const std::vector<double> &a, int64_t lda, const std::vector<double> &b, int64_t ldb,
-                       int64_t i, int64_t j, int64_t k, double alpha) {
+double reference_entry(const std::vector<double> &a, int64_t lda, const std::vector<double> &b, int64_t ldb, int64_t i,
+                       int64_t j, int64_t k, double alpha) {
     long double sum = 0;
     for (int64_t l = 0; l < k; ++l) sum += (long double)a[size_t(i * lda + l)] * b[size_t(j * ldb + l)];
     return alpha * double(sum);
@@ -51,8 +51,8 @@ TEST_P(GemmTiles, MatchesTripleLoopAndVisitsEachEntryOnceWhenFinal) {
             }
     };
     kmx::Arena scratch(kmx::linalg::gemm_tiles_workspace_bytes(s.m, s.n, s.k));
-    kmx::linalg::gemm_abt_tiles(s.m, s.n, s.k, alpha, a.data(), lda, b.data(), ldb, c.data(), ldc, scratch,
-                                threads, kmx::linalg::tile_visitor(record));
+    kmx::linalg::gemm_abt_tiles(s.m, s.n, s.k, alpha, a.data(), lda, b.data(), ldb, c.data(), ldc, scratch, threads,
+                                kmx::linalg::tile_visitor(record));
     for (int64_t i = 0; i < s.m; ++i) {
         for (int64_t j = 0; j < s.n; ++j) {
             const size_t at = size_t(i * ldc + j);
@@ -68,9 +68,8 @@ TEST_P(GemmTiles, MatchesTripleLoopAndVisitsEachEntryOnceWhenFinal) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GemmTiles,
                          testing::Combine(testing::Values(Shape{1, 1, 1}, Shape{5, 3, 0}, Shape{17, 29, 7},
-                                                          Shape{300, 45, 64}, Shape{33, 257, 19},
-                                                          Shape{130, 70, 700}, Shape{2100, 40, 3},
-                                                          Shape{40, 2100, 5}),
+                                                          Shape{300, 45, 64}, Shape{33, 257, 19}, Shape{130, 70, 700},
+                                                          Shape{2100, 40, 3}, Shape{40, 2100, 5}),
                                           testing::Values(1, 2)));
 
 TEST(GemmTiles, NegativeSizesAndShortLeadingDimensionsAreRejected) {

@@ -77,8 +77,8 @@ TEST(Gemm, TightLeadingDimensionsVectorsAndEmptyInner) {
         for (Trans ta : {Trans::No, Trans::Yes})
             for (Trans tb : {Trans::No, Trans::Yes}) {
                 const int64_t m = shape[0], n = shape[1], k = shape[2];
-                SCOPED_TRACE(::testing::Message() << "m=" << m << " n=" << n << " k=" << k << " op=" << name(ta)
-                                                  << name(tb));
+                SCOPED_TRACE(::testing::Message()
+                             << "m=" << m << " n=" << n << " k=" << k << " op=" << name(ta) << name(tb));
                 const Matrix a = ta == Trans::No ? random_matrix(m, k, rng, 0) : random_matrix(k, m, rng, 0);
                 const Matrix b = tb == Trans::No ? random_matrix(k, n, rng, 0) : random_matrix(n, k, rng, 0);
                 Matrix c = random_matrix(m, n, rng, 0);
@@ -104,8 +104,8 @@ TEST(Syrk, WritesItsTriangleOnly) {
             for (Trans t : {Trans::No, Trans::Yes})
                 for (int threads : {1, 2}) {
                     const int64_t n = shape[0], k = shape[1];
-                    SCOPED_TRACE(::testing::Message() << "n=" << n << " k=" << k << " " << name(uplo) << name(t)
-                                                      << " threads=" << threads);
+                    SCOPED_TRACE(::testing::Message()
+                                 << "n=" << n << " k=" << k << " " << name(uplo) << name(t) << " threads=" << threads);
                     const Matrix a = random_operand(n, k, t, rng);
                     const Matrix c0 = random_matrix(n, n, rng, 4);
                     const Matrix full = combine(alpha, multiply(op(a, t), transpose(op(a, t))), beta, c0);
@@ -226,8 +226,7 @@ TEST(BlasArguments, AreRejectedBeforeBlisSeesThem) {
                   [&] { gemm(Trans::No, Trans::No, 2, 2, 2, 1, p, 2, p, 2, 0, nullptr, 2, 1); });
     expect_status(KMX_E_INVALID_ARGUMENT, [&] { syrk(Uplo::Lower, Trans::No, 3, 2, 1, p, 2, 0, p, 2, 1); });
     expect_status(KMX_E_INVALID_ARGUMENT, [&] { gemv(Trans::No, 2, 3, 1, p, 3, nullptr, 0, p, 1); });
-    expect_status(KMX_E_INVALID_ARGUMENT,
-                  [&] { trsm(Side::Right, Uplo::Lower, Trans::No, 4, 3, 1, p, 2, p, 3); });
+    expect_status(KMX_E_INVALID_ARGUMENT, [&] { trsm(Side::Right, Uplo::Lower, Trans::No, 4, 3, 1, p, 2, p, 3); });
     expect_status(KMX_E_INVALID_ARGUMENT, [&] { trsv(Uplo::Upper, Trans::No, 3, nullptr, 3, p); });
     expect_status(KMX_E_INVALID_ARGUMENT, [&] { symmetrize(Uplo::Upper, 3, p, 2); });
 }
@@ -305,8 +304,7 @@ TEST(Cholesky, WithoutJitterASingularMatrixFails) {
     std::mt19937_64 rng(24);
     const Matrix x = random_matrix(20, 2, rng);
     Matrix a = multiply(x, transpose(x));
-    const std::string message =
-        expect_status(KMX_E_NUMERICAL, [&] { cholesky(Uplo::Lower, 20, a.p(), a.ld, 0.0); });
+    const std::string message = expect_status(KMX_E_NUMERICAL, [&] { cholesky(Uplo::Lower, 20, a.p(), a.ld, 0.0); });
     EXPECT_NE(message.find("pivot"), std::string::npos) << message;
 }
 
@@ -654,9 +652,7 @@ TEST(Pinv, InvalidArgumentsThrow) {
 // Everything one thread computes in ConcurrentCallsMatchSerialResults.
 struct Results {
     std::vector<double> factor, values, inverse;
-    bool operator==(const Results &o) const {
-        return factor == o.factor && values == o.values && inverse == o.inverse;
-    }
+    bool operator==(const Results &o) const { return factor == o.factor && values == o.values && inverse == o.inverse; }
 };
 
 Results compute(uint64_t seed) {

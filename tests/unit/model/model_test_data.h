@@ -25,7 +25,8 @@ struct Rows {
 inline Rows load_rows(const char *file, double max_label, int64_t limit) {
     kmx_dataset *ds = nullptr;
     Rows rows;
-    EXPECT_EQ(kmx_dataset_load(&ds, nullptr, example_path(file).c_str(), KMX_FORMAT_LIBSVM), KMX_OK) << kmx_last_error();
+    EXPECT_EQ(kmx_dataset_load(&ds, nullptr, example_path(file).c_str(), KMX_FORMAT_LIBSVM), KMX_OK)
+        << kmx_last_error();
     if (!ds) return rows;
     int64_t n = 0;
     kmx_dataset_rows(&n, ds);

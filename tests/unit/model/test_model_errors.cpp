@@ -68,9 +68,9 @@ TEST(ModelErrors, NonPositiveCIsRejectedByName) {
 TEST(ModelErrors, SolverDefaultsComeFromTheParameterTable) {
     kmx_solver *solver = nullptr;
     ASSERT_EQ(kmx_solver_create_from_string(&solver, ""), KMX_OK);
-    const kmx_param params[] = {KMX_PARAM_METHOD, KMX_PARAM_C,      KMX_PARAM_EPS,    KMX_PARAM_BIAS,
-                                KMX_PARAM_LEVELS, KMX_PARAM_CLUSTERS_PER_LEVEL, KMX_PARAM_EARLY_LEVEL,
-                                KMX_PARAM_SAMPLE_SIZE};
+    const kmx_param params[] = {KMX_PARAM_METHOD,      KMX_PARAM_C,          KMX_PARAM_EPS,
+                                KMX_PARAM_BIAS,        KMX_PARAM_LEVELS,     KMX_PARAM_CLUSTERS_PER_LEVEL,
+                                KMX_PARAM_EARLY_LEVEL, KMX_PARAM_SAMPLE_SIZE};
     const double expected[] = {KMX_METHOD_DCSVM, 1, 1e-3, KMX_BIAS_AUTO, 4, 4, 3, 1000};
     for (size_t i = 0; i < sizeof params / sizeof params[0]; ++i) {
         double value = -1;

@@ -49,9 +49,9 @@ struct SmallModels : ::testing::Test {
     }
     // A global model (svm, ovo) and an early-prediction model (partitions stored).
     std::vector<kmx_model *> models() {
-        return {train("method=svm C=4", kernel, data),
-                train("method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60", kernel,
-                      data)};
+        return {
+            train("method=svm C=4", kernel, data),
+            train("method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60", kernel, data)};
     }
 };
 
@@ -138,7 +138,8 @@ TEST_F(SmallModels, ChangesBehindValidChecksumsAreCaughtOrHarmless) {
             ASSERT_TRUE(status == KMX_OK || status == KMX_E_FORMAT) << "byte " << i << ": " << kmx_last_error();
             if (loaded) {
                 ++accepted;  // a changed value that is still a valid model must predict
-                const kmx_status predicted = kmx_model_decision_values(out.data(), int64_t(out.size()), nullptr, loaded, few_data);
+                const kmx_status predicted =
+                    kmx_model_decision_values(out.data(), int64_t(out.size()), nullptr, loaded, few_data);
                 EXPECT_TRUE(predicted == KMX_OK || predicted == KMX_E_INVALID_ARGUMENT) << "byte " << i;
             }
             kmx_model_free(loaded);

@@ -30,8 +30,8 @@ inline kmx::CompactPredictor random_predictor(kmx::Rng &rng, int64_t leaves, kmx
     p.multiclass = multiclass;
     for (int c = 0; c < classes; ++c) p.classes.push_back(2.0 * c - 1.0);
     p.outputs = task == kmx::PredictorTask::regression || classes == 2 ? 1
-                : multiclass == KMX_MULTICLASS_OVR                   ? classes
-                                                                     : classes * (classes - 1) / 2;
+                : multiclass == KMX_MULTICLASS_OVR                     ? classes
+                                                                       : classes * (classes - 1) / 2;
     p.triangle_estimate = estimate;
     auto point = [&](std::vector<double> &out) {
         for (int64_t f = 0; f < p.d; ++f) out.push_back(rng.uniform());

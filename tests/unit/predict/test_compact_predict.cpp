@@ -35,10 +35,14 @@ double direct_kernel(const kmx::KernelSpec &k, const double *a, const double *b,
     double dot = 0;
     for (int64_t f = 0; f < d; ++f) dot += a[f] * b[f];
     switch (k.type) {
-        case KMX_KERNEL_RBF: return std::exp(-k.gamma * direct_sq(a, b, d));
-        case KMX_KERNEL_LAPLACIAN: return std::exp(-k.gamma * direct_l1(a, b, d));
-        case KMX_KERNEL_POLYNOMIAL: return std::pow(k.gamma * dot + k.coef0, k.degree);
-        default: return dot;
+        case KMX_KERNEL_RBF:
+            return std::exp(-k.gamma * direct_sq(a, b, d));
+        case KMX_KERNEL_LAPLACIAN:
+            return std::exp(-k.gamma * direct_l1(a, b, d));
+        case KMX_KERNEL_POLYNOMIAL:
+            return std::pow(k.gamma * dot + k.coef0, k.degree);
+        default:
+            return dot;
     }
 }
 
@@ -51,7 +55,8 @@ double direct_predict(const CompactPredictor &p, const double *x, std::vector<do
             t_best = t;
     int64_t l_best = p.top_leaf_begin[size_t(t_best)];
     for (int64_t l = l_best + 1; l < p.top_leaf_begin[size_t(t_best + 1)]; ++l)
-        if (direct_sq(x, p.leaves[size_t(l)].center.data(), d) < direct_sq(x, p.leaves[size_t(l_best)].center.data(), d))
+        if (direct_sq(x, p.leaves[size_t(l)].center.data(), d) <
+            direct_sq(x, p.leaves[size_t(l_best)].center.data(), d))
             l_best = l;
     const PredictorLeaf &leaf = p.leaves[size_t(l_best)];
     std::vector<double> cbar, r;
@@ -69,12 +74,13 @@ double direct_predict(const CompactPredictor &p, const double *x, std::vector<do
         }
         const double rho = p.triangle_estimate == kmx::TriangleEstimate::lower   ? lower
                            : p.triangle_estimate == kmx::TriangleEstimate::upper ? upper
-                                                                                  : (lower + upper) / 2;
+                                                                                 : (lower + upper) / 2;
         cbar.push_back(p.kernel.type == KMX_KERNEL_LAPLACIAN ? std::exp(-p.kernel.gamma * rho)
                                                              : std::exp(-p.kernel.gamma * rho * rho));
     }
     for (int64_t q = 0; q < leaf.products; ++q)
-        cbar.push_back(cbar[size_t(leaf.product_pairs[size_t(2 * q)])] * cbar[size_t(leaf.product_pairs[size_t(2 * q + 1)])]);
+        cbar.push_back(cbar[size_t(leaf.product_pairs[size_t(2 * q)])] *
+                       cbar[size_t(leaf.product_pairs[size_t(2 * q + 1)])]);
     o.assign(size_t(p.outputs), 0.0);
     for (int64_t k = 0; k < p.outputs; ++k) {
         o[size_t(k)] = leaf.bias[size_t(k)];
@@ -121,7 +127,8 @@ std::vector<double> test_rows(const CompactPredictor &p, int64_t n, kmx::Rng &rn
 
 void expect_matches_direct(const Case &c) {
     kmx::Rng rng(17 + uint64_t(c.kernel) * 7 + uint64_t(c.classes));
-    const CompactPredictor p = predict_test::random_predictor(rng, 5, c.kernel, c.task, c.classes, c.multiclass, c.estimate);
+    const CompactPredictor p =
+        predict_test::random_predictor(rng, 5, c.kernel, c.task, c.classes, c.multiclass, c.estimate);
     const int64_t n = 2500;  // more than one row block of 1024
     const std::vector<double> x = test_rows(p, n, rng);
     const auto data = kmx::Dataset::dense_borrow(x.data(), n, p.d, nullptr);
@@ -136,7 +143,8 @@ void expect_matches_direct(const Case &c) {
     for (int64_t i = 0; i < n; ++i) {
         const double label = direct_predict(p, &x[size_t(i * p.d)], o);
         const double row_label = kmx::compact_predict_row(p, &x[size_t(i * p.d)], row_out.data(), scratch.data());
-        const double prepared_label = prepared.predict(&x[size_t(i * p.d)], prepared_out.data(), prepared_scratch.data());
+        const double prepared_label =
+            prepared.predict(&x[size_t(i * p.d)], prepared_out.data(), prepared_scratch.data());
         for (int64_t k = 0; k < p.outputs; ++k) {
             const double scale = 1 + std::fabs(o[size_t(k)]);
             worst = std::max(worst, std::fabs(outputs[size_t(i * p.outputs + k)] - o[size_t(k)]) / scale);
@@ -154,20 +162,20 @@ void expect_matches_direct(const Case &c) {
 }
 
 TEST(CompactPredict, BinaryRbfTriangleLowerAndProducts) {
-    expect_matches_direct({KMX_KERNEL_RBF, kmx::PredictorTask::classification, 2, KMX_MULTICLASS_OVO,
-                           kmx::TriangleEstimate::lower});
+    expect_matches_direct(
+        {KMX_KERNEL_RBF, kmx::PredictorTask::classification, 2, KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower});
 }
 TEST(CompactPredict, OvrRbfTriangleMidpoint) {
-    expect_matches_direct({KMX_KERNEL_RBF, kmx::PredictorTask::classification, 4, KMX_MULTICLASS_OVR,
-                           kmx::TriangleEstimate::midpoint});
+    expect_matches_direct(
+        {KMX_KERNEL_RBF, kmx::PredictorTask::classification, 4, KMX_MULTICLASS_OVR, kmx::TriangleEstimate::midpoint});
 }
 TEST(CompactPredict, OvoLaplacianTriangleUpper) {
     expect_matches_direct({KMX_KERNEL_LAPLACIAN, kmx::PredictorTask::classification, 4, KMX_MULTICLASS_OVO,
                            kmx::TriangleEstimate::upper});
 }
 TEST(CompactPredict, RegressionPolynomialProductsOnly) {
-    expect_matches_direct({KMX_KERNEL_POLYNOMIAL, kmx::PredictorTask::regression, 0, KMX_MULTICLASS_OVO,
-                           kmx::TriangleEstimate::lower});
+    expect_matches_direct(
+        {KMX_KERNEL_POLYNOMIAL, kmx::PredictorTask::regression, 0, KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower});
 }
 
 // The prepared predictor routes (distances vectorised across points, a
@@ -218,7 +226,8 @@ TEST(CompactPredict, PreparedRoutingMatchesTheRuleWithManyLeavesAndTies) {
         direct_predict(p, row, o);
         kmx::compact_predict_row(p, row, a.data(), scratch.data());
         prepared.predict(row, b.data(), prepared_scratch.data());
-        wrong_leaf += std::fabs(b[0] - o[0]) > 1e-9 * (1 + std::fabs(o[0])) || std::fabs(a[0] - o[0]) > 1e-9 * (1 + std::fabs(o[0]));
+        wrong_leaf += std::fabs(b[0] - o[0]) > 1e-9 * (1 + std::fabs(o[0])) ||
+                      std::fabs(a[0] - o[0]) > 1e-9 * (1 + std::fabs(o[0]));
     }
     EXPECT_EQ(wrong_leaf, 0);
     EXPECT_EQ(kmx::compact_route(p, c.data()), 12);  // the tie goes to the lower index
@@ -227,12 +236,14 @@ TEST(CompactPredict, PreparedRoutingMatchesTheRuleWithManyLeavesAndTies) {
 
 TEST(CompactPredict, FewerColumnsArePaddedWithZeros) {
     kmx::Rng rng(5);
-    const CompactPredictor p = predict_test::random_predictor(rng, 5, KMX_KERNEL_RBF, kmx::PredictorTask::classification,
-                                                              3, KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    const CompactPredictor p =
+        predict_test::random_predictor(rng, 5, KMX_KERNEL_RBF, kmx::PredictorTask::classification, 3,
+                                       KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
     const int64_t n = 300, short_d = p.d - 2;
     std::vector<double> narrow(size_t(n * short_d)), wide(size_t(n * p.d), 0.0);
     for (int64_t i = 0; i < n; ++i)
-        for (int64_t f = 0; f < short_d; ++f) wide[size_t(i * p.d + f)] = narrow[size_t(i * short_d + f)] = rng.uniform();
+        for (int64_t f = 0; f < short_d; ++f)
+            wide[size_t(i * p.d + f)] = narrow[size_t(i * short_d + f)] = rng.uniform();
     kmx::Context ctx;
     std::vector<double> a(size_t(n * p.outputs)), b(a.size());
     kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(narrow.data(), n, short_d, nullptr), a.data(), nullptr);
@@ -246,8 +257,9 @@ TEST(CompactPredict, FewerColumnsArePaddedWithZeros) {
 
 TEST(CompactPredict, InconsistentPredictorsAreRejected) {
     kmx::Rng rng(9);
-    const CompactPredictor good = predict_test::random_predictor(rng, 3, KMX_KERNEL_RBF, kmx::PredictorTask::classification,
-                                                                 2, KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    const CompactPredictor good =
+        predict_test::random_predictor(rng, 3, KMX_KERNEL_RBF, kmx::PredictorTask::classification, 2,
+                                       KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
     EXPECT_NO_THROW(kmx::check_compact_predictor(good));
     CompactPredictor p = good;
     p.leaves[0].beta.pop_back();
@@ -268,8 +280,9 @@ TEST(CompactPredict, InconsistentPredictorsAreRejected) {
 
 TEST(CompactPredict, WorkspaceIsCheckedAgainstTheBudget) {
     kmx::Rng rng(3);
-    const CompactPredictor p = predict_test::random_predictor(rng, 4, KMX_KERNEL_RBF, kmx::PredictorTask::classification,
-                                                              2, KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    const CompactPredictor p =
+        predict_test::random_predictor(rng, 4, KMX_KERNEL_RBF, kmx::PredictorTask::classification, 2,
+                                       KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
     std::vector<double> x(size_t(100 * p.d), 0.5), labels(100);
     kmx::Context ctx;
     ctx.memory_budget = 1000;

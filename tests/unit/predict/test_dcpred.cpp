@@ -160,7 +160,8 @@ TEST(Dcpred, PseudoLandmarksReduceTheKernelApproximationError) {
 
     std::vector<double> gram(static_cast<size_t>(n * n)), cbar(static_cast<size_t>(n * F));
     for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < n; ++j) gram[size_t(i * n + j)] = kmx::kernel_eval(p.kernel, letter->x + i * d, letter->x + j * d, d);
+        for (int64_t j = 0; j < n; ++j)
+            gram[size_t(i * n + j)] = kmx::kernel_eval(p.kernel, letter->x + i * d, letter->x + j * d, d);
     kmx::Arena features(kmx::compact_leaf_features_workspace_bytes(p, n, m) + (1 << 20));
     kmx::compact_leaf_features(p, leaf, letter->x, n, cbar.data(), features, 1);
     // Plain Nyström: C = first m columns of C̄, W = K(U, U).
@@ -168,7 +169,8 @@ TEST(Dcpred, PseudoLandmarksReduceTheKernelApproximationError) {
     for (int64_t i = 0; i < n; ++i) std::copy(&cbar[size_t(i * F)], &cbar[size_t(i * F + m)], &c[size_t(i * m)]);
     for (int64_t a = 0; a < m; ++a)
         for (int64_t b = 0; b < m; ++b)
-            w[size_t(a * m + b)] = kmx::kernel_eval(p.kernel, &leaf.landmarks[size_t(a * d)], &leaf.landmarks[size_t(b * d)], d);
+            w[size_t(a * m + b)] =
+                kmx::kernel_eval(p.kernel, &leaf.landmarks[size_t(a * d)], &leaf.landmarks[size_t(b * d)], d);
     kmx::Arena la(kmx::linalg::pinv_workspace_bytes(n, F) + kmx::linalg::pinv_sym_workspace_bytes(m));
     kmx::linalg::pinv_sym(m, w.data(), m, w_pinv.data(), m, la);
     const double nystrom = relative_error(gram, low_rank(c, n, m, w_pinv));
@@ -205,7 +207,8 @@ TEST(Dcpred, LetterSubsetAccuracyNearTheFullModel) {
     options.float32 = true;
     const kmx::CompactPredictor p32 = kmx::build_dcpred(ctx, model, *train, options);
     kmx::compact_predict(ctx, p32, *test, nullptr, compact32.data());
-    const double full_acc = accuracy(full, test->y), acc = accuracy(compact, test->y), acc32 = accuracy(compact32, test->y);
+    const double full_acc = accuracy(full, test->y), acc = accuracy(compact, test->y),
+                 acc32 = accuracy(compact32, test->y);
     std::printf("Letter 3000/2000: full %.4f, dcpred %.4f, float32 %.4f (%zu leaves, estimate %d)\n", full_acc, acc,
                 acc32, p.leaves.size(), int(p.triangle_estimate));
     // Local models on ~24-row leaves (12000 rows: 98.3% -> 96.4%, bench/README.md); measured here 0.918 vs 0.9445.

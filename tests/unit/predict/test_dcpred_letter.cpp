@@ -31,10 +31,12 @@ TEST(DcpredLetter, AutomaticOptionsReachThePapersAccuracy) {
     kmx::model_predict(ctx, model, *test, full.data());
     kmx::compact_predict(ctx, p, *test, nullptr, compact.data());
     int64_t full_right = 0, right = 0;
-    for (int64_t i = 0; i < test->n; ++i) full_right += full[size_t(i)] == test->y[i], right += compact[size_t(i)] == test->y[i];
+    for (int64_t i = 0; i < test->n; ++i)
+        full_right += full[size_t(i)] == test->y[i], right += compact[size_t(i)] == test->y[i];
     const double full_acc = double(full_right) / double(test->n), acc = double(right) / double(test->n);
     std::printf("Letter: full model %.4f (%lld SVs), compact %.4f (%zu leaves, %zu bytes as float32)\n", full_acc,
-                static_cast<long long>(model.support_vectors), acc, p.leaves.size(), kmx::compact_predictor_bytes(p, true));
+                static_cast<long long>(model.support_vectors), acc, p.leaves.size(),
+                kmx::compact_predictor_bytes(p, true));
     EXPECT_GT(full_acc, 0.98);
     EXPECT_GE(acc, 0.959);  // the paper's 95.90%
 }

@@ -32,7 +32,8 @@ kmx::CenterExpansion random_expansion(kmx::Rng &rng, int64_t m, int64_t d, int64
         for (int64_t i = 0; i < clusters * d; ++i) e.cluster_centers.push_back(rng.uniform());
         e.cluster_begin.push_back(0);
         for (int64_t s = 1; s < clusters; ++s)
-            e.cluster_begin.push_back(s == 1 ? 0 : std::min(m, e.cluster_begin.back() + m / (clusters - 1)));  // cluster 0 empty
+            e.cluster_begin.push_back(
+                s == 1 ? 0 : std::min(m, e.cluster_begin.back() + m / (clusters - 1)));  // cluster 0 empty
         e.cluster_begin.push_back(m);
     }
     return e;
@@ -46,21 +47,23 @@ void expect_same_outputs(const kmx::CenterExpansion &e, kmx::PredictorTask task,
     for (double &v : x) v = rng.uniform();
     const auto data = kmx::Dataset::dense_borrow(x.data(), n, e.d, nullptr);
     kmx::Context ctx;
-    std::vector<double> expected(static_cast<size_t>(n * e.outputs)), got(expected.size()), labels(static_cast<size_t>(n));
+    std::vector<double> expected(static_cast<size_t>(n * e.outputs)), got(expected.size()),
+        labels(static_cast<size_t>(n));
     kmx::center_expansion_predict(ctx, e, *data, expected.data());
     const kmx::CompactPredictor p = kmx::predictor_from_expansion(e, task, classes, multiclass);
     EXPECT_EQ(p.outputs, e.outputs);
     EXPECT_EQ(int64_t(p.leaves.size()), std::max<int64_t>(1, e.clusters()));
     kmx::compact_predict(ctx, p, *data, got.data(), labels.data());
     double worst = 0;
-    for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::fabs(got[i] - expected[i]) / (1 + std::fabs(expected[i])));
+    for (size_t i = 0; i < got.size(); ++i)
+        worst = std::max(worst, std::fabs(got[i] - expected[i]) / (1 + std::fabs(expected[i])));
     EXPECT_LT(worst, 1e-12);
     // Labels from the outputs as the rule says: regression o_0; two classes by the sign; ovr the largest.
     for (int64_t i = 0; i < n; ++i) {
         const double *o = &expected[size_t(i * e.outputs)];
         const double want = task == kmx::PredictorTask::regression ? o[0]
-                            : classes.size() == 2                   ? (o[0] > 0 ? classes[1] : classes[0])
-                                                     : classes[size_t(std::max_element(o, o + e.outputs) - o)];
+                            : classes.size() == 2                  ? (o[0] > 0 ? classes[1] : classes[0])
+                                                  : classes[size_t(std::max_element(o, o + e.outputs) - o)];
         EXPECT_NEAR(labels[size_t(i)], want, 1e-12 * (1 + std::fabs(want))) << "row " << i;
     }
 }
@@ -85,8 +88,8 @@ TEST(PredictorFromExpansion, ClusteredOneVsRest) {
 TEST(PredictorFromExpansion, Float32RoundsEveryArray) {
     kmx::Rng rng(4);
     const kmx::CenterExpansion e = random_expansion(rng, 20, 3, 1, 3);
-    const kmx::CompactPredictor p = kmx::predictor_from_expansion(e, kmx::PredictorTask::regression, {},
-                                                                  KMX_MULTICLASS_OVO, true);
+    const kmx::CompactPredictor p =
+        kmx::predictor_from_expansion(e, kmx::PredictorTask::regression, {}, KMX_MULTICLASS_OVO, true);
     EXPECT_TRUE(p.float32);
     for (const kmx::PredictorLeaf &leaf : p.leaves) {
         for (double v : leaf.landmarks) EXPECT_EQ(v, double(float(v)));

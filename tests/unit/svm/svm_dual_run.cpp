@@ -17,7 +17,8 @@
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: %s FILE C GAMMA [rows] [w+] [w-] [bias] [shrinking] [threads] [cache_mb]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s FILE C GAMMA [rows] [w+] [w-] [bias] [shrinking] [threads] [cache_mb]\n",
+                     argv[0]);
         return 2;
     }
     auto arg = [&](int i, double fallback) { return argc > i ? std::atof(argv[i]) : fallback; };
@@ -28,7 +29,8 @@ int main(int argc, char **argv) {
         auto data = kmx::read_dataset_file(ctx, argv[1], KMX_FORMAT_LIBSVM);
         const int64_t rows = int64_t(arg(4, 0));
         const int64_t n = rows > 0 && rows < data->n ? rows : data->n;
-        std::vector<double> y(static_cast<size_t>(n)), upper(static_cast<size_t>(n)), alpha(static_cast<size_t>(n), 0.0);
+        std::vector<double> y(static_cast<size_t>(n)), upper(static_cast<size_t>(n)),
+            alpha(static_cast<size_t>(n), 0.0);
         for (int64_t i = 0; i < n; ++i) {
             y[size_t(i)] = data->y[i] > 0 ? 1.0 : -1.0;
             upper[size_t(i)] = c * (y[size_t(i)] > 0 ? w_pos : w_neg);

@@ -89,13 +89,13 @@ TEST_P(DcsvmExact, MatchesPlainSolverAndSatisfiesKkt) {
     const kmx::DcsvmResult dc = solve_dcsvm(letter.problem, options, dc_alpha);
     const double dc_seconds = seconds_since(start);
 
-    std::printf("C=%g gamma=%g bias=%d: plain %.10g in %.3f s (%lld iter, %lld SVs); DC-SVM %.10g in %.3f s\n",
-                c.C, c.gamma, int(c.bias), plain.objective, plain_seconds, (long long)plain.iterations,
+    std::printf("C=%g gamma=%g bias=%d: plain %.10g in %.3f s (%lld iter, %lld SVs); DC-SVM %.10g in %.3f s\n", c.C,
+                c.gamma, int(c.bias), plain.objective, plain_seconds, (long long)plain.iterations,
                 (long long)plain.support_vectors, dc.solution.objective, dc_seconds);
     for (const kmx::DcsvmLevelStats &s : dc.levels)
-        std::printf("  step %d level %d: %lld clusters, %lld rows, %lld SVs, objective %.8g, %.3f s\n",
-                    int(s.step), s.level, (long long)s.clusters, (long long)s.rows, (long long)s.support_vectors,
-                    s.objective, s.seconds);
+        std::printf("  step %d level %d: %lld clusters, %lld rows, %lld SVs, objective %.8g, %.3f s\n", int(s.step),
+                    s.level, (long long)s.clusters, (long long)s.rows, (long long)s.support_vectors, s.objective,
+                    s.seconds);
 
     EXPECT_TRUE(dc.solution.converged);
     EXPECT_NEAR(dc.solution.objective, plain.objective, 1e-3 * std::fabs(plain.objective));
@@ -104,7 +104,8 @@ TEST_P(DcsvmExact, MatchesPlainSolverAndSatisfiesKkt) {
     EXPECT_EQ(dc.levels[dc.levels.size() - 2].step, kmx::DcsvmStep::refine);
     EXPECT_TRUE(dc.partition.k == 0 && dc.cluster_of.empty());
 
-    const std::vector<double> gram = direct_kernel_matrix(*letter.data, nullptr, letter.problem.n, letter.problem.kernel);
+    const std::vector<double> gram =
+        direct_kernel_matrix(*letter.data, nullptr, letter.problem.n, letter.problem.kernel);
     const std::vector<double> gradient = dual_gradient(gram, letter.problem.y, dc_alpha.data(), letter.problem.n);
     EXPECT_LE(kkt_violation(gradient, letter.problem.y, dc_alpha.data(), c.C, c.bias), 1.5 * svm.eps);
     EXPECT_NEAR(dual_objective(gram, letter.problem.y, dc_alpha.data(), letter.problem.n), dc.solution.objective,
@@ -237,8 +238,8 @@ TEST(Dcsvm, EarlyPredictionIsCloseToExactModel) {
     std::vector<int64_t> everyone(size_t(letter.problem.n));
     for (int64_t i = 0; i < letter.problem.n; ++i) everyone[size_t(i)] = i;
     const double exact_test = accuracy(*letter.data, exact_alpha.data(), {everyone}, {}, letter.problem.kernel, *test);
-    const double early_test = accuracy(*letter.data, early_alpha.data(), members_of(early.cluster_of, 16),
-                                       test_cluster, letter.problem.kernel, *test);
+    const double early_test = accuracy(*letter.data, early_alpha.data(), members_of(early.cluster_of, 16), test_cluster,
+                                       letter.problem.kernel, *test);
     const double exact_train =
         accuracy(*letter.data, exact_alpha.data(), {everyone}, {}, letter.problem.kernel, *letter.data);
     const double early_train = accuracy(*letter.data, early_alpha.data(), members_of(early.cluster_of, 16),
@@ -278,10 +279,10 @@ TEST(Dcsvm, EarlyLevelKeepsLargeClusters) {
     for (int64_t i = 0; i < letter.problem.n; ++i) everyone[size_t(i)] = i;
     const kmx::KernelSpec &kernel = letter.problem.kernel;
     const double exact = accuracy(*letter.data, exact_alpha.data(), {everyone}, {}, kernel, *test);
-    const double with_3 = accuracy(*letter.data, capped_alpha.data(), members_of(capped.cluster_of, 3), capped_test,
-                                   kernel, *test);
-    const double with_16 = accuracy(*letter.data, fine_alpha.data(), members_of(fine.cluster_of, 16), fine_test,
-                                    kernel, *test);
+    const double with_3 =
+        accuracy(*letter.data, capped_alpha.data(), members_of(capped.cluster_of, 3), capped_test, kernel, *test);
+    const double with_16 =
+        accuracy(*letter.data, fine_alpha.data(), members_of(fine.cluster_of, 16), fine_test, kernel, *test);
     std::printf("test accuracy: exact %.4f, early with 3 clusters %.4f, with 16 clusters %.4f\n", exact, with_3,
                 with_16);
     EXPECT_GE(with_3, with_16 - 0.002);
@@ -328,7 +329,8 @@ TEST(Dcsvm, BkaSolvesEachClusterExactly) {
                 y[size_t(p)] = letter.problem.y[members[size_t(p)]];
                 a[size_t(p)] = alpha[size_t(members[size_t(p)])];
             }
-            const std::vector<double> gram = direct_kernel_matrix(*letter.data, members.data(), m, letter.problem.kernel);
+            const std::vector<double> gram =
+                direct_kernel_matrix(*letter.data, members.data(), m, letter.problem.kernel);
             const std::vector<double> gradient = dual_gradient(gram, y.data(), a.data(), m);
             EXPECT_LE(kkt_violation(gradient, y.data(), a.data(), letter.C, bias), 1.5 * options.svm.eps);
             objectives += dual_objective(gram, y.data(), a.data(), m);

@@ -108,7 +108,8 @@ int32_t brute_force_cluster(const kmx::Model &m, const kmx::MachinePartition &lo
     const kmx::KernelPartition &p = local.partition;
     std::vector<double> dist(size_t(p.k), 0.0);
     for (size_t i = 0; i < p.sample_rows.size(); ++i)
-        dist[size_t(p.sample_cluster[i])] -= 2 * kmx::kernel_eval(m.kernel, m.points.data() + p.sample_rows[i] * m.d, x, m.d);
+        dist[size_t(p.sample_cluster[i])] -=
+            2 * kmx::kernel_eval(m.kernel, m.points.data() + p.sample_rows[i] * m.d, x, m.d);
     for (int64_t c = 0; c < p.k; ++c)
         dist[size_t(c)] = kmx::kernel_eval(m.kernel, x, x, m.d) + dist[size_t(c)] / double(p.cluster_size[size_t(c)]) +
                           p.cluster_self[size_t(c)];
@@ -120,7 +121,8 @@ int32_t brute_force_cluster(const kmx::Model &m, const kmx::MachinePartition &lo
 // save/load round trip.
 TEST_F(LetterFive, EarlyPredictionUsesTheNearestClustersCoefficients) {
     for (const char *bias : {"off", "on"}) {
-        const std::string params = std::string("method=dcsvm_early C=8 levels=2 early_level=2 clusters_per_level=3 bias=") + bias;
+        const std::string params =
+            std::string("method=dcsvm_early C=8 levels=2 early_level=2 clusters_per_level=3 bias=") + bias;
         kmx_model *model = train(params.c_str(), kernel, train_data);
         ASSERT_NE(model, nullptr);
         expect_early_predictions(model);
@@ -151,9 +153,12 @@ void LetterFive::expect_early_predictions(kmx_model *model) {
         for (size_t q = 0; q < m.machines.size(); ++q) {
             const kmx::BinaryMachine &machine = m.machines[q];
             const int32_t c = brute_force_cluster(m, machine.local, x);
-            double f = machine.bias + (machine.local.cluster_bias.empty() ? 0.0 : machine.local.cluster_bias[size_t(c)]);
-            for (int64_t j = machine.local.cluster_begin[size_t(c)]; j < machine.local.cluster_begin[size_t(c) + 1]; ++j)
-                f += machine.coef[size_t(j)] * kmx::kernel_eval(m.kernel, m.points.data() + machine.sv[size_t(j)] * m.d, x, m.d);
+            double f =
+                machine.bias + (machine.local.cluster_bias.empty() ? 0.0 : machine.local.cluster_bias[size_t(c)]);
+            for (int64_t j = machine.local.cluster_begin[size_t(c)]; j < machine.local.cluster_begin[size_t(c) + 1];
+                 ++j)
+                f += machine.coef[size_t(j)] *
+                     kmx::kernel_eval(m.kernel, m.points.data() + machine.sv[size_t(j)] * m.d, x, m.d);
             ASSERT_NEAR(values[size_t(i) * m.machines.size() + q], f, 1e-9 * (1 + std::fabs(f)))
                 << "row " << i << " machine " << q;
         }

@@ -60,8 +60,7 @@ std::vector<double> direct_kernel_matrix(const kmx::Dataset &data, const int64_t
     return gram;
 }
 
-std::vector<double> dual_gradient(const std::vector<double> &gram, const double *y, const double *alpha,
-                                  int64_t n) {
+std::vector<double> dual_gradient(const std::vector<double> &gram, const double *y, const double *alpha, int64_t n) {
     std::vector<double> gradient(size_t(n), -1.0);
     for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j < n; ++j)
@@ -76,8 +75,7 @@ double dual_objective(const std::vector<double> &gram, const double *y, const do
     return twice / 2;
 }
 
-double kkt_violation(const std::vector<double> &gradient, const double *y, const double *alpha, double C,
-                     bool bias) {
+double kkt_violation(const std::vector<double> &gradient, const double *y, const double *alpha, double C, bool bias) {
     const int64_t n = int64_t(gradient.size());
     if (!bias) {
         double worst = 0;
@@ -90,7 +88,7 @@ double kkt_violation(const std::vector<double> &gradient, const double *y, const
     double up = -HUGE_VAL, low = -HUGE_VAL;  // m(α) = up, M(α) = −low
     for (int64_t i = 0; i < n; ++i) {
         const double yg = y[i] * gradient[size_t(i)];
-        const bool below_upper = alpha[i] < C, above_lower = alpha[i] > 0;
+        const bool below_upper = alpha[i]<C, above_lower = alpha[i]> 0;
         if (y[i] > 0 ? below_upper : above_lower) up = std::max(up, -yg);
         if (y[i] > 0 ? above_lower : below_upper) low = std::max(low, yg);
     }
