@@ -66,6 +66,7 @@ extern "C" {
 
 /* Status codes: 0 is success; the numbers are frozen. One list generates the
  * enum and kmx_infer_status_name's table. */
+/* clang-format off */
 #define KMX_INFER_STATUS_LIST(X)                                                   \
     X(KMX_INFER_OK, 0)                                                             \
     X(KMX_INFER_E_INVALID_ARGUMENT, 1) /* NULL pointer, wrong length */            \
@@ -77,9 +78,11 @@ extern "C" {
 
 #define KMX_INFER_STATUS_ENUM_(name, value) name = value,
 typedef enum kmx_infer_status {
-    KMX_INFER_STATUS_LIST(KMX_INFER_STATUS_ENUM_) KMX_INFER_STATUS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+    KMX_INFER_STATUS_LIST(KMX_INFER_STATUS_ENUM_)
+    KMX_INFER_STATUS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_infer_status;
 #undef KMX_INFER_STATUS_ENUM_
+/* clang-format on */
 
 /* "KMX_INFER_OK", "KMX_INFER_E_FORMAT", ...; "KMX_INFER_E_UNKNOWN" otherwise. */
 KMX_INFER_API const char *kmx_infer_status_name(kmx_infer_status status);

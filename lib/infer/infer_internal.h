@@ -66,6 +66,8 @@ void kmx_infer__predict_f64(const kmx_infer_predictor *p, const double *x, doubl
 void kmx_infer__predict_f32(const kmx_infer_predictor *p, const double *x, double *label, double *outputs,
                             void *scratch);
 
+/* kmx's one CRC-32 (crc32.c); _update(crc32(a), b) is the CRC of a then b. */
 uint32_t kmx_infer__crc32(const unsigned char *data, size_t len);
+uint32_t kmx_infer__crc32_update(uint32_t crc, const unsigned char *data, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "blob_layout.h"
 #include "infer_internal.h"
+#include "le_bytes.h"
 
 #define CHECK(condition)                             \
     do {                                             \
@@ -18,14 +19,8 @@
         if (try_status_ != KMX_INFER_OK) return try_status_; \
     } while (0)
 
-static uint32_t read_u32(const unsigned char *at) {
-    return (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
-}
-
-static uint64_t read_u64(const unsigned char *at) { return (uint64_t)read_u32(at) | (uint64_t)read_u32(at + 4) << 32; }
-
 static double read_f64(const unsigned char *at) {
-    const uint64_t bits = read_u64(at);
+    const uint64_t bits = kmx_le_u64(at);
     double value;
     memcpy(&value, &bits, sizeof value);
     return value;
@@ -74,27 +69,27 @@ static kmx_infer_status check_preamble(const unsigned char *blob, size_t blob_le
     uint32_t version;
     if (blob_len < KMX_BLOB_OFF_CRC) return KMX_INFER_E_FORMAT;
     CHECK(memcmp(blob, KMX_BLOB_MAGIC, KMX_BLOB_MAGIC_BYTES) == 0);
-    version = read_u32(blob + KMX_BLOB_OFF_VERSION);
+    version = kmx_le_u32(blob + KMX_BLOB_OFF_VERSION);
     if (version > KMX_BLOB_VERSION) return KMX_INFER_E_VERSION;
     CHECK(version == KMX_BLOB_VERSION);
     if (((uintptr_t)blob & (KMX_BLOB_ALIGN - 1)) != 0) return KMX_INFER_E_ALIGNMENT;
     CHECK(blob_len >= KMX_BLOB_HEADER_BYTES);
-    CHECK(read_u64(blob + KMX_BLOB_OFF_TOTAL_BYTES) == blob_len);
-    CHECK(read_u32(blob + KMX_BLOB_OFF_HEADER_BYTES) == KMX_BLOB_HEADER_BYTES);
-    CHECK(read_u32(blob + KMX_BLOB_OFF_CRC) ==
+    CHECK(kmx_le_u64(blob + KMX_BLOB_OFF_TOTAL_BYTES) == blob_len);
+    CHECK(kmx_le_u32(blob + KMX_BLOB_OFF_HEADER_BYTES) == KMX_BLOB_HEADER_BYTES);
+    CHECK(kmx_le_u32(blob + KMX_BLOB_OFF_CRC) ==
           kmx_infer__crc32(blob + KMX_BLOB_CRC_BEGIN, blob_len - KMX_BLOB_CRC_BEGIN));
     if (!host_is_little_endian()) return KMX_INFER_E_UNSUPPORTED;
     return KMX_INFER_OK;
 }
 
 static kmx_infer_status decode_scalars(const unsigned char *blob, kmx_infer_predictor *p) {
-    const uint32_t flags = read_u32(blob + KMX_BLOB_OFF_FLAGS);
-    const uint32_t kernel = read_u32(blob + KMX_BLOB_OFF_KERNEL);
-    const uint32_t task = read_u32(blob + KMX_BLOB_OFF_TASK);
-    const uint32_t multiclass = read_u32(blob + KMX_BLOB_OFF_MULTICLASS);
-    const uint32_t triangle_estimate = read_u32(blob + KMX_BLOB_OFF_TRIANGLE_ESTIMATE);
-    const int32_t degree = (int32_t)read_u32(blob + KMX_BLOB_OFF_DEGREE);
-    CHECK((flags & ~KMX_BLOB_FLAG_FLOAT32) == 0 && read_u32(blob + KMX_BLOB_OFF_RESERVED) == 0);
+    const uint32_t flags = kmx_le_u32(blob + KMX_BLOB_OFF_FLAGS);
+    const uint32_t kernel = kmx_le_u32(blob + KMX_BLOB_OFF_KERNEL);
+    const uint32_t task = kmx_le_u32(blob + KMX_BLOB_OFF_TASK);
+    const uint32_t multiclass = kmx_le_u32(blob + KMX_BLOB_OFF_MULTICLASS);
+    const uint32_t triangle_estimate = kmx_le_u32(blob + KMX_BLOB_OFF_TRIANGLE_ESTIMATE);
+    const int32_t degree = (int32_t)kmx_le_u32(blob + KMX_BLOB_OFF_DEGREE);
+    CHECK((flags & ~KMX_BLOB_FLAG_FLOAT32) == 0 && kmx_le_u32(blob + KMX_BLOB_OFF_RESERVED) == 0);
     CHECK(kernel <= INFER_KERNEL_SIGMOID && task <= INFER_TASK_REGRESSION);
     CHECK(multiclass <= INFER_MULTICLASS_OVR && triangle_estimate <= INFER_TRIANGLE_MIDPOINT);
     CHECK(kernel != INFER_KERNEL_POLYNOMIAL || degree >= 1);
@@ -132,11 +127,11 @@ static kmx_infer_status check_outputs(uint64_t task, uint64_t multiclass, uint64
 }
 
 static kmx_infer_status decode_counts(const unsigned char *blob, size_t blob_len, kmx_infer_predictor *p) {
-    const uint64_t d = read_u64(blob + KMX_BLOB_OFF_D);
-    const uint64_t outputs = read_u64(blob + KMX_BLOB_OFF_OUTPUTS);
-    const uint64_t classes = read_u64(blob + KMX_BLOB_OFF_CLASSES);
-    const uint64_t top = read_u64(blob + KMX_BLOB_OFF_TOP);
-    const uint64_t leaves = read_u64(blob + KMX_BLOB_OFF_LEAVES);
+    const uint64_t d = kmx_le_u64(blob + KMX_BLOB_OFF_D);
+    const uint64_t outputs = kmx_le_u64(blob + KMX_BLOB_OFF_OUTPUTS);
+    const uint64_t classes = kmx_le_u64(blob + KMX_BLOB_OFF_CLASSES);
+    const uint64_t top = kmx_le_u64(blob + KMX_BLOB_OFF_TOP);
+    const uint64_t leaves = kmx_le_u64(blob + KMX_BLOB_OFF_LEAVES);
     CHECK(d >= 1 && d <= blob_len && top >= 1 && top <= blob_len && leaves >= top && leaves <= blob_len);
     TRY(check_outputs((uint64_t)p->task, (uint64_t)p->multiclass, outputs, classes, blob_len));
     p->d = (size_t)d;
@@ -154,10 +149,10 @@ static kmx_infer_status check_classes_increase(const double *labels, size_t clas
 }
 
 static kmx_infer_status decode_arrays(const unsigned char *blob, size_t blob_len, kmx_infer_predictor *p) {
-    const uint64_t classes_at = read_u64(blob + KMX_BLOB_OFF_CLASSES_AT);
-    const uint64_t centers_at = read_u64(blob + KMX_BLOB_OFF_TOP_CENTERS_AT);
-    const uint64_t begin_at = read_u64(blob + KMX_BLOB_OFF_TOP_LEAF_BEGIN_AT);
-    const uint64_t table_at = read_u64(blob + KMX_BLOB_OFF_LEAF_TABLE_AT);
+    const uint64_t classes_at = kmx_le_u64(blob + KMX_BLOB_OFF_CLASSES_AT);
+    const uint64_t centers_at = kmx_le_u64(blob + KMX_BLOB_OFF_TOP_CENTERS_AT);
+    const uint64_t begin_at = kmx_le_u64(blob + KMX_BLOB_OFF_TOP_LEAF_BEGIN_AT);
+    const uint64_t table_at = kmx_le_u64(blob + KMX_BLOB_OFF_LEAF_TABLE_AT);
     uint64_t centers, table_words;
     TRY(multiply(p->top, p->d, &centers));
     TRY(multiply(p->leaves, KMX_BLOB_LEAF_WORDS, &table_words));

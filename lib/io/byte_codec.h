@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "infer/le_bytes.h"
 
 namespace kmx {
 
@@ -46,18 +47,8 @@ class ByteReader {
 public:
     ByteReader(const unsigned char *data, size_t len, const char *what) : data_(data), len_(len), what_(what) {}
 
-    uint32_t u32() {
-        const unsigned char *p = take(4);
-        uint32_t v = 0;
-        for (int i = 0; i < 4; ++i) v |= uint32_t(p[i]) << (8 * i);
-        return v;
-    }
-    uint64_t u64() {
-        const unsigned char *p = take(8);
-        uint64_t v = 0;
-        for (int i = 0; i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
-        return v;
-    }
+    uint32_t u32() { return kmx_le_u32(take(4)); }
+    uint64_t u64() { return kmx_le_u64(take(8)); }
     int32_t i32() { return static_cast<int32_t>(u32()); }
     double f64() {
         const uint64_t bits = u64();

@@ -4,10 +4,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "core/error.h"
 #include "infer/blob_layout.h"
+#include "infer/le_bytes.h"
+#include "kmx/kmx_infer.h"
 #include "io/byte_codec.h"
 #include "io/crc32.h"
 #include "compact_predict.h"
@@ -121,58 +125,37 @@ void write_leaf(BlobWriter &writer, const PredictorLeaf &leaf, size_t record_at)
 
 // ----------------------------------------------------------------- reader
 
-uint32_t load_u32(const unsigned char *at) {
-    return uint32_t(at[0]) | uint32_t(at[1]) << 8 | uint32_t(at[2]) << 16 | uint32_t(at[3]) << 24;
-}
-uint64_t load_u64(const unsigned char *at) { return uint64_t(load_u32(at)) | uint64_t(load_u32(at + 4)) << 32; }
-
+// Reads arrays out of a blob the inference subset has validated (offsets,
+// alignment, sizes, values): it decodes, it does not check again.
 class BlobReader {
 public:
-    BlobReader(const unsigned char *blob, size_t len, bool float32) : blob_(blob), len_(len), float32_(float32) {}
+    BlobReader(const unsigned char *blob, bool float32) : blob_(blob), float32_(float32) {}
 
-    std::vector<double> reals(uint64_t at, uint64_t count, const char *name) const {
-        const size_t item = float32_ ? 4 : 8;
-        const unsigned char *p = array(at, count, item, name);
+    std::vector<double> reals(uint64_t at, uint64_t count) const {
         std::vector<double> values(count);
         for (size_t i = 0; i < count; ++i)
-            values[i] = float32_ ? double(to_float(load_u32(p + 4 * i))) : f64(p + 8 * i);
+            values[i] = float32_ ? double(to_float(kmx_le_u32(blob_ + at + 4 * i))) : f64(blob_ + at + 8 * i);
         return values;
     }
-    std::vector<double> doubles(uint64_t at, uint64_t count, const char *name) const {
-        const unsigned char *p = array(at, count, 8, name);
+    std::vector<double> doubles(uint64_t at, uint64_t count) const {
         std::vector<double> values(count);
-        for (size_t i = 0; i < count; ++i) values[i] = f64(p + 8 * i);
+        for (size_t i = 0; i < count; ++i) values[i] = f64(blob_ + at + 8 * i);
         return values;
     }
-    std::vector<uint64_t> words(uint64_t at, uint64_t count, const char *name) const {
-        const unsigned char *p = array(at, count, 8, name);
+    std::vector<uint64_t> words(uint64_t at, uint64_t count) const {
         std::vector<uint64_t> values(count);
-        for (size_t i = 0; i < count; ++i) values[i] = load_u64(p + 8 * i);
+        for (size_t i = 0; i < count; ++i) values[i] = kmx_le_u64(blob_ + at + 8 * i);
         return values;
     }
-    std::vector<int32_t> int32s(uint64_t at, uint64_t count, const char *name) const {
-        const unsigned char *p = array(at, count, 4, name);
+    std::vector<int32_t> int32s(uint64_t at, uint64_t count) const {
         std::vector<int32_t> values(count);
-        for (size_t i = 0; i < count; ++i) values[i] = int32_t(load_u32(p + 4 * i));
+        for (size_t i = 0; i < count; ++i) values[i] = int32_t(kmx_le_u32(blob_ + at + 4 * i));
         return values;
-    }
-    // A count, or a product of two, that cannot exceed the blob's length.
-    int64_t count(uint64_t a, uint64_t b, const char *name) const {
-        if (a > len_ || b > len_ || (b != 0 && a > len_ / b))
-            fail(KMX_E_FORMAT, "predictor blob: %s = %llu x %llu exceeds the blob", name, (unsigned long long)a,
-                 (unsigned long long)b);
-        return int64_t(a * b);
     }
 
 private:
-    const unsigned char *array(uint64_t at, uint64_t count, size_t item, const char *name) const {
-        if (at % item != 0 || at > len_ || count > (len_ - at) / item)
-            fail(KMX_E_FORMAT, "predictor blob: %s (%llu items at offset %llu) is misaligned or outside the %zu bytes",
-                 name, (unsigned long long)count, (unsigned long long)at, len_);
-        return blob_ + at;
-    }
     static double f64(const unsigned char *at) {
-        const uint64_t bits = load_u64(at);
+        const uint64_t bits = kmx_le_u64(at);
         double v;
         std::memcpy(&v, &bits, sizeof v);
         return v;
@@ -183,44 +166,50 @@ private:
         return v;
     }
     const unsigned char *blob_;
-    size_t len_;
     bool float32_;
 };
 
-// Magic, version, length, header size and CRC, before anything is trusted.
-void check_envelope(const unsigned char *blob, size_t len) {
-    if (len < KMX_BLOB_OFF_CRC || std::memcmp(blob, KMX_BLOB_MAGIC, KMX_BLOB_MAGIC_BYTES) != 0)
-        fail(KMX_E_FORMAT, "predictor blob: bad magic (not a kmx predictor blob)");
-    const uint32_t version = load_u32(blob + KMX_BLOB_OFF_VERSION);
-    if (version != KMX_BLOB_VERSION)
-        fail(KMX_E_FORMAT, "predictor blob: format version %u, this library reads version %u", version,
-             KMX_BLOB_VERSION);
-    if (len < KMX_BLOB_HEADER_BYTES) fail(KMX_E_FORMAT, "predictor blob is truncated (%zu bytes)", len);
-    if (load_u64(blob + KMX_BLOB_OFF_TOTAL_BYTES) != len)
-        fail(KMX_E_FORMAT, "predictor blob: header says %llu bytes, got %zu",
-             (unsigned long long)load_u64(blob + KMX_BLOB_OFF_TOTAL_BYTES), len);
-    if (load_u32(blob + KMX_BLOB_OFF_HEADER_BYTES) != KMX_BLOB_HEADER_BYTES)
-        fail(KMX_E_FORMAT, "predictor blob: header size %u, expected %d", load_u32(blob + KMX_BLOB_OFF_HEADER_BYTES),
-             KMX_BLOB_HEADER_BYTES);
-    if (load_u32(blob + KMX_BLOB_OFF_CRC) != crc32(blob + KMX_BLOB_CRC_BEGIN, len - KMX_BLOB_CRC_BEGIN))
-        fail(KMX_E_FORMAT, "predictor blob: CRC-32 mismatch (corrupt)");
+// What the inference subset's status means for this blob, in words.
+std::string blob_problem(kmx_infer_status status, const unsigned char *blob, size_t len) {
+    char text[160];
+    if (status == KMX_INFER_E_VERSION)
+        std::snprintf(text, sizeof text, "format version %u, this library reads version %u",
+                      kmx_le_u32(blob + KMX_BLOB_OFF_VERSION), unsigned(KMX_BLOB_VERSION));
+    else if (status == KMX_INFER_E_UNSUPPORTED)
+        std::snprintf(text, sizeof text, "blobs are read on little-endian machines only");
+    else if (len < KMX_BLOB_MAGIC_BYTES || std::memcmp(blob, KMX_BLOB_MAGIC, KMX_BLOB_MAGIC_BYTES) != 0)
+        std::snprintf(text, sizeof text, "bad magic (not a kmx predictor blob)");
+    else
+        std::snprintf(text, sizeof text,
+                      "corrupt or truncated (%zu bytes): its length, CRC-32, array bounds or values are wrong (%s)",
+                      len, kmx_infer_status_name(status));
+    return text;
+}
+
+// The one check of a blob's structure: the inference subset's
+// (kmx_infer_required_bytes validates all of it, as kmx_infer_open does).
+void validate_blob(const unsigned char *blob, size_t len) {
+    std::vector<uint64_t> aligned;  // the subset reads 8-byte aligned blobs
+    const unsigned char *at = blob;
+    if (reinterpret_cast<uintptr_t>(blob) % 8 != 0) {
+        aligned.resize(len / 8 + 1);
+        std::memcpy(aligned.data(), blob, len);
+        at = reinterpret_cast<const unsigned char *>(aligned.data());
+    }
+    size_t arena_bytes = 0;
+    const kmx_infer_status status = kmx_infer_required_bytes(at, len, &arena_bytes);
+    if (status != KMX_INFER_OK) fail(KMX_E_FORMAT, "predictor blob: %s", blob_problem(status, blob, len).c_str());
 }
 
 // Header scalars (after the envelope) into p; returns the flags word.
 uint32_t read_scalars(ByteReader &header, CompactPredictor &p) {
     const uint32_t flags = header.u32();
-    const uint32_t kernel = header.u32();
-    if (kernel > KMX_KERNEL_SIGMOID) fail(KMX_E_FORMAT, "predictor blob: unknown kernel %u", kernel);
-    p.kernel.type = kmx_kernel_type(kernel);
+    p.kernel.type = kmx_kernel_type(header.u32());
     p.kernel.degree = header.i32();
     p.kernel.gamma = header.f64();
     p.kernel.coef0 = header.f64();
-    if (!(std::isfinite(p.kernel.gamma) && p.kernel.gamma > 0))
-        fail(KMX_E_FORMAT, "predictor blob: gamma %g is not a resolved, positive value", p.kernel.gamma);
-    const uint32_t task = header.u32(), multiclass = header.u32(), estimate = header.u32(), reserved = header.u32();
-    if ((flags & ~KMX_BLOB_FLAG_FLOAT32) != 0 || task > 1 || multiclass > 1 || estimate > 2 || reserved != 0)
-        fail(KMX_E_FORMAT, "predictor blob: bad flags %#x, task %u, multiclass %u or triangle estimate %u", flags, task,
-             multiclass, estimate);
+    const uint32_t task = header.u32(), multiclass = header.u32(), estimate = header.u32();
+    header.u32();  // reserved
     p.task = task == 1 ? PredictorTask::regression : PredictorTask::classification;
     p.multiclass = kmx_multiclass(multiclass);
     p.triangle_estimate = TriangleEstimate(estimate);
@@ -230,21 +219,16 @@ uint32_t read_scalars(ByteReader &header, CompactPredictor &p) {
 
 PredictorLeaf read_leaf(const BlobReader &reader, const uint64_t *record, const CompactPredictor &p) {
     PredictorLeaf leaf;
-    leaf.m = reader.count(record[KMX_BLOB_LEAF_M], 1, "m");
-    leaf.triangle = reader.count(record[KMX_BLOB_LEAF_TRIANGLE], 1, "triangle");
-    leaf.products = reader.count(record[KMX_BLOB_LEAF_PRODUCTS], 1, "products");
-    const uint64_t m = uint64_t(leaf.m), features = uint64_t(leaf.features());
-    leaf.center = reader.reals(record[KMX_BLOB_LEAF_CENTER_AT], uint64_t(p.d), "leaf center");
-    leaf.landmarks = reader.reals(record[KMX_BLOB_LEAF_LANDMARKS_AT], uint64_t(reader.count(m, uint64_t(p.d), "m x d")),
-                                  "landmarks");
-    leaf.triangle_dist =
-        reader.reals(record[KMX_BLOB_LEAF_TRIANGLE_DIST_AT],
-                     uint64_t(reader.count(uint64_t(leaf.triangle), m, "p_tri x m")), "triangle distances");
-    leaf.product_pairs = reader.int32s(record[KMX_BLOB_LEAF_PAIRS_AT],
-                                       uint64_t(reader.count(2, uint64_t(leaf.products), "pairs")), "product pairs");
-    leaf.beta = reader.reals(record[KMX_BLOB_LEAF_BETA_AT],
-                             uint64_t(reader.count(features, uint64_t(p.outputs), "beta")), "beta");
-    leaf.bias = reader.reals(record[KMX_BLOB_LEAF_BIAS_AT], uint64_t(p.outputs), "bias");
+    leaf.m = int64_t(record[KMX_BLOB_LEAF_M]);
+    leaf.triangle = int64_t(record[KMX_BLOB_LEAF_TRIANGLE]);
+    leaf.products = int64_t(record[KMX_BLOB_LEAF_PRODUCTS]);
+    const uint64_t m = uint64_t(leaf.m), d = uint64_t(p.d), outputs = uint64_t(p.outputs);
+    leaf.center = reader.reals(record[KMX_BLOB_LEAF_CENTER_AT], d);
+    leaf.landmarks = reader.reals(record[KMX_BLOB_LEAF_LANDMARKS_AT], m * d);
+    leaf.triangle_dist = reader.reals(record[KMX_BLOB_LEAF_TRIANGLE_DIST_AT], uint64_t(leaf.triangle) * m);
+    leaf.product_pairs = reader.int32s(record[KMX_BLOB_LEAF_PAIRS_AT], 2 * uint64_t(leaf.products));
+    leaf.beta = reader.reals(record[KMX_BLOB_LEAF_BETA_AT], uint64_t(leaf.features()) * outputs);
+    leaf.bias = reader.reals(record[KMX_BLOB_LEAF_BIAS_AT], outputs);
     return leaf;
 }
 
@@ -271,25 +255,22 @@ std::vector<unsigned char> write_predictor_blob(const CompactPredictor &predicto
 CompactPredictor read_predictor_blob(const void *blob_pointer, size_t len) {
     if (!blob_pointer) fail(KMX_E_INVALID_ARGUMENT, "predictor blob: NULL buffer");
     const unsigned char *blob = static_cast<const unsigned char *>(blob_pointer);
-    check_envelope(blob, len);
+    validate_blob(blob, len);
     ByteReader header(blob + KMX_BLOB_OFF_FLAGS, KMX_BLOB_HEADER_BYTES - KMX_BLOB_OFF_FLAGS, "predictor blob header");
     CompactPredictor p;
     const uint32_t flags = read_scalars(header, p);
-    const BlobReader reader(blob, len, (flags & KMX_BLOB_FLAG_FLOAT32) != 0);
-    p.d = reader.count(header.u64(), 1, "d");
-    p.outputs = reader.count(header.u64(), 1, "outputs");
+    const BlobReader reader(blob, (flags & KMX_BLOB_FLAG_FLOAT32) != 0);
+    p.d = int64_t(header.u64());
+    p.outputs = int64_t(header.u64());
     const uint64_t classes = header.u64(), top = header.u64(), leaves = header.u64();
     const uint64_t classes_at = header.u64(), centers_at = header.u64(), begin_at = header.u64(),
                    table_at = header.u64();
     header.finish();
-    p.classes = reader.doubles(classes_at, classes, "classes");
-    p.top_centers = reader.reals(centers_at, uint64_t(reader.count(top, uint64_t(p.d), "top x d")), "top centers");
-    for (uint64_t begin : reader.words(begin_at, uint64_t(reader.count(top, 1, "top")) + 1, "top_leaf_begin"))
-        p.top_leaf_begin.push_back(reader.count(begin, 1, "top_leaf_begin"));
-    const std::vector<uint64_t> table =
-        reader.words(table_at, uint64_t(reader.count(leaves, kLeafWords, "leaf table")), "leaf table");
+    p.classes = reader.doubles(classes_at, classes);
+    p.top_centers = reader.reals(centers_at, top * uint64_t(p.d));
+    for (uint64_t begin : reader.words(begin_at, top + 1)) p.top_leaf_begin.push_back(int64_t(begin));
+    const std::vector<uint64_t> table = reader.words(table_at, leaves * kLeafWords);
     for (uint64_t l = 0; l < leaves; ++l) p.leaves.push_back(read_leaf(reader, table.data() + l * kLeafWords, p));
-    check_predictor(p, KMX_E_FORMAT);
     return p;
 }
 
