@@ -28,11 +28,12 @@ static const struct sample samples[] = {
 
 int main(void) {
     kmx_infer_predictor *predictor = NULL;
-    size_t needed = 0, i;
+    int64_t needed = 0;
+    size_t i;
     int wrong = 0;
-    kmx_infer_status status = kmx_infer_required_bytes(edge_predictor, EDGE_PREDICTOR_LEN, &needed);
+    kmx_infer_status status = kmx_infer_required_bytes(&needed, edge_predictor, EDGE_PREDICTOR_LEN);
     if (status == KMX_INFER_OK)
-        status = kmx_infer_open(edge_predictor, EDGE_PREDICTOR_LEN, arena, sizeof arena, &predictor);
+        status = kmx_infer_open(&predictor, edge_predictor, EDGE_PREDICTOR_LEN, arena, sizeof arena);
     if (status != KMX_INFER_OK) {
         printf("edge: cannot open the predictor: %s\n", kmx_infer_status_name(status));
         return 1;
@@ -41,7 +42,7 @@ int main(void) {
            (unsigned)sizeof arena);
     for (i = 0; i < sizeof samples / sizeof samples[0]; ++i) {
         double label = 0, decision = 0;
-        status = kmx_infer_predict(predictor, samples[i].x, 4, &label, &decision, 1);
+        status = kmx_infer_predict(&label, &decision, 1, predictor, samples[i].x, 4);
         if (status != KMX_INFER_OK || label != samples[i].expected_label) ++wrong;
         printf("sample %u: label %g (decision value %.6f)%s\n", (unsigned)i, label, decision,
                label == samples[i].expected_label ? "" : "  WRONG");

@@ -12,16 +12,17 @@
  * `kmx export --c` writes declares it so) and outlive the predictor.
  *
  * Usage:
- *     size_t bytes;
- *     kmx_infer_required_bytes(blob, blob_len, &bytes);       // or a constant
+ *     int64_t bytes;
+ *     kmx_infer_required_bytes(&bytes, blob, blob_len);       // or a constant
  *     static uint64_t arena[ARENA_WORDS];                      // 8-byte aligned
  *     kmx_infer_predictor *p;
- *     if (kmx_infer_open(blob, blob_len, arena, sizeof arena, &p) != KMX_INFER_OK) ...
+ *     if (kmx_infer_open(&p, blob, blob_len, arena, sizeof arena) != KMX_INFER_OK) ...
  *     double label;
- *     kmx_infer_predict(p, x, n_features, &label, NULL, 0);
+ *     kmx_infer_predict(&label, NULL, 0, p, x, n_features);
  *
- * Arguments: inputs first, then outputs (the order of the design notes);
- * every array is a (pointer, length) pair and lengths are checked.
+ * Arguments: outputs first (as in kmx.h), then the predictor and inputs;
+ * every array is a (pointer, length) pair and lengths are checked. Sizes and
+ * counts are int64_t, as in kmx.h (a negative one is KMX_INFER_E_INVALID_ARGUMENT).
  *
  * Memory: the arena holds the predictor (a few hundred bytes) and one
  * call's scratch: kmx_infer_required_bytes tells the exact total, which
@@ -43,6 +44,7 @@
 #define KMX_INFER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,7 +95,7 @@ typedef struct kmx_infer_predictor kmx_infer_predictor;
 
 /* Validates the blob (everything kmx_infer_open checks) and stores in *bytes
  * the arena size kmx_infer_open needs for it. */
-KMX_INFER_API kmx_infer_status kmx_infer_required_bytes(const void *blob, size_t blob_len, size_t *bytes);
+KMX_INFER_API kmx_infer_status kmx_infer_required_bytes(int64_t *out_bytes, const void *blob, int64_t blob_len);
 
 /* Validates the blob completely — magic, version, sizes, offsets,
  * alignment, CRC, kernel and task codes, index ranges (routing ranges,
@@ -102,37 +104,37 @@ KMX_INFER_API kmx_infer_status kmx_infer_required_bytes(const void *blob, size_t
  * aligned, at least kmx_infer_required_bytes). The checks read the whole
  * blob once (O(blob size)); predicting never checks again. On failure
  * *out is NULL. */
-KMX_INFER_API kmx_infer_status kmx_infer_open(const void *blob, size_t blob_len, void *arena, size_t arena_len,
-                                              kmx_infer_predictor **out);
+KMX_INFER_API kmx_infer_status kmx_infer_open(kmx_infer_predictor **out, const void *blob, int64_t blob_len,
+                                              void *arena, int64_t arena_len);
 
 /* Predicts one row x (x_len must equal kmx_infer_features(p)). *label gets
  * the label (regression: the value); outputs (NULL when outputs_len is 0,
  * else outputs_len >= kmx_infer_outputs(p)) gets the decision values o_k.
  * label may be NULL. Uses the arena's scratch: one thread at a time. */
-KMX_INFER_API kmx_infer_status kmx_infer_predict(kmx_infer_predictor *p, const double *x, size_t x_len, double *label,
-                                                 double *outputs, size_t outputs_len);
+KMX_INFER_API kmx_infer_status kmx_infer_predict(double *out_label, double *out_outputs, int64_t outputs_len,
+                                                 kmx_infer_predictor *p, const double *x, int64_t x_len);
 
 /* The same with the caller's scratch (kmx_infer_scratch_bytes(p) bytes,
  * 8-byte aligned): p is only read, so many threads may share it. */
-KMX_INFER_API kmx_infer_status kmx_infer_predict_r(const kmx_infer_predictor *p, const double *x, size_t x_len,
-                                                   double *label, double *outputs, size_t outputs_len, void *scratch,
-                                                   size_t scratch_len);
+KMX_INFER_API kmx_infer_status kmx_infer_predict_r(double *out_label, double *out_outputs, int64_t outputs_len,
+                                                   const kmx_infer_predictor *p, const double *x, int64_t x_len,
+                                                   void *scratch, int64_t scratch_len);
 
 /* Predicts `rows` rows of x (row-major, x_len = rows * features). labels
  * gets `rows` labels (NULL allowed); outputs, when not NULL, gets
  * rows * kmx_infer_outputs(p) values, row-major (outputs_len at least that).
  * Uses the arena's scratch: one thread at a time. */
-KMX_INFER_API kmx_infer_status kmx_infer_predict_batch(kmx_infer_predictor *p, const double *x, size_t x_len,
-                                                       size_t rows, double *labels, double *outputs,
-                                                       size_t outputs_len);
+KMX_INFER_API kmx_infer_status kmx_infer_predict_batch(double *out_labels, double *out_outputs, int64_t outputs_len,
+                                                       kmx_infer_predictor *p, const double *x, int64_t x_len,
+                                                       int64_t rows);
 
 /* Facts about an open predictor (0 for NULL). */
-KMX_INFER_API size_t kmx_infer_features(const kmx_infer_predictor *p);              /* d: values per input row */
-KMX_INFER_API size_t kmx_infer_outputs(const kmx_infer_predictor *p);               /* decision values per row */
-KMX_INFER_API size_t kmx_infer_classes(const kmx_infer_predictor *p);               /* 0 for regression */
-KMX_INFER_API double kmx_infer_class_label(const kmx_infer_predictor *p, size_t i); /* 0 when out of range */
+KMX_INFER_API int64_t kmx_infer_features(const kmx_infer_predictor *p);              /* d: values per input row */
+KMX_INFER_API int64_t kmx_infer_outputs(const kmx_infer_predictor *p);               /* decision values per row */
+KMX_INFER_API int64_t kmx_infer_classes(const kmx_infer_predictor *p);               /* 0 for regression */
+KMX_INFER_API double kmx_infer_class_label(const kmx_infer_predictor *p, int64_t i); /* 0 when out of range */
 KMX_INFER_API int kmx_infer_is_float32(const kmx_infer_predictor *p);
-KMX_INFER_API size_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p); /* for kmx_infer_predict_r */
+KMX_INFER_API int64_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p); /* for kmx_infer_predict_r */
 
 #ifdef __cplusplus
 }

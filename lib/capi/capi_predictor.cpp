@@ -53,11 +53,11 @@ CompactPredictor build(Context &ctx, const Model &model, const Dataset &train, c
 
 // The handle for a predictor: its blob written once, the inference arena it needs.
 kmx_predictor *adopt(CompactPredictor predictor, std::vector<unsigned char> blob) {
-    size_t arena = 0;
-    const kmx_infer_status status = kmx_infer_required_bytes(blob.data(), blob.size(), &arena);
+    int64_t arena = 0;
+    const kmx_infer_status status = kmx_infer_required_bytes(&arena, blob.data(), int64_t(blob.size()));
     if (status != KMX_INFER_OK)
         fail(KMX_E_INTERNAL, "the inference subset rejects a predictor blob: %s", kmx_infer_status_name(status));
-    return new kmx_predictor{std::move(predictor), std::move(blob), arena};
+    return new kmx_predictor{std::move(predictor), std::move(blob), size_t(arena)};
 }
 
 const kmx_predictor &predictor_of(const kmx_predictor *predictor) {

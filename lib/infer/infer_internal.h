@@ -66,6 +66,14 @@ void kmx_infer__predict_f64(const kmx_infer_predictor *p, const double *x, doubl
 void kmx_infer__predict_f32(const kmx_infer_predictor *p, const double *x, double *label, double *outputs,
                             void *scratch);
 
+/* A length or count from the API (int64_t, as in kmx.h) as a size_t: 0 when
+ * it is negative or too large for this machine, else 1 with *out set. */
+static inline int kmx_infer__size(int64_t value, size_t *out) {
+    if (value < 0 || (uint64_t)value > (uint64_t)(size_t)-1) return 0;
+    *out = (size_t)value;
+    return 1;
+}
+
 /* kmx's one CRC-32 (crc32.c); _update(crc32(a), b) is the CRC of a then b. */
 uint32_t kmx_infer__crc32(const unsigned char *data, size_t len);
 uint32_t kmx_infer__crc32_update(uint32_t crc, const unsigned char *data, size_t len);

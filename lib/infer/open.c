@@ -231,23 +231,26 @@ static kmx_infer_status decode_blob(const void *blob_pointer, size_t blob_len, k
     return KMX_INFER_OK;
 }
 
-kmx_infer_status kmx_infer_required_bytes(const void *blob, size_t blob_len, size_t *bytes) {
+kmx_infer_status kmx_infer_required_bytes(int64_t *out_bytes, const void *blob, int64_t blob_bytes) {
     kmx_infer_predictor probe;
-    if (!bytes) return KMX_INFER_E_INVALID_ARGUMENT;
-    *bytes = 0;
-    if (!blob) return KMX_INFER_E_INVALID_ARGUMENT;
+    size_t blob_len;
+    if (!out_bytes) return KMX_INFER_E_INVALID_ARGUMENT;
+    *out_bytes = 0;
+    if (!blob || !kmx_infer__size(blob_bytes, &blob_len)) return KMX_INFER_E_INVALID_ARGUMENT;
     TRY(decode_blob(blob, blob_len, &probe));
-    *bytes = struct_bytes() + probe.scratch_bytes;
+    *out_bytes = (int64_t)(struct_bytes() + probe.scratch_bytes);
     return KMX_INFER_OK;
 }
 
-kmx_infer_status kmx_infer_open(const void *blob, size_t blob_len, void *arena, size_t arena_len,
-                                kmx_infer_predictor **out) {
+kmx_infer_status kmx_infer_open(kmx_infer_predictor **out, const void *blob, int64_t blob_bytes, void *arena,
+                                int64_t arena_bytes) {
     kmx_infer_predictor probe;
     kmx_infer_predictor *p = (kmx_infer_predictor *)arena;
+    size_t blob_len, arena_len;
     if (!out) return KMX_INFER_E_INVALID_ARGUMENT;
     *out = NULL;
-    if (!blob || !arena) return KMX_INFER_E_INVALID_ARGUMENT;
+    if (!blob || !arena || !kmx_infer__size(blob_bytes, &blob_len) || !kmx_infer__size(arena_bytes, &arena_len))
+        return KMX_INFER_E_INVALID_ARGUMENT;
     if (((uintptr_t)arena & 7u) != 0) return KMX_INFER_E_ALIGNMENT;
     TRY(decode_blob(blob, blob_len, &probe));
     if (arena_len < struct_bytes() || arena_len - struct_bytes() < probe.scratch_bytes)

@@ -70,9 +70,15 @@ static void predict_row(const kmx_infer_predictor *p, const double *x, double *l
         kmx_infer__predict_f64(p, x, label, outputs, scratch);
 }
 
-kmx_infer_status kmx_infer_predict_r(const kmx_infer_predictor *p, const double *x, size_t x_len, double *label,
-                                     double *outputs, size_t outputs_len, void *scratch, size_t scratch_len) {
-    const kmx_infer_status status = check_row_arguments(p, x, x_len, outputs, outputs_len);
+kmx_infer_status kmx_infer_predict_r(double *label, double *outputs, int64_t outputs_count,
+                                     const kmx_infer_predictor *p, const double *x, int64_t x_count, void *scratch,
+                                     int64_t scratch_bytes) {
+    size_t outputs_len, x_len, scratch_len;
+    kmx_infer_status status;
+    if (!kmx_infer__size(outputs_count, &outputs_len) || !kmx_infer__size(x_count, &x_len) ||
+        !kmx_infer__size(scratch_bytes, &scratch_len))
+        return KMX_INFER_E_INVALID_ARGUMENT;
+    status = check_row_arguments(p, x, x_len, outputs, outputs_len);
     if (status != KMX_INFER_OK) return status;
     if (!scratch) return KMX_INFER_E_INVALID_ARGUMENT;
     if (misaligned(scratch)) return KMX_INFER_E_ALIGNMENT;
@@ -81,15 +87,18 @@ kmx_infer_status kmx_infer_predict_r(const kmx_infer_predictor *p, const double 
     return KMX_INFER_OK;
 }
 
-kmx_infer_status kmx_infer_predict(kmx_infer_predictor *p, const double *x, size_t x_len, double *label,
-                                   double *outputs, size_t outputs_len) {
+kmx_infer_status kmx_infer_predict(double *label, double *outputs, int64_t outputs_len, kmx_infer_predictor *p,
+                                   const double *x, int64_t x_len) {
     if (!p) return KMX_INFER_E_INVALID_ARGUMENT;
-    return kmx_infer_predict_r(p, x, x_len, label, outputs, outputs_len, p->scratch, p->scratch_bytes);
+    return kmx_infer_predict_r(label, outputs, outputs_len, p, x, x_len, p->scratch, (int64_t)p->scratch_bytes);
 }
 
-kmx_infer_status kmx_infer_predict_batch(kmx_infer_predictor *p, const double *x, size_t x_len, size_t rows,
-                                         double *labels, double *outputs, size_t outputs_len) {
-    size_t i;
+kmx_infer_status kmx_infer_predict_batch(double *labels, double *outputs, int64_t outputs_count, kmx_infer_predictor *p,
+                                         const double *x, int64_t x_count, int64_t row_count) {
+    size_t i, outputs_len, x_len, rows;
+    if (!kmx_infer__size(outputs_count, &outputs_len) || !kmx_infer__size(x_count, &x_len) ||
+        !kmx_infer__size(row_count, &rows))
+        return KMX_INFER_E_INVALID_ARGUMENT;
     if (!p || !x || (p->d > 0 && rows > (size_t)-1 / p->d) || x_len != rows * p->d) return KMX_INFER_E_INVALID_ARGUMENT;
     if (outputs && (rows > (size_t)-1 / p->outputs || outputs_len < rows * p->outputs))
         return KMX_INFER_E_INVALID_ARGUMENT;
@@ -99,12 +108,12 @@ kmx_infer_status kmx_infer_predict_batch(kmx_infer_predictor *p, const double *x
     return KMX_INFER_OK;
 }
 
-size_t kmx_infer_features(const kmx_infer_predictor *p) { return p ? p->d : 0; }
-size_t kmx_infer_outputs(const kmx_infer_predictor *p) { return p ? p->outputs : 0; }
-size_t kmx_infer_classes(const kmx_infer_predictor *p) { return p ? p->classes : 0; }
+int64_t kmx_infer_features(const kmx_infer_predictor *p) { return p ? (int64_t)p->d : 0; }
+int64_t kmx_infer_outputs(const kmx_infer_predictor *p) { return p ? (int64_t)p->outputs : 0; }
+int64_t kmx_infer_classes(const kmx_infer_predictor *p) { return p ? (int64_t)p->classes : 0; }
 int kmx_infer_is_float32(const kmx_infer_predictor *p) { return p ? p->float32 : 0; }
-size_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p) { return p ? p->scratch_bytes : 0; }
+int64_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p) { return p ? (int64_t)p->scratch_bytes : 0; }
 
-double kmx_infer_class_label(const kmx_infer_predictor *p, size_t i) {
-    return p && i < p->classes ? p->class_labels[i] : 0.0;
+double kmx_infer_class_label(const kmx_infer_predictor *p, int64_t i) {
+    return p && i >= 0 && (uint64_t)i < (uint64_t)p->classes ? p->class_labels[i] : 0.0;
 }

@@ -64,9 +64,9 @@ std::string predictor_blob_c_header(const unsigned char *blob, size_t len, const
     const std::string length = std::to_string(len);
     std::string text = "/* " + name + ": a kmx predictor blob (" + length +
                        " bytes), written by kmx export --c.\n"
-                       " * Open it with kmx_infer_open(" +
+                       " * Open it with kmx_infer_open(&p, " +
                        name + ", " + upper(name) +
-                       "_LEN, arena, arena_len, &p)\n"
+                       "_LEN, arena, arena_len)\n"
                        " * from <kmx/kmx_infer.h>; it is used in place. */\n";
     text += "#ifndef " + guard + "\n#define " + guard + "\n\n";
     text += alignment_macros();

@@ -196,8 +196,8 @@ void validate_blob(const unsigned char *blob, size_t len) {
         std::memcpy(aligned.data(), blob, len);
         at = reinterpret_cast<const unsigned char *>(aligned.data());
     }
-    size_t arena_bytes = 0;
-    const kmx_infer_status status = kmx_infer_required_bytes(at, len, &arena_bytes);
+    int64_t arena_bytes = 0;
+    const kmx_infer_status status = kmx_infer_required_bytes(&arena_bytes, at, int64_t(len));
     if (status != KMX_INFER_OK) fail(KMX_E_FORMAT, "predictor blob: %s", blob_problem(status, blob, len).c_str());
 }
 

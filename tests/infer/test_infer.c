@@ -80,14 +80,14 @@ static void check_expectations(const char *dir, const char *name, kmx_infer_pred
         fclose(file);
         return;
     }
-    EXPECT((size_t)d == kmx_infer_features(p) && (size_t)outputs == kmx_infer_outputs(p), "%s: shape", name);
+    EXPECT(d == kmx_infer_features(p) && outputs == kmx_infer_outputs(p), "%s: shape", name);
     for (i = 0; i < rows; ++i) {
         int ok = 1;
         for (k = 0; k < d; ++k) ok &= fscanf(file, "%lf", &x[k]) == 1;
         ok &= fscanf(file, "%lf", &want_label) == 1;
         for (k = 0; k < outputs; ++k) ok &= fscanf(file, "%lf", &want[k]) == 1;
         EXPECT(ok, "%s: row %ld unreadable", path, i);
-        EXPECT(kmx_infer_predict(p, x, (size_t)d, &label, got, 64) == KMX_INFER_OK, "%s row %ld", name, i);
+        EXPECT(kmx_infer_predict(&label, got, 64, p, x, d) == KMX_INFER_OK, "%s row %ld", name, i);
         if (kmx_infer_classes(p) > 0)
             EXPECT(label == want_label, "%s row %ld: label %g, expected %g", name, i, label, want_label);
         else
@@ -103,17 +103,19 @@ static void check_expectations(const char *dir, const char *name, kmx_infer_pred
 static void check_blob(const char *dir, const struct footprint *pin) {
     const size_t len = load_blob(dir, pin->name);
     const size_t pinned = sizeof(void *) == 8 ? pin->bytes_64 : pin->bytes_32;
-    size_t bytes = 0;
+    int64_t arena_bytes = 0;
+    size_t bytes;
     kmx_infer_predictor *p = NULL;
-    EXPECT(kmx_infer_required_bytes(blob_words, len, &bytes) == KMX_INFER_OK, "%s", pin->name);
+    EXPECT(kmx_infer_required_bytes(&arena_bytes, blob_words, (int64_t)len) == KMX_INFER_OK, "%s", pin->name);
+    bytes = (size_t)arena_bytes;
     printf("%-24s blob %6zu bytes, arena %5zu bytes (scratch included)\n", pin->name, len, bytes);
     EXPECT(bytes * 100 <= pinned * 103, "%s: arena %zu bytes, pinned %zu (+3%% allowed)", pin->name, bytes, pinned);
     EXPECT(bytes <= sizeof arena_words, "%s: arena %zu", pin->name, bytes);
-    EXPECT(kmx_infer_open(blob_words, len, arena_words, bytes - 1, &p) == KMX_INFER_E_ARENA_TOO_SMALL && p == NULL,
+    EXPECT(kmx_infer_open(&p, blob_words, len, arena_words, bytes - 1) == KMX_INFER_E_ARENA_TOO_SMALL && p == NULL,
            "%s: arena one byte short", pin->name);
-    EXPECT(kmx_infer_open(blob_words, len, (unsigned char *)arena_words + 4, bytes, &p) == KMX_INFER_E_ALIGNMENT,
+    EXPECT(kmx_infer_open(&p, blob_words, len, (unsigned char *)arena_words + 4, bytes) == KMX_INFER_E_ALIGNMENT,
            "%s: misaligned arena", pin->name);
-    EXPECT(kmx_infer_open(blob_words, len, arena_words, bytes, &p) == KMX_INFER_OK && p != NULL, "%s", pin->name);
+    EXPECT(kmx_infer_open(&p, blob_words, len, arena_words, bytes) == KMX_INFER_OK && p != NULL, "%s", pin->name);
     if (p) check_expectations(dir, pin->name, p);
 }
 
@@ -128,9 +130,9 @@ static void store_crc(unsigned char *blob, size_t len) {
 static kmx_infer_status open_and_use(size_t len) {
     kmx_infer_predictor *p = NULL;
     double x[64] = {0.25, -0.5}, label;
-    const kmx_infer_status status = kmx_infer_open(work_words, len, arena_words, sizeof arena_words, &p);
+    const kmx_infer_status status = kmx_infer_open(&p, work_words, len, arena_words, sizeof arena_words);
     if (status == KMX_INFER_OK && kmx_infer_features(p) <= 64)
-        EXPECT(kmx_infer_predict(p, x, kmx_infer_features(p), &label, NULL, 0) == KMX_INFER_OK, "predict");
+        EXPECT(kmx_infer_predict(&label, NULL, 0, p, x, kmx_infer_features(p)) == KMX_INFER_OK, "predict");
     return status;
 }
 
@@ -157,17 +159,20 @@ static void check_corrupt_blobs(const char *dir) {
     EXPECT(open_and_use(len) == KMX_INFER_E_VERSION, "newer version");
     memcpy(work_words, blob_words, len);
     memmove(work + 1, work, len);
-    EXPECT(kmx_infer_open(work + 1, len, arena_words, sizeof arena_words, &p) == KMX_INFER_E_ALIGNMENT,
+    EXPECT(kmx_infer_open(&p, work + 1, len, arena_words, sizeof arena_words) == KMX_INFER_E_ALIGNMENT,
            "misaligned blob");
 }
 
 static void check_arguments(void) {
     kmx_infer_predictor *p = (kmx_infer_predictor *)arena_words;
-    size_t bytes = 1;
-    EXPECT(kmx_infer_required_bytes(NULL, 10, &bytes) == KMX_INFER_E_INVALID_ARGUMENT && bytes == 0, "NULL blob");
-    EXPECT(kmx_infer_required_bytes(blob_words, 10, NULL) == KMX_INFER_E_INVALID_ARGUMENT, "NULL bytes");
-    EXPECT(kmx_infer_open(blob_words, 10, arena_words, 10, NULL) == KMX_INFER_E_INVALID_ARGUMENT, "NULL out");
-    EXPECT(kmx_infer_open(blob_words, 10, NULL, 10, &p) == KMX_INFER_E_INVALID_ARGUMENT && p == NULL, "NULL arena");
+    int64_t bytes = 1;
+    EXPECT(kmx_infer_required_bytes(&bytes, NULL, 10) == KMX_INFER_E_INVALID_ARGUMENT && bytes == 0, "NULL blob");
+    EXPECT(kmx_infer_required_bytes(&bytes, blob_words, -1) == KMX_INFER_E_INVALID_ARGUMENT, "negative length");
+    EXPECT(kmx_infer_open(&p, blob_words, 10, arena_words, -8) == KMX_INFER_E_INVALID_ARGUMENT && p == NULL,
+           "negative arena");
+    EXPECT(kmx_infer_required_bytes(NULL, blob_words, 10) == KMX_INFER_E_INVALID_ARGUMENT, "NULL bytes");
+    EXPECT(kmx_infer_open(NULL, blob_words, 10, arena_words, 10) == KMX_INFER_E_INVALID_ARGUMENT, "NULL out");
+    EXPECT(kmx_infer_open(&p, blob_words, 10, NULL, 10) == KMX_INFER_E_INVALID_ARGUMENT && p == NULL, "NULL arena");
     EXPECT(kmx_infer_predict(NULL, NULL, 0, NULL, NULL, 0) == KMX_INFER_E_INVALID_ARGUMENT, "NULL predictor");
     EXPECT(kmx_infer_features(NULL) == 0 && kmx_infer_class_label(NULL, 0) == 0, "NULL facts");
 }

@@ -38,11 +38,11 @@ struct AlignedBlob {
 
 struct OpenPredictor {
     explicit OpenPredictor(const AlignedBlob &blob) {
-        size_t bytes = 0;
-        status = kmx_infer_required_bytes(blob.data(), blob.len, &bytes);
+        int64_t bytes = 0;
+        status = kmx_infer_required_bytes(&bytes, blob.data(), int64_t(blob.len));
         if (status != KMX_INFER_OK) return;
-        arena.resize(bytes / 8 + 1);
-        status = kmx_infer_open(blob.data(), blob.len, arena.data(), bytes, &p);
+        arena.resize(size_t(bytes) / 8 + 1);
+        status = kmx_infer_open(&p, blob.data(), blob.len, arena.data(), bytes);
     }
     std::vector<uint64_t> arena;
     kmx_infer_predictor *p = nullptr;
@@ -162,15 +162,15 @@ TEST(InferRuntime, MatchesReferenceOnEveryShape) {
         const std::vector<double> x = random_rows(12, rows, p.d);
         std::vector<double> outputs(size_t(p.outputs));
         std::vector<double> batch_labels(static_cast<size_t>(rows)), batch_outputs(size_t(rows * p.outputs));
-        ASSERT_EQ(kmx_infer_predict_batch(open.p, x.data(), x.size(), size_t(rows), batch_labels.data(),
-                                          batch_outputs.data(), batch_outputs.size()),
+        ASSERT_EQ(kmx_infer_predict_batch(batch_labels.data(), batch_outputs.data(), batch_outputs.size(), open.p,
+                                          x.data(), x.size(), size_t(rows)),
                   KMX_INFER_OK);
         const double tolerance = s.float32 ? 1e-4 : 1e-12;
         for (int64_t i = 0; i < rows; ++i) {
             const double *row_x = x.data() + i * p.d;
             const ReferenceRow want = reference_predict(p, row_x);
             double label = 0;
-            ASSERT_EQ(kmx_infer_predict(open.p, row_x, size_t(p.d), &label, outputs.data(), outputs.size()),
+            ASSERT_EQ(kmx_infer_predict(&label, outputs.data(), outputs.size(), open.p, row_x, size_t(p.d)),
                       KMX_INFER_OK);
             EXPECT_EQ(label, batch_labels[size_t(i)]);
             if (s.float32 && (want.route_margin < 1e-3 || want.decision_margin < 1e-3)) {
@@ -209,8 +209,8 @@ TEST(InferRuntime, MatchesFullLibraryPredictorOnEveryShape) {
         kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(x.data(), rows, p.d, nullptr), full_outputs.data(),
                              full_labels.data());
         std::vector<double> labels(static_cast<size_t>(rows)), outputs(size_t(rows * p.outputs));
-        ASSERT_EQ(kmx_infer_predict_batch(open.p, x.data(), x.size(), size_t(rows), labels.data(), outputs.data(),
-                                          outputs.size()),
+        ASSERT_EQ(kmx_infer_predict_batch(labels.data(), outputs.data(), outputs.size(), open.p, x.data(), x.size(),
+                                          size_t(rows)),
                   KMX_INFER_OK);
         const double tolerance = s.float32 ? 1e-4 : 1e-12;
         for (int64_t i = 0; i < rows; ++i) {
@@ -240,21 +240,21 @@ TEST(InferRuntime, ReentrantPredictUsesCallerScratch) {
     const std::vector<double> x = random_rows(22, 20, p.d);
     for (int i = 0; i < 20; ++i) {
         double a = 0, b = 0;
-        ASSERT_EQ(kmx_infer_predict(open.p, x.data() + i * p.d, size_t(p.d), &a, nullptr, 0), KMX_INFER_OK);
+        ASSERT_EQ(kmx_infer_predict(&a, nullptr, 0, open.p, x.data() + i * p.d, size_t(p.d)), KMX_INFER_OK);
         ASSERT_EQ(
-            kmx_infer_predict_r(open.p, x.data() + i * p.d, size_t(p.d), &b, nullptr, 0, scratch.data(), scratch_bytes),
+            kmx_infer_predict_r(&b, nullptr, 0, open.p, x.data() + i * p.d, size_t(p.d), scratch.data(), scratch_bytes),
             KMX_INFER_OK);
         EXPECT_EQ(a, b);
     }
     double label;
-    EXPECT_EQ(kmx_infer_predict_r(open.p, x.data(), size_t(p.d), &label, nullptr, 0, scratch.data(), scratch_bytes - 1),
+    EXPECT_EQ(kmx_infer_predict_r(&label, nullptr, 0, open.p, x.data(), size_t(p.d), scratch.data(), scratch_bytes - 1),
               KMX_INFER_E_ARENA_TOO_SMALL);
-    EXPECT_EQ(kmx_infer_predict_r(open.p, x.data(), size_t(p.d), &label, nullptr, 0,
+    EXPECT_EQ(kmx_infer_predict_r(&label, nullptr, 0, open.p, x.data(), size_t(p.d),
                                   reinterpret_cast<unsigned char *>(scratch.data()) + 4, scratch_bytes),
               KMX_INFER_E_ALIGNMENT);
-    EXPECT_EQ(kmx_infer_predict(open.p, x.data(), size_t(p.d) - 1, &label, nullptr, 0), KMX_INFER_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_infer_predict(&label, nullptr, 0, open.p, x.data(), size_t(p.d) - 1), KMX_INFER_E_INVALID_ARGUMENT);
     double one_output;
-    EXPECT_EQ(kmx_infer_predict(open.p, x.data(), size_t(p.d), &label, &one_output, 1), KMX_INFER_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_infer_predict(&label, &one_output, 1, open.p, x.data(), size_t(p.d)), KMX_INFER_E_INVALID_ARGUMENT);
 }
 
 // One open predictor, four threads, each with its own scratch: the same
@@ -269,7 +269,7 @@ TEST(InferRuntime, ThreadsShareOnePredictor) {
     const int64_t rows = 2000;
     const std::vector<double> x = random_rows(52, rows, p.d);
     std::vector<double> want(static_cast<size_t>(rows));
-    ASSERT_EQ(kmx_infer_predict_batch(open.p, x.data(), x.size(), size_t(rows), want.data(), nullptr, 0), KMX_INFER_OK);
+    ASSERT_EQ(kmx_infer_predict_batch(want.data(), nullptr, 0, open.p, x.data(), x.size(), size_t(rows)), KMX_INFER_OK);
     std::vector<std::vector<double>> got(4, std::vector<double>(static_cast<size_t>(rows)));
     std::vector<std::thread> threads;
     const kmx_infer_predictor *shared = open.p;
@@ -277,7 +277,7 @@ TEST(InferRuntime, ThreadsShareOnePredictor) {
         threads.emplace_back([&, t] {
             std::vector<uint64_t> scratch(kmx_infer_scratch_bytes(shared) / 8 + 1);
             for (int64_t i = 0; i < rows; ++i)
-                kmx_infer_predict_r(shared, x.data() + i * p.d, size_t(p.d), &got[t][size_t(i)], nullptr, 0,
+                kmx_infer_predict_r(&got[t][size_t(i)], nullptr, 0, shared, x.data() + i * p.d, size_t(p.d),
                                     scratch.data(), scratch.size() * 8);
         });
     for (std::thread &thread : threads) thread.join();
@@ -317,7 +317,7 @@ TEST(PredictorBlob, ReadersAgreeOnCorruptBlobs) {
             ++accepted_after_fix;
             double label, x[64] = {0.3, -0.2};
             ASSERT_LE(kmx_infer_features(fixed.p), 64u);
-            EXPECT_EQ(kmx_infer_predict(fixed.p, x, kmx_infer_features(fixed.p), &label, nullptr, 0), KMX_INFER_OK);
+            EXPECT_EQ(kmx_infer_predict(&label, nullptr, 0, fixed.p, x, kmx_infer_features(fixed.p)), KMX_INFER_OK);
         } else {
             ++rejected_after_fix;
         }
