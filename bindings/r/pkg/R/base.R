@@ -28,6 +28,9 @@
   C_kmx_param_from_name(param)
 }
 
+# The named arguments that were given (not NULL): the library's table holds the defaults.
+.given <- function(...) Filter(Negate(is.null), list(...))
+
 # The names of an enum parameter's values in value order ("rbf", "laplacian",
 # ...), from the library's parameter table.
 .value_names <- function(param) {

@@ -37,12 +37,12 @@
 }
 
 kmx_svm <- function(x, y = NULL, method = "dcsvm",
-                    kernel = "rbf", C = 1, gamma = NULL, coef0 = NULL, degree = NULL, ...,
+                    kernel = "rbf", C = NULL, gamma = NULL, coef0 = NULL, degree = NULL, ...,
                     class_weights = NULL, weights = NULL, ctx = NULL) {
   call <- match.call()
   method <- match.arg(method, .methods_using("C"))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
-  solver <- kmx_solver(method, C = C, ...)
+  solver <- do.call(kmx_solver, c(list(method), .given(C = C), list(...)))
   training <- .training_data(x, y, weights, "kmx_svm")
   data <- training$data
   columns <- training$columns
@@ -63,12 +63,12 @@ kmx_svm <- function(x, y = NULL, method = "dcsvm",
 # Kernel ridge regression: numeric targets give a regression model (predict()
 # returns values); a factor gives a one-vs-rest classifier.
 kmx_krr <- function(x, y = NULL, method = "falkon",
-                    kernel = "rbf", lambda = 1e-6, gamma = NULL, coef0 = NULL, degree = NULL, ...,
+                    kernel = "rbf", lambda = NULL, gamma = NULL, coef0 = NULL, degree = NULL, ...,
                     weights = NULL, ctx = NULL) {
   call <- match.call()
   method <- match.arg(method, .methods_using("lambda"))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
-  solver <- kmx_solver(method, lambda = lambda, ...)
+  solver <- do.call(kmx_solver, c(list(method), .given(lambda = lambda), list(...)))
   training <- .training_data(x, y, weights, "kmx_krr")
   if (training$made) on.exit(kmx_free(training$data))
   model <- kmx_train(solver, kernel, training$data, ctx = ctx)
