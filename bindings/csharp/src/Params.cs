@@ -40,6 +40,12 @@ namespace Kmx
         /// <summary>The name in the "key=value" form, e.g. "gamma" (kmx_param_name).</summary>
         public static string Name(this Param param) => Native.KmxParamName(param);
 
+        /// <summary>The value a new object starts with (kmx_param_default; 0 often means "auto").</summary>
+        public static double Default(this Param param) => Scalar.Read(value => Native.KmxParamDefault(value, param));
+        /// <summary>One line on what the parameter means (kmx_param_description).</summary>
+        public static string Description(this Param param) => Native.KmxParamDescription(param);
+        /// <summary>The name of an enum parameter's value ("rbf" for Param.Kernel, 0), or null (kmx_param_value_name).</summary>
+        public static string ValueName(this Param param, double value) => Native.KmxParamValueName(param, value);
         /// <summary>Looks a parameter up by its name (kmx_param_from_name).</summary>
         public static Param FromName(string name)
         {

@@ -41,6 +41,16 @@ namespace Kmx.Tests
         }
 
         [Test]
+        public void ParamFactsComeFromTheLibrarysTable()
+        {
+            Assert.AreEqual(1e-6, Param.Lambda.Default());
+            Assert.AreEqual("rbf", Param.Kernel.ValueName(0));
+            Assert.AreEqual("falkon", Param.Method.ValueName(7));
+            Assert.IsNull(Param.Gamma.ValueName(0));
+            StringAssert.Contains("cost", Param.C.Description());
+        }
+
+        [Test]
         public void ParamBoundsDescribeTheRange()
         {
             ParamBounds gamma = Param.Gamma.Bounds();

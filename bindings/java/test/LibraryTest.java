@@ -66,6 +66,15 @@ public class LibraryTest {
     }
 
     @Test
+    public void paramFactsComeFromTheLibrarysTable() {
+        assertEquals(1e-6, Library.paramDefault(Param.LAMBDA), 0.0);
+        assertEquals("rbf", Library.paramValueName(Param.KERNEL, 0));
+        assertEquals("falkon", Library.paramValueName(Param.METHOD, 7));
+        assertEquals(null, Library.paramValueName(Param.GAMMA, 0));
+        assertTrue(Library.paramDescription(Param.C).contains("cost"));
+    }
+
+    @Test
     public void paramNamesRoundTrip() {
         assertEquals("gamma", Library.paramName(Param.GAMMA));
         for (Param param : Param.values()) {

@@ -46,6 +46,21 @@ public final class Library {
         return kmx.kmx_param_name(param);
     }
 
+    /** The value a new object starts with (0 often means "auto": see paramDescription). */
+    public static double paramDefault(Param param) {
+        return kmx.kmx_param_default(param);
+    }
+
+    /** One line on what the parameter is and what its special values mean. */
+    public static String paramDescription(Param param) {
+        return kmx.kmx_param_description(param);
+    }
+
+    /** The name of an enum parameter's value ("rbf" for KERNEL, 0), or null if it has none. */
+    public static String paramValueName(Param param, double value) {
+        return kmx.kmx_param_value_name(param, value);
+    }
+
     /** The parameter with that name; KmxException if there is none. */
     public static Param paramFromName(String name) {
         return kmx.kmx_param_from_name(name);
