@@ -4,8 +4,8 @@
 Fails when a file in lib/X includes a folder (or public header) that X's row
 does not allow, when the table allows a folder that comes later in it (a
 possible cycle), when a folder of lib/ has no row or a row no folder, or when
-tests/unit/ has a folder that lib/ has not (tests/unit mirrors lib/; `common`
-holds the tests' shared helpers).
+tests/unit/ and lib/ do not mirror each other (`common` holds the tests'
+shared helpers; lib/infer's tests are tests/infer, run in every build).
 
 Usage: check_includes.py SOURCE_ROOT
 """
@@ -15,6 +15,7 @@ import sys
 
 PUBLIC = {"kmx/kmx.h": "kmx", "kmx/kmx_infer.h": "kmx_infer"}
 TEST_HELPER_FOLDERS = {"common"}
+OWN_TEST_TREES = {"infer": "tests/infer"}  # tested in every build, the inference-only one too
 
 
 def read_table(readme):
@@ -80,8 +81,12 @@ def include_problems(lib, rows):
 
 def mirror_problems(tests_unit, lib_folders):
     test_folders = {name for name in os.listdir(tests_unit) if os.path.isdir(os.path.join(tests_unit, name))}
-    return [f"tests/unit/{name} has no lib/{name} to mirror"
-            for name in sorted(test_folders - set(lib_folders) - TEST_HELPER_FOLDERS)]
+    problems = [f"tests/unit/{name} has no lib/{name} to mirror"
+                for name in sorted(test_folders - set(lib_folders) - TEST_HELPER_FOLDERS)]
+    for name in sorted(set(lib_folders) - test_folders):
+        if name not in OWN_TEST_TREES:
+            problems.append(f"lib/{name} has no tests/unit/{name}")
+    return problems
 
 
 def main():
