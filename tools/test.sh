@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what kmx needs, builds it and runs every test suite (including
 # 'slow'), the inference-only build and its ARM cross build under qemu
-# (tools/test-arm.sh), then prints one summary line:
+# (tools/test-arm.sh), the libFuzzer targets for 60 s each under ASan and UBSan
+# (tools/fuzz.sh), then prints one summary line:
 # "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +17,10 @@ rm -f build-infer-only/meson-logs/testlog.json build-arm/meson-logs/testlog.json
 [ -f build-infer-only/build.ninja ] || meson setup -Dtraining=disabled build-infer-only || status=1
 { ninja -C build-infer-only && meson test -C build-infer-only --print-errorlogs; } || status=1
 bash tools/test-arm.sh build-arm || status=1
+rm -f build-fuzz/meson-logs/testlog.json
+bash tools/fuzz.sh 60 build-fuzz || status=1
 python3 - build/meson-logs/testlog-full.json build-infer-only/meson-logs/testlog.json \
-    build-arm/meson-logs/testlog.json <<'PY'
+    build-arm/meson-logs/testlog.json build-fuzz/meson-logs/testlog.json <<'PY'
 import json, sys
 results = []
 for path in sys.argv[1:]:

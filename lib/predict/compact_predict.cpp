@@ -244,10 +244,15 @@ __attribute__((always_inline)) inline void distances_all(const double *x, const 
     }
 }
 
-template <bool L1>
-__attribute__((target_clones("avx512f", "avx2", "default"))) void distances_t(const double *x, const double *points_t,
-                                                                              int64_t count, int64_t d, double *out) {
-    distances_all<L1>(x, points_t, count, d, out);
+// ‖x − u_j‖₁ (l1) or ‖x − u_j‖² for the points of a transposed block. (A
+// plain function, not a template: clang does not clone templates.)
+__attribute__((target_clones("avx512f", "avx2", "default"))) void distances_t(bool l1, const double *x,
+                                                                              const double *points_t, int64_t count,
+                                                                              int64_t d, double *out) {
+    if (l1)
+        distances_all<true>(x, points_t, count, d, out);
+    else
+        distances_all<false>(x, points_t, count, d, out);
 }
 
 // The index the rule's scan picks among the first n of v (v holds
@@ -384,10 +389,7 @@ void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const dou
         return;
     }
     const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
-    if (l1)
-        distances_t<true>(x, leaf.landmarks_t, m, p_.d, r);  // ‖x − u_j‖₁
-    else
-        distances_t<false>(x, leaf.landmarks_t, m, p_.d, r);  // ‖x − u_j‖²
+    distances_t(l1, x, leaf.landmarks_t, m, p_.d, r);  // ‖x − u_j‖₁ or ‖x − u_j‖²
     for (int64_t j = 0; j < m; ++j) c[j] = -gamma * r[j];
     exp_in_place(c, m);
     if (leaf.triangle > 0 && !l1)
