@@ -523,6 +523,30 @@ KMX_API const char *kmx_system_kernel_set(void);
  * (BLIS_ARCH_TYPE=... ignored: reason)". */
 KMX_API const char *kmx_system_kernel_set_origin(void);
 
+/* -------------------------------------------------------------------- ranks */
+/* A training call can span several processes (ranks), each holding a shard of
+ * the rows: every sum over rows is then also summed across the ranks (the
+ * distributed Nystrom machine's AllReduce). kmx itself does not depend on MPI:
+ * <kmx/kmx_mpi.h> fills this table from an MPI communicator, and any other
+ * transport can fill it too. Each function returns 0 on success and nonzero on
+ * failure (kmx then fails the call with KMX_E_IO). Every rank must call kmx with
+ * the same parameters, in the same order. */
+typedef struct kmx_communicator {
+    int32_t rank; /* this process, 0 .. size-1 */
+    int32_t size; /* how many ranks take part */
+    void *user;   /* passed back to every function below */
+    /* values[0..count) summed element-wise over the ranks, in place; every
+     * rank must receive the same bits (e.g. reduce to one rank, then broadcast). */
+    int (*allreduce_sum)(void *user, double *values, int64_t count);
+    /* values[0..count) replaced by their element-wise maximum over the ranks. */
+    int (*allreduce_max)(void *user, double *values, int64_t count);
+    /* bytes[0..count) of rank `root` copied to every rank. */
+    int (*broadcast)(void *user, void *bytes, int64_t count, int32_t root);
+} kmx_communicator;
+/* The ranks the calls made with ctx span (the table is copied; comm->user
+ * must outlive ctx's use of it). NULL: this process alone (the default). */
+KMX_API kmx_status kmx_context_set_communicator(kmx_context *ctx, const kmx_communicator *comm);
+
 #endif /* KMX_EXPERIMENTAL_API */
 
 #ifdef __cplusplus

@@ -113,6 +113,13 @@ KMX_API kmx_status kmx_context_set_progress_callback(kmx_context *ctx, kmx_progr
     });
 }
 
+KMX_API kmx_status kmx_context_set_communicator(kmx_context *ctx, const kmx_communicator *comm) {
+    return KMX_GUARDED({
+        kmx::Context &impl = context_of(ctx);
+        impl.comm = comm ? kmx::Communicator(*comm) : kmx::Communicator();
+    });
+}
+
 KMX_API kmx_status kmx_context_cancel(kmx_context *ctx) { return KMX_GUARDED(context_of(ctx).request_cancel()); }
 
 KMX_API kmx_status kmx_context_peak_bytes(int64_t *out, const kmx_context *ctx) {

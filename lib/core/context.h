@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "arena.h"
+#include "communicator.h"
 #include "kmx/kmx.h"
 
 namespace kmx {
@@ -32,6 +33,9 @@ public:
     void *log_user = nullptr;
     kmx_progress_fn progress_fn = nullptr;
     void *progress_user = nullptr;
+
+    // The ranks a call spans (this process alone unless kmx_context_set_communicator).
+    Communicator comm;
 
     // What a new kmx_context starts with: every core this process may use and
     // a memory budget of kMachineBudgetShare of the memory the machine can give

@@ -1,0 +1,39 @@
+// communicator.h — the ranks one training call spans. Each rank holds a shard
+// of the rows; a sum over rows is the sum of the shards' sums, AllReduced. One
+// process alone is a communicator of one rank, where every reduction is the
+// identity. The transport (MPI, through <kmx/kmx_mpi.h>) fills a C table of
+// functions, kmx_communicator, so the library does not depend on mpi.h.
+#pragma once
+#include <cstdint>
+
+#include "kmx/kmx.h"
+
+namespace kmx {
+
+class Communicator {
+public:
+    Communicator();  // this process alone
+    explicit Communicator(const kmx_communicator &ops);
+
+    int rank() const { return ops_.rank; }
+    int size() const { return ops_.size; }
+    bool distributed() const { return ops_.size > 1; }
+
+    // values[0..count) summed over the ranks, in place; the same bits on every rank.
+    void sum(double *values, int64_t count) const;
+    // values[0..count) replaced by their maximum over the ranks.
+    void max(double *values, int64_t count) const;
+    // bytes[0..count) of rank root copied to every rank.
+    void broadcast(void *bytes, int64_t count, int root) const;
+
+    // Every rank calls this at the same point (before work and after each
+    // phase) with its own outcome. If any rank failed, every rank throws the
+    // same Error: the status and message of the lowest failing rank, prefixed
+    // "rank R: ". Returns normally only when every rank succeeded.
+    void agree(kmx_status status, const char *message) const;
+
+private:
+    kmx_communicator ops_;
+};
+
+}  // namespace kmx
