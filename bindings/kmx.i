@@ -18,5 +18,10 @@
 /* Typemaps and the status -> exception mapping of the language being built. */
 %include "kmx_lang.i"
 
+/* Ranks are handed to kmx by C programs (<kmx/kmx_mpi.h>): a table of C
+ * function pointers has no natural form in a managed language. */
+%ignore kmx_communicator;
+%ignore kmx_context_set_communicator;
+
 %include "kmx/kmx_version.h"
 %include "kmx/kmx.h"
