@@ -21,7 +21,7 @@ struct TrainOptions {
     kmx_multiclass multiclass = KMX_MULTICLASS_OVO;
     int levels = 4;
     int clusters_per_level = 4;
-    int early_level = 3;
+    int early_level = 0;  // 0: dcsvm_early chooses it from the data, bka takes 3
     int64_t sample_size = 1000;
     std::vector<std::pair<double, double>> class_weights;  // (label, weight): C multiplier per class
     // Kernel ridge regression methods (train_krr.h).

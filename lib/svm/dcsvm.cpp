@@ -44,7 +44,8 @@ int64_t clusters_at_level(int64_t k, int level, int64_t n) {
 struct Schedule {
     int first;
     int last;
-    bool early;  // early prediction or BKA: no refine, no global solve
+    bool early;           // early prediction or BKA: no refine, no global solve
+    bool adaptive = false;  // early_auto: stop at the first level with enough support vectors per cluster
 };
 
 // The deepest level, at most lmax, whose k^l clusters keep about
@@ -68,14 +69,16 @@ Schedule make_schedule(const DcsvmOptions &options, int64_t n) {
         const int last = std::min(options.early_level, options.levels);
         return {std::max(last, deepest_useful_level(options, n)), last, true};
     }
+    if (options.early_auto) return {deepest_useful_level(options, n), 1, true, true};
     return {deepest_useful_level(options, n), 1, false};
 }
 
 // The clusters of `level` in this schedule: k^l within the caps (the early
-// level's also within n / min_early_cluster_rows).
+// level's — with early_auto, any level's — also within n / min_early_cluster_rows).
 int64_t scheduled_clusters(const DcsvmOptions &options, const Schedule &schedule, int level, int64_t n) {
     int64_t clusters = clusters_at_level(options.clusters_per_level, level, n);
-    if (schedule.early && !options.bka && level == schedule.last && options.min_early_cluster_rows > 0)
+    const bool may_predict = level == schedule.last || schedule.adaptive;
+    if (schedule.early && !options.bka && may_predict && options.min_early_cluster_rows > 0)
         clusters = std::min(clusters, std::max<int64_t>(1, n / options.min_early_cluster_rows));
     return clusters;
 }
@@ -354,6 +357,12 @@ void store_partition(const RunState &s, const std::vector<SvmSolution> &solution
     for (size_t c = 0; c < solutions.size(); ++c) result.cluster_bias[c] = solutions[c].bias;
 }
 
+// Early prediction chooses this level when its clusters hold enough support
+// vectors each (the rule in dcsvm.h).
+bool enough_support_per_cluster(int64_t support, int64_t clusters) {
+    return support >= kDcsvmEarlySupportPerCluster * clusters;
+}
+
 // The divide levels of the schedule; returns the solutions of the last one run.
 std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &schedule, int steps,
                                     DcsvmResult &result) {
@@ -361,20 +370,30 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
     int64_t previous_clusters = 0;
     for (int level = schedule.first; level >= schedule.last; --level) {
         const int64_t clusters = scheduled_clusters(s.options, schedule, level, s.problem.n);
-        const bool stop_here = schedule.early && level == schedule.last;
+        const bool last_level = level == schedule.last;
+        const bool stop_here = schedule.early && last_level;
         if (!stop_here && (clusters <= 1 || clusters == previous_clusters)) continue;
         const auto start = std::chrono::steady_clock::now();
-        solutions = run_level(ctx, s, clusters, schedule.early);
+        solutions = run_level(ctx, s, clusters, schedule.early && !schedule.adaptive);
         previous_clusters = clusters;
+        int64_t support = count_support_vectors(s.alpha, s.problem.n);
+        const bool chosen = schedule.adaptive && (last_level || enough_support_per_cluster(support, s.partition.k));
+        if (chosen) {
+            // The level that predicts: from its warm-start tolerance to the caller's eps.
+            solutions = solve_row_groups(ctx, s.problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha);
+            support = count_support_vectors(s.alpha, s.problem.n);
+            ctx.log(KMX_LOG_INFO, "dcsvm early prediction at level %d: %lld support vectors per cluster", level,
+                    (long long)(support / std::max<int64_t>(1, s.partition.k)));
+        }
         const SvmSolution level_total = combine(solutions);
         if (!level_total.converged)
             ctx.log(KMX_LOG_WARNING, "dcsvm level %d: a subproblem stopped at the iteration cap (KKT violation %g)",
                     level, level_total.kkt_violation);
-        const int64_t support = count_support_vectors(s.alpha, s.problem.n);
         record(
             ctx, result,
             {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level, s.problem.n},
-            double(schedule.first - level + 1) / steps);
+            chosen ? 1.0 : double(schedule.first - level + 1) / steps);
+        if (chosen) break;
         if (!schedule.early && double(support) <= kDcsvmFewSupportFraction * double(s.problem.n)) break;
     }
     return solutions;

@@ -112,6 +112,7 @@ DcsvmOptions dcsvm_options(const TrainOptions &options) {
     dc.sample_size = options.sample_size;
     dc.early_level = options.method == KMX_METHOD_SVM || options.method == KMX_METHOD_DCSVM ? 0 : options.early_level;
     dc.bka = options.method == KMX_METHOD_BKA;
+    dc.early_auto = options.method == KMX_METHOD_DCSVM_EARLY && options.early_level == 0;
     dc.svm = svm_options(options, options.cache_bytes);
     return dc;
 }

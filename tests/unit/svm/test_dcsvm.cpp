@@ -398,3 +398,38 @@ TEST(Dcsvm, RowSubsetsAndBudget) {
 }
 
 }  // namespace
+
+// Early prediction with its level chosen from the data stops at the first
+// level, from the deepest, whose clusters hold kDcsvmEarlySupportPerCluster
+// support vectors each, and that level's subproblems are solved to the
+// caller's eps (each cluster's α satisfies its own KKT conditions).
+TEST(Dcsvm, EarlyLevelFromTheDataIsTheFirstWithEnoughSupportVectors) {
+    const LetterProblem letter(6000, 8, 16);  // ~40% support vectors
+    kmx::DcsvmOptions options;
+    options.early_auto = true;
+    options.levels = 4;
+    options.clusters_per_level = 2;  // levels 2 and 1: 4 and 2 clusters of >= 1000 rows
+    options.svm.bias = false;
+    std::vector<double> alpha;
+    const kmx::DcsvmResult early = solve_dcsvm(letter.problem, options, alpha);
+    ASSERT_GE(early.levels.size(), 2u) << "the deepest level alone had enough support vectors";
+    for (size_t i = 0; i + 1 < early.levels.size(); ++i)
+        EXPECT_LT(early.levels[i].support_vectors, kmx::kDcsvmEarlySupportPerCluster * early.levels[i].clusters)
+            << "level " << early.levels[i].level << " had enough but was passed over";
+    const kmx::DcsvmLevelStats &chosen = early.levels.back();
+    EXPECT_TRUE(chosen.level == 1 ||
+                chosen.support_vectors >= kmx::kDcsvmEarlySupportPerCluster * chosen.clusters);
+    EXPECT_EQ(early.partition.k, chosen.clusters);
+    const std::vector<std::vector<int64_t>> clusters = members_of(early.cluster_of, int(chosen.clusters));
+    for (const std::vector<int64_t> &members : clusters) {
+        const int64_t m = int64_t(members.size());
+        std::vector<double> y(static_cast<size_t>(m)), a(static_cast<size_t>(m));
+        for (int64_t p = 0; p < m; ++p) {
+            y[size_t(p)] = letter.problem.y[members[size_t(p)]];
+            a[size_t(p)] = alpha[size_t(members[size_t(p)])];
+        }
+        const std::vector<double> gram = direct_kernel_matrix(*letter.data, members.data(), m, letter.problem.kernel);
+        const std::vector<double> gradient = dual_gradient(gram, y.data(), a.data(), m);
+        EXPECT_LE(kkt_violation(gradient, y.data(), a.data(), letter.C, false), 1.5 * options.svm.eps);
+    }
+}
