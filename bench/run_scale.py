@@ -9,8 +9,10 @@ scikit-learn's Nystroem + RidgeClassifier (FALKON's peer, same gamma, lambda and
 time (wall and CPU), peak RSS, test accuracy and prediction time per row into
 bench/results/scale.json, and draws bench/results/scale_time.png (train CPU time vs n, log-log) and
 bench/results/scale_accuracy.png (accuracy vs train CPU time; CPU time because a shared machine
-disturbs it less than wall time). A peer is not run at larger n once a run
-of it has taken more than --peer-minutes / 4 (each doubling of n costs an SVM solver 3-4x).
+disturbs it less than wall time). A solver — a peer, or one of kmx's — is not run at larger n once a
+run of it has taken more than --peer-minutes / 4 (each doubling of n costs an SVM solver 3-4x), and
+scikit-learn's Nystroem is not run where its n x M feature matrix would not fit in half the memory
+available.
 
 C and gamma come from LIBSVM on a validation split of the training rows (train on rows [0, 10000),
 validate on [10000, 15000); gamma in scale x {1/2, 1, 2, 4, 8} where scale = 1 / (d var(X)), C in
@@ -18,7 +20,9 @@ validate on [10000, 15000); gamma in scale x {1/2, 1, 2, 4, 8} where scale = 1 /
 (min(n, max(100, 5 sqrt n))), which scikit-learn gets too.
 
     /usr/bin/python3 bench/run_scale.py [--build build] [--digits DIR] [--sizes 10000,30000,...]
-        [--threads 1] [--peer-minutes 30] [--make-rows 1000000] [--skip-peers]
+        [--threads 1] [--peer-minutes 30] [--make-rows 1000000] [--skip-peers] [--c-gamma C,GAMMA]
+
+--c-gamma skips the validation grid (about 20 LIBSVM runs on 10000 rows) with values it chose before.
     /usr/bin/python3 bench/run_scale.py --plot-only      # the PNGs again from scale.json
 
 --digits names a folder with digits16_bin.{train,test}.libsvm; without it, or if the files are
@@ -76,6 +80,11 @@ def choose_c_gamma(train_file, tmp):
             print(f"validation C={c} gamma={scale * factor:.4g}: {scores[(c, scale * factor)]:.2f}%", file=sys.stderr)
     best = max(scores.values())
     return min((key for key, value in scores.items() if value == best), key=lambda key: key[0])  # smallest C
+
+
+def available_bytes():
+    with open("/proc/meminfo") as f:
+        return int(next(line for line in f if line.startswith("MemAvailable")).split()[1]) * 1024
 
 
 def kmx_run(binary, method, train, test, c, gamma, n, threads, tmp):
@@ -155,6 +164,8 @@ def main():
     ap.add_argument("--peer-minutes", type=float, default=30)
     ap.add_argument("--make-rows", type=int, default=1000000)
     ap.add_argument("--skip-peers", action="store_true")
+    ap.add_argument("--c-gamma", help="C,gamma from an earlier validation (skips the grid)")
+    ap.add_argument("--append", action="store_true", help="add to the records already in scale.json")
     a = ap.parse_args()
     binary = os.path.join(a.build, "tools", "kmx", "kmx")
     os.environ.update(peer_blas.environment(binary))
@@ -165,9 +176,15 @@ def main():
     os.makedirs(RESULTS, exist_ok=True)
     header = dict(cpu=peer_blas.describe(binary), threads=a.threads)
     records, stopped = [], set(["LIBSVM", "sklearn Nystroem"] if a.skip_peers else [])
+    if a.append:
+        with open(os.path.join(RESULTS, "scale.json")) as f:
+            records = json.load(f)["records"]
     with tempfile.TemporaryDirectory() as tmp:
-        c, gamma = choose_c_gamma(train_all, tmp)
-        header.update(C=c, gamma=gamma, lam=LAMBDA)
+        if a.c_gamma:
+            c, gamma = (float(v) for v in a.c_gamma.split(","))
+        else:
+            c, gamma = choose_c_gamma(train_all, tmp)
+        header.update(C=c, gamma=gamma, lam=LAMBDA, validated="given" if a.c_gamma else "LIBSVM grid")
         print(json.dumps(header), file=sys.stderr)
         for n in (int(s) for s in a.sizes.split(",")):
             train = subset(train_all, n, tmp)
@@ -175,13 +192,15 @@ def main():
                     for m in KMX_METHODS}
             runs["LIBSVM"] = lambda: libsvm(train, test, c, gamma, tmp)
             runs["sklearn Nystroem"] = lambda: sklearn_run(train, test, gamma, n, a.threads)
+            if n * falkon_centers(n) * 8 > available_bytes() / 2:
+                stopped.add("sklearn Nystroem")  # its n x M features would not fit
             for solver, run in runs.items():
                 if solver in stopped:
                     continue
                 r = dict(run(), solver=solver, n=n)
                 records.append(r)
                 print(json.dumps(r), file=sys.stderr, flush=True)
-                if solver in ("LIBSVM", "sklearn Nystroem") and r["train_s"] > a.peer_minutes * 60 / 4:
+                if r["cpu_s"] > a.peer_minutes * 60 / 4:
                     stopped.add(solver)
                 with open(os.path.join(RESULTS, "scale.json"), "w") as out:
                     json.dump(dict(header, records=records), out, indent=1)

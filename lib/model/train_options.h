@@ -19,7 +19,7 @@ struct TrainOptions {
     bool shrinking = true;
     size_t cache_bytes = 0;  // 0 = auto
     kmx_multiclass multiclass = KMX_MULTICLASS_OVO;
-    int levels = 4;
+    int levels = 8;  // at most: DC-SVM starts where clusters keep ~1000 rows (level 4 at 1M rows, 6 at 10M, k = 4)
     int clusters_per_level = 4;
     int early_level = 0;  // 0: dcsvm_early chooses it from the data, bka takes 3
     int64_t sample_size = 1000;

@@ -71,7 +71,7 @@ TEST(ModelErrors, SolverDefaultsComeFromTheParameterTable) {
     const kmx_param params[] = {KMX_PARAM_METHOD,      KMX_PARAM_C,          KMX_PARAM_EPS,
                                 KMX_PARAM_BIAS,        KMX_PARAM_LEVELS,     KMX_PARAM_CLUSTERS_PER_LEVEL,
                                 KMX_PARAM_EARLY_LEVEL, KMX_PARAM_SAMPLE_SIZE};
-    const double expected[] = {KMX_METHOD_DCSVM, 1, 1e-3, KMX_BIAS_AUTO, 4, 4, 0, 1000};
+    const double expected[] = {KMX_METHOD_DCSVM, 1, 1e-3, KMX_BIAS_AUTO, 8, 4, 0, 1000};
     for (size_t i = 0; i < sizeof params / sizeof params[0]; ++i) {
         double value = -1;
         ASSERT_EQ(kmx_solver_get_param(&value, solver, params[i]), KMX_OK);
