@@ -18,5 +18,10 @@
 /* Typemaps and the status -> exception mapping of the language being built. */
 %include "kmx_lang.i"
 
+/* The rank communicator is a table of C function pointers for C transports
+ * (<kmx/kmx_mpi.h>); the languages do not wrap it. */
+%ignore kmx_communicator;
+%ignore kmx_context_set_communicator;
+
 %include "kmx/kmx_version.h"
 %include "kmx/kmx.h"
