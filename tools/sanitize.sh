@@ -6,7 +6,7 @@
 #      scenario, the examples and the kmx program's tests: every command,
 #      usage errors after handles exist) with leak detection, then the Java,
 #      C# and R suites with libasan preloaded into their runtimes (no leak
-#      detection there: see the 'asan-hosts' setup in tests/meson.build).
+#      detection there: see the 'asanhosts' setup in tests/meson.build).
 #   2. TSan (gcc, -Db_sanitize=thread) in TSAN_DIR: tests/unit/capi's
 #      concurrency test (8 threads sharing a model and a predictor, training
 #      on separate contexts, kmx_context_cancel from another thread).
@@ -71,7 +71,7 @@ timed "ASan+UBSan build" asan_build
 timed "ASan+UBSan unit and integration suites" \
     asan_part asan "$asan/sanitizer-reports/native" --no-rebuild --suite unit --suite integration
 timed "ASan+UBSan Java, C# and R suites" \
-    asan_part asan-hosts "$asan/sanitizer-reports/hosts" --no-rebuild --suite java --suite csharp --suite r
+    asan_part asanhosts "$asan/sanitizer-reports/hosts" --no-rebuild --suite java --suite csharp --suite r
 no_reports_in "$asan/sanitizer-reports" || status=1
 
 timed "TSan build (library and concurrency test)" tsan_build

@@ -23,7 +23,7 @@ bash tools/fuzz.sh 60 build-fuzz || status=1
 bash tools/sanitize.sh build-asan build-tsan || status=1
 python3 - build/meson-logs/testlog-full.json build-infer-only/meson-logs/testlog.json \
     build-arm/meson-logs/testlog.json build-fuzz/meson-logs/testlog.json \
-    build-asan/meson-logs/testlog-asan.json build-asan/meson-logs/testlog-asan-hosts.json \
+    build-asan/meson-logs/testlog-asan.json build-asan/meson-logs/testlog-asanhosts.json \
     build-asan/meson-logs/testlog-reports.json build-tsan/meson-logs/testlog-tsan.json <<'PY'
 import json, sys
 results = []
