@@ -45,7 +45,8 @@ no_reports_in() {
 # meson test with setup $1, every report also written under the folder $2
 # (the setups append their options to these).
 asan_part() {
-    local setup=$1 reports=$PWD/$2
+    local setup=$1 reports
+    reports=$(realpath -m "$2")  # log_path must be absolute: tests run in other folders
     shift 2
     rm -rf "$reports" && mkdir -p "$reports"
     ASAN_OPTIONS=log_path=$reports/asan UBSAN_OPTIONS=log_path=$reports/ubsan \
@@ -76,7 +77,7 @@ no_reports_in "$asan/sanitizer-reports" || status=1
 
 timed "TSan build (library and concurrency test)" tsan_build
 rm -rf "$tsan/sanitizer-reports" && mkdir -p "$tsan/sanitizer-reports"
-timed "TSan concurrency test" env TSAN_OPTIONS="log_path=$PWD/$tsan/sanitizer-reports/tsan" \
+timed "TSan concurrency test" env TSAN_OPTIONS="log_path=$(realpath -m "$tsan/sanitizer-reports")/tsan" \
     meson test -C "$tsan" --setup=tsan --no-rebuild --print-errorlogs concurrency
 no_reports_in "$tsan/sanitizer-reports" || status=1
 
