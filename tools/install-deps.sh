@@ -10,7 +10,8 @@ packages=(g++ meson ninja-build pkg-config python3
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
           r-base-dev r-cran-testthat                     # the bindings and their tests
           gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user   # the inference subset on ARM
-          clang)                                                    # libFuzzer targets (tools/fuzz.sh)
+          clang                                                     # libFuzzer targets (tools/fuzz.sh)
+          libasan8 libubsan1 libtsan2)                              # the sanitizer runs (tools/sanitize.sh)
 if [ "${1:-}" = "--bench" ]; then
     packages+=(python3-libsvm time python3-matplotlib)
 fi

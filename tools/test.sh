@@ -2,7 +2,8 @@
 # Installs what kmx needs, builds it and runs every test suite (including
 # 'slow'), the inference-only build and its ARM cross build under qemu
 # (tools/test-arm.sh), the libFuzzer targets for 60 s each under ASan and UBSan
-# (tools/fuzz.sh), then prints one summary line:
+# (tools/fuzz.sh), the ASan+UBSan and TSan runs (tools/sanitize.sh), then
+# prints one summary line:
 # "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,11 @@ rm -f build-infer-only/meson-logs/testlog.json build-arm/meson-logs/testlog.json
 bash tools/test-arm.sh build-arm || status=1
 rm -f build-fuzz/meson-logs/testlog.json
 bash tools/fuzz.sh 60 build-fuzz || status=1
+bash tools/sanitize.sh build-asan build-tsan || status=1
 python3 - build/meson-logs/testlog-full.json build-infer-only/meson-logs/testlog.json \
-    build-arm/meson-logs/testlog.json build-fuzz/meson-logs/testlog.json <<'PY'
+    build-arm/meson-logs/testlog.json build-fuzz/meson-logs/testlog.json \
+    build-asan/meson-logs/testlog-asan.json build-asan/meson-logs/testlog-asanhosts.json \
+    build-asan/meson-logs/testlog-reports.json build-tsan/meson-logs/testlog-tsan.json <<'PY'
 import json, sys
 results = []
 for path in sys.argv[1:]:

@@ -7,8 +7,9 @@
  *  - Outputs come first and are named out/out_*. A handle returned through
  *    `out` belongs to the caller and is released by its NULL-safe _free.
  *  - No struct layout crosses the ABI. Options are enum-keyed parameters
- *    (kmx_param) set by value or by a "key=value key=value" string; new options
- *    add enum values, never fields.
+ *    (kmx_param) set by value or by a "key=value key=value" string (a value is
+ *    a decimal number, e.g. 0.5, -2, 1e-3, or a value name; not hexadecimal);
+ *    new options add enum values, never fields.
  *  - Sizes and counts are int64_t. Matrices are dense, row-major doubles.
  *
  * Thread safety: a kmx_context is used by one thread at a time, except
@@ -383,8 +384,9 @@ KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model
 /* The class labels in increasing order (out_len >= classes). */
 KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_model *model);
 /* (Regression models have no classes: KMX_INFO_CLASSES is 0, and out may be NULL.) */
-/* Predicted labels (regression: predicted values) for every row of data (out_len >= n). A dataset with fewer
- * columns than the model is padded with zeros; more columns is an error. */
+/* Predicted labels (regression: predicted values) for every row of data (out_len >= n). More columns than the
+ * model is an error (KMX_E_INVALID_ARGUMENT). So are fewer, except for a dataset read from LIBSVM's format,
+ * whose absent trailing columns are zeros (it is padded with zeros, as LIBSVM does). */
 KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
                                      const kmx_dataset *data);
 /* Decision values, n x KMX_INFO_DECISION_VALUES row-major. Two classes: one

@@ -3,13 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/isa_dispatch.h"
 #include "linalg/linalg.h"
-
-#if defined(__x86_64__)
-#define KMX_CPU_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define KMX_CPU_CLONES
-#endif
 
 namespace kmx::cluster {
 
@@ -64,9 +59,8 @@ void center_dot_products(const double *x, int64_t m, const CenterSet &centers, d
 // that score. Two passes, both vectorised: the minimum (a min-reduction), then
 // the first c reaching it (the same expression, so bit-identical). NaN scores
 // never win; a row of NaNs gives c = 0.
-// On x86-64, compiled for AVX-512, AVX2 and the baseline; the CPU picks once,
-// at load time.
-KMX_CPU_CLONES int64_t nearest_in_row(const double *row_dots, const double *sqnorms, int64_t k, double &best_score) {
+KMX_ALWAYS_INLINE int64_t nearest_in_row_body(const double *row_dots, const double *sqnorms, int64_t k,
+                                              double &best_score) {
     double lowest = std::numeric_limits<double>::infinity();
 #pragma omp simd reduction(min : lowest)
     for (int64_t c = 0; c < k; ++c) lowest = std::min(lowest, sqnorms[c] - 2 * row_dots[c]);
@@ -78,6 +72,12 @@ KMX_CPU_CLONES int64_t nearest_in_row(const double *row_dots, const double *sqno
     best_score = sqnorms[0] - 2 * row_dots[0];
     return 0;
 }
+
+// On x86-64, compiled for AVX-512, AVX2 and the baseline; the CPU's is chosen
+// once, at the first call (core/isa_dispatch.h).
+KMX_ISA_VARIANTS(int64_t, nearest_in_row,
+                 (const double *row_dots, const double *sqnorms, int64_t k, double &best_score),
+                 (row_dots, sqnorms, k, best_score))
 
 void nearest_centers(const double *x, int64_t m, const CenterSet &centers, double *dots, int32_t *nearest,
                      double *best_scores) {

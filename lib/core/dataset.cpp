@@ -87,6 +87,7 @@ std::unique_ptr<Dataset> Dataset::to_dense() const {
         ds->y = ys;
     }
     if (w) ds->set_weights(w);
+    ds->absent_columns_are_zeros = absent_columns_are_zeros;
     return ds;
 }
 
@@ -117,5 +118,18 @@ void check_finite_dataset(const Dataset &data, const char *name) {
             if (!std::isfinite(data.values[p]))
                 fail(KMX_E_INVALID_ARGUMENT, "%s[%lld,%d] is not finite", name, (long long)r, data.col[p]);
 }
+
+void check_columns(const Dataset &data, int64_t expected, const char *what) {
+    if (data.d > expected)
+        fail(KMX_E_INVALID_ARGUMENT, "the data has %lld columns but the %s was trained on %lld", (long long)data.d,
+             what, (long long)expected);
+    if (data.d < expected && !data.absent_columns_are_zeros)
+        fail(KMX_E_INVALID_ARGUMENT,
+             "the data has %lld columns but the %s was trained on %lld; dense data (CSV, arrays) must have them all "
+             "(only LIBSVM's sparse rows may leave trailing columns out, as zeros)",
+             (long long)data.d, what, (long long)expected);
+}
+
+int64_t padded_columns(const Dataset &data, int64_t expected) { return data.d < expected ? expected - data.d : 0; }
 
 }  // namespace kmx

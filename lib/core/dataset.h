@@ -23,6 +23,10 @@ public:
 
     const double *y = nullptr;  // n labels/targets, or nullptr
     const double *w = nullptr;  // n weights, or nullptr
+    // LIBSVM rows: a column past a row's last index is a zero, so a model
+    // trained on more columns may pad them. Dense data (CSV, arrays) names
+    // every column: fewer than a model's is an error (check_columns).
+    bool absent_columns_are_zeros = false;
 
     bool sparse() const { return x == nullptr; }
     int64_t nnz() const { return sparse() ? row_ptr[n] : n * d; }
@@ -59,6 +63,12 @@ void check_finite(const double *values, int64_t rows, int64_t cols, const char *
 // KMX_E_INVALID_ARGUMENT naming the first non-finite feature of data (dense or sparse).
 void check_finite_dataset(const Dataset &data, const char *name);
 
+// Fails with KMX_E_INVALID_ARGUMENT unless data can be predicted by a `what`
+// (e.g. "model") trained on `expected` columns: more columns is an error, and
+// so is fewer unless data.absent_columns_are_zeros (then they are padded).
+void check_columns(const Dataset &data, int64_t expected, const char *what);
+// The columns predicting data with `expected` columns adds as zeros (0 when none).
+int64_t padded_columns(const Dataset &data, int64_t expected);
 // Rows `rows[0..count)` of data (dense or sparse) as dense row-major values (count x d).
 void gather_rows(const Dataset &data, const int64_t *rows, int64_t count, double *out);
 

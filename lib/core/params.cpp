@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -101,7 +102,7 @@ const ParamSpec kParams[] = {
      "FALKON: conjugate-gradient iterations at most"},
     {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-7, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
      "FALKON: stop when the relative residual is below it (0: iterations only)"},
-    {KMX_PARAM_VALIDATION, "validation", 0, 0.5, 0, 0, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
+    {KMX_PARAM_VALIDATION, "validation", 0, 0.5, KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
      "FALKON: fraction of rows held out for early stopping (0: none)"},
     // kernel approximations (nystrom_krr and meka_krr take them too)
     {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames, kOwnerApprox, 0,
@@ -165,13 +166,18 @@ double parse_value(const ParamSpec &spec, const char *token, size_t len) {
         const int v = enum_value(spec, token, len);
         if (v >= 0) return v;
     }
-    char *end = nullptr;
-    errno = 0;
-    const double value = std::strtod(text, &end);
-    if (end == text || *end != '\0') {
+    // Decimal numbers only, as in data files (from_chars): no hexadecimal
+    // (threads=0x10), no leading blanks; a leading '+' is allowed.
+    const char *number = text[0] == '+' && text[1] != '-' ? text + 1 : text;
+    double value = 0;
+    const std::from_chars_result parsed = std::from_chars(number, text + len, value);
+    if (parsed.ec == std::errc::result_out_of_range && parsed.ptr == text + len)
+        fail(KMX_E_INVALID_ARGUMENT, "parameter %s: '%s' is beyond a double's range", spec.name, text);
+    if (parsed.ec != std::errc() || parsed.ptr != text + len) {
         char range[256];
         describe_range(spec, range, sizeof range);
-        fail(KMX_E_INVALID_ARGUMENT, "parameter %s: '%s' is not a value; allowed: %s", spec.name, text, range);
+        fail(KMX_E_INVALID_ARGUMENT, "parameter %s: '%s' is not %s; allowed: %s", spec.name, text,
+             (spec.flags & KMX_BOUND_ENUM) ? "one of its values" : "a decimal number", range);
     }
     return value;
 }

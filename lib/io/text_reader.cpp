@@ -420,6 +420,7 @@ std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, si
     auto ds = std::make_unique<Dataset>();
     ds->n = shape.rows;
     ds->d = shape.cols;
+    ds->absent_columns_are_zeros = resolved == KMX_FORMAT_LIBSVM;
     ds->adopt_block(layout.bytes);
     fill(ctx, split, shapes, resolved, csv_shape, *ds, layout, dense);
     return ds;

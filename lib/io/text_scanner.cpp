@@ -11,7 +11,33 @@
 
 namespace kmx {
 
+namespace {
+
+// A carriage return inside a line (a CRLF's CR is cut off by next_line): the
+// file ends its lines with CR alone, so what looks like many lines is one.
+// Any error on such a line is that one, named at the CR.
+[[noreturn]] void fail_at_stray_cr(const Line &line, const char *cr) {
+    fail(KMX_E_FORMAT,
+         "%s:%lld:%lld: carriage return (CR) without a line feed: the file has CR-only line endings (classic Mac "
+         "OS), which kmx does not read as line ends; convert them to LF or CRLF",
+         line.input->name, (long long)line.number, (long long)(cr - line.begin) + 1);
+}
+
+// A NUL byte: not text kmx reads (a binary file, or UTF-16/UTF-32, whose
+// ASCII characters come with NUL bytes). Any error on such a line is that one.
+[[noreturn]] void fail_at_nul(const Line &line, const char *nul) {
+    fail(KMX_E_FORMAT,
+         "%s:%lld:%lld: NUL byte: not ASCII or UTF-8 text (a binary file, or UTF-16/UTF-32 text, which kmx does "
+         "not read)",
+         line.input->name, (long long)line.number, (long long)(nul - line.begin) + 1);
+}
+
+}  // namespace
+
 void fail_at(const Line &line, const char *where, const char *fmt, ...) {
+    const size_t length = size_t(line.end - line.begin);
+    if (const void *nul = std::memchr(line.begin, '\0', length)) fail_at_nul(line, static_cast<const char *>(nul));
+    if (const void *cr = std::memchr(line.begin, '\r', length)) fail_at_stray_cr(line, static_cast<const char *>(cr));
     char message[400];
     va_list args;
     va_start(args, fmt);

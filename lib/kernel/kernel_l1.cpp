@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/isa_dispatch.h"
 #include "fast_exp.h"
 #include "kernel_blocks.h"
 
@@ -24,17 +25,9 @@ struct RowTile {
     int64_t rows, ld;
 };
 
-// On x86-64 the slice loop is compiled for three ISAs and the loader picks
-// the CPU's (GCC target_clones).
-#if defined(__x86_64__)
-#define KMX_ISA_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define KMX_ISA_CLONES
-#endif
-
 // out_ij += Σ_{k ∈ [k_begin, k_end)} |a_ik − b_jk| over the two tiles.
-KMX_ISA_CLONES void add_l1_slice(const RowTile &a, const RowTile &b, int64_t k_begin, int64_t k_end, double *out,
-                                 int64_t ldo) {
+KMX_ALWAYS_INLINE void add_l1_slice_body(const RowTile &a, const RowTile &b, int64_t k_begin, int64_t k_end,
+                                         double *out, int64_t ldo) {
     for (int64_t i = 0; i < a.rows; ++i) {
         const double *ai = a.x + i * a.ld;
         for (int64_t j = 0; j < b.rows; ++j) {
@@ -46,6 +39,12 @@ KMX_ISA_CLONES void add_l1_slice(const RowTile &a, const RowTile &b, int64_t k_b
         }
     }
 }
+
+// On x86-64 the slice loop is compiled for three ISAs; the CPU's is chosen at
+// run time (core/isa_dispatch.h).
+KMX_ISA_VARIANTS(void, add_l1_slice,
+                 (const RowTile &a, const RowTile &b, int64_t k_begin, int64_t k_end, double *out, int64_t ldo),
+                 (a, b, k_begin, k_end, out, ldo))
 
 // Rows [i_begin, i_end) of the block: out_ij ← ‖a_i − b_j‖₁.
 void l1_distance_rows(const double *a, int64_t i_begin, int64_t i_end, int64_t lda, const double *b, int64_t nb,

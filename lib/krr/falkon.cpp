@@ -17,6 +17,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "falkon_preconditioner.h"
 #include "linalg/linalg.h"
@@ -111,8 +112,7 @@ void check_arguments(const Dataset &data, const KrrTargets &targets, const Falko
     require(o.tolerance >= 0 && std::isfinite(o.tolerance), "FALKON: tolerance must be finite and >= 0");
     require(o.jitter >= 0 && std::isfinite(o.jitter), "FALKON: jitter must be finite and >= 0");
     require(o.patience >= 1, "FALKON: patience must be >= 1");
-    require(o.validation_fraction >= 0 && o.validation_fraction < 0.5,
-            "FALKON: validation_fraction must be in [0, 0.5)");
+    check_param(*find_param(KMX_PARAM_VALIDATION), o.validation_fraction);  // the table's range, [0, 0.5)
     const int64_t held_out = validation_rows_for(n, o.validation_fraction);
     if (o.validation_fraction > 0 && (held_out < 1 || o.centers + held_out > n))
         fail(KMX_E_INVALID_ARGUMENT,

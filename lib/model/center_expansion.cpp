@@ -90,9 +90,7 @@ int64_t nearest_cluster(const double *x, const double *cluster_centers, int64_t 
 void center_expansion_predict(Context &ctx, const CenterExpansion &e, const Dataset &data, double *out) {
     check_expansion(e);
     require(out != nullptr, "center expansion: null output");
-    if (data.d > e.d)
-        fail(KMX_E_INVALID_ARGUMENT, "center expansion: data has %lld columns, the model %lld", (long long)data.d,
-             (long long)e.d);
+    check_columns(data, e.d, "model");
     check_finite_dataset(data, "predict: x");
     const int64_t d = e.d, width = largest_group(e);
     const int64_t block = std::clamp<int64_t>(kPredictBlockDoubles / width, 1, kPredictMaxBlockRows);

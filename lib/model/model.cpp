@@ -165,16 +165,10 @@ void local_machine_values(Context &ctx, const Model &model, const Dataset &point
     }
 }
 
-void require_columns(const Model &model, const Dataset &data) {
-    if (data.d > model.d)
-        fail(KMX_E_INVALID_ARGUMENT, "the data has %lld columns but the model was trained on %lld", (long long)data.d,
-             (long long)model.d);
-}
-
 // Calls consume(begin, end, values) with the decision values of each block of rows.
 void for_each_block(Context &ctx, const Model &model, const Dataset &data,
                     const std::function<void(int64_t, int64_t, const double *)> &consume) {
-    require_columns(model, data);
+    check_columns(data, model.d, "model");
     const int64_t rows = rows_per_block(data.n, kernel_columns(model));
     const size_t held = block_plan(model, data, rows, ctx.threads).bytes();
     Arena arena = ctx.reserve(held, "prediction workspace");

@@ -90,8 +90,8 @@ struct Model {
 int64_t machines_for(int64_t classes, kmx_multiclass mode);
 
 // Decision values of every row of `data` (n x decision_values(), row-major).
-// A dataset with fewer columns than the model is padded with zeros; more
-// columns is KMX_E_INVALID_ARGUMENT.
+// More columns than the model is KMX_E_INVALID_ARGUMENT; so is fewer, unless
+// the data is LIBSVM's (absent_columns_are_zeros): then they are padded with zeros.
 void model_decision_values(Context &ctx, const Model &model, const Dataset &data, double *out);
 // Predicted labels (n); regression models: the predicted values.
 void model_predict(Context &ctx, const Model &model, const Dataset &data, double *out);

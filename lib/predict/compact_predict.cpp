@@ -19,6 +19,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "core/isa_dispatch.h"
 #include "kernel/fast_exp.h"
 #include "linalg/linalg.h"
 #include "pseudo_landmarks.h"
@@ -190,7 +191,7 @@ std::vector<double> transposed(const double *a, int64_t count, int64_t cols) {
 }
 
 // Four doubles (GCC vector extension; two SSE2 registers in the default
-// build, one AVX2 register in the avx2 clone); aligned(8) allows unaligned rows.
+// build, one AVX2 register in the avx2 variant); aligned(8) allows unaligned rows.
 typedef double V4 __attribute__((vector_size(32), aligned(8)));
 typedef int64_t V4i __attribute__((vector_size(32), aligned(8)));
 
@@ -244,16 +245,17 @@ __attribute__((always_inline)) inline void distances_all(const double *x, const 
     }
 }
 
-// ‖x − u_j‖₁ (l1) or ‖x − u_j‖² for the points of a transposed block. (A
-// plain function, not a template: clang does not clone templates.)
-__attribute__((target_clones("avx512f", "avx2", "default"))) void distances_t(bool l1, const double *x,
-                                                                              const double *points_t, int64_t count,
-                                                                              int64_t d, double *out) {
+// ‖x − u_j‖₁ (l1) or ‖x − u_j‖² for the points of a transposed block.
+KMX_ALWAYS_INLINE void distances_t_body(bool l1, const double *x, const double *points_t, int64_t count, int64_t d,
+                                        double *out) {
     if (l1)
         distances_all<true>(x, points_t, count, d, out);
     else
         distances_all<false>(x, points_t, count, d, out);
 }
+KMX_ISA_VARIANTS(void, distances_t,
+                 (bool l1, const double *x, const double *points_t, int64_t count, int64_t d, double *out),
+                 (l1, x, points_t, count, d, out))
 
 // The index the rule's scan picks among the first n of v (v holds
 // padded(n) values, the padding +∞): best = +∞, then `if (v_j < best)` for
@@ -286,19 +288,19 @@ __attribute__((always_inline)) inline int64_t nearest_of(const double *v, int64_
 
 // The rule's nearest of the points of a transposed block (d x padded(count)).
 // scratch: padded(count).
-__attribute__((target_clones("avx512f", "avx2", "default"))) int64_t nearest_t(const double *x, const double *points_t,
-                                                                               int64_t count, int64_t d,
-                                                                               double *scratch) {
+KMX_ALWAYS_INLINE int64_t nearest_t_body(const double *x, const double *points_t, int64_t count, int64_t d,
+                                         double *scratch) {
     distances_all<false>(x, points_t, count, d, scratch);
     return nearest_of(scratch, count);
 }
+KMX_ISA_VARIANTS(int64_t, nearest_t,
+                 (const double *x, const double *points_t, int64_t count, int64_t d, double *scratch),
+                 (x, points_t, count, d, scratch))
 
 // lower_t = max_j |r_j − D_tj|, upper_t = min_j (r_j + D_tj), vectorised
 // across t (D transposed: m x padded(p)); lower and upper hold padded(p).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void triangle_bounds_t(const double *r,
-                                                                                    const double *dist_t, int64_t m,
-                                                                                    int64_t p, double *lower,
-                                                                                    double *upper) {
+KMX_ALWAYS_INLINE void triangle_bounds_t_body(const double *r, const double *dist_t, int64_t m, int64_t p,
+                                              double *lower, double *upper) {
     const int64_t width = padded(p);
     const V4i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
     for (int64_t t0 = 0; t0 < width; t0 += 4) {
@@ -314,6 +316,9 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void triangle_bound
         *reinterpret_cast<V4 *>(upper + t0) = hi;
     }
 }
+KMX_ISA_VARIANTS(void, triangle_bounds_t,
+                 (const double *r, const double *dist_t, int64_t m, int64_t p, double *lower, double *upper),
+                 (r, dist_t, m, p, lower, upper))
 
 // Σ_f a_f b_f with four partial sums.
 double dot4(const double *a, const double *b, int64_t n) {
@@ -507,9 +512,7 @@ void predict_leaf_rows(Context &ctx, Arena &arena, const CompactPredictor &p, co
 
 void compact_predict(Context &ctx, const CompactPredictor &p, const Dataset &data, double *outputs, double *labels) {
     check_compact_predictor(p);
-    if (data.d > p.d)
-        fail(KMX_E_INVALID_ARGUMENT, "compact predict: data has %lld columns, the predictor expects at most %lld",
-             static_cast<long long>(data.d), static_cast<long long>(p.d));
+    check_columns(data, p.d, "predictor");
     const int64_t n = data.n, d = p.d, leaves = int64_t(p.leaves.size());
     if (n == 0) return;
     const int64_t B = std::min(n, kRowBlock);

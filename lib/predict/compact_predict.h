@@ -20,7 +20,8 @@ void check_compact_predictor(const CompactPredictor &predictor);
 
 // outputs (n x predictor.outputs, row-major; may be null) and labels (n; may
 // be null) for every row of data (dense or sparse; fewer columns than
-// predictor.d are padded with zeros, more is KMX_E_INVALID_ARGUMENT). The
+// predictor.d are padded with zeros when the data is LIBSVM's, else they
+// are, as more columns, KMX_E_INVALID_ARGUMENT: core/dataset.h's check_columns). The
 // workspace (row blocks of at most 1024 rows) is checked against ctx's budget
 // before any work.
 void compact_predict(Context &ctx, const CompactPredictor &predictor, const Dataset &data, double *outputs,

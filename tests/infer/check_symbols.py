@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""check_symbols.py NM LIB... — the inference subset needs nothing beyond a
-few libm and string functions (no heap, no stdio, no C++ runtime), and its
-shared library exports only kmx_infer_* names."""
+"""check_symbols.py [--sanitized] NM LIB... — the inference subset needs
+nothing beyond a few libm and string functions (no heap, no stdio, no C++
+runtime), and its shared library exports only kmx_infer_* names. --sanitized
+(builds with -Db_sanitize=...): the sanitizer runtimes' entry points that the
+instrumentation calls (__asan_*, __ubsan_*, __tsan_*, ...) are allowed too."""
 import subprocess
 import sys
 
@@ -18,12 +20,19 @@ def symbols(nm, lib, *flags):
     return {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip() and not line.endswith(":")}
 
 
+SANITIZER_PREFIXES = ("__asan_", "__ubsan_", "__tsan_", "__lsan_", "__msan_", "__sanitizer_")
+
+
 def main():
-    nm, libs = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    sanitized = args[0] == "--sanitized"
+    nm, libs = args[int(sanitized)], args[int(sanitized) + 1:]
     failed = False
     for lib in libs:
         # (an archive's members may use each other's symbols)
         extra = symbols(nm, lib, "--undefined-only") - symbols(nm, lib, "--defined-only") - ALLOWED_UNDEFINED
+        if sanitized:
+            extra = {name for name in extra if not name.startswith(SANITIZER_PREFIXES)}
         if extra:
             print(f"{lib}: needs {sorted(extra)}")
             failed = True

@@ -237,6 +237,58 @@ class TrainPredict(LetterFiles):
         self.assertIn("17 columns", out.stderr)
         self.assertIn("16", out.stderr)
 
+    def test_narrower_test_files(self):
+        """Dense (CSV) rows narrower than the model are an error naming both counts; LIBSVM rows
+        are padded with zeros (absent columns are zeros there, as in LIBSVM) and predict says so."""
+        model = self.train_model("svm")
+        with open(self.test) as f:
+            labels = [line.split()[0] for line in f.readlines()[:30]]
+        rows = read_libsvm_rows(self.test, 30, 16)
+        narrow_csv, narrow_libsvm = self.path("narrow.csv"), self.path("narrow.libsvm")
+        with open(narrow_csv, "w") as f:
+            f.writelines(",".join([y] + [repr(v) for v in x[:12]]) + "\n" for y, x in zip(labels, rows))
+        out = run("predict", model, narrow_csv)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("the data has 12 columns but the model was trained on 16", out.stderr)
+        with open(narrow_libsvm, "w") as f:
+            f.writelines(" ".join([y] + [f"{j + 1}:{v!r}" for j, v in enumerate(x[:12]) if v]) + "\n"
+                         for y, x in zip(labels, rows))
+        d = max(j + 1 for x in rows for j, v in enumerate(x[:12]) if v)
+        out = run("predict", model, narrow_libsvm)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stderr, f"kmx: note: '{narrow_libsvm}' has {d} columns, the model 16: the {16 - d} "
+                                     "absent trailing columns were taken as zeros (LIBSVM's sparse format)\n")
+        self.assertEqual(run("predict", model, self.test).stderr, "")  # full width: no note
+
+    def test_errors_after_handles_exist(self):
+        """Failures once the context exists free every handle (tools/sanitize.sh checks it under
+        LeakSanitizer) and say what was wrong."""
+        model = self.train_model("svm")
+        out = run("predict", "--threads", "1.5", model, self.test)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("kmx: error: kmx_context_set_params: parameter threads = 1.5 is out of range", out.stderr)
+        out = run("predict", "--memory", "12Q", model, self.test)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--memory must be a number, not '12Q'", out.stderr)
+        out = run("train", "--threads", "0x10", self.train, self.path("x.kmx"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("threads: '0x10' is not a decimal number", out.stderr)
+        out = run("predict", model, self.path("missing.libsvm"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("missing.libsvm", out.stderr)
+        out = run("predict", model, self.test, os.path.join(self.path("no-such-dir"), "labels.txt"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("cannot write", out.stderr)
+
+    def test_cr_only_line_endings_are_named(self):
+        cr_only = self.path("cr.libsvm")
+        with open(cr_only, "w", newline="") as f:
+            f.write("1 1:0.3333331 2:0.5\r-1 1:0.25\r")
+        out = run("info", cr_only)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("cr.libsvm:1:20: carriage return (CR) without a line feed: the file has CR-only line endings",
+                      out.stderr)
+
     def test_bad_solver_and_small_memory(self):
         out = run("train", "-s", "magic", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)

@@ -17,7 +17,12 @@ with tempfile.TemporaryDirectory() as tmp:
     subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", c_file, "-I", include_dir, "-I", generated_include_dir,
                     "-L", library_dir, "-lkmx",
                     "-Wl,-rpath," + library_dir, "-o", exe], check=True)
-    out = subprocess.run([exe], cwd=source_root, capture_output=True, text=True, timeout=300)
+    # Under tools/sanitize.sh the program (not instrumented, linking an instrumented libkmx) needs the ASan
+    # runtime preloaded; the test setup names it in KMX_TEST_PRELOAD.
+    env = dict(os.environ)
+    if os.environ.get("KMX_TEST_PRELOAD"):
+        env["LD_PRELOAD"] = os.environ["KMX_TEST_PRELOAD"]
+    out = subprocess.run([exe], cwd=source_root, env=env, capture_output=True, text=True, timeout=300)
     print(out.stdout, out.stderr)
     if out.returncode != 0 or "k-means objective" not in out.stdout:
         sys.exit(1)

@@ -161,9 +161,7 @@ int usage(const ParsedArgs &args, const char *synopsis, const std::vector<Option
 }
 
 void check(kmx_status status) {
-    if (status == KMX_OK) return;
-    std::fprintf(stderr, "kmx: error: %s\n", kmx_last_error());
-    std::exit(1);
+    if (status != KMX_OK) throw CommandError{kmx_last_error()};
 }
 
 long long to_int(const std::string &text, const char *name) {

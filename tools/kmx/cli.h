@@ -48,6 +48,11 @@ struct ParsedArgs {
 struct UsageError {
     std::string message;
 };
+// Thrown for a failed command (exit status 1, "kmx: error: <message>"). Both
+// unwind to main, so every handle a command holds is freed on the way out.
+struct CommandError {
+    std::string message;
+};
 
 ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &specs);
 // "name=value ..." for the given options of specs that set a parameter taken by
@@ -62,7 +67,7 @@ void print_options(const std::vector<OptionSpec> &specs);
 // status for it: 0 when --help asked for it, 2 for a usage mistake.
 int usage(const ParsedArgs &args, const char *synopsis, const std::vector<OptionSpec> &specs);
 
-// Exits with status 1 and "kmx: error: <message>" unless status is KMX_OK.
+// Throws CommandError with kmx_last_error() unless status is KMX_OK.
 void check(kmx_status status);
 
 // Parses a whole number or a finite real for option `name` (UsageError if not).

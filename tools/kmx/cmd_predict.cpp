@@ -25,15 +25,9 @@ const std::vector<OptionSpec> &predict_options() {
 
 void write_labels(const char *path, const std::vector<double> &labels) {
     std::FILE *file = std::fopen(path, "w");
-    if (!file) {
-        std::fprintf(stderr, "kmx: error: cannot write '%s'\n", path);
-        std::exit(1);
-    }
+    if (!file) throw CommandError{"cannot write '" + std::string(path) + "'"};
     for (double label : labels) std::fprintf(file, "%.17g\n", label);
-    if (std::fclose(file) != 0) {
-        std::fprintf(stderr, "kmx: error: cannot write '%s'\n", path);
-        std::exit(1);
-    }
+    if (std::fclose(file) != 0) throw CommandError{"cannot write '" + std::string(path) + "'"};
 }
 
 void report_accuracy(const std::vector<double> &predicted, const std::vector<double> &truth) {
@@ -48,6 +42,18 @@ void report_rmse(const std::vector<double> &predicted, const std::vector<double>
     double squares = 0;
     for (size_t i = 0; i < predicted.size(); ++i) squares += (predicted[i] - truth[i]) * (predicted[i] - truth[i]);
     std::printf("rmse = %.6g\n", predicted.empty() ? 0.0 : std::sqrt(squares / double(predicted.size())));
+}
+
+// Says so when the library padded the data (only LIBSVM's rows may be narrower
+// than the model: their absent trailing columns are zeros; dense ones fail).
+void note_padding(const char *test_path, const kmx_dataset *data, int64_t expected) {
+    int64_t d = 0;
+    check(kmx_dataset_cols(&d, data));
+    if (d >= expected) return;
+    std::fprintf(stderr,
+                 "kmx: note: '%s' has %lld columns, the model %lld: the %lld absent trailing columns were taken as "
+                 "zeros (LIBSVM's sparse format)\n",
+                 test_path, (long long)d, (long long)expected, (long long)(expected - d));
 }
 
 struct Predictions {
@@ -74,6 +80,9 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
     check(kmx_dataset_get_labels(p.truth.data(), n, data.get()));
     p.regression = model ? model_info(model.get(), KMX_INFO_TASK) == KMX_TASK_REGRESSION
                          : predictor_info(predictor.get(), KMX_PREDICTOR_CLASSES) == 0;
+    const double expected =
+        model ? model_info(model.get(), KMX_INFO_COLUMNS) : predictor_info(predictor.get(), KMX_PREDICTOR_COLUMNS);
+    note_padding(test_path, data.get(), int64_t(expected));
     return p;
 }
 

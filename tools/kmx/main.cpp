@@ -102,6 +102,9 @@ int main(int argc, char **argv) {
         } catch (const kmx_cli::UsageError &error) {
             std::fprintf(stderr, "kmx %s: %s\n", command.name, error.message.c_str());
             return 2;
+        } catch (const kmx_cli::CommandError &error) {
+            std::fprintf(stderr, "kmx: error: %s\n", error.message.c_str());
+            return 1;
         }
     }
     std::fprintf(stderr, "kmx: unknown command '%s'\n\n", argv[1]);

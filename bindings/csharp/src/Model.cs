@@ -101,7 +101,8 @@ namespace Kmx
         }
 
         /// <summary>The predicted label (regression: value) of every row of data (kmx_model_predict).</summary>
-        /// <remarks>Data with fewer columns than the model is padded with zeros; more columns raise KmxException.</remarks>
+        /// <remarks>Data with more columns than the model raises KmxException, and so does dense data with fewer;
+        /// LIBSVM files with fewer are padded with zeros (absent columns are zeros there).</remarks>
         public double[] Predict(Dataset data, Context ctx = null)
         {
             var labels = new double[data.Rows];

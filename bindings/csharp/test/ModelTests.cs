@@ -177,8 +177,12 @@ namespace Kmx.Tests
                 Assert.AreEqual(Status.InvalidArgument, e.Status);
                 Assert.Throws<KmxException>(() => model.DecisionValues(wide));
             }
-            using (var narrow = new Dataset(TestData.Values(3 * 15, 5), 15))
-                Assert.AreEqual(3, model.Predict(narrow).Length); // padded with zeros
+            using (var narrow = new Dataset(TestData.Values(3 * 15, 5), 15)) // dense: every column is named
+            {
+                var e = Assert.Throws<KmxException>(() => model.Predict(narrow));
+                Assert.AreEqual(Status.InvalidArgument, e.Status);
+                StringAssert.Contains("15 columns but the model was trained on 16", e.Message);
+            }
         }
 
         [Test]

@@ -205,7 +205,7 @@ public class ModelTest {
         assertThrows(KmxException.class, () -> svm.save(directory.toString()));
     }
 
-    /** Fewer columns are padded with zeros; more columns are an error. */
+    /** Dense data must have the model's columns: fewer and more are errors. */
     @Test
     public void columnsOfThePredictedData() {
         int n = 50;
@@ -220,7 +220,10 @@ public class ModelTest {
         }
         try (Dataset padded = Dataset.create(zeroLast, 16, null); Dataset fewer = Dataset.create(narrow, 15, null);
              Dataset more = Dataset.create(wide, 17, null)) {
-            assertArrayEquals(svm.decisionValues(null, padded), svm.decisionValues(null, fewer), 0);
+            assertEquals(svm.decisionValues(null, padded).length, n);
+            KmxException narrowError = assertThrows(KmxException.class, () -> svm.decisionValues(null, fewer));
+            assertSame(Status.INVALID_ARGUMENT, narrowError.status());
+            assertTrue(narrowError.getMessage().contains("15 columns but the model was trained on 16"));
             KmxException e = assertThrows(KmxException.class, () -> svm.predict(null, more));
             assertSame(Status.INVALID_ARGUMENT, e.status());
             assertThrows(KmxException.class, () -> dcsvm.decisionValues(null, more));

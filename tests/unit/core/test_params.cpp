@@ -40,11 +40,40 @@ TEST(Params, ErrorsNameTheParameterAndRange) {
     EXPECT_NE(error_of("degree=0").find("degree"), std::string::npos);
     EXPECT_NE(error_of("kernel=cubic").find("rbf"), std::string::npos);
     EXPECT_NE(error_of("gamma").find("key=value"), std::string::npos);
-    EXPECT_NE(error_of("gamma=abc").find("not a value"), std::string::npos);
+    EXPECT_NE(error_of("gamma=abc").find("not a decimal number"), std::string::npos);
     EXPECT_NE(error_of("bogus=1").find("unknown parameter 'bogus'"), std::string::npos);
     EXPECT_NE(error_of("threads=2").find("does not apply to a kernel"), std::string::npos);
     EXPECT_NE(error_of("gamma=nan").find("gamma"), std::string::npos);
     EXPECT_NE(error_of("coef0=inf").find("coef0"), std::string::npos);
+}
+
+// Values are decimal numbers, as in data files: hexadecimal (integer or
+// floating) is refused, a leading '+' and exponents are taken.
+TEST(Params, ValuesAreDecimalNumbersOnly) {
+    EXPECT_NE(error_of("degree=0x10").find("degree: '0x10' is not a decimal number"), std::string::npos);
+    EXPECT_NE(error_of("gamma=0x1p-2").find("not a decimal number"), std::string::npos);
+    EXPECT_NE(error_of("gamma=0.5abc").find("not a decimal number"), std::string::npos);
+    EXPECT_NE(error_of("gamma=1e999").find("beyond a double's range"), std::string::npos);
+    kmx::ParamList list("gamma=+2.5e-1 degree=3", kmx::kKernelParams);
+    EXPECT_EQ(list.get(KMX_PARAM_GAMMA, -1), 0.25);
+    EXPECT_EQ(list.get(KMX_PARAM_DEGREE, -1), 3);
+    try {
+        kmx::ParamList threads("threads=0x10", kmx::kContextParams);
+        ADD_FAILURE() << "threads=0x10 was accepted";
+    } catch (const kmx::Error &e) {
+        EXPECT_NE(std::string(e.what()).find("not a decimal number"), std::string::npos) << e.what();
+    }
+}
+
+// FALKON's validation fraction has one range, [0, 0.5), in the table: the
+// parameter check refuses 0.5 as training would.
+TEST(Params, ValidationFractionRangeIsHalfOpen) {
+    const kmx::ParamSpec &validation = *kmx::find_param(KMX_PARAM_VALIDATION);
+    EXPECT_NO_THROW(kmx::check_param(validation, 0.0));
+    EXPECT_NO_THROW(kmx::check_param(validation, 0.49));
+    EXPECT_THROW(kmx::check_param(validation, 0.5), kmx::Error);
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_VALIDATION, 0.5), KMX_E_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(kmx_last_error()).find("[0, 0.5)"), std::string::npos) << kmx_last_error();
 }
 
 TEST(Params, CheckParamRespectsOpenAndClosedBounds) {

@@ -220,6 +220,21 @@ TEST(DatasetCapiErrors, CreateZeroColumns) {
     expect_error(kmx_dataset_create(&h.ds, kX, 3, 0, kY, KMX_COPY), KMX_E_INVALID_ARGUMENT, "d = 0 columns");
 }
 
+// n*d beyond int64_t: refused before any value is read.
+TEST(DatasetCapiErrors, CreateSizeOverflow) {
+    DatasetHandle h;
+    expect_error(kmx_dataset_create(&h.ds, kX, int64_t(1) << 40, int64_t(1) << 40, nullptr, KMX_BORROW),
+                 KMX_E_INVALID_ARGUMENT, "n*d: size overflows");
+    EXPECT_EQ(h.ds, nullptr);
+}
+
+TEST(DatasetCapiErrors, CreateBadOwnership) {
+    DatasetHandle h;
+    expect_error(kmx_dataset_create(&h.ds, kX, 3, 2, kY, kmx_ownership(2)), KMX_E_INVALID_ARGUMENT,
+                 "ownership 2 is neither KMX_COPY (0) nor KMX_BORROW (1)");
+    EXPECT_EQ(h.ds, nullptr);
+}
+
 TEST(DatasetCapiErrors, CreateNaNInXNamesTheElement) {
     std::vector<double> x(10, 1.0);
     x[3 * 2 + 1] = std::nan("");

@@ -326,6 +326,28 @@ TEST(ReaderRealData, BostonCsvAndLibsvmTwinsAgree) {
 
 // ------------------------------------------------------------ bad input
 
+// CR-only line endings (classic Mac OS) make the file one line: the error
+// names the bare carriage return, not a value spoiled by it.
+TEST(ReaderErrors, CrOnlyLineEndingsAreNamed) {
+    expect_format_error("1 1:0.333333\r-1 1:0.5\r", "1:13", "carriage return (CR) without a line feed");
+    expect_format_error("1,0.333333\r-1,0.5\r", "1:11", "CR-only line endings");
+}
+
+// Binary files and UTF-16 text (NUL bytes) are named as such.
+TEST(ReaderErrors, NulBytesAreNamedAsNotText) {
+    const std::string utf16le(
+        "\xFF\xFE"
+        "1\0 \0"
+        "1\0:\0"
+        "2\0\n\0",
+        14);
+    expect_format_error(utf16le, "1:4", "NUL byte: not ASCII or UTF-8 text");
+    expect_format_error(std::string("1 1:2\n\x7F"
+                                    "ELF\0\x01\x02\n",
+                                    14),
+                        "2:5", "UTF-16/UTF-32");
+}
+
 TEST(ReaderErrors, NonNumericLabel) { expect_format_error("1 1:2\nabc 1:2\n", "2:1", "label 'abc' is not a number"); }
 
 TEST(ReaderErrors, NonNumericCsvLabel) { expect_format_error("1,2\n  yes ,3\n", "2:3", "label 'yes' is not a number"); }

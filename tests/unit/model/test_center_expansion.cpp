@@ -51,6 +51,9 @@ TEST(CenterExpansion, ClustersRouteToTheNearestCenterAndShortRowsArePadded) {
     const Blobs q = blobs(200, 2, 3, 5.0, 1.5, 4);  // 2 columns: the third is 0
     kmx::Context ctx;
     Matrix out(200);
+    // Dense rows must have every column; LIBSVM's rows (absent columns are zeros) are padded.
+    EXPECT_EQ(status_of([&] { kmx::center_expansion_predict(ctx, e, *q.data, out.data()); }), KMX_E_INVALID_ARGUMENT);
+    q.data->absent_columns_are_zeros = true;
     kmx::center_expansion_predict(ctx, e, *q.data, out.data());
     for (int64_t i = 0; i < 200; ++i) {
         const double x[3] = {q.x[size_t(i * 2)], q.x[size_t(i * 2 + 1)], 0.0};

@@ -1,8 +1,9 @@
-// Bad input through the ABI: one class, C <= 0, test data wider than the
+// Bad input through the ABI: one class, C <= 0, test data wider or narrower than the
 // model, unseen labels, a budget below the smallest workspace, bad handles.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "model_test_data.h"
@@ -111,23 +112,116 @@ TEST_F(TrainedBinary, WiderTestDataIsRejectedNamingBothCounts) {
     kmx_dataset_free(wide_data);
 }
 
-TEST_F(TrainedBinary, NarrowerTestDataIsPaddedWithZeros) {
-    Rows narrow, padded;
-    narrow.d = rows.d - 3;
-    padded.d = rows.d;
-    for (int64_t i = 0; i < 40; ++i) {
-        narrow.y.push_back(rows.y[size_t(i)]);
-        padded.y.push_back(rows.y[size_t(i)]);
+// Rows as text: LIBSVM ("y j:v ...", zeros left out) or CSV ("y,x1,...,xd").
+std::string as_text(const Rows &rows, kmx_format format) {
+    std::string text;
+    char item[64];
+    for (int64_t i = 0; i < rows.n(); ++i) {
+        std::snprintf(item, sizeof item, "%.17g", rows.y[size_t(i)]);
+        text += item;
         for (int64_t j = 0; j < rows.d; ++j) {
             const double v = rows.x[size_t(i * rows.d + j)];
-            if (j < narrow.d) narrow.x.push_back(v);
-            padded.x.push_back(j < narrow.d ? v : 0.0);
+            if (format == KMX_FORMAT_CSV)
+                std::snprintf(item, sizeof item, ",%.17g", v);
+            else if (v != 0)
+                std::snprintf(item, sizeof item, " %lld:%.17g", (long long)j + 1, v);
+            else
+                continue;
+            text += item;
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+kmx_dataset *parsed(const Rows &rows, kmx_format format) {
+    const std::string text = as_text(rows, format);
+    kmx_dataset *data = nullptr;
+    EXPECT_EQ(kmx_dataset_parse(&data, nullptr, text.data(), int64_t(text.size()), format, "narrow"), KMX_OK)
+        << kmx_last_error();
+    return data;
+}
+
+// The first 40 rows with only the first `d` columns, and the same rows with
+// the other columns set to zero.
+struct NarrowRows {
+    Rows narrow, padded;
+    NarrowRows(const Rows &rows, int64_t d) {
+        narrow.d = d;
+        padded.d = rows.d;
+        for (int64_t i = 0; i < 40; ++i) {
+            narrow.y.push_back(rows.y[size_t(i)]);
+            padded.y.push_back(rows.y[size_t(i)]);
+            for (int64_t j = 0; j < rows.d; ++j) {
+                const double v = rows.x[size_t(i * rows.d + j)];
+                if (j < d) narrow.x.push_back(v);
+                padded.x.push_back(j < d ? v : 0.0);
+            }
         }
     }
-    kmx_dataset *a = make_dataset(narrow), *b = make_dataset(padded);
-    EXPECT_EQ(decision_values(model, a, 40), decision_values(model, b, 40));
-    kmx_dataset_free(a);
-    kmx_dataset_free(b);
+};
+
+// LIBSVM's rows leave zeros out, so absent trailing columns are zeros (as in
+// LIBSVM): a narrower LIBSVM file predicts as the zero-padded rows.
+TEST_F(TrainedBinary, NarrowerLibsvmDataIsPaddedWithZeros) {
+    const NarrowRows rows13(rows, rows.d - 3);
+    kmx_dataset *narrow = parsed(rows13.narrow, KMX_FORMAT_LIBSVM), *padded = make_dataset(rows13.padded);
+    int64_t d = 0;
+    ASSERT_EQ(kmx_dataset_cols(&d, narrow), KMX_OK);
+    ASSERT_LT(d, rows.d);
+    EXPECT_EQ(decision_values(model, narrow, 40), decision_values(model, padded, 40));
+    kmx_dataset_free(narrow);
+    kmx_dataset_free(padded);
+}
+
+// Dense data (arrays, CSV) names every column: fewer than the model's is an
+// error naming both counts, not a silent padding (a 16-column file against a
+// 784-column model once predicted at 50.9%).
+TEST_F(TrainedBinary, NarrowerDenseDataIsRejectedNamingBothCounts) {
+    const NarrowRows rows13(rows, rows.d - 3);
+    kmx_dataset *arrays = make_dataset(rows13.narrow), *csv = parsed(rows13.narrow, KMX_FORMAT_CSV);
+    std::vector<double> out(40 * 1);
+    for (kmx_dataset *narrow : {arrays, csv}) {
+        EXPECT_EQ(kmx_model_predict(out.data(), 40, nullptr, model, narrow), KMX_E_INVALID_ARGUMENT);
+        EXPECT_TRUE(mentions("13 columns") && mentions("trained on 16")) << kmx_last_error();
+        EXPECT_EQ(kmx_model_decision_values(out.data(), 40, nullptr, model, narrow), KMX_E_INVALID_ARGUMENT);
+        EXPECT_TRUE(mentions("LIBSVM")) << kmx_last_error();
+    }
+    // A dense copy of LIBSVM data keeps its format's meaning: still padded.
+    kmx_dataset *libsvm = parsed(rows13.narrow, KMX_FORMAT_LIBSVM), *dense = nullptr;
+    ASSERT_EQ(kmx_dataset_to_dense(&dense, nullptr, libsvm), KMX_OK);
+    EXPECT_EQ(kmx_model_predict(out.data(), 40, nullptr, model, dense), KMX_OK) << kmx_last_error();
+    kmx_dataset_free(dense);
+    kmx_dataset_free(libsvm);
+    kmx_dataset_free(csv);
+    kmx_dataset_free(arrays);
+}
+
+// The same rule for a compact predictor and for a KRR model (a center expansion).
+TEST_F(TrainedBinary, NarrowerDenseDataIsRejectedByPredictorsAndKrrModels) {
+    const NarrowRows rows13(rows, rows.d - 3);
+    kmx_dataset *dense = make_dataset(rows13.narrow), *libsvm = parsed(rows13.narrow, KMX_FORMAT_LIBSVM);
+    kmx_dataset *padded = make_dataset(rows13.padded);
+    std::vector<double> out(40), expected(40);
+    kmx_predictor *predictor = nullptr;
+    ASSERT_EQ(kmx_predictor_build(&predictor, nullptr, model, data, "leaves=2 landmarks=16"), KMX_OK)
+        << kmx_last_error();
+    EXPECT_EQ(kmx_predictor_predict(out.data(), 40, nullptr, predictor, dense), KMX_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(mentions("13 columns") && mentions("predictor was trained on 16")) << kmx_last_error();
+    ASSERT_EQ(kmx_predictor_predict(out.data(), 40, nullptr, predictor, libsvm), KMX_OK) << kmx_last_error();
+    ASSERT_EQ(kmx_predictor_predict(expected.data(), 40, nullptr, predictor, padded), KMX_OK);
+    EXPECT_EQ(out, expected);
+    kmx_predictor_free(predictor);
+
+    kmx_model *krr = train("method=krr lambda=1e-3", kernel, data);
+    ASSERT_NE(krr, nullptr);
+    EXPECT_EQ(kmx_model_predict(out.data(), 40, nullptr, krr, dense), KMX_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(mentions("13 columns") && mentions("16")) << kmx_last_error();
+    EXPECT_EQ(decision_values(krr, libsvm, 40), decision_values(krr, padded, 40));
+    kmx_model_free(krr);
+    kmx_dataset_free(padded);
+    kmx_dataset_free(libsvm);
+    kmx_dataset_free(dense);
 }
 
 TEST_F(TrainedBinary, UnseenLabelsArePredictedAndCountWrong) {

@@ -2,6 +2,7 @@
 // predictions; every flipped byte, every truncation and foreign files are
 // KMX_E_FORMAT, never a crash.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -198,6 +199,40 @@ TEST_F(SmallModels, SavingToAMissingFolderIsAnIoErrorAndLeavesNothing) {
     EXPECT_EQ(kmx_model_save(nullptr, "x"), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_model_save(model, nullptr), KMX_E_INVALID_ARGUMENT);
     kmx_model_free(model);
+}
+
+// A file from a newer kmx (a higher format version, its checksums valid) is
+// named as such, not as corrupt.
+TEST_F(SmallModels, NewerFormatVersionIsNamed) {
+    kmx_model *model = train("method=svm C=4", kernel, data);
+    ASSERT_NE(model, nullptr);
+    std::vector<unsigned char> bytes = saved_bytes(model);
+    const uint64_t version = get_le(bytes, 8, 4);
+    put_le32(bytes, 8, uint32_t(version + 1));
+    refresh_checksums(bytes);
+    kmx_model *loaded = nullptr;
+    EXPECT_EQ(kmx_model_load_from_buffer(&loaded, bytes.data(), int64_t(bytes.size())), KMX_E_FORMAT);
+    const std::string expected =
+        "model format version " + std::to_string(version + 1) + "; this kmx reads version " + std::to_string(version);
+    EXPECT_NE(std::string(kmx_last_error()).find(expected), std::string::npos) << kmx_last_error();
+    EXPECT_EQ(loaded, nullptr);
+    kmx_model_free(model);
+}
+
+// A file kmx may not read (permissions) is an I/O error naming it. (Root
+// reads every file, so this is skipped when the tests run as root.)
+TEST(ModelFile, UnreadableFileIsAnIoError) {
+    if (geteuid() == 0) GTEST_SKIP() << "root can read a file without read permission";
+    const std::string path = testing::TempDir() + "/kmx_unreadable.kmx";
+    std::FILE *file = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(file, nullptr);
+    std::fputs("KMXMODEL", file);
+    std::fclose(file);
+    ASSERT_EQ(chmod(path.c_str(), 0), 0);
+    kmx_model *model = nullptr;
+    EXPECT_EQ(kmx_model_load(&model, path.c_str()), KMX_E_IO);
+    EXPECT_NE(std::string(kmx_last_error()).find("Permission denied"), std::string::npos) << kmx_last_error();
+    std::remove(path.c_str());
 }
 
 }  // namespace

@@ -234,7 +234,9 @@ TEST(CompactPredict, PreparedRoutingMatchesTheRuleWithManyLeavesAndTies) {
     EXPECT_GT(leaves_seen, 30);
 }
 
-TEST(CompactPredict, FewerColumnsArePaddedWithZeros) {
+// LIBSVM rows (absent columns are zeros) narrower than the predictor are
+// padded with zeros; dense rows narrower than it, or any wider, are errors.
+TEST(CompactPredict, FewerColumnsArePaddedWithZerosOnlyForLibsvmRows) {
     kmx::Rng rng(5);
     const CompactPredictor p =
         predict_test::random_predictor(rng, 5, KMX_KERNEL_RBF, kmx::PredictorTask::classification, 3,
@@ -246,7 +248,10 @@ TEST(CompactPredict, FewerColumnsArePaddedWithZeros) {
             wide[size_t(i * p.d + f)] = narrow[size_t(i * short_d + f)] = rng.uniform();
     kmx::Context ctx;
     std::vector<double> a(size_t(n * p.outputs)), b(a.size());
-    kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(narrow.data(), n, short_d, nullptr), a.data(), nullptr);
+    auto narrow_data = kmx::Dataset::dense_borrow(narrow.data(), n, short_d, nullptr);
+    EXPECT_THROW(kmx::compact_predict(ctx, p, *narrow_data, a.data(), nullptr), kmx::Error);
+    narrow_data->absent_columns_are_zeros = true;
+    kmx::compact_predict(ctx, p, *narrow_data, a.data(), nullptr);
     kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(wide.data(), n, p.d, nullptr), b.data(), nullptr);
     EXPECT_EQ(a, b);
     std::vector<double> too_wide(size_t(n * (p.d + 1)));

@@ -77,7 +77,10 @@ public final class Model extends NativeResource {
         return info(ModelInfoKey.INFO_C);
     }
 
-    /** The number of features d the model expects (fewer are padded with zeros, more are an error). */
+    /**
+     * The number of features d the model expects (more are an error, and so are fewer in dense data; a LIBSVM file
+     * with fewer is padded with zeros).
+     */
     public long columns() {
         return (long) info(ModelInfoKey.INFO_COLUMNS);
     }

@@ -185,11 +185,12 @@ test_that("bad input to training and prediction is a kmx_error", {
   expect_error(kmx_model_from_raw(1:10), "raw vector")
   expect_kmx_error(kmx_load_model(tempfile()), "KMX_E_IO")
 
-  # More columns than the model is an error; fewer are padded with zeros.
+  # More columns than the model is an error; so are fewer in a (dense) matrix.
   wide <- cbind(d$test_x, 0)
   expect_kmx_error(predict(fit, wide), "KMX_E_INVALID_ARGUMENT")
   expect_kmx_error(predict(fit, wide, type = "decision"), "KMX_E_INVALID_ARGUMENT")
-  expect_identical(predict(fit, d$test_x[, 1:15]), predict(fit, cbind(d$test_x[, 1:15], 0)))
+  expect_kmx_error(predict(fit, unname(d$test_x[, 1:15])), "KMX_E_INVALID_ARGUMENT",
+                   "15 columns but the model was trained on 16")
 
   kmx_free(fit)
   kmx_free(fit) # a second free does nothing

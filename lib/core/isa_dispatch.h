@@ -1,0 +1,53 @@
+// isa_dispatch.h — one function compiled for AVX-512, AVX2 and baseline
+// x86-64, the CPU's variant chosen at run time through a plain function
+// pointer.
+//
+// GCC's and clang's target_clones resolve through IFUNCs, which ld.so runs
+// while it relocates libkmx.so, before a sanitizer's runtime is ready (a GCC
+// ThreadSanitizer build segfaulted in ld.so there). Here nothing runs at load
+// time: the first call reads the CPU's features (__builtin_cpu_supports) and
+// keeps the chosen variant in a function-local static.
+//
+// Usage, for `ret name(params)` whose body is the always_inline function
+// `name_body` (so each variant compiles the whole body for its ISA):
+//     KMX_ISA_VARIANTS(int64_t, nearest, (const double *x, int64_t n), (x, n))
+#pragma once
+
+namespace kmx {
+
+enum class IsaLevel { Baseline, Avx2, Avx512f };
+
+// The widest of the three the CPU runs (Baseline off x86-64).
+inline IsaLevel cpu_isa_level() {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return IsaLevel::Avx512f;
+    if (__builtin_cpu_supports("avx2")) return IsaLevel::Avx2;
+#endif
+    return IsaLevel::Baseline;
+}
+
+// The variant for `level`.
+template <class Fn>
+Fn pick_isa_variant(IsaLevel level, Fn avx512f, Fn avx2, Fn baseline) {
+    return level == IsaLevel::Avx512f ? avx512f : level == IsaLevel::Avx2 ? avx2 : baseline;
+}
+
+}  // namespace kmx
+
+#define KMX_ALWAYS_INLINE __attribute__((always_inline)) inline
+
+#if defined(__x86_64__)
+#define KMX_ISA_VARIANTS(ret, name, params, args)                                                          \
+    __attribute__((target("avx512f"))) ret name##_avx512f params { return name##_body args; }              \
+    __attribute__((target("avx2"))) ret name##_avx2 params { return name##_body args; }                    \
+    ret name##_baseline params { return name##_body args; }                                                \
+    ret name params {                                                                                      \
+        static const auto variant =                                                                        \
+            ::kmx::pick_isa_variant(::kmx::cpu_isa_level(), name##_avx512f, name##_avx2, name##_baseline); \
+        return variant args;                                                                               \
+    }
+#else
+#define KMX_ISA_VARIANTS(ret, name, params, args) \
+    ret name params { return name##_body args; }
+#endif
