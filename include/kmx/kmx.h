@@ -224,9 +224,10 @@ typedef enum kmx_ownership {
 } kmx_ownership;
 
 typedef enum kmx_format {
-    KMX_FORMAT_AUTO = 0,               /* detected from the first data line */
+    KMX_FORMAT_AUTO = 0,               /* .kmxd by its magic, else text detected from the first data line */
     KMX_FORMAT_LIBSVM = 1,             /* "label j:v j:v ...", j 1-based and increasing */
     KMX_FORMAT_CSV = 2,                /* "label,x1,...,xd", no header */
+    KMX_FORMAT_KMXD = 3,               /* kmx's binary dataset file (kmx convert), used in place */
     KMX_FORMAT_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_format;
 
@@ -237,9 +238,13 @@ KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_
 /* Reads a LIBSVM or CSV file (label first). Sparse LIBSVM input stays sparse
  * (CSR) when d is large and few entries are nonzero, else becomes dense rows.
  * ctx may be NULL; its memory budget bounds the dataset's size. A malformed
- * file fails with KMX_E_FORMAT naming file, line and column. */
+ * file fails with KMX_E_FORMAT naming file, line and column. A .kmxd file
+ * (written by `kmx convert`) is mapped and its arrays used in place, not
+ * copied, after its checksums and structure are verified; a truncated or
+ * corrupt one fails with KMX_E_FORMAT naming the file and the fault. */
 KMX_API kmx_status kmx_dataset_load(kmx_dataset **out, kmx_context *ctx, const char *path, kmx_format format);
-/* Like kmx_dataset_load, from text in memory (`name` appears in messages). */
+/* Like kmx_dataset_load, from text in memory (`name` appears in messages);
+ * the bytes of a .kmxd file are copied and decoded. */
 KMX_API kmx_status kmx_dataset_parse(kmx_dataset **out, kmx_context *ctx, const char *text, int64_t text_len,
                                      kmx_format format, const char *name);
 KMX_API void kmx_dataset_free(kmx_dataset *ds);

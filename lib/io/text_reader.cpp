@@ -18,6 +18,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "kmxd_format.h"
 #include "mapped_file.h"
 #include "row_formats.h"
 #include "text_scanner.h"
@@ -56,7 +57,8 @@ kmx_format resolve_format(const TextInput &input, kmx_format format) {
     if (format == KMX_FORMAT_LIBSVM || format == KMX_FORMAT_CSV) return format;
     if (format != KMX_FORMAT_AUTO)
         fail(KMX_E_INVALID_ARGUMENT,
-             "format %d is none of KMX_FORMAT_AUTO (0), KMX_FORMAT_LIBSVM (1), KMX_FORMAT_CSV (2)", int(format));
+             "format %d is none of KMX_FORMAT_AUTO (0), KMX_FORMAT_LIBSVM (1), KMX_FORMAT_CSV (2), KMX_FORMAT_KMXD (3)",
+             int(format));
     return detect_format(input);
 }
 
@@ -332,6 +334,11 @@ void fill(Context &ctx, const std::vector<TextPiece> &pieces, const std::vector<
     ds.values = to.values;
 }
 
+// A .kmxd file: asked for, or detected by its magic (which no text starts with).
+bool is_binary(const char *bytes, size_t len, kmx_format format) {
+    return format == KMX_FORMAT_KMXD || (format == KMX_FORMAT_AUTO && is_kmxd(bytes, len));
+}
+
 }  // namespace
 
 std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, size_t len, kmx_format format,
@@ -358,17 +365,19 @@ std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, si
 
 std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format,
                                        const char *name) {
+    if (is_binary(text, len, format)) return copy_kmxd(ctx, text, len, name ? name : "<memory>");
     const size_t pieces = std::min(size_t(std::max(1, ctx.threads)), std::max<size_t>(1, len / kMinBytesPerPiece));
     return parse_dataset_pieces(ctx, text, len, format, name, int(pieces));
 }
 
 std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format) {
-    const MappedFile file(path);
+    auto file = std::make_shared<const MappedFile>(path);
     char what[300];
     std::snprintf(what, sizeof what, "reading '%s'", path);
-    ctx.check_budget(file.size(), what);  // its pages join the process's memory as they are read
-    file.advise_sequential();
-    return parse_dataset(ctx, file.data(), file.size(), format, path);
+    ctx.check_budget(file->size(), what);  // its pages join the process's memory as they are read
+    if (is_binary(file->data(), file->size(), format)) return open_kmxd_mapping(ctx, std::move(file), path);
+    file->advise_sequential();
+    return parse_dataset(ctx, file->data(), file->size(), format, path);
 }
 
 }  // namespace kmx

@@ -17,6 +17,9 @@ namespace kmx {
 class Context;
 class Dataset;
 
+// A .kmxd file (KMX_FORMAT_KMXD, or KMX_FORMAT_AUTO and its magic) goes to
+// kmxd_format.h instead: mapped and used in place by read_dataset_file,
+// copied and decoded by parse_dataset.
 std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format);
 std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format, const char *name);
 // The same with the text cut into `pieces` pieces at line boundaries, read
