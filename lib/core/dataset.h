@@ -35,6 +35,9 @@ public:
 
     bool sparse() const { return row_ptr != nullptr; }
     bool float32() const { return x32 != nullptr || values32 != nullptr; }
+    // Dense double rows, usable in place; other rows (CSR, float32) are
+    // expanded to doubles by copy_rows into the reader's buffer.
+    bool rows_in_place() const { return x != nullptr; }
     // Bytes of one stored feature value (8, or 4 for float32).
     size_t value_bytes() const { return float32() ? sizeof(float) : sizeof(double); }
     // Value e of a CSR dataset, as a double.

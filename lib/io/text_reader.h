@@ -4,7 +4,8 @@
 // rows, columns and nonzeros and validates every token (a bad one fails with KMX_E_FORMAT naming file, line and column); the
 // dataset's one block is then sized exactly and checked against the memory
 // budget before the second pass fills it. Sparse LIBSVM input stays CSR when
-// it is wide and sparse, else becomes dense rows (see choose_dense()).
+// it is wide and sparse, else becomes dense rows (see choose_dense()). With
+// ctx.float32_data (precision=float32) the values are stored as floats.
 #pragma once
 #include <cstddef>
 #include <cstdint>
