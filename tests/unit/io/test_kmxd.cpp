@@ -522,4 +522,55 @@ TEST(Kmxd, RowRangesVerifyOnlyTheirChunksAndRefuseBadRanges) {
     }
 }
 
+// ---- precision=float32 text loading ----------------------------------------------
+
+DatasetPtr parse_float32(const std::string &text) {
+    kmx::Context ctx;
+    ctx.float32_data = true;
+    ctx.begin_call();
+    return kmx::parse_dataset(ctx, text.data(), text.size(), KMX_FORMAT_AUTO, "t");
+}
+
+TEST(TextFloat32, DenseAndCsrStoreTheRoundedValues) {
+    for (const std::string &text : {std::string("1 1:0.1 3:1e-3\n-1 2:3.14159265358979\n"), sparse_text()}) {
+        const DatasetPtr wide = parse(text), narrow = parse_float32(text);
+        ASSERT_TRUE(narrow->float32());
+        EXPECT_EQ(narrow->sparse(), wide->sparse());
+        EXPECT_EQ(narrow->x, nullptr);
+        EXPECT_EQ(narrow->values, nullptr);
+        std::vector<double> rounded = dense(*wide);
+        for (double &v : rounded) v = double(float(v));
+        EXPECT_EQ(dense(*narrow), rounded);
+        EXPECT_EQ(labels(*narrow), labels(*wide));  // labels stay double
+    }
+}
+
+TEST(TextFloat32, ValueBeyondFloatRangeNamesItsLine) {
+    try {
+        parse_float32("1 1:1\n2 2:1e39\n");
+        ADD_FAILURE() << "1e39 was stored as a float";
+    } catch (const kmx::Error &e) {
+        EXPECT_EQ(e.status(), KMX_E_FORMAT);
+        EXPECT_EQ(std::string(e.what()).rfind("t:2:", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("float32"), std::string::npos) << e.what();
+    }
+}
+
+TEST(TextFloat32, HalvesTheBlockThatTheBudgetIsCheckedFor) {
+    std::string text;
+    for (int r = 0; r < 1000; ++r) {
+        text += std::to_string(r % 2);
+        for (int j = 1; j <= 100; ++j) text += " " + std::to_string(j) + ":" + std::to_string(r * 0.001 + j);
+        text += "\n";
+    }
+    // 1000 x 100 values: 800 kB as doubles, 400 kB as floats (plus 8 kB of labels).
+    kmx::Context ctx;
+    ctx.memory_budget = 600000;
+    ctx.begin_call();
+    EXPECT_THROW(kmx::parse_dataset(ctx, text.data(), text.size(), KMX_FORMAT_AUTO, "t"), kmx::Error);
+    ctx.float32_data = true;
+    ctx.begin_call();
+    EXPECT_EQ(kmx::parse_dataset(ctx, text.data(), text.size(), KMX_FORMAT_AUTO, "t")->n, 1000);
+}
+
 }  // namespace
