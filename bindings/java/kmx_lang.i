@@ -178,6 +178,7 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 %rename(ApproxMethod) kmx_approx_method;
 %rename(PredictorInfoKey) kmx_predictor_info_key;
 %rename(SystemKey) kmx_system_key;
+%rename(Precision) kmx_precision; /* Precision.PRECISION_FLOAT32 (FLOAT32 is a Param) */
 /* Items lose their enum's prefix, except where SWIG, which scopes C enum items
  * globally, would then see a name twice: Bias keeps BIAS_ and Task keeps TASK_
  * (AUTO is a Format), ModelInfoKey keeps INFO_ (METHOD, BIAS, MULTICLASS are
@@ -230,7 +231,7 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_system_info };
 %apply kmx_status KMX_RETURNS_BOOLEAN {
     kmx_status kmx_param_used_by,
-    kmx_status kmx_dataset_is_sparse, kmx_status kmx_dataset_has_labels,
+    kmx_status kmx_dataset_is_sparse, kmx_status kmx_dataset_is_float32, kmx_status kmx_dataset_has_labels,
     kmx_status kmx_dataset_has_weights };
 %apply kmx_status KMX_RETURNS_DOUBLES { kmx_status kmx_param_bounds };
 %apply kmx_status KMX_RETURNS_PARAM { kmx_status kmx_param_from_name, kmx_status kmx_param_at };

@@ -213,6 +213,7 @@ KMX_R_ENUM(kmx_center_method)
 KMX_R_ENUM(kmx_approx_method)
 KMX_R_ENUM(kmx_predictor_info_key)
 KMX_R_ENUM(kmx_system_key)
+KMX_R_ENUM(kmx_precision)
 
 %typemap(rtype) int64_t "numeric";
 %typemap(scoercein) int64_t "";

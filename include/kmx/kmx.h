@@ -102,6 +102,7 @@ typedef enum kmx_param {
     KMX_PARAM_SEED = 101,
     KMX_PARAM_MEMORY_BUDGET = 102,
     KMX_PARAM_LOG_LEVEL = 103, /* a kmx_log_level */
+    KMX_PARAM_PRECISION = 104, /* a kmx_precision: how kmx_dataset_load stores feature values */
     /* kernel */
     KMX_PARAM_KERNEL = 200, /* a kmx_kernel_type */
     KMX_PARAM_GAMMA = 201,
@@ -225,11 +226,18 @@ typedef enum kmx_ownership {
 } kmx_ownership;
 
 typedef enum kmx_format {
-    KMX_FORMAT_AUTO = 0,               /* detected from the first data line */
+    KMX_FORMAT_AUTO = 0,               /* .kmxd by its magic, else text detected from the first data line */
     KMX_FORMAT_LIBSVM = 1,             /* "label j:v j:v ...", j 1-based and increasing */
     KMX_FORMAT_CSV = 2,                /* "label,x1,...,xd", no header */
+    KMX_FORMAT_KMXD = 3,               /* kmx's binary dataset file (kmx convert), used in place */
     KMX_FORMAT_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_format;
+
+typedef enum kmx_precision {
+    KMX_PRECISION_FLOAT64 = 0,            /* feature values stored as doubles */
+    KMX_PRECISION_FLOAT32 = 1,            /* as floats: half the memory; kernels still compute in double */
+    KMX_PRECISION_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_precision;
 
 /* A dataset from dense row-major x (n rows, d columns) and optional targets y
  * (length n; NULL for none). Values must be finite. */
@@ -238,12 +246,23 @@ KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_
 /* Reads a LIBSVM or CSV file (label first). Sparse LIBSVM input stays sparse
  * (CSR) when d is large and few entries are nonzero, else becomes dense rows.
  * ctx may be NULL; its memory budget bounds the dataset's size. A malformed
- * file fails with KMX_E_FORMAT naming file, line and column. */
+ * file fails with KMX_E_FORMAT naming file, line and column. A .kmxd file
+ * (written by `kmx convert`) is mapped and its arrays used in place, not
+ * copied, after its checksums and structure are verified; a truncated or
+ * corrupt one fails with KMX_E_FORMAT naming the file and the fault. */
 KMX_API kmx_status kmx_dataset_load(kmx_dataset **out, kmx_context *ctx, const char *path, kmx_format format);
-/* Like kmx_dataset_load, from text in memory (`name` appears in messages). */
+/* Like kmx_dataset_load, from text in memory (`name` appears in messages);
+ * the bytes of a .kmxd file are copied and decoded. */
 KMX_API kmx_status kmx_dataset_parse(kmx_dataset **out, kmx_context *ctx, const char *text, int64_t text_len,
                                      kmx_format format, const char *name);
 KMX_API void kmx_dataset_free(kmx_dataset *ds);
+/* Writes ds (dense or CSR, with its labels and weights) to `path` as a .kmxd
+ * file, atomically: a versioned header, then the arrays as they lie in memory
+ * (little-endian, 64-byte aligned, a CRC-32 per MiB), so kmx_dataset_load
+ * maps them in place. The values are stored as floats when precision is
+ * KMX_PRECISION_FLOAT32 (a value beyond float range is KMX_E_INVALID_ARGUMENT)
+ * or ds already holds floats. */
+KMX_API kmx_status kmx_dataset_save(const kmx_dataset *ds, const char *path, kmx_precision precision);
 /* Per-row sample weights (copied; finite and >= 0, not all zero). */
 KMX_API kmx_status kmx_dataset_set_weights(kmx_dataset *ds, const double *w, int64_t n);
 KMX_API kmx_status kmx_dataset_rows(int64_t *out, const kmx_dataset *ds);
@@ -252,6 +271,8 @@ KMX_API kmx_status kmx_dataset_cols(int64_t *out, const kmx_dataset *ds);
 KMX_API kmx_status kmx_dataset_nnz(int64_t *out, const kmx_dataset *ds);
 /* 1 if the dataset is stored sparse (CSR), else 0. */
 KMX_API kmx_status kmx_dataset_is_sparse(int *out, const kmx_dataset *ds);
+/* 1 if the feature values are stored as floats (kmx_dataset_get_rows gives doubles either way). */
+KMX_API kmx_status kmx_dataset_is_float32(int *out, const kmx_dataset *ds);
 /* 1 if it has labels/targets, 1 if it has weights. */
 KMX_API kmx_status kmx_dataset_has_labels(int *out, const kmx_dataset *ds);
 KMX_API kmx_status kmx_dataset_has_weights(int *out, const kmx_dataset *ds);

@@ -67,9 +67,11 @@ Landmarks kmeans_landmarks(Context &ctx, const Dataset &data, const LandmarkOpti
     view.n = data.n;
     view.d = d;
     view.x = data.x;
+    view.x32 = data.x32;
     view.row_ptr = data.row_ptr;
     view.col = data.col;
     view.values = data.values;
+    view.values32 = data.values32;
     view.w = weights;
     ctx.check_budget(size_t(m * d) * sizeof(double) + size_t(data.n) * sizeof(int32_t), "k-means landmarks");
     Arena scratch = ctx.reserve(kmeans_workspace_bytes(view, m, ctx.threads), "k-means landmarks scratch");

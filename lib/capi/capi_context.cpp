@@ -24,6 +24,9 @@ void apply(Context &ctx, kmx_param param, double value) {
         case KMX_PARAM_LOG_LEVEL:
             ctx.log_level = kmx_log_level(int(value));
             break;
+        case KMX_PARAM_PRECISION:
+            ctx.float32_data = value == KMX_PRECISION_FLOAT32;
+            break;
         default:
             fail(KMX_E_INTERNAL, "context parameter %d has no field", int(param));
     }
@@ -39,6 +42,8 @@ double value_of(const Context &ctx, kmx_param param) {
             return double(ctx.memory_budget);
         case KMX_PARAM_LOG_LEVEL:
             return ctx.log_level;
+        case KMX_PARAM_PRECISION:
+            return ctx.float32_data ? KMX_PRECISION_FLOAT32 : KMX_PRECISION_FLOAT64;
         default:
             fail(KMX_E_INTERNAL, "context parameter %d has no field", int(param));
     }

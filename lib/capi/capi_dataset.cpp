@@ -1,9 +1,10 @@
-// kmx_dataset: dense data from caller memory, LIBSVM/CSV files, queries.
+// kmx_dataset: dense data from caller memory, LIBSVM/CSV/.kmxd files, .kmxd writing, queries.
 #include <algorithm>
 #include <cstring>
 
 #include "firewall.h"
 #include "handles.h"
+#include "io/kmxd_format.h"
 #include "io/text_reader.h"
 
 namespace kmx::capi {
@@ -100,6 +101,18 @@ KMX_API kmx_status kmx_dataset_parse(kmx_dataset **out, kmx_context *ctx, const 
 
 KMX_API void kmx_dataset_free(kmx_dataset *ds) { delete ds; }
 
+KMX_API kmx_status kmx_dataset_save(const kmx_dataset *ds, const char *path, kmx_precision precision) {
+    return KMX_GUARDED({
+        const kmx::Dataset &data = dataset_of(ds, "ds");
+        require_pointer(path, "path");
+        if (precision != KMX_PRECISION_FLOAT64 && precision != KMX_PRECISION_FLOAT32)
+            kmx::fail(KMX_E_INVALID_ARGUMENT,
+                      "precision %d is neither KMX_PRECISION_FLOAT64 (0) nor KMX_PRECISION_FLOAT32 (1)",
+                      int(precision));
+        kmx::write_kmxd_file(data, path, precision == KMX_PRECISION_FLOAT32);
+    });
+}
+
 KMX_API kmx_status kmx_dataset_set_weights(kmx_dataset *ds, const double *w, int64_t n) {
     return KMX_GUARDED({
         require_pointer(ds, "ds");
@@ -124,6 +137,10 @@ KMX_API kmx_status kmx_dataset_nnz(int64_t *out, const kmx_dataset *ds) {
 
 KMX_API kmx_status kmx_dataset_is_sparse(int *out, const kmx_dataset *ds) {
     return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").sparse() ? 1 : 0);
+}
+
+KMX_API kmx_status kmx_dataset_is_float32(int *out, const kmx_dataset *ds) {
+    return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").float32() ? 1 : 0);
 }
 
 KMX_API kmx_status kmx_dataset_has_labels(int *out, const kmx_dataset *ds) {

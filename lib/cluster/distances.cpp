@@ -37,8 +37,13 @@ double squared_norm(const double *a, int64_t d) {
 }
 
 double row_squared_norm(const Dataset &data, int64_t i) {
-    if (!data.sparse()) return squared_norm(data.x + i * data.d, data.d);
+    if (data.x) return squared_norm(data.x + i * data.d, data.d);
+    if (data.x32)
+        return lane_sum(data.d, [&](int64_t j) { return double(data.x32[i * data.d + j]) * data.x32[i * data.d + j]; });
     const int64_t begin = data.row_ptr[i];
+    if (data.values32)
+        return lane_sum(data.row_ptr[i + 1] - begin,
+                        [&](int64_t e) { return data.value(begin + e) * data.value(begin + e); });
     return squared_norm(data.values + begin, data.row_ptr[i + 1] - begin);
 }
 

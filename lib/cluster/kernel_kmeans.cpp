@@ -44,25 +44,29 @@ int64_t max_row_nonzeros(const Dataset &data) {
 }
 
 // A dataset view holding copies of `count` chosen rows of `data`, stored the
-// same way (dense or CSR), in carved memory. Sized by the same code (the
+// same way (dense or CSR, float64 or float32: the workspace plans made for
+// data hold for the view), in carved memory. Sized by the same code (the
 // carver without an arena), for up to `count` rows of `row_nonzeros` each.
+// Exactly one of values/values32 is carved (dense: count * d of them).
 struct RowView {
     Dataset view;
-    double *dense = nullptr;
     int64_t *row_ptr = nullptr;
     int32_t *col = nullptr;
     double *values = nullptr;
+    float *values32 = nullptr;
 };
 
 RowView carve_row_view(ScratchCarver &carver, const Dataset &data, int64_t count, int64_t row_nonzeros) {
     RowView v;
-    if (!data.sparse()) {
-        v.dense = carver.take<double>(size_t(count * data.d));
-    } else {
+    const size_t value_count = size_t(data.sparse() ? count * row_nonzeros : count * data.d);
+    if (data.sparse()) {
         v.row_ptr = carver.take<int64_t>(size_t(count + 1));
         v.col = carver.take<int32_t>(size_t(count * row_nonzeros));
-        v.values = carver.take<double>(size_t(count * row_nonzeros));
     }
+    if (data.float32())
+        v.values32 = carver.take<float>(value_count);
+    else
+        v.values = carver.take<double>(value_count);
     return v;
 }
 
@@ -74,9 +78,13 @@ const Dataset &fill_row_view(RowView &v, const Dataset &data, const int64_t *row
     if (!data.sparse()) {
         for (int64_t i = 0; i < count; ++i) {
             const int64_t r = rows ? rows[i] : first + i;
-            std::copy(data.x + r * data.d, data.x + (r + 1) * data.d, v.dense + i * data.d);
+            if (data.x32)
+                std::copy(data.x32 + r * data.d, data.x32 + (r + 1) * data.d, v.values32 + i * data.d);
+            else
+                std::copy(data.x + r * data.d, data.x + (r + 1) * data.d, v.values + i * data.d);
         }
-        v.view.x = v.dense;
+        v.view.x = data.x32 ? nullptr : v.values;
+        v.view.x32 = data.x32 ? v.values32 : nullptr;
         return v.view;
     }
     v.row_ptr[0] = 0;
@@ -84,12 +92,16 @@ const Dataset &fill_row_view(RowView &v, const Dataset &data, const int64_t *row
         const int64_t r = rows ? rows[i] : first + i;
         const int64_t begin = data.row_ptr[r], end = data.row_ptr[r + 1];
         std::copy(data.col + begin, data.col + end, v.col + v.row_ptr[i]);
-        std::copy(data.values + begin, data.values + end, v.values + v.row_ptr[i]);
+        if (data.values32)
+            std::copy(data.values32 + begin, data.values32 + end, v.values32 + v.row_ptr[i]);
+        else
+            std::copy(data.values + begin, data.values + end, v.values + v.row_ptr[i]);
         v.row_ptr[i + 1] = v.row_ptr[i] + (end - begin);
     }
     v.view.row_ptr = v.row_ptr;
     v.view.col = v.col;
-    v.view.values = v.values;
+    v.view.values = data.values32 ? nullptr : v.values;
+    v.view.values32 = data.values32 ? v.values32 : nullptr;
     return v.view;
 }
 

@@ -16,7 +16,7 @@ constexpr int64_t kMaxExpandedBytes = int64_t(64) << 20;
 int64_t rows_per_block(const Dataset &data, int64_t width) {
     const int64_t bytes_per_row = int64_t(sizeof(double)) * (data.d + width);
     int64_t rows = std::clamp(kBlockBytes / bytes_per_row, kMinBlockRows, kMaxBlockRows);
-    if (data.sparse())
+    if (!data.rows_in_place())
         rows = std::min(rows, std::max<int64_t>(1, kMaxExpandedBytes / (int64_t(sizeof(double)) * data.d)));
     return std::max<int64_t>(1, std::min(rows, data.n));
 }
@@ -35,7 +35,7 @@ RowPartition partition_rows(const Dataset &data, int64_t width, int threads) {
 BlockBuffers *carve_block_buffers(ScratchCarver &carver, const Dataset &data, const RowPartition &partition,
                                   int64_t width) {
     BlockBuffers *buffers = carver.take<BlockBuffers>(size_t(partition.slots));
-    const size_t expanded = data.sparse() ? size_t(partition.block_rows * data.d) : 0;
+    const size_t expanded = !data.rows_in_place() ? size_t(partition.block_rows * data.d) : 0;
     for (int slot = 0; slot < partition.slots; ++slot) {
         const BlockBuffers carved{carver.take<double>(expanded),
                                   carver.take<double>(size_t(partition.block_rows * width))};
@@ -45,7 +45,7 @@ BlockBuffers *carve_block_buffers(ScratchCarver &carver, const Dataset &data, co
 }
 
 const double *dense_rows(const Dataset &data, int64_t begin, int64_t end, double *buffer) {
-    if (!data.sparse()) return data.x + begin * data.d;
+    if (data.rows_in_place()) return data.x + begin * data.d;
     data.copy_rows(begin, end, buffer);
     return buffer;
 }

@@ -6,6 +6,9 @@
 #pragma once
 #include <cstdint>
 
+#ifndef KMX_EXPERIMENTAL_API
+#define KMX_EXPERIMENTAL_API  // kmx_communicator, for code that includes this header outside the library
+#endif
 #include "kmx/kmx.h"
 
 namespace kmx {

@@ -28,6 +28,7 @@ public:
     uint64_t seed = 0;
     size_t memory_budget = kUnlimitedBudget;
     kmx_log_level log_level = KMX_LOG_WARNING;
+    bool float32_data = false;  // precision=float32: datasets loaded with this context store floats
 
     kmx_log_fn log_fn = nullptr;
     void *log_user = nullptr;

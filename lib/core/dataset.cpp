@@ -1,5 +1,6 @@
 #include "dataset.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -25,13 +26,17 @@ void check_finite(const double *values, int64_t rows, int64_t cols, const char *
 
 void Dataset::copy_rows(int64_t begin, int64_t end, double *out) const {
     const int64_t rows = end - begin;
-    if (!sparse()) {
+    if (x) {
         std::memcpy(out, x + begin * d, sizeof(double) * size_t(rows * d));
+        return;
+    }
+    if (x32) {  // float to double is exact: the rows are the float32 values
+        std::copy(x32 + begin * d, x32 + end * d, out);
         return;
     }
     std::memset(out, 0, sizeof(double) * size_t(rows * d));
     for (int64_t r = begin; r < end; ++r)
-        for (int64_t e = row_ptr[r]; e < row_ptr[r + 1]; ++e) out[(r - begin) * d + col[e]] = values[e];
+        for (int64_t e = row_ptr[r]; e < row_ptr[r + 1]; ++e) out[(r - begin) * d + col[e]] = value(e);
 }
 
 size_t Dataset::dense_bytes(int64_t n, int64_t d, bool with_labels, bool with_weights) {
@@ -109,13 +114,20 @@ void gather_rows(const Dataset &data, const int64_t *rows, int64_t count, double
 }
 
 void check_finite_dataset(const Dataset &data, const char *name) {
-    if (!data.sparse()) {
+    if (data.x) {
         check_finite(data.x, data.n, data.d, name);
+        return;
+    }
+    if (data.x32) {
+        for (int64_t i = 0; i < data.n * data.d; ++i)
+            if (!std::isfinite(data.x32[i]))
+                fail(KMX_E_INVALID_ARGUMENT, "%s[%lld,%lld] is not finite", name, (long long)(i / data.d),
+                     (long long)(i % data.d));
         return;
     }
     for (int64_t r = 0; r < data.n; ++r)
         for (int64_t p = data.row_ptr[r]; p < data.row_ptr[r + 1]; ++p)
-            if (!std::isfinite(data.values[p]))
+            if (!std::isfinite(data.value(p)))
                 fail(KMX_E_INVALID_ARGUMENT, "%s[%lld,%d] is not finite", name, (long long)r, data.col[p]);
 }
 

@@ -1,8 +1,13 @@
 // dataset.h — rows of features (dense row-major or CSR), optional labels or
-// targets, optional sample weights. Immutable once built.
+// targets, optional sample weights. Immutable once built. Feature values are
+// doubles, or floats for a dataset loaded with precision=float32 (half the
+// memory); readers that need doubles get them from copy_rows/gather_rows,
+// which widen floats exactly, so kernels still compute in double.
 #pragma once
 #include <cstdint>
+#include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace kmx {
 
@@ -13,13 +18,17 @@ public:
     int64_t n = 0;  // rows
     int64_t d = 0;  // columns
 
-    // Dense storage (x != nullptr): n*d row-major values.
+    // Dense storage (row_ptr == nullptr): n*d row-major values in x, or in
+    // x32 for a float32 dataset (then x == nullptr).
     const double *x = nullptr;
-    // Sparse storage (CSR, x == nullptr): row r holds entries
-    // [row_ptr[r], row_ptr[r+1]) of col/values, columns increasing, 0-based.
+    const float *x32 = nullptr;
+    // Sparse storage (CSR, row_ptr != nullptr): row r holds entries
+    // [row_ptr[r], row_ptr[r+1]) of col/values, columns increasing, 0-based;
+    // the values are in values32 instead for a float32 dataset.
     const int64_t *row_ptr = nullptr;
     const int32_t *col = nullptr;
     const double *values = nullptr;
+    const float *values32 = nullptr;
 
     const double *y = nullptr;  // n labels/targets, or nullptr
     const double *w = nullptr;  // n weights, or nullptr
@@ -28,7 +37,15 @@ public:
     // every column: fewer than a model's is an error (check_columns).
     bool absent_columns_are_zeros = false;
 
-    bool sparse() const { return x == nullptr; }
+    bool sparse() const { return row_ptr != nullptr; }
+    bool float32() const { return x32 != nullptr || values32 != nullptr; }
+    // Dense double rows, usable in place; other rows (CSR, float32) are
+    // expanded to doubles by copy_rows into the reader's buffer.
+    bool rows_in_place() const { return x != nullptr; }
+    // Bytes of one stored feature value (8, or 4 for float32).
+    size_t value_bytes() const { return float32() ? sizeof(float) : sizeof(double); }
+    // Value e of a CSR dataset, as a double.
+    double value(int64_t e) const { return values32 ? double(values32[e]) : values[e]; }
     int64_t nnz() const { return sparse() ? row_ptr[n] : n * d; }
 
     // Writes rows [begin, end) as dense row-major values into out ((end-begin)*d).
@@ -48,6 +65,9 @@ public:
     // Owned storage for loaders: one block of `bytes`.
     void adopt_block(size_t bytes);
     unsigned char *block() { return block_.get(); }
+    // Keeps `owner` (e.g. a file mapping the arrays point into) alive as long
+    // as the dataset.
+    void keep_alive(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
 
 private:
     struct FreeBlock {
@@ -55,6 +75,7 @@ private:
     };
     std::unique_ptr<unsigned char, FreeBlock> block_;
     std::unique_ptr<double[]> weights_;
+    std::vector<std::shared_ptr<const void>> owners_;
 };
 
 // Fails with KMX_E_INVALID_ARGUMENT naming the first non-finite value of a

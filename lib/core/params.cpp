@@ -23,6 +23,7 @@ const char *const kCenterMethodNames[] = {"uniform", "kmeans", "leverage", nullp
 const char *const kApproxNames[] = {"nystrom", "kmeans_nystrom", "meka", nullptr};
 const char *const kBiasNames[] = {"auto", "off", "on", nullptr};
 const char *const kMulticlassNames[] = {"ovo", "ovr", nullptr};
+const char *const kPrecisionNames[] = {"float64", "float32", nullptr};
 constexpr double kInf = INFINITY;
 constexpr double kMaxExact = 9007199254740992.0;  // 2^53
 
@@ -48,6 +49,9 @@ const ParamSpec kParams[] = {
      "(cgroup-aware), unlimited if unknown"},
     {KMX_PARAM_LOG_LEVEL, "log_level", 0, 3, KMX_BOUND_ENUM, KMX_LOG_WARNING, kLogLevelNames, kOwnerContext, 0,
      "messages at or below this level reach the log callback"},
+    {KMX_PARAM_PRECISION, "precision", 0, 1, KMX_BOUND_ENUM, KMX_PRECISION_FLOAT64, kPrecisionNames, kOwnerContext, 0,
+     "how kmx_dataset_load stores feature values: float32 halves the memory (values rounded to float); kernels "
+     "and distances still compute in double"},
     // kernel
     {KMX_PARAM_KERNEL, "kernel", 0, 4, KMX_BOUND_ENUM, KMX_KERNEL_RBF, kKernelNames, kOwnerKernel, 0,
      "kernel function"},

@@ -10,6 +10,8 @@
 #include "text_reader.h"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -20,6 +22,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "kmxd_format.h"
 #include "mapped_file.h"
 #include "row_formats.h"
 #include "text_scanner.h"
@@ -61,7 +64,8 @@ kmx_format resolve_format(const TextInput &input, kmx_format format) {
     if (format == KMX_FORMAT_LIBSVM || format == KMX_FORMAT_CSV) return format;
     if (format != KMX_FORMAT_AUTO)
         fail(KMX_E_INVALID_ARGUMENT,
-             "format %d is none of KMX_FORMAT_AUTO (0), KMX_FORMAT_LIBSVM (1), KMX_FORMAT_CSV (2)", int(format));
+             "format %d is none of KMX_FORMAT_AUTO (0), KMX_FORMAT_LIBSVM (1), KMX_FORMAT_CSV (2), KMX_FORMAT_KMXD (3)",
+             int(format));
     return detect_format(input);
 }
 
@@ -298,17 +302,16 @@ int64_t dense_count(const TextShape &shape) {
     return count;
 }
 
-BlockLayout plan_block(const TextShape &shape, bool dense) {
+BlockLayout plan_block(const TextShape &shape, bool dense, bool float32) {
     WorkspacePlan plan;
     BlockLayout layout;
     layout.labels = place<double>(plan, shape.rows);
-    if (dense) {
-        layout.x = place<double>(plan, dense_count(shape));
-    } else {
+    const int64_t value_count = dense ? dense_count(shape) : shape.nonzeros;
+    if (!dense) {
         layout.row_ptr = place<int64_t>(plan, shape.rows + 1);
         layout.cols = place<int32_t>(plan, shape.nonzeros);
-        layout.values = place<double>(plan, shape.nonzeros);
     }
+    (dense ? layout.x : layout.values) = float32 ? place<float>(plan, value_count) : place<double>(plan, value_count);
     layout.bytes = plan.bytes();
     return layout;
 }
@@ -334,37 +337,69 @@ std::vector<PieceOffset> piece_offsets(const std::vector<TextShape> &shapes) {
 }
 
 // The dataset's arrays inside its block, writable while the text fills them.
+// The values are doubles, or floats (x32/values32) with precision=float32.
 struct BlockArrays {
     double *labels = nullptr;
     double *x = nullptr;  // dense only
+    float *x32 = nullptr;
     int64_t *row_ptr = nullptr;
     int32_t *cols = nullptr;
     double *values = nullptr;  // CSR only
+    float *values32 = nullptr;
 };
 
-BlockArrays block_arrays(Dataset &ds, const BlockLayout &layout, bool dense) {
+BlockArrays block_arrays(Dataset &ds, const BlockLayout &layout, bool dense, bool float32) {
     BlockArrays arrays;
     arrays.labels = array_at<double>(ds, layout.labels);
     if (dense) {
-        arrays.x = array_at<double>(ds, layout.x);
+        if (float32)
+            arrays.x32 = array_at<float>(ds, layout.x);
+        else
+            arrays.x = array_at<double>(ds, layout.x);
     } else {
         arrays.row_ptr = array_at<int64_t>(ds, layout.row_ptr);
         arrays.cols = array_at<int32_t>(ds, layout.cols);
-        arrays.values = array_at<double>(ds, layout.values);
+        if (float32)
+            arrays.values32 = array_at<float>(ds, layout.values);
+        else
+            arrays.values = array_at<double>(ds, layout.values);
     }
     return arrays;
+}
+
+// A value as a float (precision=float32), rounded to nearest; one beyond
+// float range is an error at its line.
+float to_float32(const Line &line, double value) {
+    if (std::fabs(value) > double(FLT_MAX))
+        fail_at(line, line.begin, "value %g is beyond float32's range (precision=float32)", value);
+    return float(value);
+}
+
+// Stores a CSR row's nonzeros as doubles (to) or floats (to32).
+void store_values(const Line &line, const ParsedRow &row, double *to, float *to32) {
+    if (to) {
+        std::copy(row.values.begin(), row.values.end(), to);
+        return;
+    }
+    for (size_t e = 0; e < row.values.size(); ++e) to32[e] = to_float32(line, row.values[e]);
 }
 
 // Pass 2 of one piece, dense rows (zeroed here, by the thread that fills them).
 void fill_dense_piece(Context &ctx, RowReader &reader, const BlockArrays &to, int64_t d, int64_t rows,
                       const PieceOffset &at) {
     double *labels = to.labels + at.row;
-    double *x = to.x + at.row * d;
-    std::memset(x, 0, sizeof(double) * size_t(rows) * size_t(d));
+    double *x = to.x ? to.x + at.row * d : nullptr;
+    float *x32 = to.x32 ? to.x32 + at.row * d : nullptr;
+    if (x) std::memset(x, 0, sizeof(double) * size_t(rows) * size_t(d));
+    if (x32) std::memset(x32, 0, sizeof(float) * size_t(rows) * size_t(d));
     for_each_row(ctx, reader, 0.5, [&](int64_t r, const ParsedRow &row) {
         labels[r] = row.label;
-        double *dense_row = x + r * d;
-        for (size_t e = 0; e < row.cols.size(); ++e) dense_row[row.cols[e]] = row.values[e];
+        for (size_t e = 0; e < row.cols.size(); ++e) {
+            if (x)
+                x[r * d + row.cols[e]] = row.values[e];
+            else
+                x32[r * d + row.cols[e]] = to_float32(reader.line(), row.values[e]);
+        }
     });
 }
 
@@ -376,7 +411,8 @@ void fill_csr_piece(Context &ctx, RowReader &reader, const BlockArrays &to, cons
     for_each_row(ctx, reader, 0.5, [&](int64_t r, const ParsedRow &row) {
         labels[r] = row.label;
         std::copy(row.cols.begin(), row.cols.end(), to.cols + row_ptr[r]);
-        std::copy(row.values.begin(), row.values.end(), to.values + row_ptr[r]);
+        store_values(reader.line(), row, to.values ? to.values + row_ptr[r] : nullptr,
+                     to.values32 ? to.values32 + row_ptr[r] : nullptr);
         row_ptr[r + 1] = row_ptr[r] + int64_t(row.cols.size());
     });
 }
@@ -385,7 +421,7 @@ void fill_csr_piece(Context &ctx, RowReader &reader, const BlockArrays &to, cons
 // points at the filled arrays.
 void fill(Context &ctx, const std::vector<TextPiece> &pieces, const std::vector<TextShape> &shapes, kmx_format format,
           const CsvShape &csv_shape, Dataset &ds, const BlockLayout &layout, bool dense) {
-    const BlockArrays to = block_arrays(ds, layout, dense);
+    const BlockArrays to = block_arrays(ds, layout, dense, ctx.float32_data);
     const std::vector<PieceOffset> offsets = piece_offsets(shapes);
     for_each_piece(ctx, pieces.size(), [&](size_t p) {
         RowReader reader(pieces[p], format, csv_shape);
@@ -396,9 +432,16 @@ void fill(Context &ctx, const std::vector<TextPiece> &pieces, const std::vector<
     });
     ds.y = to.labels;
     ds.x = to.x;
+    ds.x32 = to.x32;
     ds.row_ptr = to.row_ptr;
     ds.col = to.cols;
     ds.values = to.values;
+    ds.values32 = to.values32;
+}
+
+// A .kmxd file: asked for, or detected by its magic (which no text starts with).
+bool is_binary(const char *bytes, size_t len, kmx_format format) {
+    return format == KMX_FORMAT_KMXD || (format == KMX_FORMAT_AUTO && is_kmxd(bytes, len));
 }
 
 }  // namespace
@@ -412,7 +455,7 @@ std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, si
     const std::vector<TextShape> shapes = measure(ctx, split, resolved, csv_shape);
     const TextShape shape = total_shape(input, shapes);
     const bool dense = choose_dense(shape.rows, shape.cols, shape.nonzeros);
-    const BlockLayout layout = plan_block(shape, dense);
+    const BlockLayout layout = plan_block(shape, dense, ctx.float32_data);
     char what[300];
     std::snprintf(what, sizeof what, "loading '%s'", input.name);
     ctx.check_budget(layout.bytes, what);
@@ -428,17 +471,19 @@ std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, si
 
 std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format,
                                        const char *name) {
+    if (is_binary(text, len, format)) return copy_kmxd(ctx, text, len, name ? name : "<memory>");
     const size_t pieces = std::min(size_t(std::max(1, ctx.threads)), std::max<size_t>(1, len / kMinBytesPerPiece));
     return parse_dataset_pieces(ctx, text, len, format, name, int(pieces));
 }
 
 std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format) {
-    const MappedFile file(path);
+    auto file = std::make_shared<const MappedFile>(path);
     char what[300];
     std::snprintf(what, sizeof what, "reading '%s'", path);
-    ctx.check_budget(file.size(), what);  // its pages join the process's memory as they are read
-    file.advise_sequential();
-    return parse_dataset(ctx, file.data(), file.size(), format, path);
+    ctx.check_budget(file->size(), what);  // its pages join the process's memory as they are read
+    if (is_binary(file->data(), file->size(), format)) return open_kmxd_mapping(ctx, std::move(file), path);
+    file->advise_sequential();
+    return parse_dataset(ctx, file->data(), file->size(), format, path);
 }
 
 }  // namespace kmx

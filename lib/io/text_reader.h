@@ -4,7 +4,8 @@
 // rows, columns and nonzeros and validates every token (a bad one fails with KMX_E_FORMAT naming file, line and column); the
 // dataset's one block is then sized exactly and checked against the memory
 // budget before the second pass fills it. Sparse LIBSVM input stays CSR when
-// it is wide and sparse, else becomes dense rows (see choose_dense()).
+// it is wide and sparse, else becomes dense rows (see choose_dense()). With
+// ctx.float32_data (precision=float32) the values are stored as floats.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +18,9 @@ namespace kmx {
 class Context;
 class Dataset;
 
+// A .kmxd file (KMX_FORMAT_KMXD, or KMX_FORMAT_AUTO and its magic) goes to
+// kmxd_format.h instead: mapped and used in place by read_dataset_file,
+// copied and decoded by parse_dataset.
 std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format);
 std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format, const char *name);
 // The same with the text cut into `pieces` pieces at line boundaries, read

@@ -18,14 +18,14 @@ constexpr int64_t kTileBytes = int64_t(8) << 20;
 
 // Rows of `data` per step: the whole range for dense data, else a tile.
 int64_t step_rows(const Dataset &data, int64_t rows) {
-    if (!data.sparse()) return rows;
+    if (data.rows_in_place()) return rows;
     const int64_t by_bytes = kTileBytes / int64_t(sizeof(double) * size_t(std::max<int64_t>(data.d, 1)));
     return std::min(rows, std::clamp<int64_t>(by_bytes, 1, kTileRows));
 }
 
 // Dense rows [begin, begin + rows) of `data`: in place, or expanded into tile.
 const double *dense_rows(const Dataset &data, int64_t begin, int64_t rows, double *tile) {
-    if (!data.sparse()) return data.x + begin * data.d;
+    if (data.rows_in_place()) return data.x + begin * data.d;
     data.copy_rows(begin, begin + rows, tile);
     return tile;
 }
@@ -53,8 +53,8 @@ void kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin
     if (na == 0 || nb == 0) return;
     const int64_t step_a = step_rows(a, na), step_b = step_rows(b, nb);
     ArenaScope scope(scratch);
-    double *tile_a = a.sparse() ? scratch.alloc<double>(size_t(step_a * d)) : nullptr;
-    double *tile_b = b.sparse() ? scratch.alloc<double>(size_t(step_b * d)) : nullptr;
+    double *tile_a = !a.rows_in_place() ? scratch.alloc<double>(size_t(step_a * d)) : nullptr;
+    double *tile_b = !b.rows_in_place() ? scratch.alloc<double>(size_t(step_b * d)) : nullptr;
     for (int64_t i = 0; i < na; i += step_a) {
         const int64_t rows_a = std::min(step_a, na - i);
         const double *xa = dense_rows(a, a_begin + i, rows_a, tile_a);
@@ -70,8 +70,8 @@ size_t kernel_block_rows_workspace_bytes(const KernelSpec &spec, const Dataset &
                                          int64_t nb) {
     const int64_t step_a = step_rows(a, na), step_b = step_rows(b, nb);
     WorkspacePlan plan;
-    if (a.sparse()) plan.add<double>(size_t(step_a * a.d));
-    if (b.sparse()) plan.add<double>(size_t(step_b * b.d));
+    if (!a.rows_in_place()) plan.add<double>(size_t(step_a * a.d));
+    if (!b.rows_in_place()) plan.add<double>(size_t(step_b * b.d));
     plan.add_bytes(kernel_block_workspace_bytes(spec, step_a, step_b, a.d));
     return plan.bytes();
 }

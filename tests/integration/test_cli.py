@@ -4,6 +4,7 @@ against an independent computation in Python."""
 import math
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -457,6 +458,125 @@ class CompactPredictors(LetterFiles):
         out = run("export", "--c", "--name", "9bad", predictor, self.path("x.h"))
         self.assertEqual(out.returncode, 1)
         self.assertIn("identifier", out.stderr)
+
+
+def write_rounded_to_float32(source, path):
+    """A LIBSVM copy of `source` with every feature value rounded to float32."""
+    with open(source) as f, open(path, "w") as out:
+        for line in f:
+            label, *items = line.split()
+            rounded = []
+            for item in items:
+                j, v = item.split(":")
+                rounded.append(j + ":" + repr(struct.unpack("f", struct.pack("f", float(v)))[0]))
+            out.write(" ".join([label, *rounded]) + "\n")
+
+
+def write_spread_out(source, path):
+    """`source` with feature j moved to column 100·j: d = 1501 > 1024 and under 10% dense, so kmx keeps CSR."""
+    with open(source) as f, open(path, "w") as out:
+        for line in f:
+            label, *items = line.split()
+            moved = [str(100 * (int(j) - 1) + 1) + ":" + v for j, v in (item.split(":") for item in items)]
+            out.write(" ".join([label, *moved]) + "\n")
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def model_without_training_time(path):
+    """A model file's bytes with the one field that differs between equal trainings blanked: the meta
+    section's f64 seconds (lib/model/model_file.cpp: 16-byte header, 5 table entries of 24 bytes
+    {u32 id, u32 crc, u64 offset, u64 length}, the table's CRC-32, then the sections; seconds is at
+    byte 100 of meta) and the two CRC-32s that cover it."""
+    data = bytearray(read_bytes(path))
+    meta = struct.unpack_from("<Q", data, 16 + 8)[0]
+    data[meta + 100:meta + 108] = bytes(8)
+    data[16 + 4:16 + 8] = bytes(4)
+    data[136:140] = bytes(4)
+    return bytes(data)
+
+
+class Convert(LetterFiles):
+    """kmx convert: .kmxd files train and predict exactly as their text does."""
+
+    def convert(self, source, name, *options):
+        out_path = self.path(name)
+        out = run("convert", *options, source, out_path)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"^converted .* -> " + re.escape(out_path) + r" \(\d+ bytes\)")
+        return out_path
+
+    def train_bytes(self, data, solver, *options):
+        model = self.path("m-" + os.path.basename(data) + "-" + solver + ".kmx")
+        out = run("train", "-s", solver, "-g", "16", *options, data, model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return model_without_training_time(model), model
+
+    def predicted(self, model, test):
+        labels = self.path("labels.txt")
+        out = run("predict", model, test, labels)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return read_bytes(labels)
+
+    def test_dense_kmxd_trains_the_same_model(self):
+        train = self.convert(self.train, "train.kmxd")
+        test = self.convert(self.test, "test.kmxd")
+        out = run("info", train)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("rows      2000", out.stdout)
+        self.assertIn("storage   dense (32000 stored values, float64)", out.stdout)
+        for solver, options in [("dcsvm", ["-c", "8"]), ("falkon", ["-m", "200", "-l", "1e-6"])]:
+            with self.subTest(solver=solver):
+                from_text, model = self.train_bytes(self.train, solver, *options)
+                from_kmxd, _ = self.train_bytes(train, solver, *options)
+                self.assertEqual(from_text, from_kmxd)
+                self.assertEqual(self.predicted(model, self.test), self.predicted(model, test))
+
+    def test_sparse_kmxd_trains_the_same_model(self):
+        spread = self.path("spread.libsvm")
+        write_spread_out(self.train, spread)
+        train = self.convert(spread, "spread.kmxd")
+        out = run("info", train)
+        self.assertIn("storage   sparse CSR", out.stdout)
+        self.assertIn("columns   1501", out.stdout)
+        from_text, _ = self.train_bytes(spread, "svm", "-c", "8", "-g", "0.16")
+        from_kmxd, _ = self.train_bytes(train, "svm", "-c", "8", "-g", "0.16")
+        self.assertEqual(from_text, from_kmxd)
+
+    def test_float32_is_the_data_rounded_to_float32(self):
+        train32 = self.convert(self.train, "train32.kmxd", "--precision", "float32")
+        self.assertLess(os.path.getsize(train32), 0.6 * os.path.getsize(self.convert(self.train, "train64.kmxd")))
+        out = run("info", train32)
+        self.assertIn("float32)", out.stdout)
+        rounded = self.path("rounded.libsvm")
+        write_rounded_to_float32(self.train, rounded)
+        methods = [("svm", ["-c", "8"]), ("dcsvm", ["-c", "8"]), ("dcsvm-early", ["-c", "8", "--early-level", "1"]),
+                   ("bka", ["-c", "8"]), ("krr", ["-l", "1e-4"]), ("nystrom-krr", ["-m", "100", "-l", "1e-6"]),
+                   ("meka-krr", ["--rank", "16", "--clusters", "4", "-l", "1e-6"]),
+                   ("falkon", ["-m", "200", "-l", "1e-6"])]
+        for solver, options in methods:
+            with self.subTest(solver=solver):
+                from_rounded, model = self.train_bytes(rounded, solver, *options)
+                from_float32, _ = self.train_bytes(train32, solver, *options)
+                self.assertEqual(from_rounded, from_float32)
+                loaded_as_float32, _ = self.train_bytes(self.train, solver, "--precision", "float32", *options)
+                self.assertEqual(from_rounded, loaded_as_float32)
+
+    def test_corrupt_kmxd_and_bad_precision(self):
+        train = self.convert(self.train, "c.kmxd")
+        corrupt = self.path("corrupt.kmxd")
+        write_flipped(train, corrupt, 0x04)
+        out = run("info", corrupt)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("kmx: error:", out.stderr)
+        self.assertIn("(.kmxd): values: the CRC-32", out.stderr)
+        out = run("convert", "--precision", "half", self.train, self.path("x.kmxd"))
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--precision must be float64 or float32", out.stderr)
+        self.assertFalse(os.path.exists(self.path("x.kmxd")))
 
 
 if __name__ == "__main__":

@@ -12,12 +12,16 @@
 
 namespace kmx_cli {
 
-const OptionSpec kContextOptions[4] = {
+const OptionSpec kContextOptions[5] = {
     {nullptr, "--threads", true, nullptr, KMX_PARAM_THREADS},
     {nullptr, "--seed", true, nullptr, KMX_PARAM_SEED},
     {nullptr, "--memory", true, "K/M/G suffixes allowed, or 'unlimited'", KMX_PARAM_MEMORY_BUDGET},
     {"-v", "--verbose", false, "log what the library does (levels, solver statistics) on stderr"},
+    {nullptr, "--precision", true, nullptr, KMX_PARAM_PRECISION},
 };
+
+const OptionSpec kFormatOption = {"-f", "--format", true,
+                                  "auto (default: .kmxd by its magic, else the text's format), libsvm, csv or kmxd"};
 
 const OptionSpec kKernelOptions[4] = {
     {"-k", "--kernel", true, nullptr, KMX_PARAM_KERNEL},
@@ -28,7 +32,7 @@ const OptionSpec kKernelOptions[4] = {
 
 std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel) {
     if (kernel) own.insert(own.end(), std::begin(kKernelOptions), std::end(kKernelOptions));
-    own.push_back({"-f", "--format", true, "auto (default), libsvm or csv"});
+    own.push_back(kFormatOption);
     own.push_back({"-h", "--help", false, "show this help"});
     own.insert(own.end(), std::begin(kContextOptions), std::end(kContextOptions));
     return own;

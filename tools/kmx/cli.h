@@ -74,11 +74,15 @@ void check(kmx_status status);
 long long to_int(const std::string &text, const char *name);
 double to_double(const std::string &text, const char *name);
 
-// A context with threads/seed/memory budget from --threads/--seed/--memory, logging to stderr with --verbose
+// A context with threads/seed/memory budget/precision from --threads/--seed/--memory/--precision, logging to
+// stderr with --verbose
 // (--memory takes bytes with an optional K, M or G suffix: 512M, 2G).
 Context make_context(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
-extern const OptionSpec kContextOptions[4];
+extern const OptionSpec kContextOptions[5];
 double to_bytes(const std::string &text, const char *name);
+
+// -f/--format: auto (default), libsvm, csv or kmxd.
+extern const OptionSpec kFormatOption;
 
 // A kernel from -k/-g/-d/-r (--kernel, --gamma, --degree, --coef0).
 Kernel make_kernel(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
@@ -98,7 +102,7 @@ Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs
 // (kernel = true), -f/--format, -h/--help and all four context options.
 std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel);
 
-// --format: auto (default), libsvm or csv.
+// --format: auto (default), libsvm, csv or kmxd.
 kmx_format format_option(const ParsedArgs &args);
 
 // True if `path` starts with the model file / predictor blob magic.
@@ -133,6 +137,7 @@ int run_approx(int argc, char **argv);
 int run_compress(int argc, char **argv);
 int run_export(int argc, char **argv);
 int run_params(int argc, char **argv);
+int run_convert(int argc, char **argv);
 int describe_predictor(const char *path);
 double predictor_info(const kmx_predictor *predictor, kmx_predictor_info_key key);
 double model_info(const kmx_model *model, kmx_model_info_key key);

@@ -1,4 +1,5 @@
-// kmx info DATA_FILE — rows, columns, storage, sparsity, classes or target range.
+// kmx info DATA_FILE — rows, columns, storage, sparsity, classes or target range
+// (a LIBSVM, CSV or .kmxd file; model and predictor files too).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -12,10 +13,8 @@ namespace {
 
 const std::vector<OptionSpec> &info_options() {
     static const std::vector<OptionSpec> specs = {
-        {"-f", "--format", true, "auto (default), libsvm or csv"},
-        {"-h", "--help", false, "show this help"},
-        kContextOptions[0],
-        kContextOptions[2],
+        kFormatOption,      {"-h", "--help", false, "show this help"}, kContextOptions[0], kContextOptions[2],
+        kContextOptions[4],
     };
     return specs;
 }
@@ -53,7 +52,8 @@ kmx_format parse_format(const std::string &name) {
     if (name == "auto") return KMX_FORMAT_AUTO;
     if (name == "libsvm") return KMX_FORMAT_LIBSVM;
     if (name == "csv") return KMX_FORMAT_CSV;
-    throw UsageError{"--format must be auto, libsvm or csv, not '" + name + "'"};
+    if (name == "kmxd") return KMX_FORMAT_KMXD;
+    throw UsageError{"--format must be auto, libsvm, csv or kmxd, not '" + name + "'"};
 }
 
 }  // namespace
@@ -72,6 +72,8 @@ int run_info(int argc, char **argv) {
     const kmx_dataset *ds = owned.get();
     int64_t rows = 0, cols = 0, nnz = 0;
     int sparse = 0;
+    int float32 = 0;
+    check(kmx_dataset_is_float32(&float32, ds));
     check(kmx_dataset_rows(&rows, ds));
     check(kmx_dataset_cols(&cols, ds));
     check(kmx_dataset_nnz(&nnz, ds));
@@ -85,7 +87,8 @@ int run_info(int argc, char **argv) {
     std::printf("file      %s\n", path);
     std::printf("rows      %lld\n", (long long)rows);
     std::printf("columns   %lld\n", (long long)cols);
-    std::printf("storage   %s (%lld stored values)\n", sparse ? "sparse CSR" : "dense", (long long)nnz);
+    std::printf("storage   %s (%lld stored values, %s)\n", sparse ? "sparse CSR" : "dense", (long long)nnz,
+                float32 ? "float32" : "float64");
     std::printf("nonzeros  %lld (%.2f%% of entries; sparsity %.2f%%)\n", (long long)nonzero,
                 100.0 * double(nonzero) / (double(rows) * double(cols)),
                 100.0 - 100.0 * double(nonzero) / (double(rows) * double(cols)));

@@ -19,7 +19,7 @@ const std::vector<OptionSpec> &kernel_options() {
         {"-n", "--rows", true, "rows of the block (default 1024, at most the file's rows)"},
         {"-m", "--cols", true, "columns of the block (default 1024, at most the file's rows)"},
         {nullptr, "--repeat", true, "timed repetitions; the best is reported (default 3)"},
-        {"-f", "--format", true, "auto (default), libsvm or csv"},
+        kFormatOption,
         {"-h", "--help", false, "show this help"},
         kContextOptions[0],
         kContextOptions[2],

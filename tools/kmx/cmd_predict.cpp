@@ -15,10 +15,8 @@ namespace {
 
 const std::vector<OptionSpec> &predict_options() {
     static const std::vector<OptionSpec> specs = {
-        {"-f", "--format", true, "auto (default), libsvm or csv"},
-        {"-h", "--help", false, "show this help"},
-        kContextOptions[0],
-        kContextOptions[2],
+        kFormatOption,      {"-h", "--help", false, "show this help"}, kContextOptions[0], kContextOptions[2],
+        kContextOptions[4],
     };
     return specs;
 }

@@ -70,7 +70,8 @@ int run_version(int argc, char **argv) {
 
 const Command kCommands[] = {
     {"version", run_version, "print the library version; -v: CPU, BLIS kernel set, cores, memory, dgemm speed"},
-    {"info", kmx_cli::run_info, "describe a LIBSVM or CSV data file, or a model file"},
+    {"info", kmx_cli::run_info, "describe a data file (LIBSVM, CSV, .kmxd), or a model file"},
+    {"convert", kmx_cli::run_convert, "write a data file as .kmxd (binary, mapped in place when loaded)"},
     {"train", kmx_cli::run_train,
      "train a model: kernel SVM (DC-SVM, early, BKA, dual solver) or KRR (exact, Nystrom, MEKA, FALKON)"},
     {"predict", kmx_cli::run_predict, "predict a data file with a model; report accuracy (rmse for regression)"},
