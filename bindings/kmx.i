@@ -18,5 +18,10 @@
 /* Typemaps and the status -> exception mapping of the language being built. */
 %include "kmx_lang.i"
 
+/* A communicator is a table of C function pointers that a transport in C
+ * fills (<kmx/kmx_mpi.h>); the languages cannot provide one. */
+%ignore kmx_communicator;
+%ignore kmx_context_set_communicator;
+
 %include "kmx/kmx_version.h"
 %include "kmx/kmx.h"

@@ -547,6 +547,20 @@ typedef struct kmx_communicator {
  * must outlive ctx's use of it). NULL: this process alone (the default). */
 KMX_API kmx_status kmx_context_set_communicator(kmx_context *ctx, const kmx_communicator *comm);
 
+/* One shard of a LIBSVM or CSV file: shard s of `shards` holds the lines that
+ * start in bytes [s*S/shards, (s+1)*S/shards) of the file's S bytes, so the
+ * shards partition the file's lines exactly and each reads about S/shards
+ * bytes (a shard may hold no rows: n = 0). KMX_FORMAT_AUTO and CSV's field
+ * count follow the file's first data line; messages give the file's own line
+ * numbers. A path holding "%d" names one file per shard instead: "%d" becomes
+ * the shard number and that whole file is the shard. LIBSVM shards each have
+ * as many columns as their own largest index; distributed training agrees
+ * on the largest. When ctx spans several ranks the call is collective: every
+ * rank calls it (usually with shard = its rank, shards = the ranks) and, if
+ * any rank fails, every rank fails with that rank's message ("rank R: ..."). */
+KMX_API kmx_status kmx_dataset_load_shard(kmx_dataset **out, kmx_context *ctx, const char *path, kmx_format format,
+                                          int64_t shard, int64_t shards);
+
 #endif /* KMX_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
