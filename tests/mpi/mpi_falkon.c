@@ -1,9 +1,11 @@
 /* mpi_falkon.c — kmx across MPI ranks through <kmx/kmx_mpi.h>, run by
  * tests/mpi/test_mpi.py under mpirun with 1 to 4 ranks.
  *
- *   mpi_falkon sum                 every rank gets the same bits from a sum
- *   mpi_falkon train DATA [task]   FALKON on each rank's shard equals FALKON
- *                                  on the whole file in one process
+ *   mpi_falkon check DATA DATA3    every rank gets the same bits from a sum;
+ *                                  FALKON on each rank's shard equals FALKON
+ *                                  on the whole file in one process (DATA as
+ *                                  classification and regression, DATA3's
+ *                                  classes)
  *   mpi_falkon budget DATA         rank 1 over its budget: all ranks fail alike
  *   mpi_falkon compare A B DATA    (no mpirun) two model files agree
  *
@@ -155,10 +157,10 @@ static int test_train(const char *path, const char *task) {
     const int ok = relative <= 1e-8 && label_changes == 0 && same && total == whole_rows;
     if (rank == 0)
         printf(
-            "%s train %s on %d ranks: decision values within %.3g relative, %lld labels differ, %s model on "
+            "%s train %s (%s) on %d ranks: decision values within %.3g relative, %lld labels differ, %s model on "
             "every rank, %lld of %lld rows\n",
-            ok ? "OK" : "FAILED", task, size, relative, (long long)label_changes, same ? "the same" : "NOT the same",
-            (long long)total, (long long)whole_rows);
+            ok ? "OK" : "FAILED", strrchr(path, '/') ? strrchr(path, '/') + 1 : path, task, size, relative,
+            (long long)label_changes, same ? "the same" : "NOT the same", (long long)total, (long long)whole_rows);
     kmx_model_free(reference);
     kmx_model_free(distributed);
     kmx_dataset_free(whole);
@@ -217,8 +219,9 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
     int failed = 1;
-    if (argc == 2 && strcmp(argv[1], "sum") == 0) failed = test_sum();
-    if (argc >= 3 && strcmp(argv[1], "train") == 0) failed = test_train(argv[2], argc > 3 ? argv[3] : "auto");
+    if (argc == 4 && strcmp(argv[1], "check") == 0)
+        failed = test_sum() || test_train(argv[2], "auto") || test_train(argv[2], "regression") ||
+                 test_train(argv[3], "auto");
     if (argc == 3 && strcmp(argv[1], "budget") == 0) failed = test_budget(argv[2]);
     MPI_Finalize();
     return failed;
