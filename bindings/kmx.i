@@ -18,8 +18,8 @@
 /* Typemaps and the status -> exception mapping of the language being built. */
 %include "kmx_lang.i"
 
-/* A communicator is a table of C function pointers that a transport in C
- * fills (<kmx/kmx_mpi.h>); the languages cannot provide one. */
+/* Ranks are handed to kmx by C programs (<kmx/kmx_mpi.h>): a table of C
+ * function pointers has no natural form in a managed language. */
 %ignore kmx_communicator;
 %ignore kmx_context_set_communicator;
 

@@ -57,4 +57,26 @@ void parse_csv_line(const Line &line, CsvShape &shape, ParsedRow &row) {
     row.width = index;
 }
 
+LineCounts count_csv_line(const Line &line, const CsvShape &shape, bool count_nonzeros) {
+    LineCounts counts;
+    const char *label_end = find_comma(line.begin, line.end);
+    const char *label = line.begin;
+    const char *label_last = label_end;
+    trim_blanks(label, label_last);
+    parse_finite(line, label, label_last, "label");  // pass 1 reports a bad label, as the validating pass would
+    int64_t fields = 1;
+    for (const char *comma = label_end; comma < line.end; ++fields) {
+        const char *begin = comma + 1;
+        comma = find_comma(begin, line.end);
+        const char *end = comma;
+        if (count_nonzeros) {
+            trim_blanks(begin, end);
+            counts.nonzeros += begin < end && spells_nonzero(begin, end);
+        }
+    }
+    counts.plain = fields == shape.fields;
+    counts.width = fields - 1;
+    return counts;
+}
+
 }  // namespace kmx

@@ -1,4 +1,6 @@
 // LIBSVM rows: "label index:value index:value ...".
+#include <charconv>
+#include <cmath>
 #include <cstring>
 
 #include "row_formats.h"
@@ -43,6 +45,34 @@ int64_t parse_feature(const Line &line, const char *begin, const char *end, int6
     return index;
 }
 
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The digits of an index up to its ':' — a plain index only (at most 10
+// digits, no sign); nullptr when [p, end) does not start with one.
+const char *plain_index(const char *p, const char *end, int64_t &index) {
+    const char *first = p;
+    index = 0;
+    while (p < end && is_digit(*p) && p - first < 10) index = index * 10 + (*p++ - '0');
+    return p > first && p < end && *p == ':' ? p : nullptr;
+}
+
+// The common case of parse_feature in one scan: a plain index above
+// `previous`, ':', and a finite number ending at a blank or the line's end.
+// Returns where the token ends and sets `index`, or returns nullptr to leave
+// it to parse_feature (which then says exactly what is wrong, or handles the
+// rare spellings).
+const char *parse_plain_feature(const Line &line, const char *token, int64_t previous, ParsedRow &row,
+                                int64_t &index) {
+    const char *colon = plain_index(token, line.end, index);
+    if (!colon || index <= previous || index > kMaxColumns) return nullptr;
+    double value = 0;
+    const std::from_chars_result result = std::from_chars(colon + 1, line.end, value);
+    if (result.ec != std::errc() || result.ptr == colon + 1 || !std::isfinite(value)) return nullptr;
+    if (result.ptr != line.end && !is_blank(*result.ptr)) return nullptr;
+    row.add(index - 1, value);
+    return result.ptr;
+}
+
 }  // namespace
 
 void parse_libsvm_line(const Line &line, ParsedRow &row) {
@@ -52,11 +82,39 @@ void parse_libsvm_line(const Line &line, ParsedRow &row) {
     row.label = parse_finite(line, label, label_end, "label");
     int64_t index = 0;
     for (const char *token = skip_blanks(label_end, line.end); token < line.end && *token != '#';) {
-        const char *token_end = find_blank(token, line.end);
-        index = parse_feature(line, token, token_end, index, row);
+        int64_t plain = 0;
+        const char *token_end = parse_plain_feature(line, token, index, row, plain);
+        if (token_end) {
+            index = plain;
+        } else {
+            token_end = find_blank(token, line.end);
+            index = parse_feature(line, token, token_end, index, row);
+        }
         token = skip_blanks(token_end, line.end);
     }
     row.width = index;
+}
+
+LineCounts count_libsvm_line(const Line &line, bool count_nonzeros) {
+    LineCounts counts;
+    const char *label = skip_blanks(line.begin, line.end);
+    const char *label_end = find_blank(label, line.end);
+    parse_finite(line, label, label_end, "label");  // pass 1 reports a bad label, as the validating pass would
+    int64_t previous = 0;
+    for (const char *token = skip_blanks(label_end, line.end); token < line.end && *token != '#';) {
+        int64_t index = 0;
+        const char *colon = plain_index(token, line.end, index);
+        const char *token_end = find_blank(token, line.end);
+        if (!colon || index <= previous || index > kMaxColumns || colon + 1 == token_end) {
+            counts.plain = false;
+            return counts;
+        }
+        counts.nonzeros += count_nonzeros ? spells_nonzero(colon + 1, token_end) : 1;
+        previous = index;
+        token = skip_blanks(token_end, line.end);
+    }
+    counts.width = previous;
+    return counts;
 }
 
 }  // namespace kmx

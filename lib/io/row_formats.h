@@ -12,6 +12,20 @@ namespace kmx {
 // all-zero row. A token starting with '#' ends the line (SVMlight comment).
 void parse_libsvm_line(const Line &line, ParsedRow &row);
 
+// What pass 1 of a read needs of a line, found without converting values:
+// the columns it spans and how many of its values are nonzero (when
+// `count_nonzeros`; else how many values it spells, zeros included). `plain` is
+// false when the line is anything but well-formed in the simple way (then the
+// reader measures the text with the validating parsers instead, so that the
+// first error is reported as always); values themselves are validated later,
+// by the parsers above, when they are converted.
+struct LineCounts {
+    int64_t width = 0;
+    int64_t nonzeros = 0;
+    bool plain = true;
+};
+LineCounts count_libsvm_line(const Line &line, bool count_nonzeros);
+
 // The number of fields every CSV row must have, fixed by the first row.
 struct CsvShape {
     int64_t fields = 0;      // 0 until the first row is read
@@ -21,5 +35,8 @@ struct CsvShape {
 // "label,x1,...,xd": d >= 1, blanks around fields allowed, the same number of
 // fields on every row.
 void parse_csv_line(const Line &line, CsvShape &shape, ParsedRow &row);
+// Pass 1's view of a CSV line after the first (shape fixed): plain when it has
+// shape.fields fields. Nonzeros are counted only when `count_nonzeros`.
+LineCounts count_csv_line(const Line &line, const CsvShape &shape, bool count_nonzeros);
 
 }  // namespace kmx

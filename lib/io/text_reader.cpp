@@ -1,5 +1,7 @@
 // LIBSVM and CSV text into a Dataset, in two passes over the text: measure
-// (validating every token), then fill one exactly-sized block.
+// (count rows, columns and nonzeros), then fill one exactly-sized block,
+// converting and validating every value. Well-formed texts are measured
+// without converting their values (half the work of converting them twice).
 //
 // KMX_FORMAT_AUTO looks at the first data line only: if it holds a ',' the
 // text is CSV, otherwise LIBSVM. So a first line holding a single number is
@@ -32,8 +34,11 @@ namespace kmx {
 // kept only where the saving is that large and matters: wide rows (d > 1024,
 // where a dense row is over 8 KiB and row pointers cost under 1% of it).
 // Narrow data (d <= 1024, e.g. Letter, MNIST's 784) is always dense.
+namespace {
+constexpr int64_t kMaxDenseOnlyColumns = 1024;  // and so only wide CSV rows' nonzeros are worth counting
+}  // namespace
+
 bool choose_dense(int64_t n, int64_t d, int64_t nnz) {
-    constexpr int64_t kMaxDenseOnlyColumns = 1024;
     constexpr double kMaxSparseDensity = 0.10;
     if (n <= 0 || d <= kMaxDenseOnlyColumns) return true;
     const double density = double(nnz) / (double(n) * double(d));
@@ -135,17 +140,38 @@ CsvShape first_csv_shape(const TextInput &input, kmx_format format) {
 // read by the calling thread (thread 0) reports progress from
 // progress_begin to progress_begin + 0.5 over its text; the others check
 // for cancellation only (callbacks run on the caller's thread).
+void report_progress(Context &ctx, int64_t rows_done, const LineCursor &lines, double progress_begin) {
+    if (rows_done % kRowsPerProgressReport != 0) return;
+    if (thread_index() == 0)
+        ctx.progress(progress_begin + 0.5 * lines.fraction_done(), "loading");
+    else
+        ctx.check_cancel();
+}
+
 template <class Visit>
 void for_each_row(Context &ctx, RowReader &reader, double progress_begin, Visit &&visit) {
     ParsedRow row;
     for (int64_t r = 0; reader.next(row); ++r) {
         visit(r, row);
-        if ((r + 1) % kRowsPerProgressReport != 0) continue;
-        if (thread_index() == 0)
-            ctx.progress(progress_begin + 0.5 * reader.lines().fraction_done(), "loading");
-        else
-            ctx.check_cancel();
+        report_progress(ctx, r + 1, reader.lines(), progress_begin);
     }
+}
+
+// body(p) for every piece p on ctx.threads threads; if pieces fail, the
+// error of the first failing piece is rethrown — the text's first error, as a
+// sequential read would report it.
+template <class Body>
+void for_each_piece(Context &ctx, size_t pieces, Body &&body) {
+    std::vector<std::exception_ptr> errors(pieces);
+    parallel_for(int64_t(pieces), ctx.threads, [&](int64_t p) {
+        try {
+            body(size_t(p));
+        } catch (...) {
+            errors[size_t(p)] = std::current_exception();
+        }
+    });
+    for (const std::exception_ptr &error : errors)
+        if (error) std::rethrow_exception(error);
 }
 
 struct TextShape {
@@ -155,7 +181,8 @@ struct TextShape {
     Line first_row{};  // valid when rows > 0
 };
 
-// Pass 1 over one piece: validates every token and counts what it holds.
+// Pass 1 over one piece, the validating way: every token converted and
+// checked, and counted.
 TextShape measure_piece(Context &ctx, const TextPiece &piece, kmx_format format, const CsvShape &csv_shape) {
     RowReader reader(piece, format, csv_shape);
     TextShape shape;
@@ -168,21 +195,63 @@ TextShape measure_piece(Context &ctx, const TextPiece &piece, kmx_format format,
     return shape;
 }
 
-// Pass 1: every piece in parallel; the first failing piece's error is the
-// text's first error, as a sequential read would report it.
+// Pass 1 over one piece the fast way: lines counted without converting their
+// values (count_*_line); nonzeros only when `count_nonzeros` (else values,
+// zeros included). False when a line is not plain: then the text is measured
+// by the validating parsers instead.
+bool count_piece(Context &ctx, const TextPiece &piece, kmx_format format, const CsvShape &csv_shape,
+                 bool count_nonzeros, TextShape &shape) {
+    LineCursor lines(piece.input, piece.lines_before);
+    shape = TextShape();
+    Line line;
+    for (int64_t r = 0; lines.next_data_line(line); ++r) {
+        const LineCounts counts = format == KMX_FORMAT_CSV ? count_csv_line(line, csv_shape, count_nonzeros)
+                                                           : count_libsvm_line(line, count_nonzeros);
+        if (!counts.plain) return false;
+        if (r == 0) shape.first_row = line;
+        shape.rows = r + 1;
+        shape.cols = std::max(shape.cols, counts.width);
+        shape.nonzeros += format == KMX_FORMAT_CSV && !count_nonzeros ? counts.width : counts.nonzeros;
+        report_progress(ctx, r + 1, lines, 0.0);
+    }
+    return true;
+}
+
+// Pass 1 the fast way, every piece in parallel; false if a line is not plain.
+// Nonzeros matter only where rows may be stored sparse (choose_dense: more
+// than kMaxDenseOnlyColumns columns), so narrower texts skip telling zeros
+// from nonzeros, and wider ones are counted again when they turn out wide.
+bool count_pieces(Context &ctx, const std::vector<TextPiece> &pieces, kmx_format format,
+                  const CsvShape &csv_shape, std::vector<TextShape> &shapes) {
+    bool count_nonzeros = format == KMX_FORMAT_CSV && csv_shape.fields - 1 > kMaxDenseOnlyColumns;
+    for (;;) {
+        std::vector<char> plain(pieces.size(), 0);
+        for_each_piece(ctx, pieces.size(), [&](size_t p) {
+            plain[p] = count_piece(ctx, pieces[p], format, csv_shape, count_nonzeros, shapes[p]);
+        });
+        if (std::find(plain.begin(), plain.end(), 0) != plain.end()) return false;
+        int64_t cols = 0;
+        for (const TextShape &shape : shapes) cols = std::max(cols, shape.cols);
+        if (count_nonzeros || cols <= kMaxDenseOnlyColumns) return true;
+        count_nonzeros = true;
+    }
+}
+
+// Pass 1. Texts whose every line is plain are counted the fast way (their
+// values are validated in pass 2, where the first failing piece's error is
+// again the text's first error); any other text is measured by the
+// validating parsers, so that its first error — structural or not — is
+// reported exactly as a sequential read would.
 std::vector<TextShape> measure(Context &ctx, const std::vector<TextPiece> &pieces, kmx_format format,
                                const CsvShape &csv_shape) {
     std::vector<TextShape> shapes(pieces.size());
-    std::vector<std::exception_ptr> errors(pieces.size());
-    parallel_for(int64_t(pieces.size()), ctx.threads, [&](int64_t p) {
-        try {
-            shapes[size_t(p)] = measure_piece(ctx, pieces[size_t(p)], format, csv_shape);
-        } catch (...) {
-            errors[size_t(p)] = std::current_exception();
-        }
-    });
-    for (const std::exception_ptr &error : errors)
-        if (error) std::rethrow_exception(error);
+    try {
+        if (count_pieces(ctx, pieces, format, csv_shape, shapes)) return shapes;
+    } catch (const Error &error) {
+        if (error.status() == KMX_E_CANCELLED) throw;
+    }
+    for_each_piece(ctx, pieces.size(),
+                   [&](size_t p) { shapes[p] = measure_piece(ctx, pieces[p], format, csv_shape); });
     return shapes;
 }
 
@@ -325,12 +394,12 @@ void fill(Context &ctx, const std::vector<TextPiece> &pieces, const std::vector<
           const CsvShape &csv_shape, Dataset &ds, const BlockLayout &layout, bool dense) {
     const BlockArrays to = block_arrays(ds, layout, dense);
     const std::vector<PieceOffset> offsets = piece_offsets(shapes);
-    parallel_for(int64_t(pieces.size()), ctx.threads, [&](int64_t p) {
-        RowReader reader(pieces[size_t(p)], format, csv_shape);
+    for_each_piece(ctx, pieces.size(), [&](size_t p) {
+        RowReader reader(pieces[p], format, csv_shape);
         if (dense)
-            fill_dense_piece(ctx, reader, to, ds.d, shapes[size_t(p)].rows, offsets[size_t(p)]);
+            fill_dense_piece(ctx, reader, to, ds.d, shapes[p].rows, offsets[p]);
         else
-            fill_csr_piece(ctx, reader, to, offsets[size_t(p)]);
+            fill_csr_piece(ctx, reader, to, offsets[p]);
     });
     ds.y = to.labels;
     ds.x = to.x;

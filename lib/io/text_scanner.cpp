@@ -148,4 +148,17 @@ double parse_finite(const Line &line, const char *begin, const char *end, const 
     return value;
 }
 
+bool spells_nonzero(const char *begin, const char *end) {
+    constexpr ptrdiff_t kSurelyInRange = 300;  // digits after which a plain decimal could underflow
+    bool nonzero_digit = false;
+    const char *p = begin;
+    for (; p < end && *p != 'e' && *p != 'E'; ++p) nonzero_digit = nonzero_digit || (*p >= '1' && *p <= '9');
+    if (!nonzero_digit) return false;
+    if (p == end && end - begin < kSurelyInRange) return true;
+    const char *number = begin + (*begin == '+' && end - begin > 1 && begin[1] != '-');
+    double value = 0;
+    const std::from_chars_result result = std::from_chars(number, end, value);
+    return !(result.ec == std::errc::result_out_of_range && leading_decimal_exponent(begin, end) < 0) && value != 0;
+}
+
 }  // namespace kmx

@@ -74,6 +74,13 @@ private:
 // become zero.
 double parse_finite(const Line &line, const char *begin, const char *end, const char *what);
 
+// Whether the number spelled by [begin, end), once parse_finite accepts it, is
+// nonzero — decided from its digits where that is certain (a mantissa of
+// zeros is zero; a short one with a nonzero digit and no exponent is not),
+// by parsing otherwise. Pass 1 counts nonzeros with this and pass 2 stores
+// exactly the values parse_finite makes nonzero, so the counts agree.
+bool spells_nonzero(const char *begin, const char *end);
+
 // Largest column index a file may use (columns are stored as int32_t).
 constexpr int64_t kMaxColumns = 2147483647;
 

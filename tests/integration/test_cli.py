@@ -149,6 +149,34 @@ class LetterFiles(unittest.TestCase):
         return os.path.join(self.tmp.name, name)
 
 
+class ProgressOnATerminal(unittest.TestCase):
+    def test_bar_shows_time_so_far_and_time_left(self):
+        import pty
+        leader, follower = pty.openpty()
+        with tempfile.TemporaryDirectory() as tmp:
+            # The whole of binary Letter with the plain solver on one thread: seconds, so the ETA appears.
+            proc = subprocess.Popen([KMX, "train", "-s", "svm", "-c", "8", "-g", "16", "--threads", "1", LETTER,
+                                     os.path.join(tmp, "m.kmx")], stdout=subprocess.PIPE, stderr=follower)
+            os.close(follower)
+            screen = b""
+            while True:
+                try:
+                    chunk = os.read(leader, 4096)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                screen += chunk
+            self.assertEqual(proc.wait(timeout=120), 0)
+            proc.stdout.close()
+            os.close(leader)
+        frames = [frame for frame in screen.decode().split("\r") if frame.strip()]
+        self.assertRegex(frames[-1], r"\[=+\] 100% done +\d+s")
+        etas = [f for f in frames if "ETA" in f]
+        self.assertTrue(etas, frames[-3:])
+        self.assertRegex(etas[0], r"\] +\d+% svm +\d+s ETA \d+(s|m\d\ds)")
+
+
 class TrainPredict(LetterFiles):
     def train_model(self, solver, *options):
         model = self.path(solver + ".kmx")

@@ -242,21 +242,44 @@ std::string method_name(double method) {
 }
 
 namespace {
+// "12s" / "3m05s" / "1h02m": how long, in the units a person reads.
+std::string duration_text(double seconds) {
+    char text[32];
+    const long s = long(seconds + 0.5);
+    if (s < 60)
+        std::snprintf(text, sizeof text, "%lds", s);
+    else if (s < 3600)
+        std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
+    else
+        std::snprintf(text, sizeof text, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    return text;
+}
+
+// The remaining time at the rate so far, once there is a rate to speak of.
+std::string eta_text(double fraction, double elapsed) {
+    if (fraction < 0.02 || elapsed < 1.0 || fraction >= 1.0) return "";
+    return "ETA " + duration_text(elapsed * (1.0 - fraction) / fraction);
+}
+
 int draw_progress(void *user, double fraction, const char *phase) {
     ProgressBar &bar = *static_cast<ProgressBar *>(user);
     const int percent = int(fraction * 100.0 + 0.5);
-    if (percent == bar.shown_percent) return 0;
+    const double elapsed = now_seconds() - bar.started;
+    if (percent == bar.shown_percent && elapsed - bar.drawn_at < 1.0) return 0;
     bar.shown_percent = percent;
+    bar.drawn_at = elapsed;
     bar.drawn = true;
     const int width = 40, filled = percent * width / 100;
-    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s", filled,
-                 "========================================", width - filled, "", percent, phase);
+    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s %7s %-11s", filled, "========================================",
+                 width - filled, "", percent, phase, duration_text(elapsed).c_str(),
+                 eta_text(fraction, elapsed).c_str());
     std::fflush(stderr);
     return 0;
 }
 }  // namespace
 
 void ProgressBar::attach(kmx_context *ctx) {
+    started = now_seconds();
     if (isatty(STDERR_FILENO)) check(kmx_context_set_progress_callback(ctx, draw_progress, this));
 }
 

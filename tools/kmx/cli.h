@@ -107,9 +107,14 @@ std::string method_name(double method);
 
 // A one-line progress bar redrawn in place on stderr, installed on ctx when
 // stderr is a terminal; finish() ends its line.
+// A bar on stderr (when it is a terminal): percent, phase, time so far and
+// the time left at the rate so far; redrawn when the percent changes, or
+// each second so the clock moves.
 struct ProgressBar {
     int shown_percent = -1;
     bool drawn = false;
+    double started = 0;   // now_seconds() at attach
+    double drawn_at = 0;  // seconds after started
     void attach(kmx_context *ctx);
     void finish() const;
 };
