@@ -88,6 +88,15 @@ def check_cli(tmp):
                "mpirun -n %d kmx train -s falkon: rank 0 alone prints %s" % (ranks, out.strip()), out + err)
         code, out, err, _ = run([MPI_FALKON, "compare", model, reference, TRAIN])
         expect(code == 0, "  its model against one process's: " + out.strip(), out + err)
+    # Early stopping on held-out rows drawn from every rank's rows.
+    held_out = os.path.join(tmp, "validation_alone.kmx")
+    train_cli(None, TRAIN, held_out, ["--validation", "0.2"])
+    code, out, err, _ = train_cli(3, TRAIN, os.path.join(tmp, "validation3.kmx"), ["--validation", "0.2"])
+    code2, out2, err2, _ = run([MPI_FALKON, "compare", os.path.join(tmp, "validation3.kmx"), held_out, TRAIN])
+    expect(code == 0 and code2 == 0, "--validation 0.2 on 3 ranks: " + out2.strip(), out + err + out2 + err2)
+    code, out, err, _ = train_cli(2, TRAIN, os.path.join(tmp, "no.kmx"), ["--centers", "kmeans"])
+    expect(code != 0 and err.count("takes uniform (or given) centers") == 2,
+           "k-means centers on 2 ranks: both refuse", out + err)
     code, out, err, _ = run([KMX, "train", "-s", "dcsvm", TRAIN, os.path.join(tmp, "no.kmx")], 2)
     expect(code != 0 and "runs in one process only" in err, "mpirun -n 2 kmx train -s dcsvm refuses", out + err)
 
