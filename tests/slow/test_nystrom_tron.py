@@ -54,6 +54,11 @@ def decision_values(ctx, model, data, n):
     return out
 
 
+def labels(path):
+    with open(path) as f:
+        return np.array([float(line.split()[0]) for line in f])
+
+
 def loss_terms(loss, y, z):
     """ℓ and ℓ' summed with costs, as kmx defines them."""
     if loss == "squared_hinge":
@@ -112,8 +117,7 @@ class AccuracyAgainstScikitLearn(unittest.TestCase):
         ctx = kmx.context("threads=2 seed=0")
         train_set, x = kmx.load(ctx, os.path.join(DATA, "letter_bin.train.libsvm"))
         test_set, xt = kmx.load(ctx, os.path.join(DATA, "letter_bin.test.libsvm"))
-        y = np.array([float(line.split()[0]) for line in open(os.path.join(DATA, "letter_bin.train.libsvm"))])
-        yt = np.array([float(line.split()[0]) for line in open(os.path.join(DATA, "letter_bin.test.libsvm"))])
+        y, yt = (labels(os.path.join(DATA, f"letter_bin.{part}.libsvm")) for part in ("train", "test"))
         gamma, c, m = 16.0, 1.0, 400
         try:
             model = train(ctx, f"method=nystrom_tron centers={m} C={c}", f"kernel=rbf gamma={gamma}", train_set)
