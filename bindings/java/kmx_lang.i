@@ -174,6 +174,7 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 %rename(Multiclass) kmx_multiclass;
 %rename(ModelInfoKey) kmx_model_info_key;
 %rename(Task) kmx_task;
+%rename(Loss) kmx_loss; /* Loss.LOSS_SQUARED_HINGE, ... (AUTO is a Format) */
 %rename(CenterMethod) kmx_center_method;
 %rename(ApproxMethod) kmx_approx_method;
 %rename(PredictorInfoKey) kmx_predictor_info_key;

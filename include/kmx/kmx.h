@@ -129,6 +129,11 @@ typedef enum kmx_param {
     KMX_PARAM_ITERATIONS = 415,
     KMX_PARAM_TOLERANCE = 416,
     KMX_PARAM_VALIDATION = 417,
+    /* nystrom_tron (with C, eps, task, centers, center_method, cache_size) */
+    KMX_PARAM_LOSS = 418, /* a kmx_loss */
+    KMX_PARAM_STAGES = 419,
+    KMX_PARAM_NEWTON_ITERATIONS = 420,
+    KMX_PARAM_PRECONDITION = 421,
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
     KMX_PARAM_APPROX = 500, /* a kmx_approx_method */
     KMX_PARAM_RANK = 501,
@@ -307,6 +312,8 @@ typedef enum kmx_method {
     KMX_METHOD_NYSTROM_KRR = 5,        /* kernel ridge regression on a Nystrom approximation */
     KMX_METHOD_MEKA_KRR = 6,           /* kernel ridge regression on MEKA (memory efficient kernel approximation) */
     KMX_METHOD_FALKON = 7,             /* FALKON: Nystrom KRR by preconditioned conjugate gradient, O(M^2) memory */
+    KMX_METHOD_NYSTROM_TRON = 8,       /* Nystrom kernel machine in the primal by TRON (squared hinge, logistic,
+                                          squared loss), rank-ready: sums over rows AllReduced */
     KMX_METHOD_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_method;
 /* 1 if training with `method` uses the (solver) parameter, else 0. */
@@ -332,6 +339,13 @@ typedef enum kmx_task {
     KMX_TASK_REGRESSION = 2,
     KMX_TASK_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_task;
+typedef enum kmx_loss {
+    KMX_LOSS_AUTO = 0,               /* squared hinge for classification, squared for regression */
+    KMX_LOSS_SQUARED_HINGE = 1,      /* max(0, 1 - y f)^2 (L2-loss SVM) */
+    KMX_LOSS_LOGISTIC = 2,           /* log(1 + exp(-y f)) (kernel logistic regression) */
+    KMX_LOSS_SQUARED = 3,            /* (f - y)^2 (regression, or least squares on +-1 labels) */
+    KMX_LOSS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_loss;
 typedef enum kmx_center_method {
     KMX_CENTERS_UNIFORM = 0,            /* training rows uniformly at random */
     KMX_CENTERS_KMEANS = 1,             /* k-means centroids */

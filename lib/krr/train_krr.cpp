@@ -130,7 +130,7 @@ Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpe
     if (!(options.lambda > 0) || !std::isfinite(options.lambda))
         fail(KMX_E_INVALID_ARGUMENT, "parameter lambda = %g must be positive and finite", options.lambda);
     if (ctx.comm.distributed() && options.method != KMX_METHOD_FALKON)
-        fail(KMX_E_UNSUPPORTED, "this KRR method runs in one process only; across %d ranks use falkon",
+        fail(KMX_E_UNSUPPORTED, "this KRR method runs in one process only; across %d ranks use falkon or nystrom-tron",
              ctx.comm.size());
     const auto start = std::chrono::steady_clock::now();
     // Every rank's shape, then this rank's rows with every rank's columns.

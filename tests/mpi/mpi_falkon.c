@@ -7,7 +7,8 @@
  *                                  classification and regression, DATA3's
  *                                  classes)
  *   mpi_falkon budget DATA         rank 1 over its budget: all ranks fail alike
- *   mpi_falkon compare A B DATA    (no mpirun) two model files agree
+ *   mpi_falkon compare A B DATA [TOL]  (no mpirun) two model files agree
+ *                                  (decision values within TOL, default 1e-8)
  *
  * Prints "OK ..." and exits 0, or prints what differs and exits 1. */
 #include <kmx/kmx_mpi.h>
@@ -194,7 +195,7 @@ static int test_budget(const char *path) {
     return ok ? 0 : 1;
 }
 
-static int test_compare(const char *path_a, const char *path_b, const char *data_path) {
+static int test_compare(const char *path_a, const char *path_b, const char *data_path, double tolerance) {
     kmx_model *a = NULL, *b = NULL;
     kmx_dataset *data = NULL;
     CHECK(kmx_model_load(&a, path_a));
@@ -203,7 +204,7 @@ static int test_compare(const char *path_a, const char *path_b, const char *data
     double relative = 0;
     int64_t label_changes = 0;
     if (compare(a, b, NULL, data, &relative, &label_changes)) return 1;
-    const int ok = relative <= 1e-8 && label_changes == 0;
+    const int ok = relative <= tolerance && label_changes == 0;
     printf("%s compare: decision values within %.3g relative, %lld labels differ\n", ok ? "OK" : "FAILED", relative,
            (long long)label_changes);
     kmx_model_free(a);
@@ -213,7 +214,8 @@ static int test_compare(const char *path_a, const char *path_b, const char *data
 }
 
 int main(int argc, char **argv) {
-    if (argc == 5 && strcmp(argv[1], "compare") == 0) return test_compare(argv[2], argv[3], argv[4]);
+    if ((argc == 5 || argc == 6) && strcmp(argv[1], "compare") == 0)
+        return test_compare(argv[2], argv[3], argv[4], argc == 6 ? atof(argv[5]) : 1e-8);
     MPI_Init(&argc, &argv);
     world = MPI_COMM_WORLD;
     MPI_Comm_rank(world, &rank);
