@@ -9,6 +9,7 @@ packages=(g++ meson ninja-build pkg-config python3
           libsvm-tools                                   # and LIBSVM's svm-train for the solver's
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
           r-base-dev r-cran-testthat                     # the bindings and their tests
+          libopenmpi-dev openmpi-bin                     # -Dmpi: the CLI under mpirun, tests/mpi
           gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user   # the inference subset on ARM
           clang                                                     # libFuzzer targets (tools/fuzz.sh)
           libasan8 libubsan1 libtsan2)                              # the sanitizer runs (tools/sanitize.sh)

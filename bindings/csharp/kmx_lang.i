@@ -49,6 +49,7 @@
  * Landmarks, Pseudo and Float32 are taken. */
 %rename(LearningTask) kmx_task;
 %rename(CenterSelection) kmx_center_method;
+%rename(LossFunction) kmx_loss; /* LossFunction.LossSquaredHinge (Loss is a Param) */
 %rename(ApproxMethod) kmx_approx_method;
 %rename(PredictorInfoKey) kmx_predictor_info_key;
 %rename(SystemKey) kmx_system_key; /* SystemKey.SystemCores, ... (MemoryBudget is a Param) */
@@ -65,6 +66,7 @@
 %ignore KMX_MULTICLASS_FORCE_INT_;
 %ignore KMX_INFO_FORCE_INT_;
 %ignore KMX_TASK_FORCE_INT_;
+%ignore KMX_LOSS_FORCE_INT_;
 %ignore KMX_CENTERS_FORCE_INT_;
 %ignore KMX_APPROX_FORCE_INT_;
 %ignore KMX_PREDICTOR_INFO_FORCE_INT_;

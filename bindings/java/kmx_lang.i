@@ -174,6 +174,7 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 %rename(Multiclass) kmx_multiclass;
 %rename(ModelInfoKey) kmx_model_info_key;
 %rename(Task) kmx_task;
+%rename(Loss) kmx_loss; /* Loss.LOSS_SQUARED_HINGE, ... (AUTO is a Format) */
 %rename(CenterMethod) kmx_center_method;
 %rename(ApproxMethod) kmx_approx_method;
 %rename(PredictorInfoKey) kmx_predictor_info_key;
@@ -215,6 +216,7 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_context_create, kmx_status kmx_context_peak_bytes,
     kmx_status kmx_context_set_log_callback, kmx_status kmx_context_set_progress_callback,
     kmx_status kmx_dataset_create, kmx_status kmx_dataset_load, kmx_status kmx_dataset_parse,
+    kmx_status kmx_dataset_load_shard,
     kmx_status kmx_dataset_to_dense, kmx_status kmx_dataset_rows, kmx_status kmx_dataset_cols,
     kmx_status kmx_dataset_nnz, kmx_status kmx_dataset_classes,
     kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string,

@@ -131,6 +131,11 @@ typedef enum kmx_param {
     KMX_PARAM_ITERATIONS = 415,
     KMX_PARAM_TOLERANCE = 416,
     KMX_PARAM_VALIDATION = 417,
+    /* nystrom_tron (with C, eps, task, centers, center_method, cache_size) */
+    KMX_PARAM_LOSS = 418, /* a kmx_loss */
+    KMX_PARAM_STAGES = 419,
+    KMX_PARAM_NEWTON_ITERATIONS = 420,
+    KMX_PARAM_PRECONDITION = 421,
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
     KMX_PARAM_APPROX = 500, /* a kmx_approx_method */
     KMX_PARAM_RANK = 501,
@@ -329,6 +334,8 @@ typedef enum kmx_method {
     KMX_METHOD_NYSTROM_KRR = 5,        /* kernel ridge regression on a Nystrom approximation */
     KMX_METHOD_MEKA_KRR = 6,           /* kernel ridge regression on MEKA (memory efficient kernel approximation) */
     KMX_METHOD_FALKON = 7,             /* FALKON: Nystrom KRR by preconditioned conjugate gradient, O(M^2) memory */
+    KMX_METHOD_NYSTROM_TRON = 8,       /* Nystrom kernel machine in the primal by TRON (squared hinge, logistic,
+                                          squared loss), rank-ready: sums over rows AllReduced */
     KMX_METHOD_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_method;
 /* 1 if training with `method` uses the (solver) parameter, else 0. */
@@ -354,6 +361,13 @@ typedef enum kmx_task {
     KMX_TASK_REGRESSION = 2,
     KMX_TASK_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_task;
+typedef enum kmx_loss {
+    KMX_LOSS_AUTO = 0,               /* squared hinge for classification, squared for regression */
+    KMX_LOSS_SQUARED_HINGE = 1,      /* max(0, 1 - y f)^2 (L2-loss SVM) */
+    KMX_LOSS_LOGISTIC = 2,           /* log(1 + exp(-y f)) (kernel logistic regression) */
+    KMX_LOSS_SQUARED = 3,            /* (f - y)^2 (regression, or least squares on +-1 labels) */
+    KMX_LOSS_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_loss;
 typedef enum kmx_center_method {
     KMX_CENTERS_UNIFORM = 0,            /* training rows uniformly at random */
     KMX_CENTERS_KMEANS = 1,             /* k-means centroids */
@@ -569,6 +583,20 @@ typedef struct kmx_communicator {
 /* The ranks the calls made with ctx span (the table is copied; comm->user
  * must outlive ctx's use of it). NULL: this process alone (the default). */
 KMX_API kmx_status kmx_context_set_communicator(kmx_context *ctx, const kmx_communicator *comm);
+
+/* One shard of a LIBSVM or CSV file: shard s of `shards` holds the lines that
+ * start in bytes [s*S/shards, (s+1)*S/shards) of the file's S bytes, so the
+ * shards partition the file's lines exactly and each reads about S/shards
+ * bytes (a shard may hold no rows: n = 0). KMX_FORMAT_AUTO and CSV's field
+ * count follow the file's first data line; messages give the file's own line
+ * numbers. A path holding "%d" names one file per shard instead: "%d" becomes
+ * the shard number and that whole file is the shard. LIBSVM shards each have
+ * as many columns as their own largest index; distributed training agrees
+ * on the largest. When ctx spans several ranks the call is collective: every
+ * rank calls it (usually with shard = its rank, shards = the ranks) and, if
+ * any rank fails, every rank fails with that rank's message ("rank R: ..."). */
+KMX_API kmx_status kmx_dataset_load_shard(kmx_dataset **out, kmx_context *ctx, const char *path, kmx_format format,
+                                          int64_t shard, int64_t shards);
 
 #endif /* KMX_EXPERIMENTAL_API */
 

@@ -6,6 +6,7 @@
 #include "handles.h"
 #include "io/kmxd_format.h"
 #include "io/text_reader.h"
+#include "io/text_shard.h"
 
 namespace kmx::capi {
 
@@ -84,6 +85,21 @@ KMX_API kmx_status kmx_dataset_load(kmx_dataset **out, kmx_context *ctx, const c
         require_pointer(path, "path");
         CallContext call(ctx);
         *out = wrap(kmx::read_dataset_file(*call, path, format));
+    });
+}
+
+KMX_API kmx_status kmx_dataset_load_shard(kmx_dataset **out, kmx_context *ctx, const char *path, kmx_format format,
+                                          int64_t shard, int64_t shards) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        CallContext call(ctx);
+        std::unique_ptr<kmx::Dataset> loaded;
+        kmx::run_agreed(call->comm, [&] {
+            require_pointer(path, "path");
+            loaded = kmx::read_dataset_shard(*call, path, format, shard, shards);
+        });
+        *out = wrap(std::move(loaded));
     });
 }
 

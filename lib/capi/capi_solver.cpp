@@ -81,6 +81,18 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_RANK_BY_SIZE:
             o.rank_by_size = value != 0;
             break;
+        case KMX_PARAM_LOSS:
+            o.loss = kmx_loss(int(value));
+            break;
+        case KMX_PARAM_STAGES:
+            o.stages = int(value);
+            break;
+        case KMX_PARAM_NEWTON_ITERATIONS:
+            o.newton_iterations = int(value);
+            break;
+        case KMX_PARAM_PRECONDITION:
+            o.precondition = value != 0;
+            break;
         default:
             fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }
@@ -134,6 +146,14 @@ double value_of(const TrainOptions &o, kmx_param param) {
             return o.oversampling;
         case KMX_PARAM_RANK_BY_SIZE:
             return o.rank_by_size ? 1 : 0;
+        case KMX_PARAM_LOSS:
+            return o.loss;
+        case KMX_PARAM_STAGES:
+            return o.stages;
+        case KMX_PARAM_NEWTON_ITERATIONS:
+            return o.newton_iterations;
+        case KMX_PARAM_PRECONDITION:
+            return o.precondition ? 1 : 0;
         default:
             fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }

@@ -5,10 +5,13 @@
 // functions, kmx_communicator, so the library does not depend on mpi.h.
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <new>
 
 #ifndef KMX_EXPERIMENTAL_API
 #define KMX_EXPERIMENTAL_API  // kmx_communicator, for code that includes this header outside the library
 #endif
+#include "error.h"
 #include "kmx/kmx.h"
 
 namespace kmx {
@@ -38,5 +41,30 @@ public:
 private:
     kmx_communicator ops_;
 };
+
+// Runs one phase of a distributed call on every rank, then agrees on its
+// outcome: a rank that fails inside the phase (bad data, over its budget,
+// out of memory) still reaches the agreement, so every rank stops with the
+// same error instead of leaving the others waiting in the next reduction.
+// Alone, the phase simply runs (its error thrown unchanged).
+template <class Phase>
+void run_agreed(const Communicator &comm, Phase &&phase) {
+    if (!comm.distributed()) {
+        phase();
+        return;
+    }
+    kmx_status status = KMX_OK;
+    char message[480] = {0};  // copied: the exception is gone after its catch
+    try {
+        phase();
+    } catch (const Error &e) {
+        status = e.status();
+        std::strncpy(message, e.what(), sizeof message - 1);
+    } catch (const std::bad_alloc &) {
+        status = KMX_E_OUT_OF_MEMORY;
+        std::strncpy(message, "out of memory", sizeof message - 1);
+    }
+    comm.agree(status, message);
+}
 
 }  // namespace kmx

@@ -16,9 +16,10 @@ namespace {
 
 const char *const kKernelNames[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid", nullptr};
 const char *const kLogLevelNames[] = {"error", "warning", "info", "debug", nullptr};
-const char *const kMethodNames[] = {"svm",         "dcsvm",    "dcsvm_early", "bka",  "krr",
-                                    "nystrom_krr", "meka_krr", "falkon",      nullptr};
+const char *const kMethodNames[] = {"svm",         "dcsvm",    "dcsvm_early", "bka",          "krr",
+                                    "nystrom_krr", "meka_krr", "falkon",      "nystrom_tron", nullptr};
 const char *const kTaskNames[] = {"auto", "classification", "regression", nullptr};
+const char *const kLossNames[] = {"auto", "squared_hinge", "logistic", "squared", nullptr};
 const char *const kCenterMethodNames[] = {"uniform", "kmeans", "leverage", nullptr};
 const char *const kApproxNames[] = {"nystrom", "kmeans_nystrom", "meka", nullptr};
 const char *const kBiasNames[] = {"auto", "off", "on", nullptr};
@@ -34,7 +35,8 @@ constexpr unsigned kSvmMethods =
 constexpr unsigned kDcsvmMethods = bit(KMX_METHOD_DCSVM) | bit(KMX_METHOD_DCSVM_EARLY) | bit(KMX_METHOD_BKA);
 constexpr unsigned kKrrMethods =
     bit(KMX_METHOD_KRR) | bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_MEKA_KRR) | bit(KMX_METHOD_FALKON);
-constexpr unsigned kAllMethods = kSvmMethods | kKrrMethods;
+constexpr unsigned kTron = bit(KMX_METHOD_NYSTROM_TRON);
+constexpr unsigned kAllMethods = kSvmMethods | kKrrMethods | kTron;
 constexpr unsigned kMeka = bit(KMX_METHOD_MEKA_KRR);
 constexpr unsigned kSolverApprox = kOwnerSolver | kOwnerApprox;
 
@@ -66,21 +68,22 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_KMEANS_TOL, "tol", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-6, nullptr, kOwnerKMeans, 0,
      "stop when the relative objective decrease is below it"},
     // solvers
-    {KMX_PARAM_METHOD, "method", 0, 7, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames, kOwnerSolver, kAllMethods,
+    {KMX_PARAM_METHOD, "method", 0, 8, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames, kOwnerSolver, kAllMethods,
      "training method"},
-    {KMX_PARAM_C, "C", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1, nullptr, kOwnerSolver, kSvmMethods,
-     "SVM cost C"},
-    {KMX_PARAM_EPS, "eps", 0, 1, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-3, nullptr, kOwnerSolver, kSvmMethods,
-     "stopping tolerance on the largest KKT violation, as LIBSVM's -e"},
+    {KMX_PARAM_C, "C", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1, nullptr, kOwnerSolver,
+     kSvmMethods | kTron, "cost C: SVM's; nystrom_tron minimises 1/2 b'K_BB b + C sum_i loss_i"},
+    {KMX_PARAM_EPS, "eps", 0, 1, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-3, nullptr, kOwnerSolver,
+     kSvmMethods | kTron,
+     "stopping tolerance: the largest KKT violation, as LIBSVM's -e; nystrom_tron: |grad f| <= eps |grad f(0)|"},
     {KMX_PARAM_BIAS, "bias", 0, 2, KMX_BOUND_ENUM, KMX_BIAS_AUTO, kBiasNames, kOwnerSolver, kSvmMethods,
      "bias term; auto = with a bias for svm, without for dcsvm, dcsvm_early and bka"},
     {KMX_PARAM_SHRINKING, "shrinking", 0, 1, KMX_BOUND_INTEGER, 1, nullptr, kOwnerSolver, kSvmMethods,
      "1 = shrink the active set, as LIBSVM's -h 1"},
     {KMX_PARAM_CACHE_SIZE, "cache_size", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr, kOwnerSolver,
-     kSvmMethods | bit(KMX_METHOD_FALKON),
+     kSvmMethods | bit(KMX_METHOD_FALKON) | kTron,
      "kernel cache bytes; 0 = auto: the SVMs take what the budget leaves after the workspace (all of Q at most), "
-     "FALKON keeps all of K_nM across CG passes when it fits the budget, else as many row blocks as do; a value "
-     "caps it"},
+     "FALKON keeps all of K_nM across CG passes when it fits the budget, else as many row blocks as do, "
+     "nystrom_tron keeps C = K(X, B) when all of it fits, else recomputes it on every pass; a value caps it"},
     {KMX_PARAM_MULTICLASS, "multiclass", 0, 1, KMX_BOUND_ENUM, KMX_MULTICLASS_OVO, kMulticlassNames, kOwnerSolver,
      kSvmMethods, "multiclass scheme: one-vs-one (as LIBSVM) or one-vs-rest"},
     {KMX_PARAM_LEVELS, "levels", 1, 8, KMX_BOUND_INTEGER, 8, nullptr, kOwnerSolver, kDcsvmMethods,
@@ -93,21 +96,32 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_SAMPLE_SIZE, "sample_size", 2, 1e6, KMX_BOUND_INTEGER, 1000, nullptr, kOwnerSolver, kDcsvmMethods,
      "DC-SVM kernel k-means sample m per level"},
     // kernel ridge regression: min (1/n) sum |f(x_i) - y_i|^2 + lambda |f|^2
-    {KMX_PARAM_TASK, "task", 0, 2, KMX_BOUND_ENUM, KMX_TASK_AUTO, kTaskNames, kOwnerSolver, kKrrMethods,
+    {KMX_PARAM_TASK, "task", 0, 2, KMX_BOUND_ENUM, KMX_TASK_AUTO, kTaskNames, kOwnerSolver, kKrrMethods | kTron,
      "KRR task; auto = regression when a label is not a whole number or there are more than 256 labels"},
     {KMX_PARAM_LAMBDA, "lambda", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-6, nullptr, kOwnerSolver,
      kKrrMethods, "ridge lambda; exact KRR solves (G + n lambda I) a = y"},
     {KMX_PARAM_CENTERS, "centers", 0, 1e7, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox,
-     bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_FALKON),
-     "Nystrom landmarks / FALKON centers M; 0 = auto: min(n, max(100, 5 sqrt n))"},
+     bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_FALKON) | kTron,
+     "Nystrom landmarks / FALKON centers M / nystrom_tron basis m; 0 = auto: min(n, max(100, 5 sqrt n)), "
+     "nystrom_tron at most 8192"},
     {KMX_PARAM_CENTER_METHOD, "center_method", 0, 2, KMX_BOUND_ENUM, KMX_CENTERS_UNIFORM, kCenterMethodNames,
-     kOwnerSolver, bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_FALKON), "how the centers are chosen"},
+     kOwnerSolver, bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_FALKON) | kTron,
+     "how the centers are chosen (nystrom_tron: uniform, or kmeans with 3 distributed Lloyd steps per stage)"},
     {KMX_PARAM_ITERATIONS, "iterations", 1, 1e6, KMX_BOUND_INTEGER, 20, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
      "FALKON: conjugate-gradient iterations at most"},
     {KMX_PARAM_TOLERANCE, "tolerance", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-7, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
      "FALKON: stop when the relative residual is below it (0: iterations only)"},
     {KMX_PARAM_VALIDATION, "validation", 0, 0.5, KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
      "FALKON: fraction of rows held out for early stopping (0: none)"},
+    // nystrom_tron: min 1/2 b'Wb + C sum_i c_i loss(y_i, K(x_i, B) b) by TRON
+    {KMX_PARAM_LOSS, "loss", 0, 3, KMX_BOUND_ENUM, KMX_LOSS_AUTO, kLossNames, kOwnerSolver, kTron,
+     "nystrom_tron loss; auto = squared_hinge for classification, squared for regression"},
+    {KMX_PARAM_STAGES, "stages", 1, 30, KMX_BOUND_INTEGER, 1, nullptr, kOwnerSolver, kTron,
+     "nystrom_tron: grow the basis in stages m/2^(s-1), ..., m/2, m, each warm-started from the last"},
+    {KMX_PARAM_NEWTON_ITERATIONS, "newton_iterations", 1, 1e6, KMX_BOUND_INTEGER, 100, nullptr, kOwnerSolver, kTron,
+     "nystrom_tron: TRON (trust-region Newton) iterations at most, per output and stage"},
+    {KMX_PARAM_PRECONDITION, "precondition", 0, 1, KMX_BOUND_INTEGER, 1, nullptr, kOwnerSolver, kTron,
+     "nystrom_tron: 1 = diagonal preconditioner in TRON's conjugate gradient (as LIBLINEAR)"},
     // kernel approximations (nystrom_krr and meka_krr take them too)
     {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames, kOwnerApprox, 0,
      "approximation method"},
@@ -145,6 +159,8 @@ const EnumAlias kAliases[] = {
     {KMX_PARAM_METHOD, "dcsvm-early", KMX_METHOD_DCSVM_EARLY},
     {KMX_PARAM_METHOD, "nystrom-krr", KMX_METHOD_NYSTROM_KRR},
     {KMX_PARAM_METHOD, "meka-krr", KMX_METHOD_MEKA_KRR},
+    {KMX_PARAM_METHOD, "nystrom-tron", KMX_METHOD_NYSTROM_TRON},
+    {KMX_PARAM_LOSS, "squared-hinge", KMX_LOSS_SQUARED_HINGE},
     {KMX_PARAM_APPROX, "kmeans-nystrom", KMX_APPROX_KMEANS_NYSTROM},
 };
 

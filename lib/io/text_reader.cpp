@@ -79,9 +79,11 @@ struct TextPiece {
 // Texts below this size are read as one piece.
 constexpr size_t kMinBytesPerPiece = size_t(1) << 20;
 
-// `count` pieces of about equal size, each boundary moved to just after a
-// '\n' (pieces may be empty).
-std::vector<TextPiece> split_at_lines(const TextInput &input, int count, int threads) {
+// `count` pieces of about equal size of `whole` (itself a piece that starts
+// at a line boundary), each boundary moved to just after a '\n' (pieces may
+// be empty).
+std::vector<TextPiece> split_at_lines(const TextPiece &whole, int count, int threads) {
+    const TextInput &input = whole.input;
     const size_t size = size_t(input.end - input.begin);
     std::vector<const char *> cuts{input.begin};
     for (int p = 1; p < count; ++p) {
@@ -96,6 +98,7 @@ std::vector<TextPiece> split_at_lines(const TextInput &input, int count, int thr
         pieces[size_t(p)].input = TextInput{cuts[size_t(p)], cuts[size_t(p) + 1], input.name};
         newlines[size_t(p)] = std::count(cuts[size_t(p)], cuts[size_t(p) + 1], '\n');
     });
+    pieces[0].lines_before = whole.lines_before;
     for (size_t p = 1; p < pieces.size(); ++p) pieces[p].lines_before = pieces[p - 1].lines_before + newlines[p - 1];
     return pieces;
 }
@@ -256,8 +259,8 @@ std::vector<TextShape> measure(Context &ctx, const std::vector<TextPiece> &piece
     return shapes;
 }
 
-// The whole text's shape from its pieces'; no rows or no columns are errors.
-TextShape total_shape(const TextInput &input, const std::vector<TextShape> &shapes) {
+// The shape of all pieces together.
+TextShape sum_shapes(const std::vector<TextShape> &shapes) {
     TextShape total;
     for (const TextShape &shape : shapes) {
         if (total.rows == 0 && shape.rows > 0) total.first_row = shape.first_row;
@@ -265,6 +268,11 @@ TextShape total_shape(const TextInput &input, const std::vector<TextShape> &shap
         total.cols = std::max(total.cols, shape.cols);
         total.nonzeros += shape.nonzeros;
     }
+    return total;
+}
+
+// A whole text must hold rows and columns (a shard of one may hold neither).
+void check_not_empty(const TextInput &input, const TextShape &total) {
     if (total.rows == 0) {
         LineCursor lines(input);
         Line unused;
@@ -277,7 +285,6 @@ TextShape total_shape(const TextInput &input, const std::vector<TextShape> &shap
         fail_at(total.first_row, skip_blanks(total.first_row.begin, total.first_row.end),
                 "no features: all %lld rows hold only a label, so the dataset would have no columns",
                 (long long)total.rows);
-    return total;
 }
 
 // Byte offsets of the dataset's arrays inside its one block.
@@ -446,18 +453,20 @@ bool is_binary(const char *bytes, size_t len, kmx_format format) {
 
 }  // namespace
 
-std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, size_t len, kmx_format format,
-                                              const char *name, int pieces) {
-    const TextInput input{text, text + len, name ? name : "<memory>"};
-    const kmx_format resolved = resolve_format(input, format);
-    const CsvShape csv_shape = first_csv_shape(input, resolved);
-    const std::vector<TextPiece> split = split_at_lines(input, std::max(1, pieces), ctx.threads);
+namespace {
+
+// Reads `span` of a text whose format and CSV field count are known, in
+// `pieces` pieces; a whole text must not be empty.
+std::unique_ptr<Dataset> read_span(Context &ctx, const TextPiece &span, kmx_format resolved, const CsvShape &csv_shape,
+                                   int pieces, bool whole_text) {
+    const std::vector<TextPiece> split = split_at_lines(span, std::max(1, pieces), ctx.threads);
     const std::vector<TextShape> shapes = measure(ctx, split, resolved, csv_shape);
-    const TextShape shape = total_shape(input, shapes);
+    const TextShape shape = sum_shapes(shapes);
+    if (whole_text) check_not_empty(span.input, shape);
     const bool dense = choose_dense(shape.rows, shape.cols, shape.nonzeros);
     const BlockLayout layout = plan_block(shape, dense, ctx.float32_data);
     char what[300];
-    std::snprintf(what, sizeof what, "loading '%s'", input.name);
+    std::snprintf(what, sizeof what, "loading '%s'", span.input.name);
     ctx.check_budget(layout.bytes, what);
 
     auto ds = std::make_unique<Dataset>();
@@ -469,11 +478,34 @@ std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, si
     return ds;
 }
 
+int pieces_for(const Context &ctx, size_t len) {
+    return int(std::min(size_t(std::max(1, ctx.threads)), std::max<size_t>(1, len / kMinBytesPerPiece)));
+}
+
+}  // namespace
+
+std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, size_t len, kmx_format format,
+                                              const char *name, int pieces) {
+    const TextInput input{text, text + len, name ? name : "<memory>"};
+    const kmx_format resolved = resolve_format(input, format);
+    return read_span(ctx, TextPiece{input, 0}, resolved, first_csv_shape(input, resolved), pieces, true);
+}
+
+std::unique_ptr<Dataset> parse_dataset_span(Context &ctx, const char *text, size_t len, const TextSpan &span,
+                                            kmx_format format, const char *name) {
+    const TextInput input{text, text + len, name ? name : "<memory>"};
+    require(span.begin >= text && span.begin <= span.end && span.end <= text + len && span.lines_before >= 0,
+            "parse_dataset_span: the span is not inside the text");
+    const kmx_format resolved = resolve_format(input, format);  // from the whole text's first data line
+    const TextPiece piece{TextInput{span.begin, span.end, input.name}, span.lines_before};
+    return read_span(ctx, piece, resolved, first_csv_shape(input, resolved),
+                     pieces_for(ctx, size_t(span.end - span.begin)), false);
+}
+
 std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t len, kmx_format format,
                                        const char *name) {
     if (is_binary(text, len, format)) return copy_kmxd(ctx, text, len, name ? name : "<memory>");
-    const size_t pieces = std::min(size_t(std::max(1, ctx.threads)), std::max<size_t>(1, len / kMinBytesPerPiece));
-    return parse_dataset_pieces(ctx, text, len, format, name, int(pieces));
+    return parse_dataset_pieces(ctx, text, len, format, name, pieces_for(ctx, len));
 }
 
 std::unique_ptr<Dataset> read_dataset_file(Context &ctx, const char *path, kmx_format format) {

@@ -31,6 +31,22 @@ std::unique_ptr<Dataset> parse_dataset(Context &ctx, const char *text, size_t le
 std::unique_ptr<Dataset> parse_dataset_pieces(Context &ctx, const char *text, size_t len, kmx_format format,
                                               const char *name, int pieces);
 
+// A run of whole lines of a text: [begin, end) starts at the text's start or
+// just after a '\n', and ends at its end or just after a '\n'; lines_before
+// is the number of lines of the text before begin.
+struct TextSpan {
+    const char *begin;
+    const char *end;
+    int64_t lines_before;
+};
+// The lines of `span` of the text [text, text + len) as a dataset (a shard
+// of it). The format (KMX_FORMAT_AUTO) and CSV's field count come from the
+// whole text's first data line, and messages give the text's own line
+// numbers. A span with no data rows gives an empty dataset (n = 0; d = 0
+// when no row has a feature), as may a span whose rows hold only labels.
+std::unique_ptr<Dataset> parse_dataset_span(Context &ctx, const char *text, size_t len, const TextSpan &span,
+                                            kmx_format format, const char *name);
+
 // Dense rows are chosen when d is small or the data is not sparse enough for
 // CSR to save memory.
 bool choose_dense(int64_t n, int64_t d, int64_t nnz);

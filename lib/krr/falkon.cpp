@@ -2,6 +2,16 @@
 // (paper Alg. 1), several outputs per pass over K_nM, optional early
 // stopping on held-out rows.
 //
+// Across ranks (ctx.comm spans several processes, each holding a shard of
+// the rows, rank r's rows after those of ranks 0..r-1): every product over
+// rows, K_nMᵀ(K_nM v) and K_nMᵀY, is each rank's sum over its rows plus one
+// AllReduce of M x outputs values; the centers are global rows sampled by
+// the same seed, summed from the ranks that hold them; the preconditioner is
+// rank 0's, broadcast. Every rank then holds the same bits of every CG vector
+// and scalar, takes the same steps and stops at the same iteration. Every
+// phase ends in an agreement (Communicator::agree), so a rank that fails
+// (bad data, over its budget) stops them all with its message.
+//
 // Notation (paper): n rows, M centers, Y (n x k targets), K_nM (n x M),
 // H = K_nMᵀK_nM + λn K_MM, B = (1/√n) T⁻¹A⁻¹. CG solves, as Alg. 1 writes it,
 //   (BᵀHB) β = r,   BᵀHB u = A⁻ᵀ(T⁻ᵀ K_nMᵀ K_nM T⁻¹A⁻¹u / n + λ A⁻¹u),
@@ -19,6 +29,7 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "core/rng.h"
+#include "core/row_shards.h"
 #include "falkon_preconditioner.h"
 #include "linalg/linalg.h"
 
@@ -30,8 +41,8 @@ using linalg::Trans;
 
 constexpr int64_t kBlockValues = int64_t(1) << 22;  // one block of K_nM: 32 MB
 
-int64_t block_rows_for(int64_t n, int64_t m) {
-    return std::min(n, std::clamp<int64_t>(kBlockValues / std::max<int64_t>(m, 1), 64, 8192));
+int64_t block_rows_for(int64_t n, int64_t m) {  // at least 1: a rank may hold no rows
+    return std::max<int64_t>(1, std::min(n, std::clamp<int64_t>(kBlockValues / std::max<int64_t>(m, 1), 64, 8192)));
 }
 
 int64_t validation_rows_for(int64_t n, double fraction) { return int64_t(std::floor(fraction * double(n))); }
@@ -40,12 +51,14 @@ int64_t validation_rows_for(int64_t n, double fraction) { return int64_t(std::fl
 struct Problem {
     KernelSpec kernel;  // gamma resolved
     const Dataset *data;
-    const Dataset *centers;  // M x d, dense
-    const double *y;         // n x k targets
-    int64_t n, m, k, block;
-    int64_t train_rows;               // n minus validation rows
+    const Dataset *centers;           // M x d, dense
+    const double *y;                  // n x k targets
+    int64_t n, m, k, block;           // n: this rank's rows
+    int64_t total_rows, first_row;    // all ranks' rows; this rank's first in their numbering
+    int64_t train_rows;               // all ranks' rows minus the validation rows
     std::vector<uint8_t> held_out;    // n flags: 1 = validation row (empty: none)
-    std::vector<int64_t> validation;  // the validation rows, increasing
+    std::vector<int64_t> validation;  // this rank's validation rows, increasing
+    int64_t validation_total = 0;     // all ranks' validation rows
 };
 
 // The CG state and the one kernel block, carved from the arena (the layout
@@ -76,12 +89,14 @@ void carve_cache(ScratchCarver &c, Work &w, int64_t n, int64_t m, int64_t block,
 // cache; an auto cache is reserved later, from what is left.
 size_t cache_in_workspace(const FalkonOptions &o) { return o.auto_cache ? 0 : o.kernel_cache_bytes; }
 
-Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block, int64_t validation, int iterations,
-                size_t cache_bytes) {
+// validation: this rank's held-out rows (at most); early_stopping: whether
+// any rank holds some.
+Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block, int64_t validation,
+                bool early_stopping, int iterations, size_t cache_bytes) {
     Work w{};
     carve_cache(c, w, n, m, block, cache_bytes);
     for (double **vec : {&w.x, &w.r, &w.p, &w.ap, &w.tmp, &w.v, &w.w}) *vec = c.take<double>(size_t(m * k));
-    w.best_x = c.take<double>(size_t(validation > 0 ? m * k : 0));
+    w.best_x = c.take<double>(size_t(early_stopping ? m * k : 0));
     w.kernel_block = c.take<double>(size_t(block * m));
     w.z = c.take<double>(size_t(block * k));
     w.val_out = c.take<double>(size_t(validation * k));
@@ -100,8 +115,8 @@ size_t kernel_scratch_bytes(const KernelSpec &kernel, const Dataset &data, int64
 
 // ------------------------------------------------------------ validation
 
-void check_arguments(const Dataset &data, const KrrTargets &targets, const FalkonOptions &o) {
-    const int64_t n = data.n;
+// n: the rows of all ranks; data and targets: this rank's.
+void check_arguments(const Dataset &data, int64_t n, const KrrTargets &targets, const FalkonOptions &o) {
     require(n >= 1 && data.d >= 1, "FALKON: the dataset has no rows or no columns");
     if (o.centers < 1 || o.centers > n)
         fail(KMX_E_INVALID_ARGUMENT, "FALKON: centers M = %lld must be in [1, n = %lld]", (long long)o.centers,
@@ -121,15 +136,40 @@ void check_arguments(const Dataset &data, const KrrTargets &targets, const Falko
     require(o.center_method != LandmarkMethod::weighted_kmeans, "FALKON: weighted_kmeans centers are not supported");
     require(o.center_method != LandmarkMethod::given || o.given_centers,
             "FALKON: given centers need given_centers (M x d)");
-    require(targets.outputs >= 1 && int64_t(targets.y.size()) == n * targets.outputs,
+    require(targets.outputs >= 1 && int64_t(targets.y.size()) == data.n * targets.outputs,
             "FALKON: targets must hold n x outputs values for the dataset's n rows");
-    check_finite(targets.y.data(), n, targets.outputs, "targets");
+    check_finite(targets.y.data(), data.n, targets.outputs, "targets");
     check_finite_dataset(data, "features");
 }
 
 // ------------------------------------------------------------ set-up
 
-Landmarks choose_centers(Context &ctx, const KernelSpec &kernel, const Dataset &data, const FalkonOptions &o) {
+// Uniform centers over all ranks' rows: the rows sample_rows draws from the
+// global numbering with ctx's seed (as select_landmarks draws them from one
+// process's rows), each filled in by the rank that holds it, zero elsewhere,
+// and summed.
+Landmarks shared_uniform_centers(Context &ctx, const Problem &pr, int64_t m) {
+    Landmarks centers;
+    centers.m = m;
+    centers.d = pr.data->d;
+    Rng rng(ctx.seed);
+    centers.rows = sample_rows(rng, pr.total_rows, m);
+    run_agreed(ctx.comm, [&] {
+        ctx.check_budget(size_t(m) * size_t(centers.d + 1) * sizeof(double), "uniform centers");
+        centers.points.assign(size_t(m * centers.d), 0.0);
+        for (int64_t j = 0; j < m; ++j) {
+            const int64_t local = centers.rows[size_t(j)] - pr.first_row;
+            if (local >= 0 && local < pr.n) gather_rows(*pr.data, &local, 1, centers.points.data() + j * centers.d);
+        }
+    });
+    ctx.comm.sum(centers.points.data(), int64_t(centers.points.size()));
+    return centers;
+}
+
+Landmarks choose_centers(Context &ctx, const KernelSpec &kernel, const Problem &pr, const FalkonOptions &o) {
+    if (ctx.comm.distributed() && o.center_method == LandmarkMethod::uniform)
+        return shared_uniform_centers(ctx, pr, o.centers);
+    const Dataset &data = *pr.data;
     LandmarkOptions lo;
     lo.method = o.center_method;
     lo.m = o.centers;
@@ -138,27 +178,31 @@ Landmarks choose_centers(Context &ctx, const KernelSpec &kernel, const Dataset &
     return select_landmarks(ctx, kernel, data, lo);
 }
 
-// Held-out rows: uniformly among the rows that are not centers.
+// Held-out rows: uniformly among the rows that are not centers, drawn from
+// all ranks' rows the same way on every rank; each keeps its own.
 void split_validation(Problem &pr, const Landmarks &centers, double fraction, uint64_t seed) {
-    const int64_t count = validation_rows_for(pr.n, fraction);
-    pr.train_rows = pr.n - count;
+    const int64_t count = validation_rows_for(pr.total_rows, fraction);
+    pr.train_rows = pr.total_rows - count;
+    pr.validation_total = count;
     if (count == 0) return;
-    pr.held_out.assign(size_t(pr.n), 0);
-    for (int64_t row : centers.rows) pr.held_out[size_t(row)] = 1;  // centers are not eligible
+    std::vector<uint8_t> held_out(size_t(pr.total_rows), 0);
+    for (int64_t row : centers.rows) held_out[size_t(row)] = 1;  // centers are not eligible
     std::vector<int64_t> pool;
-    for (int64_t i = 0; i < pr.n; ++i)
-        if (pr.held_out[size_t(i)] == 0) pool.push_back(i);
+    for (int64_t i = 0; i < pr.total_rows; ++i)
+        if (held_out[size_t(i)] == 0) pool.push_back(i);
     Rng rng = Rng(seed).split(0xFA1C0);
-    std::fill(pr.held_out.begin(), pr.held_out.end(), 0);
-    for (int64_t index : sample_rows(rng, int64_t(pool.size()), count)) pr.validation.push_back(pool[size_t(index)]);
+    std::fill(held_out.begin(), held_out.end(), 0);
+    for (int64_t index : sample_rows(rng, int64_t(pool.size()), count)) {
+        const int64_t row = pool[size_t(index)];
+        held_out[size_t(row)] = 1;
+        if (row >= pr.first_row && row < pr.first_row + pr.n) pr.validation.push_back(row - pr.first_row);
+    }
     std::sort(pr.validation.begin(), pr.validation.end());  // kernel_pass fills slots in row order
-    for (int64_t row : pr.validation) pr.held_out[size_t(row)] = 1;
+    pr.held_out.assign(held_out.begin() + pr.first_row, held_out.begin() + pr.first_row + pr.n);
 }
 
 // ------------------------------------------------------------ K_nM passes
 
-// w = Σ_{training rows} K_bᵀ z_b with z_b = K_b v (v given) or Y_b (v null),
-// one block of K_nM at a time; with v, val_dir = K_val v on held-out rows.
 // Rows [begin, end) of K_nM: from the cache (filling it on the first pass)
 // or computed into the one block buffer.
 const double *knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t end, Work &work, Arena &arena) {
@@ -170,7 +214,10 @@ const double *knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t 
     return out;
 }
 
-void kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
+// w = Σ_{training rows} K_bᵀ z_b with z_b = K_b v (v given) or Y_b (v null),
+// over this rank's rows, one block of K_nM at a time; with v, val_dir =
+// K_val v on held-out rows.
+void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
     const int64_t m = pr.m, k = pr.k;
     std::fill(work.w, work.w + m * k, 0.0);
     int64_t slot = 0;  // next validation row
@@ -191,6 +238,12 @@ void kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, A
         ctx.check_cancel();
     }
     work.cache_ready = true;
+}
+
+// The same summed over all ranks' rows (the one AllReduce of a pass).
+void kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
+    run_agreed(ctx.comm, [&] { local_kernel_pass(ctx, pr, v, work, arena); });
+    ctx.comm.sum(work.w, pr.m * pr.k);
 }
 
 // ap = BᵀHB p = A⁻ᵀ(T⁻ᵀ K_nMᵀ K_nM T⁻¹A⁻¹p / n + λ A⁻¹p); also val_dir = K_val T⁻¹A⁻¹p.
@@ -262,8 +315,9 @@ double lanczos_condition(const ColumnCg &c, Work &work, Arena &arena) {
     return work.eigen[0] > 0 ? work.eigen[t - 1] / work.eigen[0] : INFINITY;
 }
 
-// MSE (regression) or error rate (classification) of f on the held-out rows.
-double validation_error(const Problem &pr, const KrrTargets &targets, const Work &work) {
+// MSE (regression) or error rate (classification) of f on the held-out rows
+// of every rank.
+double validation_error(const Context &ctx, const Problem &pr, const KrrTargets &targets, const Work &work) {
     const int64_t k = pr.k, count = int64_t(pr.validation.size());
     double total = 0;
     for (int64_t s = 0; s < count; ++s) {
@@ -274,7 +328,8 @@ double validation_error(const Problem &pr, const KrrTargets &targets, const Work
             for (int64_t j = 0; j < k; ++j) total += (f[j] - y[j]) * (f[j] - y[j]) / double(k);
         }
     }
-    return total / double(count);
+    ctx.comm.sum(&total, 1);
+    return total / double(pr.validation_total);
 }
 
 struct EarlyStop {
@@ -296,7 +351,8 @@ bool early_stop(EarlyStop &es, double error, int iteration, int patience, Work &
 
 void run_cg(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, const KrrTargets &targets,
             const FalkonOptions &o, Work &work, Arena &arena, FalkonStats &stats) {
-    const int64_t q = pc.rank, k = pr.k, validation = int64_t(pr.validation.size());
+    const int64_t q = pc.rank, k = pr.k, validation = int64_t(pr.validation.size());  // this rank's
+    const bool early_stopping = pr.validation_total > 0;
     right_hand_side(ctx, pr, pc, work, arena);
     std::fill(work.x, work.x + q * k, 0.0);
     std::fill(work.val_out, work.val_out + validation * k, 0.0);
@@ -308,7 +364,7 @@ void run_cg(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, con
         c.done = !(c.rr0 > 0);
     }
     EarlyStop es;
-    if (validation > 0) early_stop(es, validation_error(pr, targets, work), 0, o.patience, work, q * k);
+    if (early_stopping) early_stop(es, validation_error(ctx, pr, targets, work), 0, o.patience, work, q * k);
     for (int it = 1; it <= o.iterations; ++it) {
         if (std::all_of(cols.begin(), cols.end(), [](const ColumnCg &c) { return c.done; })) break;
         apply_bhb(ctx, pr, pc, o.lambda, work, arena);
@@ -322,13 +378,13 @@ void run_cg(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, con
         }
         stats.iterations = it;
         stats.residuals.push_back(worst);
-        ctx.progress(double(it) / o.iterations, "FALKON");
-        if (validation == 0) continue;
-        stats.validation_errors.push_back(validation_error(pr, targets, work));
+        run_agreed(ctx.comm, [&] { ctx.progress(double(it) / o.iterations, "FALKON"); });
+        if (!early_stopping) continue;
+        stats.validation_errors.push_back(validation_error(ctx, pr, targets, work));
         if (early_stop(es, stats.validation_errors.back(), it, o.patience, work, q * k)) break;
     }
     stats.best_iteration = stats.iterations;
-    if (validation > 0) {
+    if (early_stopping) {
         std::copy(work.best_x, work.best_x + q * k, work.x);
         stats.best_iteration = es.best_iteration;
     }
@@ -338,12 +394,16 @@ void run_cg(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, con
 
 }  // namespace
 
-size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t m, int64_t k,
-                              const FalkonOptions &o) {
+namespace {
+
+// validation: the held-out rows of all ranks; this rank holds at most
+// min(its rows, validation) of them.
+size_t workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t m, int64_t k, const FalkonOptions &o,
+                       int64_t validation) {
     const int64_t block = block_rows_for(data.n, m);
     ScratchCarver carver;
     carver.take<double>(size_t(m * m));  // K_MM, then T
-    carve_work(carver, data.n, m, k, block, validation_rows_for(data.n, o.validation_fraction), o.iterations,
+    carve_work(carver, data.n, m, k, block, std::min(data.n, validation), validation > 0, o.iterations,
                cache_in_workspace(o));
     WorkspacePlan plan;
     plan.add_bytes(carver.bytes());
@@ -351,6 +411,13 @@ size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int
     plan.add_bytes(
         std::max(kernel_scratch_bytes(kernel, data, block, m), linalg::eig_sym_workspace_bytes(o.iterations)));
     return plan.bytes();
+}
+
+}  // namespace
+
+size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t m, int64_t k,
+                              const FalkonOptions &o) {
+    return workspace_bytes(kernel, data, m, k, o, validation_rows_for(data.n, o.validation_fraction));
 }
 
 namespace {
@@ -393,26 +460,65 @@ void log_cache_choice(const Context &ctx, const Problem &pr, const Work &work, c
 
 }  // namespace
 
+namespace {
+
+// Only uniform or given centers are the same on every rank without one
+// process seeing every row.
+void check_distributed(const Communicator &comm, const FalkonOptions &o) {
+    if (comm.distributed() && o.center_method != LandmarkMethod::uniform && o.center_method != LandmarkMethod::given)
+        fail(KMX_E_UNSUPPORTED,
+             "FALKON across %d ranks takes uniform (or given) centers; k-means and leverage-score centers need every "
+             "row in one process",
+             comm.size());
+}
+
+// Rank 0's preconditioner on every rank (all computed it from the same
+// centers; this makes their bits certainly equal). T is M x M storage (M x q
+// when low rank), A q x q.
+void share_preconditioner(const Communicator &comm, FalkonPreconditioner &pc) {
+    if (!comm.distributed()) return;
+    double shape[2] = {double(pc.rank), pc.low_rank ? 1.0 : 0.0};
+    comm.broadcast(shape, sizeof shape, 0);
+    pc.rank = int64_t(shape[0]);
+    pc.low_rank = shape[1] != 0;
+    comm.broadcast(pc.t, int64_t(sizeof(double)) * pc.m * pc.m, 0);
+    comm.broadcast(pc.a, int64_t(sizeof(double)) * pc.rank * pc.rank, 0);
+}
+
+}  // namespace
+
 CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
                            const FalkonOptions &options, FalkonStats *stats_out) {
     const auto start = std::chrono::steady_clock::now();
     auto seconds_since = [](auto t0) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
-    check_arguments(data, targets, options);
+    check_distributed(ctx.comm, options);
+    const RowShards shards = agree_row_shards(ctx.comm, data);
     Problem pr;
     pr.kernel = kernel;
     pr.kernel.gamma = kernel.gamma_for(data.d);
     pr.data = &data;
     pr.y = targets.y.data();
     pr.n = data.n;
+    pr.total_rows = shards.total_rows;
+    pr.first_row = shards.first_row;
     pr.k = targets.outputs;
-    const size_t bytes = falkon_workspace_bytes(pr.kernel, data, options.centers, pr.k, options);
-    Arena arena = ctx.reserve(bytes, "FALKON workspace (T, A, CG vectors, one K_nM block)");
+    size_t bytes = 0;
+    Arena arena;
+    run_agreed(ctx.comm, [&] {
+        if (shards.columns != data.d)
+            fail(KMX_E_INVALID_ARGUMENT, "FALKON: this rank's rows have %lld columns, another rank's %lld",
+                 (long long)data.d, (long long)shards.columns);
+        check_arguments(data, shards.total_rows, targets, options);
+        bytes = workspace_bytes(pr.kernel, data, options.centers, pr.k, options,
+                                validation_rows_for(shards.total_rows, options.validation_fraction));
+        arena = ctx.reserve(bytes, "FALKON workspace (T, A, CG vectors, one K_nM block)");
+    });
 
     FalkonStats stats;
     stats.workspace_bytes = bytes;
-    Landmarks landmarks = choose_centers(ctx, pr.kernel, data, options);
+    Landmarks landmarks = choose_centers(ctx, pr.kernel, pr, options);
     stats.center_seconds = seconds_since(start);
     const auto centers = Dataset::dense_borrow(landmarks.points.data(), landmarks.m, data.d, nullptr);
     pr.centers = centers.get();
@@ -421,15 +527,22 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
     split_validation(pr, landmarks, options.validation_fraction, ctx.seed);
     stats.train_rows = pr.train_rows;
 
-    ScratchCarver carver(arena);
-    double *kmm = carver.take<double>(size_t(pr.m * pr.m));
-    kernel_block_rows(pr.kernel, *centers, 0, pr.m, *centers, 0, pr.m, kmm, pr.m, arena, ctx.threads);
-    const FalkonPreconditioner pc =
-        falkon_preconditioner(kmm, pr.m, options.lambda, options.jitter, arena, ctx.threads);
-    ScratchCarver work_carver(arena);
-    Work work = carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()), options.iterations,
-                           cache_in_workspace(options));
-    const Arena cache_arena = options.auto_cache ? reserve_auto_cache(ctx, pr, options, work) : Arena();
+    FalkonPreconditioner pc;
+    run_agreed(ctx.comm, [&] {
+        ScratchCarver carver(arena);
+        double *kmm = carver.take<double>(size_t(pr.m * pr.m));
+        kernel_block_rows(pr.kernel, *centers, 0, pr.m, *centers, 0, pr.m, kmm, pr.m, arena, ctx.threads);
+        pc = falkon_preconditioner(kmm, pr.m, options.lambda, options.jitter, arena, ctx.threads);
+    });
+    share_preconditioner(ctx.comm, pc);
+    Work work{};
+    Arena cache_arena;
+    run_agreed(ctx.comm, [&] {
+        ScratchCarver work_carver(arena);
+        work = carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()),
+                          pr.validation_total > 0, options.iterations, cache_in_workspace(options));
+        if (options.auto_cache) cache_arena = reserve_auto_cache(ctx, pr, options, work);
+    });
     stats.workspace_bytes += cache_arena.capacity();
     stats.rank = pc.rank;
     log_cache_choice(ctx, pr, work, options);

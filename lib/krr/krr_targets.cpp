@@ -27,13 +27,18 @@ KrrTargets krr_targets(const double *labels, int64_t n, KrrTask task) {
     require(labels != nullptr && n > 0, "KRR needs labels or targets for at least one row");
     for (int64_t i = 0; i < n; ++i)
         if (!std::isfinite(labels[i])) fail(KMX_E_INVALID_ARGUMENT, "label/target %lld is not finite", (long long)i);
+    return krr_targets(labels, n, task,
+                       task == KrrTask::classification ? distinct_sorted(labels, n) : std::vector<double>());
+}
+
+KrrTargets krr_targets(const double *labels, int64_t n, KrrTask task, const std::vector<double> &classes) {
     KrrTargets targets;
     targets.task = task;
     if (task == KrrTask::regression) {
         targets.y.assign(labels, labels + n);
         return targets;
     }
-    targets.classes = distinct_sorted(labels, n);
+    targets.classes = classes;
     const int64_t c = int64_t(targets.classes.size());
     if (c < 2)
         fail(KMX_E_INVALID_ARGUMENT, "classification needs at least 2 classes, the labels hold %lld", (long long)c);

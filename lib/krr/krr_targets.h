@@ -26,6 +26,10 @@ struct KrrTargets {
 // Fails with KMX_E_INVALID_ARGUMENT for non-finite labels, and for
 // classification with fewer than 2 classes.
 KrrTargets krr_targets(const double *labels, int64_t n, KrrTask task);
+// The same with the classes given (classification: every distinct label of
+// all ranks, increasing, which include labels[0..n)); n may be 0 (a rank with
+// no rows) and the labels must be finite.
+KrrTargets krr_targets(const double *labels, int64_t n, KrrTask task, const std::vector<double> &classes);
 
 // The label that one row of outputs (`outputs` values) predicts.
 double krr_label(const KrrTargets &targets, const double *outputs);

@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "core/row_shards.h"
 #include "expansion_model.h"
 #include "falkon.h"
 #include "krr.h"
@@ -97,19 +98,57 @@ KrrTask resolve_task(kmx_task task, const double *labels, int64_t n) {
     return classes > kAutoTaskMaxClasses ? KrrTask::regression : KrrTask::classification;
 }
 
-Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+namespace {
+
+void check_labels(const Dataset &data) {
     if (!data.y) fail(KMX_E_INVALID_ARGUMENT, "the training data has no labels or targets");
+    for (int64_t i = 0; i < data.n; ++i)
+        if (!std::isfinite(data.y[i])) fail(KMX_E_INVALID_ARGUMENT, "label/target %lld is not finite", (long long)i);
+}
+
+// The targets of this rank's rows, with the task and the classes resolved
+// over every rank's labels (this process's alone when it is the only rank).
+KrrTargets agreed_targets(const Communicator &comm, const Dataset &data, kmx_task task) {
+    if (!comm.distributed()) return krr_targets(data.y, data.n, resolve_task(task, data.y, data.n));
+    double fractional = 0;
+    for (int64_t i = 0; i < data.n && fractional == 0; ++i) fractional = data.y[i] != std::floor(data.y[i]);
+    comm.max(&fractional, 1);
+    KrrTask resolved = KrrTask::classification;
+    if (task == KMX_TASK_REGRESSION || (task == KMX_TASK_AUTO && fractional != 0)) resolved = KrrTask::regression;
+    std::vector<double> classes;
+    if (resolved == KrrTask::classification) {
+        const int64_t limit = task == KMX_TASK_AUTO ? kAutoTaskMaxClasses : INT64_MAX;
+        classes = agree_distinct_values(comm, data.y, data.n, limit);
+        if (classes.empty() && task == KMX_TASK_AUTO) resolved = KrrTask::regression;  // over 256 distinct labels
+    }
+    return krr_targets(data.y, data.n, resolved, classes);
+}
+
+}  // namespace
+
+Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
     if (!(options.lambda > 0) || !std::isfinite(options.lambda))
         fail(KMX_E_INVALID_ARGUMENT, "parameter lambda = %g must be positive and finite", options.lambda);
+    if (ctx.comm.distributed() && options.method != KMX_METHOD_FALKON)
+        fail(KMX_E_UNSUPPORTED, "this KRR method runs in one process only; across %d ranks use falkon or nystrom-tron",
+             ctx.comm.size());
     const auto start = std::chrono::steady_clock::now();
-    const KrrTargets targets = krr_targets(data.y, data.n, resolve_task(options.task, data.y, data.n));
+    // Every rank's shape, then this rank's rows with every rank's columns.
+    const RowShards shards = agree_row_shards(ctx.comm, data);
+    std::unique_ptr<Dataset> widened;
+    run_agreed(ctx.comm, [&] {
+        check_labels(data);
+        widened = widen_columns(ctx, data, shards.columns);
+    });
+    const Dataset &rows = widened ? *widened : data;
+    const KrrTargets targets = agreed_targets(ctx.comm, rows, options.task);
     KernelSpec resolved = kernel;
-    resolved.gamma = kernel.gamma_for(data.d);
+    resolved.gamma = kernel.gamma_for(rows.d);
     TrainStats stats;
     CenterExpansion expansion;
     if (options.method == KMX_METHOD_FALKON) {
         FalkonStats falkon;
-        expansion = falkon_fit(ctx, resolved, data, targets, falkon_options(options, data.n), &falkon);
+        expansion = falkon_fit(ctx, resolved, rows, targets, falkon_options(options, shards.total_rows), &falkon);
         stats.iterations = falkon.iterations;
     } else {
         KrrFit fit = fit_krr(ctx, resolved, data, targets, krr_options(options, data.n));

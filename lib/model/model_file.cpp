@@ -184,7 +184,7 @@ struct Counts {
 Counts read_meta(ByteReader &r, Model &m) {
     const uint32_t method = r.u32(), multiclass = r.u32(), bias = r.u32(), kernel = r.u32();
     require_format(
-        method <= KMX_METHOD_FALKON && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID, r,
+        method <= KMX_METHOD_NYSTROM_TRON && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID, r,
         "bad method, multiclass, bias or kernel code");
     m.method = kmx_method(method);
     m.multiclass = kmx_multiclass(multiclass);

@@ -37,6 +37,11 @@ struct TrainOptions {
     double threshold = 1e-3;
     double oversampling = 2;
     bool rank_by_size = false;
+    // Nyström-TRON (lib/nystrom_tron); with C, eps, task, centers, center_method, cache_bytes.
+    kmx_loss loss = KMX_LOSS_AUTO;
+    int stages = 1;
+    int newton_iterations = 100;
+    bool precondition = true;
 
     bool uses_bias() const;
     double class_weight(double label) const;

@@ -1,12 +1,30 @@
 #include "train.h"
 
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "core/row_shards.h"
 #include "krr/train_krr.h"
+#include "nystrom_tron/nystrom_tron.h"
 #include "svm/multiclass.h"
 
 namespace kmx {
 
 Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+    if (options.method == KMX_METHOD_NYSTROM_TRON) {
+        // LIBSVM shards know only their own largest column: across ranks,
+        // every rank's rows get the widest rank's columns first.
+        std::unique_ptr<Dataset> widened;
+        if (ctx.comm.distributed()) {
+            const int64_t columns = agree_row_shards(ctx.comm, data).columns;
+            run_agreed(ctx.comm, [&] { widened = widen_columns(ctx, data, columns); });
+        }
+        return train_nystrom_tron_model(ctx, options, kernel, widened ? *widened : data);
+    }
     if (options.method >= KMX_METHOD_KRR) return train_krr_model(ctx, options, kernel, data);
+    if (ctx.comm.distributed())
+        fail(KMX_E_UNSUPPORTED, "the SVM methods run in one process only; across %d ranks use falkon or nystrom-tron",
+             ctx.comm.size());
     return train_svm_model(ctx, options, kernel, data);
 }
 

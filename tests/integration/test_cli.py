@@ -150,6 +150,40 @@ class LetterFiles(unittest.TestCase):
         return os.path.join(self.tmp.name, name)
 
 
+class NystromTron(LetterFiles):
+    """kmx train -s nystrom-tron: the model file, predict, compress, bad options."""
+
+    def test_train_predict_compress(self):
+        model, labels, predictor, compressed = (self.path(n) for n in ("t.kmx", "t.out", "t.kmxp", "c.out"))
+        out = run("train", "-s", "nystrom-tron", "-g", "16", "-m", "500", "--stages", "2", "--centers", "kmeans",
+                  self.train, model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"^trained nystrom-tron: n=2000 d=16 classes=2 sv=500 time=\S+s\n$")
+        out = run("predict", model, self.test, labels)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        correct = int(out.stdout.split("(")[1].split("/")[0])
+        self.assertGreater(correct / 1000, 0.85)  # FALKON at the same m and gamma: 85.9%
+        out = run("compress", model, self.train, predictor)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        out = run("predict", predictor, self.test, compressed)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(labels) as a, open(compressed) as b:
+            self.assertEqual(a.read(), b.read())
+
+    def test_bad_options_fail_and_write_nothing(self):
+        cases = [(["--loss", "logistic", "--task", "regression"], "regression takes loss=squared"),
+                 (["--centers", "leverage"], "uniform or kmeans"),
+                 (["-m", "5000"], "at most n = 2000"),
+                 (["-c", "0"], "C = 0"),
+                 (["--stages", "31"], "stages")]
+        for extra, words in cases:
+            with self.subTest(extra=extra):
+                out = run("train", "-s", "nystrom-tron", *extra, self.train, self.path("x.kmx"))
+                self.assertEqual(out.returncode, 1)
+                self.assertIn(words, out.stderr)
+                self.assertFalse(os.path.exists(self.path("x.kmx")))
+
+
 class ProgressOnATerminal(unittest.TestCase):
     def test_bar_shows_time_so_far_and_time_left(self):
         import pty

@@ -1,11 +1,15 @@
-// kmx train [options] TRAIN_FILE MODEL_FILE — trains a kernel SVM and saves
-// the model; a progress bar on stderr when it is a terminal.
+// kmx train [options] TRAIN_FILE MODEL_FILE — trains a kernel SVM or KRR and
+// saves the model; a progress bar on stderr when it is a terminal. Under
+// mpirun (ranks.h) every rank trains on its shard of TRAIN_FILE and rank 0
+// writes the model.
+#define KMX_EXPERIMENTAL_API  // kmx_dataset_load_shard
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "ranks.h"
 
 namespace kmx_cli {
 
@@ -33,6 +37,10 @@ const std::vector<OptionSpec> &train_options() {
             {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
             {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
             {nullptr, "--threshold", true, nullptr, KMX_PARAM_THRESHOLD},
+            {nullptr, "--loss", true, nullptr, KMX_PARAM_LOSS},
+            {nullptr, "--stages", true, nullptr, KMX_PARAM_STAGES},
+            {nullptr, "--newton-iterations", true, nullptr, KMX_PARAM_NEWTON_ITERATIONS},
+            {nullptr, "--precondition", true, nullptr, KMX_PARAM_PRECONDITION},
             {nullptr, "--ovo", false, "multiclass one-vs-one (default, as LIBSVM)"},
             {nullptr, "--ovr", false, "multiclass one-vs-rest"},
         },
@@ -47,18 +55,37 @@ Solver make_solver(const ParsedArgs &args) {
     return make<Solver>(kmx_solver_create_from_string, params.c_str());
 }
 
+// The methods that train across ranks: every sum over rows is AllReduced.
+void check_distributed(const ParsedArgs &args) {
+    if (ranks().size == 1) return;
+    const std::string method = args.get("--solver", "dcsvm");
+    if (method != "falkon" && method != "nystrom-tron")
+        throw UsageError{"-s " + method + " runs in one process only; across " + std::to_string(ranks().size) +
+                         " ranks (mpirun) use -s falkon or -s nystrom-tron"};
+}
+
+// This rank's shard of the file when there are several ranks, else all of it.
+Dataset load_training_data(kmx_context *ctx, const std::string &path, const ParsedArgs &args) {
+    if (ranks().size == 1) return load_dataset(ctx, path, args);
+    return make<Dataset>(kmx_dataset_load_shard, ctx, path.c_str(), format_option(args), int64_t(ranks().rank),
+                         int64_t(ranks().size));
+}
+
 }  // namespace
 
 int run_train(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, train_options());
     if (args.has("--help") || args.positional.size() != 2)
         return usage(args, "train [options] TRAIN_FILE MODEL_FILE", train_options());
+    check_distributed(args);
     const Solver solver = make_solver(args);
     const Kernel kernel = make_kernel(args, train_options());
     const Context ctx = make_context(args, train_options());
+    attach_ranks(ctx.get());
     ProgressBar bar;
-    bar.attach(ctx.get());
-    const Dataset data = load_dataset(ctx.get(), args.positional[0], args);
+    if (ranks().rank == 0) bar.attach(ctx.get());
+    const Dataset data = load_training_data(ctx.get(), args.positional[0], args);
+    install_kill_hook(ctx.get());
     kmx_model *trained = nullptr;
     const double start = now_seconds();
     const kmx_status status = kmx_solver_train(&trained, ctx.get(), solver.get(), kernel.get(), data.get());
@@ -66,10 +93,13 @@ int run_train(int argc, char **argv) {
     bar.finish();
     check(status);
     const Model model(trained);
-    check(kmx_model_save(model.get(), args.positional[1].c_str()));
     int64_t n = 0, d = 0;
     check(kmx_dataset_rows(&n, data.get()));
     check(kmx_dataset_cols(&d, data.get()));
+    n = sum_over_ranks(n);
+    d = max_over_ranks(d);
+    if (ranks().rank != 0) return 0;  // every rank holds the same model: rank 0 writes it
+    check(kmx_model_save(model.get(), args.positional[1].c_str()));
     std::printf("trained %s: n=%lld d=%lld classes=%g sv=%g time=%.3fs\n",
                 method_name(model_info(model.get(), KMX_INFO_METHOD)).c_str(), (long long)n, (long long)d,
                 model_info(model.get(), KMX_INFO_CLASSES), model_info(model.get(), KMX_INFO_SUPPORT_VECTORS), seconds);

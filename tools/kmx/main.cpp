@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli.h"
+#include "ranks.h"
 
 namespace {
 
@@ -91,6 +92,7 @@ void usage() {
 }  // namespace
 
 int main(int argc, char **argv) {
+    kmx_cli::start_ranks(&argc, &argv);
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
         usage();
         return argc < 2 ? 2 : 0;

@@ -177,7 +177,7 @@ TEST(Params, TableDescribesEveryParameterOnce) {
         ASSERT_EQ(kmx_param_bounds(&lower, &upper, &flags, p), KMX_OK);
         ASSERT_EQ(kmx_param_owners(&owners, p), KMX_OK);
         EXPECT_NE(owners, 0) << name;
-        for (int m = KMX_METHOD_SVM; m <= KMX_METHOD_FALKON; ++m) {
+        for (int m = KMX_METHOD_SVM; m <= KMX_METHOD_NYSTROM_TRON; ++m) {
             ASSERT_EQ(kmx_param_used_by(&used, p, kmx_method(m)), KMX_OK);
             used_by_some |= used;
         }
@@ -208,6 +208,8 @@ TEST(Params, TableDescribesEveryParameterOnce) {
 TEST(Params, ValueNamesOwnersAndMethodsAreTheDocumentedOnes) {
     EXPECT_STREQ(kmx_param_value_name(KMX_PARAM_KERNEL, KMX_KERNEL_RBF), "rbf");
     EXPECT_STREQ(kmx_param_value_name(KMX_PARAM_METHOD, KMX_METHOD_FALKON), "falkon");
+    EXPECT_STREQ(kmx_param_value_name(KMX_PARAM_METHOD, KMX_METHOD_NYSTROM_TRON), "nystrom_tron");
+    EXPECT_STREQ(kmx_param_value_name(KMX_PARAM_LOSS, KMX_LOSS_LOGISTIC), "logistic");
     EXPECT_STREQ(kmx_param_value_name(KMX_PARAM_MULTICLASS, KMX_MULTICLASS_OVR), "ovr");
     EXPECT_EQ(kmx_param_value_name(KMX_PARAM_KERNEL, 0.5), nullptr);
     EXPECT_EQ(kmx_param_value_name(KMX_PARAM_KERNEL, -1), nullptr);

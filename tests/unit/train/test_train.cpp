@@ -8,6 +8,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "krr/train_krr.h"
+#include "nystrom_tron/nystrom_tron.h"
 #include "svm/multiclass.h"
 #include "train/train.h"
 
@@ -42,6 +43,7 @@ kmx::Model train_with(kmx_method method, const kmx::Dataset &data, bool direct) 
     kmx::KernelSpec kernel;
     kernel.gamma = 0.5;
     if (!direct) return kmx::train(ctx, options, kernel, data);
+    if (method == KMX_METHOD_NYSTROM_TRON) return kmx::train_nystrom_tron_model(ctx, options, kernel, data);
     return method >= KMX_METHOD_KRR ? kmx::train_krr_model(ctx, options, kernel, data)
                                     : kmx::train_svm_model(ctx, options, kernel, data);
 }
@@ -50,7 +52,8 @@ kmx::Model train_with(kmx_method method, const kmx::Dataset &data, bool direct) 
 
 TEST(Train, EachMethodGoesToItsFamily) {
     const auto data = two_blobs(120);
-    for (kmx_method method : {KMX_METHOD_SVM, KMX_METHOD_DCSVM, KMX_METHOD_KRR, KMX_METHOD_FALKON}) {
+    for (kmx_method method :
+         {KMX_METHOD_SVM, KMX_METHOD_DCSVM, KMX_METHOD_KRR, KMX_METHOD_FALKON, KMX_METHOD_NYSTROM_TRON}) {
         const kmx::Model model = train_with(method, *data, false);
         EXPECT_EQ(model.method, method);
         EXPECT_EQ(model.krr(), method >= KMX_METHOD_KRR);

@@ -1,0 +1,49 @@
+// rank_basis.h — the Nyström basis B, chosen identically on every rank from
+// rows spread over the ranks (each rank holds a shard; a sum over rows is a
+// local sum plus comm.sum):
+//
+//   uniform  m distinct global rows, uniformly at random (every rank draws
+//            the same indices from the same seed; each rank contributes the
+//            rows it holds to a zero-padded m x d buffer, which is summed).
+//            The rows come in random order, so every prefix is a uniform
+//            sample too: the stages grow the basis by taking more of it.
+//   kmeans   Lloyd iterations started from that sample, every rank assigning
+//            its rows and the per-center sums and counts AllReduced. With
+//            stages, the points of earlier stages stay fixed (their columns
+//            of C are already computed) and only the new ones move, competing
+//            with the fixed ones for rows.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/arena.h"
+#include "core/communicator.h"
+#include "core/dataset.h"
+
+namespace kmx {
+
+class Context;
+
+// Where this rank's rows sit among all ranks' rows (in rank order).
+struct RankRows {
+    int64_t total = 0;  // n over every rank
+    int64_t first = 0;  // global index of this rank's row 0
+};
+RankRows rank_rows(const Communicator &comm, int64_t local_rows);
+
+// m distinct global row indices of [0, total), in random order, from `seed`.
+std::vector<int64_t> basis_row_order(uint64_t seed, int64_t total, int64_t m);
+
+// out (count x d) = the global rows `rows`, on every rank.
+void gather_global_rows(const Communicator &comm, const Dataset &local, const RankRows &where, const int64_t *rows,
+                        int64_t count, double *out);
+
+// Scratch bytes of refine_basis_kmeans for up to m centers.
+size_t kmeans_basis_workspace_bytes(const Dataset &local, int64_t m);
+
+// `iterations` Lloyd steps on centers (m x d) where only centers
+// [first_free, m) move; an emptied center stays where it was.
+void refine_basis_kmeans(Context &ctx, const Dataset &local, double *centers, int64_t first_free, int64_t m,
+                         int iterations, Arena &scratch);
+
+}  // namespace kmx
