@@ -389,8 +389,8 @@ typedef enum kmx_model_info_key {
     KMX_INFO_BIAS = 9,               /* 1 if the model has a bias term */
     KMX_INFO_MULTICLASS = 10,        /* kmx_multiclass */
     KMX_INFO_TASK = 11,              /* kmx_task: classification or regression (never auto) */
-    KMX_INFO_LAMBDA = 12,            /* KRR methods: the ridge lambda; SVM methods: 0 */
-    KMX_INFO_C = 13,                 /* SVM methods: the cost C; KRR methods: 0 */
+    KMX_INFO_LAMBDA = 12,            /* KRR methods: the ridge lambda; SVM methods and nystrom_tron: 0 */
+    KMX_INFO_C = 13,                 /* SVM methods and nystrom_tron: the cost C; KRR methods: 0 */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 

@@ -17,13 +17,13 @@
 #include "core/error.h"
 #include "core/scratch_carver.h"
 #include "krr/expansion_model.h"
+#include "krr/train_krr.h"
 #include "rank_basis.h"
 
 namespace kmx {
 
 namespace {
 
-constexpr int64_t kAutoMaxClasses = 256;   // as train_krr.h's kAutoTaskMaxClasses
 constexpr int64_t kAutoMaxCenters = 8192;  // W = m² doubles: 512 MB
 constexpr size_t kCacheHeadroom = size_t(1) << 20;
 
@@ -84,8 +84,8 @@ KrrTargets global_targets(const Communicator &comm, const Dataset &data, kmx_tas
     for (double v : local) facts[0] = std::max(facts[0], v != std::floor(v) ? 1.0 : 0.0);
     comm.max(facts, 2);
     KrrTargets targets;
-    const bool regression =
-        task == KMX_TASK_REGRESSION || (task == KMX_TASK_AUTO && (facts[0] != 0 || facts[1] > double(kAutoMaxClasses)));
+    const bool regression = task == KMX_TASK_REGRESSION ||
+                            (task == KMX_TASK_AUTO && (facts[0] != 0 || facts[1] > double(kAutoTaskMaxClasses)));
     if (regression) return targets;
     targets.task = KrrTask::classification;
     targets.classes = label_union(comm, local, int64_t(facts[1]));
@@ -200,22 +200,17 @@ bool cache_fits(const Context &ctx, int64_t n, int64_t capacity, size_t cap_byte
 
 // ------------------------------------------------------------ targets
 
-double class_weight(const NystromTronOptions &o, double label) {
-    double weight = 1;
-    for (const auto &cw : o.class_weights)
-        if (cw.first == label) weight = cw.second;
-    return weight;
-}
-
 // Row classes (classification) and costs c_i = C · class weight · sample weight.
 void fill_rows(const Dataset &data, const KrrTargets &targets, const NystromTronOptions &o, Workspace &w) {
+    TrainOptions weights;  // TrainOptions::class_weight is the one lookup of a class's weight
+    weights.class_weights = o.class_weights;
     for (int64_t i = 0; i < data.n; ++i) {
         const double label = data.y[i];
         w.row_class[i] = 0;
         if (targets.task == KrrTask::classification)
             w.row_class[i] = int32_t(std::lower_bound(targets.classes.begin(), targets.classes.end(), label) -
                                      targets.classes.begin());
-        w.cost[i] = o.C * class_weight(o, label) * (data.w ? data.w[i] : 1.0);
+        w.cost[i] = o.C * weights.class_weight(label) * (data.w ? data.w[i] : 1.0);
     }
 }
 

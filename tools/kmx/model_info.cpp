@@ -32,7 +32,11 @@ int describe_model(const char *path) {
     std::printf("machines  %g (%s)\n", model_info(model, KMX_INFO_DECISION_VALUES),
                 krr || model_info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
     std::printf("%s %g\n", krr ? "centers  " : "sv       ", model_info(model, KMX_INFO_SUPPORT_VECTORS));
-    if (krr) {
+    if (model_info(model, KMX_INFO_METHOD) == KMX_METHOD_NYSTROM_TRON) {
+        std::printf("C         %g\n", model_info(model, KMX_INFO_C));
+        std::printf("objective %.10g (%g Newton iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
+                    model_info(model, KMX_INFO_ITERATIONS));
+    } else if (krr) {
         std::printf("lambda    %g\n", model_info(model, KMX_INFO_LAMBDA));
     } else {
         std::printf("C         %g\n", model_info(model, KMX_INFO_C));
