@@ -590,7 +590,10 @@ KMX_API kmx_status kmx_context_set_communicator(kmx_context *ctx, const kmx_comm
  * bytes (a shard may hold no rows: n = 0). KMX_FORMAT_AUTO and CSV's field
  * count follow the file's first data line; messages give the file's own line
  * numbers. A path holding "%d" names one file per shard instead: "%d" becomes
- * the shard number and that whole file is the shard. LIBSVM shards each have
+ * the shard number and that whole file is the shard. A .kmxd file
+ * (KMX_FORMAT_KMXD, or KMX_FORMAT_AUTO recognising it) is cut by rows
+ * instead: shard s holds rows [s*n/shards, (s+1)*n/shards), mapping only
+ * those rows' bytes, and must hold at least one. LIBSVM shards each have
  * as many columns as their own largest index; distributed training agrees
  * on the largest. When ctx spans several ranks the call is collective: every
  * rank calls it (usually with shard = its rank, shards = the ranks) and, if

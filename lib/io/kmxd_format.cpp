@@ -583,4 +583,31 @@ std::unique_ptr<Dataset> open_kmxd_rows(Context &ctx, const char *path, int64_t 
     return ds;
 }
 
+std::unique_ptr<Dataset> open_kmxd_shard(Context &ctx, const char *path, int64_t shard, int64_t shards) {
+    require(shards >= 1 && shard >= 0 && shard < shards, "a shard must lie in [0, shards)");
+    require_little_endian_host(path);
+    uint64_t rows = 0;
+    {
+        const MappedFile head(path, 0, kHeaderBytes);
+        const Header h = decode_header(reinterpret_cast<const unsigned char *>(head.data()), head.size(), path, true);
+        check_sizes(h, head.file_size(), path);
+        rows = h.n;
+    }
+    const auto bound = [&](int64_t s) { return int64_t((unsigned __int128)rows * uint64_t(s) / uint64_t(shards)); };
+    const int64_t begin = bound(shard), end = bound(shard + 1);
+    if (begin == end)
+        fail(KMX_E_INVALID_ARGUMENT, "shard %lld of %lld of '%s' holds no rows: the file has %llu rows",
+             (long long)shard, (long long)shards, path, (unsigned long long)rows);
+    return open_kmxd_rows(ctx, path, begin, end);
+}
+
+bool file_is_kmxd(const char *path) {
+    unsigned char magic[sizeof kMagic] = {0};
+    std::FILE *file = std::fopen(path, "rb");
+    if (!file) return false;
+    const size_t read = std::fread(magic, 1, sizeof magic, file);
+    std::fclose(file);
+    return is_kmxd(magic, read);
+}
+
 }  // namespace kmx

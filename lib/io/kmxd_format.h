@@ -81,6 +81,13 @@ std::unique_ptr<Dataset> open_kmxd_mapping(Context &ctx, std::shared_ptr<const M
 // is KMX_E_INVALID_ARGUMENT.
 std::unique_ptr<Dataset> open_kmxd_rows(Context &ctx, const char *path, int64_t row_begin, int64_t row_end);
 
+// Shard `shard` of `shards` of the .kmxd file at `path`: rows
+// [shard·n/shards, (shard+1)·n/shards), by open_kmxd_rows. A shard without
+// rows (more shards than rows) is KMX_E_INVALID_ARGUMENT.
+std::unique_ptr<Dataset> open_kmxd_shard(Context &ctx, const char *path, int64_t shard, int64_t shards);
+// Whether the file at `path` starts with the .kmxd magic (false if it cannot be read).
+bool file_is_kmxd(const char *path);
+
 // The same decoding on bytes already in memory (8-byte aligned; they must
 // outlive the dataset, which borrows them), `name` naming them in errors.
 std::unique_ptr<Dataset> decode_kmxd(Context &ctx, const unsigned char *bytes, size_t size, const char *name,

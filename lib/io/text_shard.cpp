@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "kmxd_format.h"
 #include "mapped_file.h"
 
 namespace kmx {
@@ -76,20 +77,14 @@ std::unique_ptr<Dataset> parse_dataset_shard(Context &ctx, const char *text, siz
 std::unique_ptr<Dataset> read_dataset_shard(Context &ctx, const char *path, kmx_format format, int64_t shard,
                                             int64_t shards) {
     check_shard(shard, shards);
-    switch (format) {
-        // .kmxd (the binary dataset format of the scale-up issue): the lead
-        // wires its row-range reader in here — shard s of P reads rows
-        // [s·n/P, (s+1)·n/P) — as its own case, and KMX_FORMAT_AUTO should
-        // recognise the file's magic before falling through to text.
-        case KMX_FORMAT_AUTO:
-        case KMX_FORMAT_LIBSVM:
-        case KMX_FORMAT_CSV:
-            break;
-        default:
-            fail(KMX_E_INVALID_ARGUMENT, "format %d: shards are read from LIBSVM or CSV text only", int(format));
-    }
     const std::string own_file = per_shard_path(path, shard);
-    if (!own_file.empty()) return read_mapped_shard(ctx, own_file.c_str(), format, 0, 1);
+    const char *file = own_file.empty() ? path : own_file.c_str();
+    // A .kmxd file is cut by rows (each shard maps only its rows), a text by bytes at line boundaries.
+    if (format == KMX_FORMAT_KMXD || (format == KMX_FORMAT_AUTO && file_is_kmxd(file)))
+        return own_file.empty() ? open_kmxd_shard(ctx, path, shard, shards) : open_kmxd_shard(ctx, file, 0, 1);
+    if (format != KMX_FORMAT_AUTO && format != KMX_FORMAT_LIBSVM && format != KMX_FORMAT_CSV)
+        fail(KMX_E_INVALID_ARGUMENT, "format %d: shards are read from LIBSVM, CSV or .kmxd files only", int(format));
+    if (!own_file.empty()) return read_mapped_shard(ctx, file, format, 0, 1);
     return read_mapped_shard(ctx, path, format, shard, shards);
 }
 

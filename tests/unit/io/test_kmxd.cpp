@@ -20,6 +20,7 @@
 #include "io/crc32.h"
 #include "io/kmxd_format.h"
 #include "io/text_reader.h"
+#include "io/text_shard.h"
 
 namespace {
 
@@ -471,6 +472,40 @@ TEST(Kmxd, RowRangesMatchTheWholeFile) {
         EXPECT_EQ(dense(*part), std::vector<double>(all.begin() + range.first * 16, all.begin() + range.second * 16));
         EXPECT_EQ(labels(*part), std::vector<double>(text->y + range.first, text->y + range.second));
         EXPECT_EQ(mapped_file_of(part->x), path);
+    }
+}
+
+// A rank's shard of a .kmxd file (kmx_dataset_load_shard's path): rows
+// [s·n/P, (s+1)·n/P), read in place, recognised by KMX_FORMAT_AUTO too; the
+// shards in order are the whole file, for every P; a rowless shard is refused.
+TEST(Kmxd, ShardsAreRowRangesThatPartitionTheFile) {
+    TempDir dir;
+    const DatasetPtr text = load(example_path("letter_bin.train.libsvm"));
+    const std::string path = dir.file("l.kmxd");
+    kmx::write_kmxd_file(*text, path.c_str(), false);
+    const std::vector<double> all = dense(*text);
+    for (int64_t shards : {1, 2, 3, 7})
+        for (kmx_format format : {KMX_FORMAT_AUTO, KMX_FORMAT_KMXD}) {
+            std::vector<double> joined, joined_labels;
+            for (int64_t s = 0; s < shards; ++s) {
+                const DatasetPtr part = kmx::read_dataset_shard(context(), path.c_str(), format, s, shards);
+                EXPECT_EQ(part->n, (s + 1) * 12000 / shards - s * 12000 / shards);
+                EXPECT_EQ(mapped_file_of(part->x), path);
+                const std::vector<double> values = dense(*part), y = labels(*part);
+                joined.insert(joined.end(), values.begin(), values.end());
+                joined_labels.insert(joined_labels.end(), y.begin(), y.end());
+            }
+            EXPECT_EQ(joined, all);
+            EXPECT_EQ(joined_labels, std::vector<double>(text->y, text->y + text->n));
+        }
+    const DatasetPtr tiny = parse("1 1:1\n-1 2:1\n");
+    const std::string tiny_path = dir.file("t.kmxd");
+    kmx::write_kmxd_file(*tiny, tiny_path.c_str(), false);
+    try {
+        kmx::read_dataset_shard(context(), tiny_path.c_str(), KMX_FORMAT_AUTO, 0, 3);
+        FAIL() << "a shard without rows was read";
+    } catch (const kmx::Error &e) {
+        EXPECT_NE(std::string(e.what()).find("holds no rows: the file has 2 rows"), std::string::npos) << e.what();
     }
 }
 
