@@ -26,13 +26,6 @@ namespace kmx {
 
 namespace {
 
-// Fuzz builds (-Dfuzz=true) let mutated bytes past the checksums, so the
-// checks behind them are fuzzed too; every other build verifies them.
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-constexpr bool kCheckCrcs = false;
-#else
-constexpr bool kCheckCrcs = true;
-#endif
 
 constexpr unsigned char kMagic[8] = {0x89, 'K', 'M', 'X', 'D', '\r', '\n', 0x1a};
 constexpr size_t kHeaderBytes = 128;

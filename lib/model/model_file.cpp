@@ -27,13 +27,6 @@ namespace kmx {
 
 namespace {
 
-// Fuzz builds (-Dfuzz=true) let mutated bytes past the checksums, so the
-// decoders behind them are fuzzed too; every other build checks them.
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-constexpr bool kCheckCrcs = false;
-#else
-constexpr bool kCheckCrcs = true;
-#endif
 
 
 enum SectionId : uint32_t { kMeta = 1, kClasses = 2, kPoints = 3, kMachines = 4, kRoutes = 5 };
