@@ -51,7 +51,7 @@ public class SolverTest {
             assertEquals(1e-3, solver.getParam(Param.EPS), 0);
             assertEquals(Bias.BIAS_AUTO.swigValue(), solver.getParam(Param.BIAS), 0);
             assertEquals(Multiclass.OVO.swigValue(), solver.getParam(Param.MULTICLASS), 0);
-            assertEquals(4, solver.getParam(Param.LEVELS), 0);
+            assertEquals(8, solver.getParam(Param.LEVELS), 0);
             solver.setParam(Param.C, 8);
             solver.setParam(Param.BIAS, Bias.BIAS_OFF.swigValue());
             assertEquals(8, solver.getParam(Param.C), 0);

@@ -137,7 +137,7 @@ test_that("solvers keep their parameters and train through kmx_train", {
   expect_identical(summary(solver)$method, "svm")
   expect_identical(summary(solver)$bias, "on")
   expect_null(summary(solver)$levels) # the dual solver alone has no DC-SVM levels
-  expect_identical(summary(kmx_solver("dcsvm"))$levels, 4)
+  expect_identical(summary(kmx_solver("dcsvm"))$levels, 8)
   expect_output(print(solver), "<kmx_solver: svm C=8 eps=0.0001 bias=on shrinking=0")
   from_string <- kmx_solver_from_string("method=dcsvm C=8 levels=2 clusters_per_level=4")
   expect_identical(kmx_get_param(from_string, "method"), 1)
