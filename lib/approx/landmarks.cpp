@@ -63,15 +63,7 @@ void check_weights(const double *weights, int64_t n) {
 // Centroids of (weighted) k-means; clusters that end empty are dropped.
 Landmarks kmeans_landmarks(Context &ctx, const Dataset &data, const LandmarkOptions &options, const double *weights) {
     const int64_t m = options.m, d = data.d;
-    Dataset view;  // the same rows, with the caller's weights
-    view.n = data.n;
-    view.d = d;
-    view.x = data.x;
-    view.x32 = data.x32;
-    view.row_ptr = data.row_ptr;
-    view.col = data.col;
-    view.values = data.values;
-    view.values32 = data.values32;
+    Dataset view = data.view();  // the same rows, with the caller's weights
     view.w = weights;
     ctx.check_budget(size_t(m * d) * sizeof(double) + size_t(data.n) * sizeof(int32_t), "k-means landmarks");
     Arena scratch = ctx.reserve(kmeans_workspace_bytes(view, m, ctx.threads), "k-means landmarks scratch");

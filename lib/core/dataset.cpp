@@ -24,6 +24,22 @@ void check_finite(const double *values, int64_t rows, int64_t cols, const char *
         }
 }
 
+Dataset Dataset::view() const {
+    Dataset view;
+    view.n = n;
+    view.d = d;
+    view.x = x;
+    view.x32 = x32;
+    view.row_ptr = row_ptr;
+    view.col = col;
+    view.values = values;
+    view.values32 = values32;
+    view.y = y;
+    view.w = w;
+    view.absent_columns_are_zeros = absent_columns_are_zeros;
+    return view;
+}
+
 void Dataset::copy_rows(int64_t begin, int64_t end, double *out) const {
     const int64_t rows = end - begin;
     if (x) {

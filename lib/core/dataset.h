@@ -48,6 +48,10 @@ public:
     double value(int64_t e) const { return values32 ? double(values32[e]) : values[e]; }
     int64_t nnz() const { return sparse() ? row_ptr[n] : n * d; }
 
+    // The same rows, labels and weights, borrowed (every array pointer, in
+    // either precision; no ownership): valid while this dataset lives.
+    Dataset view() const;
+
     // Writes rows [begin, end) as dense row-major values into out ((end-begin)*d).
     void copy_rows(int64_t begin, int64_t end, double *out) const;
 

@@ -31,24 +31,22 @@ RowShards agree_row_shards(const Communicator &comm, const Dataset &data) {
 std::unique_ptr<Dataset> widen_columns(Context &ctx, const Dataset &data, int64_t columns) {
     require(columns >= data.d, "widen_columns: fewer columns than the data has");
     if (columns == data.d) return nullptr;
+    if (data.sparse()) {  // columns past the row's last index are zero already
+        auto wide = std::make_unique<Dataset>(data.view());
+        wide->d = columns;
+        return wide;
+    }
     auto wide = std::make_unique<Dataset>();
     wide->n = data.n;
     wide->d = columns;
     wide->w = data.w;
-    if (data.sparse()) {  // columns past the row's last index are zero already
-        wide->row_ptr = data.row_ptr;
-        wide->col = data.col;
-        wide->values = data.values;
-        wide->y = data.y;
-        return wide;
-    }
     const size_t values = size_t(data.n) * size_t(columns), bytes = (values + size_t(data.n)) * sizeof(double);
     ctx.check_budget(bytes, "the shard's rows widened to the columns of every rank");
     wide->adopt_block(bytes);
     double *x = reinterpret_cast<double *>(wide->block());
     double *y = x + values;
     std::fill(x, x + values, 0.0);
-    for (int64_t i = 0; i < data.n; ++i) std::copy(data.x + i * data.d, data.x + (i + 1) * data.d, x + i * columns);
+    for (int64_t i = 0; i < data.n; ++i) data.copy_rows(i, i + 1, x + i * columns);  // either precision
     wide->x = x;
     if (data.y) {
         std::copy(data.y, data.y + data.n, y);
