@@ -15,6 +15,7 @@ shared machine disturbs less than wall time.
 import argparse
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -35,17 +36,46 @@ DATASETS = [
 KMX_METHODS = ["svm", "dcsvm", "dcsvm-early"]
 
 
-def timed(cmd, **kwargs):
-    """Runs cmd under /usr/bin/time -v; returns (stdout, wall seconds, peak RSS MB, CPU seconds)."""
-    start = time.perf_counter()
-    out = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True, **kwargs)
-    seconds = time.perf_counter() - start
-    if out.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}")
-    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", out.stderr).group(1))
-    cpu = sum(float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", out.stderr).group(1))
+class Unfinished(Exception):
+    """A command stopped at its time limit: wall and CPU seconds and peak RSS MB when it was stopped."""
+
+    def __init__(self, wall, mb, cpu):
+        super().__init__(f"stopped after {wall:.0f} s ({cpu:.0f} s CPU)")
+        self.wall, self.mb, self.cpu = wall, mb, cpu
+
+
+def usage(stderr):
+    """(peak RSS MB, CPU seconds) from /usr/bin/time -v's report."""
+    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", stderr).group(1))
+    cpu = sum(float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", stderr).group(1))
               for kind in ("User", "System"))
-    return out.stdout, seconds, rss_kb / 1024, cpu
+    return rss_kb / 1024, cpu
+
+
+def stop_children(pid):
+    """SIGTERM to the children of pid (the timed command under /usr/bin/time, which then reports)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        for child in f.read().split():
+            os.kill(int(child), signal.SIGTERM)
+
+
+def timed(cmd, limit=None, **kwargs):
+    """Runs cmd under /usr/bin/time -v; returns (stdout, wall seconds, peak RSS MB, CPU seconds). With
+    limit (seconds of wall time) a command still running then is stopped and Unfinished raised."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(["/usr/bin/time", "-v", *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **kwargs)
+    try:
+        stdout, stderr = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        stop_children(proc.pid)
+        stdout, stderr = proc.communicate()
+        raise Unfinished(time.perf_counter() - start, *usage(stderr))
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{stdout}\n{stderr}")
+    mb, cpu = usage(stderr)
+    return stdout, seconds, mb, cpu
 
 
 def subset(path, rows, tmp):
@@ -63,10 +93,10 @@ def subset(path, rows, tmp):
 LIBSVM_CACHE = "1024M"  # svm-train -m 1024 (MB); kmx gets the same cache (its default takes what the budget leaves)
 
 
-def libsvm(train, test, c, gamma, tmp):
+def libsvm(train, test, c, gamma, tmp, limit=None):
     model, pred = os.path.join(tmp, "libsvm.model"), os.path.join(tmp, "libsvm.pred")
     out, train_s, train_mb, train_cpu = timed(["svm-train", "-c", str(c), "-g", str(gamma), "-m", LIBSVM_CACHE[:-1], train,
-                                               model])
+                                               model], limit)
     sv = int(re.search(r"Total nSV = (\d+)", out).group(1)) if "Total nSV" in out else \
         int(re.search(r"nSV = (\d+)", out).group(1))
     out, predict_s, _, _ = timed(["svm-predict", test, model, pred])

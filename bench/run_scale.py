@@ -9,8 +9,9 @@ scikit-learn's Nystroem + RidgeClassifier (FALKON's peer, same gamma, lambda and
 time (wall and CPU), peak RSS, test accuracy and prediction time per row into
 bench/results/scale.json, and draws bench/results/scale_time.png (train CPU time vs n, log-log) and
 bench/results/scale_accuracy.png (accuracy vs train CPU time; CPU time because a shared machine
-disturbs it less than wall time). A solver — a peer, or one of kmx's — is not run at larger n once a
-run of it has taken more than --peer-minutes / 4 (each doubling of n costs an SVM solver 3-4x), and
+disturbs it less than wall time). A solver — a peer, or one of kmx's — is stopped after --peer-minutes of wall time (recorded as
+unfinished, a lower bound) and not run at larger n once a run of it has taken more than
+--peer-minutes / 4 (each doubling of n costs an SVM solver 3-4x), and
 scikit-learn's Nystroem is not run where its n x M feature matrix would not fit in half the memory
 available.
 
@@ -21,9 +22,15 @@ validate on [10000, 15000); gamma in scale x {1/2, 1, 2, 4, 8} where scale = 1 /
 
     /usr/bin/python3 bench/run_scale.py [--build build] [--digits DIR] [--sizes 10000,30000,...]
         [--threads 1] [--peer-minutes 30] [--make-rows 1000000] [--skip-peers] [--c-gamma C,GAMMA]
+        [--solvers dcsvm,dcsvm-early,falkon,libsvm,sklearn] [--out FILE] [--append]
 
 --c-gamma skips the validation grid (about 20 LIBSVM runs on 10000 rows) with values it chose before.
-    /usr/bin/python3 bench/run_scale.py --plot-only      # the PNGs again from scale.json
+    /usr/bin/python3 bench/run_scale.py --plot-only [FILE...]   # the PNGs again (from FILEs merged)
+
+On 2 cores the peers and kmx can run side by side, one thread each, into two files:
+    run_scale.py --solvers libsvm,sklearn --out /tmp/peers.json ... &
+    run_scale.py --solvers dcsvm,dcsvm-early,falkon --out /tmp/kmx.json ...
+    run_scale.py --plot-only /tmp/peers.json /tmp/kmx.json
 
 --digits names a folder with digits16_bin.{train,test}.libsvm; without it, or if the files are
 missing, they are made there (default /tmp/kmx-digits16) with --make-rows training rows.
@@ -38,11 +45,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_blas  # noqa: E402
-from run_dcsvm import LIBSVM_CACHE, libsvm, subset, timed  # noqa: E402
+from run_dcsvm import LIBSVM_CACHE, Unfinished, libsvm, subset, timed  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "results")
 KMX_METHODS = ["dcsvm", "dcsvm-early", "falkon"]
+ALL_SOLVERS = ["dcsvm", "dcsvm-early", "falkon", "libsvm", "sklearn"]
 LAMBDA = 1e-6
 
 
@@ -87,18 +95,18 @@ def available_bytes():
         return int(next(line for line in f if line.startswith("MemAvailable")).split()[1]) * 1024
 
 
-def kmx_run(binary, method, train, test, c, gamma, n, threads, tmp):
+def kmx_run(binary, method, train, test, c, gamma, n, threads, tmp, limit):
     model = os.path.join(tmp, f"kmx.{method}.model")
     extra = ["--lambda", str(LAMBDA), "-m", str(falkon_centers(n))] if method == "falkon" else ["-c", str(c), "--cache-size", LIBSVM_CACHE]
     _, train_s, mb, cpu = timed([binary, "train", "-s", method, "-g", str(gamma), "--threads", str(threads), *extra,
-                                 train, model])
+                                 train, model], limit)
     out, _, _, _ = timed([binary, "predict", "--threads", str(threads), model, test])
     accuracy = float(out.split("accuracy = ")[1].split("%")[0])
     predict_us = float(out.split("predict time = ")[1].split(" us/sample")[0])
     return dict(train_s=train_s, cpu_s=cpu, mb=mb, accuracy=accuracy, predict_us=predict_us)
 
 
-def sklearn_run(train, test, gamma, n, threads):
+def sklearn_run(train, test, gamma, n, threads, limit):
     """scikit-learn's Nystroem + RidgeClassifier in a child process (its peak RSS is its own). Its
     train_s is the whole process (loading both files, fitting, predicting), as for the command-line
     solvers; fit_s is the fit alone."""
@@ -117,7 +125,7 @@ t0 = time.perf_counter(); accuracy = 100 * float((model.predict(nys.transform(xt
 print(json.dumps(dict(fit_s=fit, accuracy=accuracy, predict_us=(time.perf_counter() - t0) / len(yt) * 1e6)))
 """
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), BLIS_NUM_THREADS=str(threads))
-    out, wall, mb, cpu = timed(["/usr/bin/python3", "-c", code], env=env)
+    out, wall, mb, cpu = timed(["/usr/bin/python3", "-c", code], limit, env=env)
     r = json.loads(out.strip().splitlines()[-1])
     return dict(train_s=wall, cpu_s=cpu, mb=mb, accuracy=r["accuracy"], predict_us=r["predict_us"],
                 fit_s=r["fit_s"])
@@ -130,14 +138,16 @@ def plot(records, path_time, path_accuracy):
     solvers = sorted({r["solver"] for r in records})
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     for solver in solvers:
-        rs = sorted((r for r in records if r["solver"] == solver), key=lambda r: r["n"])
-        ax.loglog([r["n"] for r in rs], [r["cpu_s"] for r in rs], "o-", label=solver)
+        rs = sorted((r for r in records if r["solver"] == solver and not r.get("unfinished")), key=lambda r: r["n"])
+        line, = ax.loglog([r["n"] for r in rs], [r["cpu_s"] for r in rs], "o-", label=solver)
+        stopped = [r for r in records if r["solver"] == solver and r.get("unfinished")]
+        ax.loglog([r["n"] for r in stopped], [r["cpu_s"] for r in stopped], "^", mfc="none", color=line.get_color())
     ax.set_xlabel("training rows n"), ax.set_ylabel("train time (CPU s, whole command)"), ax.grid(True, which="both", alpha=.3)
-    ax.set_title("digits16 (d = 256), binary"), ax.legend()
+    ax.set_title("digits16 (d = 256), binary (open triangles: stopped, unfinished)", fontsize=9), ax.legend()
     fig.tight_layout(), fig.savefig(path_time, dpi=110)
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     for solver in solvers:
-        rs = sorted((r for r in records if r["solver"] == solver), key=lambda r: r["n"])
+        rs = sorted((r for r in records if r["solver"] == solver and not r.get("unfinished")), key=lambda r: r["n"])
         ax.semilogx([r["cpu_s"] for r in rs], [r["accuracy"] for r in rs], "o-", label=solver)
         for r in rs:
             ax.annotate(f"{r['n'] // 1000}k", (r["cpu_s"], r["accuracy"]), fontsize=7)
@@ -146,16 +156,36 @@ def plot(records, path_time, path_accuracy):
     fig.tight_layout(), fig.savefig(path_accuracy, dpi=110)
 
 
-def replot():
-    """--plot-only: the PNGs again from bench/results/scale.json."""
-    with open(os.path.join(RESULTS, "scale.json")) as f:
-        records = json.load(f)["records"]
+def replot(files):
+    """--plot-only [FILE...]: the PNGs again from bench/results/scale.json, or from the records of several
+    runs' files (e.g. peers and kmx run side by side on two cores with --out), merged into scale.json."""
+    header, records = {}, []
+    for path in files or [os.path.join(RESULTS, "scale.json")]:
+        with open(path) as f:
+            run = json.load(f)
+        records += run.pop("records")
+        header = header or run
+    if files:
+        with open(os.path.join(RESULTS, "scale.json"), "w") as out:
+            json.dump(dict(header, records=records), out, indent=1)
     plot(records, os.path.join(RESULTS, "scale_time.png"), os.path.join(RESULTS, "scale_accuracy.png"))
+    table(records)
+
+
+def table(records):
+    print("| n | solver | train s | CPU s | peak MB | accuracy % | predict us/row |")
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for r in sorted(records, key=lambda r: r["n"]):
+        if r.get("unfinished"):
+            print(f"| {r['n']} | {r['solver']} | > {r['train_s']:.0f} (stopped) | > {r['cpu_s']:.0f} | {r['mb']:.0f} | – | – |")
+            continue
+        print(f"| {r['n']} | {r['solver']} | {r['train_s']:.1f} | {r['cpu_s']:.1f} | {r['mb']:.0f} | "
+              f"{r['accuracy']:.2f} | {r['predict_us']:.1f} |")
 
 
 def main():
     if "--plot-only" in sys.argv:
-        return replot()
+        return replot(sys.argv[sys.argv.index("--plot-only") + 1:])
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--digits", default="/tmp/kmx-digits16")
@@ -165,7 +195,10 @@ def main():
     ap.add_argument("--make-rows", type=int, default=1000000)
     ap.add_argument("--skip-peers", action="store_true")
     ap.add_argument("--c-gamma", help="C,gamma from an earlier validation (skips the grid)")
-    ap.add_argument("--append", action="store_true", help="add to the records already in scale.json")
+    ap.add_argument("--append", action="store_true", help="add to the records already in the output file")
+    ap.add_argument("--solvers", default=",".join(ALL_SOLVERS), help="a comma-separated subset of " + ",".join(ALL_SOLVERS))
+    ap.add_argument("--out", default=os.path.join(RESULTS, "scale.json"),
+                    help="records file (two runs side by side need two; --plot-only merges them)")
     a = ap.parse_args()
     binary = os.path.join(a.build, "tools", "kmx", "kmx")
     os.environ.update(peer_blas.environment(binary))
@@ -176,8 +209,11 @@ def main():
     os.makedirs(RESULTS, exist_ok=True)
     header = dict(cpu=peer_blas.describe(binary), threads=a.threads)
     records, stopped = [], set(["LIBSVM", "sklearn Nystroem"] if a.skip_peers else [])
+    names = dict({f"kmx {m}": m for m in KMX_METHODS}, **{"LIBSVM": "libsvm", "sklearn Nystroem": "sklearn"})
+    stopped |= {solver for solver, name in names.items() if name not in a.solvers.split(",")}
+    limit = a.peer_minutes * 60
     if a.append:
-        with open(os.path.join(RESULTS, "scale.json")) as f:
+        with open(a.out) as f:
             records = json.load(f)["records"]
     with tempfile.TemporaryDirectory() as tmp:
         if a.c_gamma:
@@ -188,29 +224,29 @@ def main():
         print(json.dumps(header), file=sys.stderr)
         for n in (int(s) for s in a.sizes.split(",")):
             train = subset(train_all, n, tmp)
-            runs = {f"kmx {m}": (lambda m=m: kmx_run(binary, m, train, test, c, gamma, n, a.threads, tmp))
+            runs = {f"kmx {m}": (lambda m=m: kmx_run(binary, m, train, test, c, gamma, n, a.threads, tmp, limit))
                     for m in KMX_METHODS}
-            runs["LIBSVM"] = lambda: libsvm(train, test, c, gamma, tmp)
-            runs["sklearn Nystroem"] = lambda: sklearn_run(train, test, gamma, n, a.threads)
+            runs["LIBSVM"] = lambda: libsvm(train, test, c, gamma, tmp, limit)
+            runs["sklearn Nystroem"] = lambda: sklearn_run(train, test, gamma, n, a.threads, limit)
             if n * falkon_centers(n) * 8 > available_bytes() / 2:
                 stopped.add("sklearn Nystroem")  # its n x M features would not fit
             for solver, run in runs.items():
                 if solver in stopped:
                     continue
-                r = dict(run(), solver=solver, n=n)
+                try:
+                    r = dict(run(), solver=solver, n=n)
+                except Unfinished as stop:  # recorded as a lower bound, and not run at larger n
+                    r = dict(solver=solver, n=n, unfinished=True, train_s=stop.wall, cpu_s=stop.cpu, mb=stop.mb)
                 records.append(r)
                 print(json.dumps(r), file=sys.stderr, flush=True)
                 if r["cpu_s"] > a.peer_minutes * 60 / 4:
                     stopped.add(solver)
-                with open(os.path.join(RESULTS, "scale.json"), "w") as out:
+                with open(a.out, "w") as out:
                     json.dump(dict(header, records=records), out, indent=1)
             os.remove(train) if train != train_all else None
-    plot(records, os.path.join(RESULTS, "scale_time.png"), os.path.join(RESULTS, "scale_accuracy.png"))
-    print("| n | solver | train s | CPU s | peak MB | accuracy % | predict us/row |")
-    print("|---:|---|---:|---:|---:|---:|---:|")
-    for r in records:
-        print(f"| {r['n']} | {r['solver']} | {r['train_s']:.1f} | {r['cpu_s']:.1f} | {r['mb']:.0f} | "
-              f"{r['accuracy']:.2f} | {r['predict_us']:.1f} |")
+    if a.out == os.path.join(RESULTS, "scale.json"):
+        plot(records, os.path.join(RESULTS, "scale_time.png"), os.path.join(RESULTS, "scale_accuracy.png"))
+    table(records)
 
 
 if __name__ == "__main__":
