@@ -205,7 +205,8 @@ typedef void (*kmx_log_fn)(void *user_data, kmx_log_level level, const char *mes
 typedef int (*kmx_progress_fn)(void *user_data, double fraction, const char *phase);
 
 /* A context carries threads, seed, memory budget and callbacks for the calls
- * made with it. */
+ * made with it. The budget spans the context's lasting objects too: a dataset
+ * loaded (or parsed, or made dense) with ctx counts against it while it lives. */
 KMX_API kmx_status kmx_context_create(kmx_context **out);
 KMX_API void kmx_context_free(kmx_context *ctx);
 KMX_API kmx_status kmx_context_set_param(kmx_context *ctx, kmx_param param, double value);
@@ -218,7 +219,8 @@ KMX_API kmx_status kmx_context_set_progress_callback(kmx_context *ctx, kmx_progr
 /* Asks the call running with ctx to stop soon (it fails with KMX_E_CANCELLED).
  * Safe from any thread. The request is cleared when the next call starts. */
 KMX_API kmx_status kmx_context_cancel(kmx_context *ctx);
-/* Largest workspace in bytes the last call on ctx reserved from its budget. */
+/* Largest reservation in bytes during the last call on ctx: its workspace plus
+ * the datasets loaded with ctx still alive then. */
 KMX_API kmx_status kmx_context_peak_bytes(int64_t *out, const kmx_context *ctx);
 
 /* ------------------------------------------------------------------ dataset */

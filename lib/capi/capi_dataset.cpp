@@ -29,6 +29,13 @@ kmx_dataset *wrap(std::unique_ptr<Dataset> impl) {
     return ds;
 }
 
+// A dataset made with a context: its memory counts against the context's
+// budget for as long as it lives (Context::hold).
+kmx_dataset *wrap_held(Context &ctx, std::unique_ptr<Dataset> impl) {
+    impl->keep_alive(ctx.hold(impl->stored_bytes()));
+    return wrap(std::move(impl));
+}
+
 void check_dense_input(const double *x, int64_t n, int64_t d, const double *y) {
     require_pointer(x, "x");
     if (n <= 0) fail(KMX_E_INVALID_ARGUMENT, "n = %lld rows: a dataset needs at least one", (long long)n);
@@ -84,7 +91,7 @@ KMX_API kmx_status kmx_dataset_load(kmx_dataset **out, kmx_context *ctx, const c
         *out = nullptr;
         require_pointer(path, "path");
         CallContext call(ctx);
-        *out = wrap(kmx::read_dataset_file(*call, path, format));
+        *out = wrap_held(*call, kmx::read_dataset_file(*call, path, format));
     });
 }
 
@@ -99,7 +106,7 @@ KMX_API kmx_status kmx_dataset_load_shard(kmx_dataset **out, kmx_context *ctx, c
             require_pointer(path, "path");
             loaded = kmx::read_dataset_shard(*call, path, format, shard, shards);
         });
-        *out = wrap(std::move(loaded));
+        *out = wrap_held(*call, std::move(loaded));
     });
 }
 
@@ -111,7 +118,7 @@ KMX_API kmx_status kmx_dataset_parse(kmx_dataset **out, kmx_context *ctx, const 
         require_pointer(text, "text");
         if (text_len < 0) kmx::fail(KMX_E_INVALID_ARGUMENT, "text_len = %lld is negative", (long long)text_len);
         CallContext call(ctx);
-        *out = wrap(kmx::parse_dataset(*call, text, size_t(text_len), format, name ? name : "<memory>"));
+        *out = wrap_held(*call, kmx::parse_dataset(*call, text, size_t(text_len), format, name ? name : "<memory>"));
     });
 }
 
@@ -211,7 +218,7 @@ KMX_API kmx_status kmx_dataset_to_dense(kmx_dataset **out, kmx_context *ctx, con
         CallContext call(ctx);
         call->check_budget(kmx::Dataset::dense_bytes(data.n, data.d, data.y != nullptr, data.w != nullptr),
                            "a dense copy of the dataset");
-        *out = wrap(data.to_dense());
+        *out = wrap_held(*call, data.to_dense());
     });
 }
 

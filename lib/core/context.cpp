@@ -38,12 +38,20 @@ void Context::use_machine_defaults() {
 
 void Context::begin_call() {
     cancel_requested_.store(false, std::memory_order_relaxed);
-    reserved_bytes_ = 0;
-    peak_bytes_ = 0;
+    reserved_bytes_ = held_bytes();
+    peak_bytes_ = reserved_bytes_;
+}
+
+std::shared_ptr<const void> Context::hold(size_t bytes) {
+    held_->fetch_add(bytes, std::memory_order_relaxed);
+    std::shared_ptr<std::atomic<size_t>> account = held_;
+    return std::shared_ptr<const void>(nullptr, [account, bytes](const void *) {
+        account->fetch_sub(bytes, std::memory_order_relaxed);
+    });
 }
 
 void Context::check_budget(size_t bytes, const char *what) {
-    const size_t available = memory_budget > reserved_bytes_ ? memory_budget - reserved_bytes_ : 0;
+    const size_t available = left_bytes();
     if (bytes > available)
         fail(KMX_E_OUT_OF_MEMORY,
              "%s needs %zu bytes but the memory budget allows %zu (memory_budget=%zu, %zu already reserved)", what,
@@ -55,6 +63,17 @@ void Context::check_budget(size_t bytes, const char *what) {
 Arena Context::reserve(size_t bytes, const char *what) {
     check_budget(align_up(bytes), what);
     return Arena(bytes);
+}
+
+void Context::release(Arena &arena) {
+    const size_t bytes = align_up(arena.capacity());
+    arena = Arena();
+    release(bytes);
+}
+
+void Context::release(size_t bytes) {
+    const size_t floor = held_bytes();
+    reserved_bytes_ = reserved_bytes_ > floor + bytes ? reserved_bytes_ - bytes : floor;
 }
 
 void Context::check_cancel() const {

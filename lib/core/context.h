@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "arena.h"
 #include "communicator.h"
@@ -51,8 +52,24 @@ public:
     void check_budget(size_t bytes, const char *what);
     // check_budget, then an arena of exactly that size.
     Arena reserve(size_t bytes, const char *what);
+    // Frees an arena from reserve() and returns its bytes (or, with an empty
+    // arena, `bytes` of reservations whose memory is gone) to the call's budget.
+    void release(Arena &arena);
+    void release(size_t bytes);
+    // Counted from held_bytes(): what the context's lasting objects hold is
+    // part of every call's reservation.
     size_t peak_bytes() const { return peak_bytes_; }
     size_t reserved_bytes() const { return reserved_bytes_; }
+    // What the budget leaves after this call's reservations.
+    size_t left_bytes() const { return memory_budget > reserved_bytes_ ? memory_budget - reserved_bytes_ : 0; }
+
+    // Memory that outlives the call that made it (a dataset loaded with this
+    // context) is charged to the context until the returned token is destroyed
+    // (the object keeps it), and every later call's budget counts it: a process
+    // using one context stays within its budget across calls. The token may
+    // outlive the context.
+    std::shared_ptr<const void> hold(size_t bytes);
+    size_t held_bytes() const { return held_->load(std::memory_order_relaxed); }
 
     // Cooperative cancellation: request() may come from any thread; the
     // running call sees it at its next check_cancel() or progress().
@@ -64,6 +81,7 @@ public:
 
 private:
     std::atomic<bool> cancel_requested_{false};
+    std::shared_ptr<std::atomic<size_t>> held_ = std::make_shared<std::atomic<size_t>>(0);
     size_t reserved_bytes_ = 0;
     size_t peak_bytes_ = 0;
 };

@@ -63,6 +63,14 @@ size_t Dataset::dense_bytes(int64_t n, int64_t d, bool with_labels, bool with_we
     return plan.bytes();
 }
 
+size_t Dataset::stored_bytes() const {
+    size_t bytes = size_t(nnz()) * value_bytes();
+    if (sparse()) bytes += size_t(n + 1) * sizeof(int64_t) + size_t(nnz()) * sizeof(int32_t);
+    if (y) bytes += size_t(n) * sizeof(double);
+    if (w) bytes += size_t(n) * sizeof(double);
+    return bytes;
+}
+
 void Dataset::adopt_block(size_t bytes) {
     void *p = allocate_block(bytes ? bytes : 1, kArenaAlignment);
     if (!p) fail(KMX_E_OUT_OF_MEMORY, "the system could not provide %zu bytes for a dataset", bytes);

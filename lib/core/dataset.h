@@ -47,6 +47,9 @@ public:
     // Value e of a CSR dataset, as a double.
     double value(int64_t e) const { return values32 ? double(values32[e]) : values[e]; }
     int64_t nnz() const { return sparse() ? row_ptr[n] : n * d; }
+    // Bytes of the arrays it points to (values, columns, row pointers, labels,
+    // weights), owned or not: what holding it in memory costs.
+    size_t stored_bytes() const;
 
     // The same rows, labels and weights, borrowed (every array pointer, in
     // either precision; no ownership): valid while this dataset lives.

@@ -2,11 +2,11 @@
 
 namespace kmx {
 
-StepContext::StepContext(const Context &parent, size_t held, int64_t index, int64_t count)
+StepContext::StepContext(const Context &parent, int64_t index, int64_t count)
     : share_{&parent, index, count} {
     ctx_.threads = parent.threads;
     ctx_.seed = parent.seed;
-    ctx_.memory_budget = parent.memory_budget > held ? parent.memory_budget - held : 0;
+    ctx_.memory_budget = parent.left_bytes();
     ctx_.log_level = parent.log_level;
     ctx_.log_fn = parent.log_fn;
     ctx_.log_user = parent.log_user;

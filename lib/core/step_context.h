@@ -15,8 +15,9 @@ namespace kmx {
 
 class StepContext {
 public:
-    // Step `index` of `count`; the caller already holds `held` bytes of its budget.
-    StepContext(const Context &parent, size_t held, int64_t index, int64_t count);
+    // Step `index` of `count`, with the budget the parent's reservations
+    // (its call's workspace, its context's datasets) leave.
+    StepContext(const Context &parent, int64_t index, int64_t count);
     StepContext(const StepContext &) = delete;
     StepContext &operator=(const StepContext &) = delete;
 

@@ -178,7 +178,7 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
     const int64_t blocks = (data.n + rows - 1) / rows;
     size_t step_peak = 0;
     for (int64_t block = 0; block < blocks; ++block) {
-        StepContext step(ctx, held, block, blocks);
+        StepContext step(ctx, block, blocks);
         step->progress(0, "predicting");
         const int64_t begin = block * rows, end = std::min(data.n, begin + rows);
         load_rows(data, begin, end, model.d, b);

@@ -129,7 +129,7 @@ size_t smallest_solver_bytes(int64_t n, int64_t d) {
 size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, int64_t d, size_t held) {
     if (options.cache_bytes > 0) return options.cache_bytes;
     const size_t fixed = held + svm_dual_workspace_bytes(n, d, 0);
-    const size_t left = ctx.memory_budget > fixed ? ctx.memory_budget - fixed : 0;
+    const size_t left = ctx.left_bytes() > fixed ? ctx.left_bytes() - fixed : 0;
     return std::max(svm_auto_cache_bytes(n, left), kTwoColumns * size_t(n) * sizeof(float));
 }
 
@@ -181,7 +181,8 @@ SolvedMachine solve_task(Context &child, Arena &arena, const TrainOptions &optio
 
 // Gives each distinct dataset row a point index: support vectors first, then
 // partition sample points that are not support vectors.
-void gather_points(const Dataset &data, std::vector<SolvedMachine> &solved, Model &model) {
+void gather_points(Context &ctx, const Dataset &data, std::vector<SolvedMachine> &solved, Model &model) {
+    ctx.check_budget(size_t(data.n) * sizeof(int64_t), "the support-vector index");
     std::vector<int64_t> point_of(size_t(data.n), -1);
     std::vector<int64_t> point_rows;
     auto point = [&](int64_t row) {
@@ -198,6 +199,7 @@ void gather_points(const Dataset &data, std::vector<SolvedMachine> &solved, Mode
     for (SolvedMachine &s : solved)
         for (int64_t &row : s.machine.local.partition.sample_rows) row = point(row);
     model.n_points = int64_t(point_rows.size());
+    ctx.check_budget(size_t(model.n_points * model.d) * sizeof(double), "the model's support vectors");
     model.points.resize(size_t(model.n_points * model.d));
     for (size_t p = 0; p < point_rows.size(); ++p)
         data.copy_rows(point_rows[p], point_rows[p] + 1, model.points.data() + p * size_t(model.d));
@@ -259,11 +261,11 @@ ProblemArrays carve_problem_arrays(Arena &arena, int64_t n) {
 Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_t n_max, int64_t d) {
     WorkspacePlan plan = problem_arrays_plan(n_max);
     const size_t smallest = plan.bytes() + smallest_solver_bytes(n_max, d);
-    if (smallest > ctx.memory_budget)
+    if (smallest > ctx.left_bytes())
         fail(KMX_E_OUT_OF_MEMORY,
              "training needs at least %zu bytes (a problem of %lld rows with a two-column kernel cache) but the "
-             "memory budget is %zu",
-             smallest, (long long)n_max, ctx.memory_budget);
+             "memory budget leaves %zu (memory_budget=%zu, %zu held by the data and this call)",
+             smallest, (long long)n_max, ctx.left_bytes(), ctx.memory_budget, ctx.reserved_bytes());
     Workspace w{n_max, 0, 0};
     if (options.method == KMX_METHOD_SVM) {
         w.svm_cache = svm_cache_bytes(ctx, options, n_max, d, plan.bytes());
@@ -273,12 +275,10 @@ Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_
     return w;
 }
 
-}  // namespace
-
-Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
-    const auto start = std::chrono::steady_clock::now();
-    Model model = untrained_model(options, kernel, data);
-    const std::vector<int32_t> cls = class_indices(data, model.classes);
+// Every binary problem, one after another in the workspace; the workspace and
+// the steps' memory go back to the budget before the model takes its share.
+std::vector<SolvedMachine> solve_tasks(Context &ctx, const TrainOptions &options, const Dataset &data,
+                                       const std::vector<int32_t> &cls, Model &model) {
     const std::vector<BinaryTask> tasks = binary_tasks(int32_t(model.classes.size()), options.multiclass);
     const Workspace workspace = plan_workspace(ctx, options, largest_problem(tasks, cls, model.classes.size()), data.d);
     Arena arena = ctx.reserve(workspace.bytes, "training workspace");
@@ -287,7 +287,7 @@ Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpe
     std::vector<SolvedMachine> solved;
     size_t step_peak = 0;
     for (size_t t = 0; t < tasks.size(); ++t) {
-        StepContext step(ctx, workspace.bytes, int64_t(t), int64_t(tasks.size()));
+        StepContext step(ctx, int64_t(t), int64_t(tasks.size()));
         SvmProblem problem;
         problem.data = &data;
         problem.rows = a.rows;
@@ -302,7 +302,19 @@ Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpe
         step_peak = std::max(step_peak, step->peak_bytes());
     }
     ctx.check_budget(step_peak, "binary problems");
-    gather_points(data, solved, model);
+    ctx.release(step_peak);
+    ctx.release(arena);
+    return solved;
+}
+
+}  // namespace
+
+Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+    const auto start = std::chrono::steady_clock::now();
+    Model model = untrained_model(options, kernel, data);
+    const std::vector<int32_t> cls = class_indices(data, model.classes);
+    std::vector<SolvedMachine> solved = solve_tasks(ctx, options, data, cls, model);
+    gather_points(ctx, data, solved, model);
     for (SolvedMachine &s : solved) model.machines.push_back(std::move(s.machine));
     model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ctx.progress(1.0, "done");

@@ -1,6 +1,9 @@
 #include "cli.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cctype>
 #include <chrono>
@@ -166,6 +169,29 @@ int usage(const ParsedArgs &args, const char *synopsis, const std::vector<Option
 
 void check(kmx_status status) {
     if (status != KMX_OK) throw CommandError{kmx_last_error()};
+}
+
+long long file_bytes(const char *path) {
+    struct stat info;
+    return stat(path, &info) == 0 ? (long long)info.st_size : -1;
+}
+
+void hold_in_budget(kmx_context *ctx, double bytes, const char *what) {
+    double budget = 0;
+    check(kmx_context_get_param(&budget, ctx, KMX_PARAM_MEMORY_BUDGET));
+    if (bytes > budget) {
+        char text[300];
+        std::snprintf(text, sizeof text, "%s needs %.0f bytes but the memory budget is %.0f (--memory)", what, bytes,
+                      budget);
+        throw CommandError{text};
+    }
+    check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, std::max(budget - bytes, 65536.0)));
+}
+
+void return_to_budget(kmx_context *ctx, double bytes) {
+    double budget = 0;
+    check(kmx_context_get_param(&budget, ctx, KMX_PARAM_MEMORY_BUDGET));
+    check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, budget + bytes));
 }
 
 long long to_int(const std::string &text, const char *name) {

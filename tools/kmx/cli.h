@@ -107,6 +107,14 @@ kmx_format format_option(const ParsedArgs &args);
 
 // True if `path` starts with the model file / predictor blob magic.
 bool is_model_file(const char *path);
+// Bytes of a file (-1 if it cannot be read).
+long long file_bytes(const char *path);
+// Takes `bytes` the command itself holds (a model read whole, result arrays)
+// out of ctx's memory budget, so that the library's calls get what is left and
+// the process stays within --memory; fails before work if they do not fit.
+void hold_in_budget(kmx_context *ctx, double bytes, const char *what);
+// Gives bytes taken by hold_in_budget back (the command freed them).
+void return_to_budget(kmx_context *ctx, double bytes);
 bool is_predictor_file(const char *path);
 
 double now_seconds();

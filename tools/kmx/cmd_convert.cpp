@@ -2,7 +2,6 @@
 // CSV or .kmxd) as a .kmxd file, which kmx_dataset_load then maps and uses in
 // place instead of parsing text. --precision float32 (the context's
 // precision parameter) loads and stores the values as floats (half the size).
-#include <sys/stat.h>
 
 #include <cstdio>
 #include <string>
@@ -24,11 +23,6 @@ kmx_precision precision_option(const ParsedArgs &args) {
     if (name == "float64") return KMX_PRECISION_FLOAT64;
     if (name == "float32") return KMX_PRECISION_FLOAT32;
     throw UsageError{"--precision must be float64 or float32, not '" + name + "'"};  // before the library says it
-}
-
-long long file_bytes(const char *path) {
-    struct stat info;
-    return stat(path, &info) == 0 ? (long long)info.st_size : -1;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // kmx predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE] — labels one per
 // line to OUTPUT_FILE (as svm-predict), accuracy (rmse for regression) and
 // speed on stdout. MODEL_FILE may be a model or a compact predictor.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -60,14 +61,20 @@ struct Predictions {
     double seconds = 0;  // prediction alone
 };
 
-// Predicts test_path with a model file or a compact predictor file.
+// Predicts test_path with a model file or a compact predictor file. The model
+// (about its file's size, twice that while the file is read) and the result
+// arrays come out of the memory budget before the data and the prediction.
 Predictions predict_file(kmx_context *ctx, const char *model_path, const char *test_path, kmx_format format) {
     const bool compact = is_predictor_file(model_path);
+    const double model_bytes = double(std::max(0LL, file_bytes(model_path)));
+    hold_in_budget(ctx, 2 * model_bytes, "reading the model");
     const Predictor predictor = compact ? make<Predictor>(kmx_predictor_load, model_path) : Predictor();
     const Model model = compact ? Model() : make<Model>(kmx_model_load, model_path);
+    return_to_budget(ctx, model_bytes);  // the file's copy is gone
     const Dataset data = make<Dataset>(kmx_dataset_load, ctx, test_path, format);
     int64_t n = 0;
     check(kmx_dataset_rows(&n, data.get()));
+    hold_in_budget(ctx, 2.0 * sizeof(double) * double(n), "the predictions and labels");
     Predictions p;
     p.predicted.resize(size_t(n));
     p.truth.resize(size_t(n));

@@ -84,7 +84,7 @@ int run_train(int argc, char **argv) {
     attach_ranks(ctx.get());
     ProgressBar bar;
     if (ranks().rank == 0) bar.attach(ctx.get());
-    const Dataset data = load_training_data(ctx.get(), args.positional[0], args);
+    Dataset data = load_training_data(ctx.get(), args.positional[0], args);
     install_kill_hook(ctx.get());
     kmx_model *trained = nullptr;
     const double start = now_seconds();
@@ -96,6 +96,7 @@ int run_train(int argc, char **argv) {
     int64_t n = 0, d = 0;
     check(kmx_dataset_rows(&n, data.get()));
     check(kmx_dataset_cols(&d, data.get()));
+    data.reset();  // saving holds the model's file bytes beside the model: the data's memory is free for them
     n = sum_over_ranks(n);
     d = max_over_ranks(d);
     if (ranks().rank != 0) return 0;  // every rank holds the same model: rank 0 writes it
