@@ -13,7 +13,6 @@ Writes bench/results/memory.json and prints a table.
 """
 import argparse
 import json
-import math
 import os
 import sys
 import tempfile
@@ -21,6 +20,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_blas  # noqa: E402
 from run_dcsvm import subset, timed  # noqa: E402
+from run_scale import falkon_centers  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MB = 1 << 20
@@ -43,7 +43,7 @@ def main():
         for n in (int(s) for s in a.sizes.split(",")):
             train = subset(train_all, n, tmp)
             _, _, loading_mb, _ = timed([binary, "info", "--threads", str(a.threads), train])
-            m = min(n, max(100, int(5 * math.sqrt(n))))
+            m = falkon_centers(n)
             runs = {
                 "falkon": (["-s", "falkon", "-m", str(m)], 8 * n * m + 8 * m * m),
                 "meka-krr": (["-s", "meka-krr", "--rank", str(a.rank), "--clusters", str(a.clusters)],
