@@ -43,11 +43,7 @@ public class NystromTronTest {
     }
 
     private static double accuracy(Model model) {
-        double[] predicted = model.predict(null, test);
-        double[] truth = test.getLabels();
-        int correct = 0;
-        for (int i = 0; i < truth.length; ++i) correct += predicted[i] == truth[i] ? 1 : 0;
-        return correct / (double) truth.length;
+        return Reference.agreement(test.getLabels(), model.predict(null, test));
     }
 
     @Test
