@@ -494,7 +494,7 @@ std::unique_ptr<Dataset> copy_kmxd(Context &ctx, const void *bytes, size_t size,
     std::shared_ptr<unsigned char> copy(static_cast<unsigned char *>(allocate_block(size ? size : 1, kArenaAlignment)),
                                         std::free);
     if (!copy) fail(KMX_E_OUT_OF_MEMORY, "the system could not provide %zu bytes for %s", size, what);
-    std::memcpy(copy.get(), bytes, size);
+    if (size) std::memcpy(copy.get(), bytes, size);  // an empty buffer may come as (NULL, 0)
     std::unique_ptr<Dataset> ds = decode_kmxd(ctx, copy.get(), size, name);
     ds->keep_alive(std::move(copy));
     return ds;

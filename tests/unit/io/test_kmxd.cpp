@@ -155,14 +155,19 @@ Layout layout_of(const Bytes &b) {
 }
 
 // Recomputes every CRC-32 of a (patched) file, so that only the patch is wrong.
+// A patched header can describe chunks and table entries beyond the end of
+// the file (layout 7, chunk size 1000): those are left out, not read.
 void refresh_checksums(Bytes &b) {
     const Layout layout = layout_of(b);
     const uint32_t chunk = u32_at(b, 28);
     size_t entry = 128;
     for (const Array &a : layout.arrays)
-        for (size_t at = 0; at < a.bytes; at += chunk, entry += 4)
-            put_u32(b, entry, kmx::crc32(&b[a.offset + at], std::min<size_t>(chunk, a.bytes - at)));
-    put_u32(b, 64, kmx::crc32(&b[128], 4 * layout.chunks));
+        for (size_t at = 0; at < a.bytes; at += chunk, entry += 4) {
+            const size_t from = a.offset + at;
+            if (from >= b.size() || entry + 4 > b.size()) continue;
+            put_u32(b, entry, kmx::crc32(&b[from], std::min<size_t>({chunk, a.bytes - at, b.size() - from})));
+        }
+    put_u32(b, 64, kmx::crc32(&b[128], std::min<size_t>(4 * layout.chunks, b.size() - 128)));
     put_u32(b, 124, kmx::crc32(b.data(), 124));
 }
 
