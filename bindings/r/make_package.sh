@@ -23,4 +23,6 @@ tarball=$(basename "$tarball")
 rm -f "$tarball"
 R CMD build --no-build-vignettes --no-manual kmx
 [ -f "$tarball" ] || { echo "make_package.sh: R CMD build did not write $tarball" >&2; exit 1; }
-R CMD INSTALL -l "$library" "$tarball"
+# KMX_R_NO_TEST_LOAD (an ASan build): R cannot load an instrumented libkmx
+# unless the ASan runtime is preloaded, which the 'asanhosts' tests do.
+R CMD INSTALL ${KMX_R_NO_TEST_LOAD:+--no-test-load} -l "$library" "$tarball"

@@ -33,6 +33,14 @@ namespace Kmx.Tests
             double atEnd = TestData.ResidentMegabytes();
             Console.WriteLine("stress: VmRSS {0:F1} MB after {1} handles, {2:F1} MB after {3} (growth {4:F1} MB)",
                               atCheckpoint, WarmUp, atEnd, Total, atEnd - atCheckpoint);
+            // Under AddressSanitizer (its runtime preloaded by tools/sanitize.sh) freed memory waits in ASan's
+            // quarantine (256 MB) before it is reused, so resident memory says nothing about leaks: the handles
+            // are still made, finalized and checked for use after free, only the bound is left out.
+            if ((Environment.GetEnvironmentVariable("LD_PRELOAD") ?? "").Contains("libasan"))
+            {
+                Console.WriteLine("stress: AddressSanitizer's quarantine holds freed memory; growth not checked");
+                return;
+            }
             Assert.Less(atEnd - atCheckpoint, AllowedGrowthMegabytes);
         }
 
