@@ -91,7 +91,10 @@ TEST(NystromTron, SquaredLossReachesItsClosedForm) {
     EXPECT_LT(max_relative(e.beta, exact), 1e-5);
     const std::vector<double> fitted = outputs(e, *data.set);
     const std::vector<double> expected = falkon_test::predict(kRbf, e.centers.data(), 25, exact.data(), 1, *data.set);
-    EXPECT_LT(max_relative(fitted, expected), 1e-8);
+    // 1e-7, not tighter: 25 RBF centers on 3 features make an ill-conditioned basis, and a one-ulp change in the
+    // kernel's squared norms moves the fit by 50x more than that: 7e-10 when the compiler vectorises their sum
+    // (omp simd, a release build), 4e-8 when it sums in order (a sanitizer build, tools/sanitize.sh).
+    EXPECT_LT(max_relative(fitted, expected), 1e-7);
 }
 
 TEST(NystromTron, StagedGrowthReachesTheOptimumOfTheFinalBasis) {
@@ -110,7 +113,8 @@ TEST(NystromTron, StagedGrowthReachesTheOptimumOfTheFinalBasis) {
         if (basis == kmx::TronBasis::uniform) {
             const kmx::NystromTronFit scratch = kmx::nystrom_tron_fit(ctx, kRbf, *data.set, single);
             EXPECT_EQ(scratch.expansion.centers, grown.expansion.centers);  // uniform: the same rows
-            EXPECT_LT(max_relative(outputs(grown.expansion, *data.set), outputs(scratch.expansion, *data.set)), 1e-6);
+            // 4e-7 in a release build, 1.2e-6 in a sanitizer build (the squared norms summed in order: above).
+            EXPECT_LT(max_relative(outputs(grown.expansion, *data.set), outputs(scratch.expansion, *data.set)), 5e-6);
         }
         // The warm start did not change the optimum: the final objective is
         // the minimum of the last stage, below those of the smaller bases.
