@@ -295,23 +295,32 @@ AssignScratch carve_assign_scratch(ScratchCarver &carver, const Dataset &partiti
 
 // Nearest cluster of each of `count` rows from their kernel values against the sample.
 void nearest_clusters(const KernelPartition &partition, const double *kernel_values, int64_t count,
-                      double *cluster_sums, int threads, int32_t *cluster_of) {
+                      double *cluster_sums, int threads, int32_t *cluster_of, RunnerUp runner_up) {
     const int64_t m = int64_t(partition.sample_rows.size()), k = partition.k;
     parallel_for(count, threads, [&](int64_t i) {
         double *sums = cluster_sums + i * k;
         std::fill(sums, sums + k, 0.0);
         for (int64_t j = 0; j < m; ++j) sums[partition.sample_cluster[size_t(j)]] += kernel_values[i * m + j];
-        int32_t best = 0;
-        double best_score = std::numeric_limits<double>::infinity();
+        int32_t best = 0, second = 0;
+        double best_score = std::numeric_limits<double>::infinity(), second_score = best_score;
         for (int64_t c = 0; c < k; ++c) {
             const double score =
                 partition.cluster_self[size_t(c)] - 2.0 * sums[c] / double(partition.cluster_size[size_t(c)]);
             if (score < best_score) {
+                second_score = best_score;
+                second = best;
                 best_score = score;
                 best = int32_t(c);
+            } else if (score < second_score) {
+                second_score = score;
+                second = int32_t(c);
             }
         }
         cluster_of[i] = best;
+        if (runner_up.cluster) {
+            runner_up.cluster[i] = k > 1 ? second : best;
+            runner_up.margin[i] = k > 1 ? float(second_score - best_score) : 0.0f;
+        }
     });
 }
 
@@ -390,7 +399,7 @@ size_t kernel_partition_assign_workspace_bytes(const Dataset &partition_data, in
 
 void kernel_partition_assign(Context &ctx, Arena &scratch, const Dataset &partition_data,
                              const KernelPartition &partition, const Dataset &points, const int64_t *rows, int64_t n,
-                             const KernelSpec &kernel, int32_t *cluster_of) {
+                             const KernelSpec &kernel, int32_t *cluster_of, RunnerUp runner_up) {
     const int64_t m = int64_t(partition.sample_rows.size());
     require(partition.k > 0 && m > 0, "kernel partition assign: the partition is empty");
     ArenaScope scope(scratch);
@@ -402,7 +411,10 @@ void kernel_partition_assign(Context &ctx, Arena &scratch, const Dataset &partit
         const int64_t count = std::min(kAssignBlockRows, n - begin);
         const Dataset &block = fill_row_view(s.block, points, rows ? rows + begin : nullptr, begin, count);
         kernel_block_rows(kernel, block, 0, count, sample, 0, m, s.kernel_values, m, scratch, ctx.threads);
-        nearest_clusters(partition, s.kernel_values, count, s.cluster_sums, ctx.threads, cluster_of + begin);
+        const RunnerUp block_runner_up =
+            runner_up.cluster ? RunnerUp{runner_up.cluster + begin, runner_up.margin + begin} : RunnerUp{};
+        nearest_clusters(partition, s.kernel_values, count, s.cluster_sums, ctx.threads, cluster_of + begin,
+                         block_runner_up);
         ctx.check_cancel();
     }
 }

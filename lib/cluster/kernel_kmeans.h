@@ -51,10 +51,17 @@ size_t kernel_kmeans_sample_workspace_bytes(const Dataset &data, const KernelSpe
 void kernel_partition_assign(Context &ctx, const Dataset &partition_data, const KernelPartition &partition,
                              const Dataset &points, const int64_t *rows, int64_t n, const KernelSpec &kernel,
                              int32_t *cluster_of);
-// The same with scratch from the caller's arena, sized by:
+// Each row's second-nearest cluster and how much farther it is than the
+// nearest (the difference of the two dist², ≥ 0), for balance_clusters.
+struct RunnerUp {
+    int32_t *cluster = nullptr;  // n outputs
+    float *margin = nullptr;     // n outputs
+};
+// The same with scratch from the caller's arena, sized by the function below,
+// and optionally each row's runner-up (one cluster: the nearest, margin 0).
 void kernel_partition_assign(Context &ctx, Arena &scratch, const Dataset &partition_data,
                              const KernelPartition &partition, const Dataset &points, const int64_t *rows, int64_t n,
-                             const KernelSpec &kernel, int32_t *cluster_of);
+                             const KernelSpec &kernel, int32_t *cluster_of, RunnerUp runner_up = {});
 size_t kernel_partition_assign_workspace_bytes(const Dataset &partition_data, int64_t sample_size, int64_t k,
                                                const Dataset &points, const KernelSpec &kernel);
 

@@ -17,8 +17,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
+#include "cluster/balance_clusters.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -112,9 +114,10 @@ int64_t largest_cluster_count(const DcsvmOptions &options, const Schedule &sched
 
 size_t clustering_bytes(const SvmProblem &problem, const DcsvmOptions &options, int64_t k) {
     const Dataset &data = *problem.data;
-    return std::max(kernel_kmeans_sample_workspace_bytes(data, problem.kernel, k, options.sample_size),
-                    kernel_partition_assign_workspace_bytes(data, std::min(options.sample_size, problem.n), k, data,
-                                                            problem.kernel));
+    return std::max({kernel_kmeans_sample_workspace_bytes(data, problem.kernel, k, options.sample_size),
+                     kernel_partition_assign_workspace_bytes(data, std::min(options.sample_size, problem.n), k, data,
+                                                             problem.kernel),
+                     balance_clusters_workspace_bytes(problem.n, k)});
 }
 
 // The sample solve that estimates the support vectors: m rows, the whole
@@ -136,6 +139,8 @@ size_t bookkeeping_bytes(int64_t n, int64_t k) {
         .add<int32_t>(size_t(n))      // π
         .add<int64_t>(size_t(k + 2))  // group offsets
         .add<int64_t>(size_t(n))      // group members
+        .add<int32_t>(size_t(n))      // runner-up clusters
+        .add<float>(size_t(n))        // runner-up margins
         .add_bytes(subproblem_arrays_bytes(n))
         .bytes();
 }
@@ -216,6 +221,7 @@ struct RunState {
     const DcsvmOptions &options;
     Arena clustering;
     int32_t *cluster_of;  // π(i), n
+    RunnerUp runner_up;   // n each, for balance_clusters
     RowGroups groups;
     SubproblemArrays arrays;
     size_t cache;
@@ -227,6 +233,8 @@ void carve_bookkeeping(Arena &arena, int64_t n, int64_t k, RunState &s) {
     s.cluster_of = arena.alloc<int32_t>(size_t(n));
     s.groups.offsets = arena.alloc<int64_t>(size_t(k + 2));
     s.groups.members = arena.alloc<int64_t>(size_t(n));
+    s.runner_up.cluster = arena.alloc<int32_t>(size_t(n));
+    s.runner_up.margin = arena.alloc<float>(size_t(n));
     s.arrays = carve_subproblem_arrays(arena, n);
 }
 
@@ -306,10 +314,26 @@ void single_cluster_partition(const SvmProblem &problem, RunState &s) {
     std::fill(s.cluster_of, s.cluster_of + problem.n, 0);
 }
 
+// Caps the clusters at kDcsvmClusterSizeCap times the mean size (see
+// balance_clusters.h): the level's time grows as Σ_c |V_c|². When the level
+// may be the one that predicts (early prediction, BKA), only clusters above
+// kDcsvmBalanceMinRows too: a test point goes to its nearest cluster, whose
+// model lacks the rows moved away.
+void balance(Context &ctx, RunState &s, bool may_predict) {
+    const int64_t n = s.problem.n, k = s.partition.k;
+    int64_t cap = int64_t(std::ceil(kDcsvmClusterSizeCap * double(n) / double(k)));
+    if (may_predict) cap = std::max(cap, kDcsvmBalanceMinRows);
+    const int64_t moved = balance_clusters(s.clustering, s.cluster_of, s.runner_up, n, k, cap);
+    if (moved > 0)
+        ctx.log(KMX_LOG_INFO, "dcsvm: %lld rows moved to their second-nearest cluster (at most %lld rows per cluster)",
+                (long long)moved, (long long)cap);
+}
+
 // One divide level: cluster, assign π, solve the k^l subproblems.
 // With early prediction or BKA (final) the level's models are the result and
 // are solved to the caller's eps.
-std::vector<SvmSolution> run_level(Context &ctx, RunState &s, int64_t clusters, bool final) {
+std::vector<SvmSolution> run_level(Context &ctx, RunState &s, const Schedule &schedule, int64_t clusters,
+                                   bool final) {
     const SvmProblem &problem = s.problem;
     const Dataset &data = *problem.data;
     if (clusters == 1) {
@@ -318,7 +342,8 @@ std::vector<SvmSolution> run_level(Context &ctx, RunState &s, int64_t clusters, 
         s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, problem.n, adaptive_pool(s, clusters),
                                            problem.kernel, clusters, s.options.sample_size);
         kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, problem.n, problem.kernel,
-                                s.cluster_of);
+                                s.cluster_of, s.runner_up);
+        balance(ctx, s, schedule.early);
     }
     group_by_cluster(s.cluster_of, problem.n, s.partition.k, s.groups);
     return solve_row_groups(ctx, problem, final ? s.options.svm : warm_start_options(s.options.svm), s.groups, s.cache,
@@ -357,6 +382,23 @@ void store_partition(const RunState &s, const std::vector<SvmSolution> &solution
     for (size_t c = 0; c < solutions.size(); ++c) result.cluster_bias[c] = solutions[c].bias;
 }
 
+// The spread of a level's subproblems, for -v: cluster sizes and the slowest solve.
+void log_subproblems(Context &ctx, int level, const RowGroups &groups, const std::vector<SvmSolution> &solutions) {
+    int64_t smallest = INT64_MAX, largest = 0, slowest = 0;
+    for (int64_t c = 0; c < groups.count; ++c) {
+        const int64_t rows = groups.offsets[c + 1] - groups.offsets[c];
+        smallest = std::min(smallest, rows);
+        largest = std::max(largest, rows);
+        if (solutions[size_t(c)].seconds > solutions[size_t(slowest)].seconds) slowest = c;
+    }
+    const SvmSolution &slow = solutions[size_t(slowest)];
+    ctx.log(KMX_LOG_INFO,
+            "dcsvm level %d: clusters of %lld to %lld rows; slowest %.3f s (%lld rows, %lld iterations, %lld SVs)",
+            level, (long long)smallest, (long long)largest, slow.seconds,
+            (long long)(groups.offsets[slowest + 1] - groups.offsets[slowest]), (long long)slow.iterations,
+            (long long)slow.support_vectors);
+}
+
 // Early prediction chooses this level when its clusters hold enough support
 // vectors each (the rule in dcsvm.h).
 bool enough_support_per_cluster(int64_t support, int64_t clusters) {
@@ -374,7 +416,7 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
         const bool stop_here = schedule.early && last_level;
         if (!stop_here && (clusters <= 1 || clusters == previous_clusters)) continue;
         const auto start = std::chrono::steady_clock::now();
-        solutions = run_level(ctx, s, clusters, schedule.early && !schedule.adaptive);
+        solutions = run_level(ctx, s, schedule, clusters, schedule.early && !schedule.adaptive);
         previous_clusters = clusters;
         int64_t support = count_support_vectors(s.alpha, s.problem.n);
         const bool chosen = schedule.adaptive && (last_level || enough_support_per_cluster(support, s.partition.k));
@@ -385,6 +427,7 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
             ctx.log(KMX_LOG_INFO, "dcsvm early prediction at level %d: %lld support vectors per cluster", level,
                     (long long)(support / std::max<int64_t>(1, s.partition.k)));
         }
+        log_subproblems(ctx, level, s.groups, solutions);
         const SvmSolution level_total = combine(solutions);
         if (!level_total.converged)
             ctx.log(KMX_LOG_WARNING, "dcsvm level %d: a subproblem stopped at the iteration cap (KKT violation %g)",
@@ -458,7 +501,7 @@ DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOpti
     const int64_t n = problem.n;
     const int64_t k = largest_cluster_count(options, schedule, n);
     Arena bookkeeping(memory.bookkeeping);
-    RunState s{problem, options, Arena(memory.clustering), nullptr, {}, {}, memory.cache, alpha, {}};
+    RunState s{problem, options, Arena(memory.clustering), nullptr, {}, {}, {}, memory.cache, alpha, {}};
     carve_bookkeeping(bookkeeping, n, k, s);
     std::fill(alpha, alpha + n, 0.0);
 

@@ -45,6 +45,9 @@
 // 0.7-0.8 points of accuracy against the exact model, levels of ~1100-1500
 // lost 0.15-0.2, and how many rows that takes depends on the data (3000 rows
 // on Letter, 6000 on digits), so the rule counts support vectors, not rows.
+// Each level's clusters are capped (balance_clusters.h) at 2·n/k rows, at
+// 20000 rows or more when the level may predict; rows of a larger cluster
+// move to their second-nearest cluster, those that lose least first.
 // Adaptive clustering samples from the current support vectors S̄ once there
 // are at least max(min(m, n)/2, 4·k^l) of them, else from all rows.
 // Memory: the whole run is checked against the budget once, up front: the
@@ -82,6 +85,17 @@ struct DcsvmOptions {
 constexpr int64_t kDcsvmMinRowsPerCluster = 32;
 constexpr int64_t kDcsvmEarlySupportPerCluster = 1000;
 constexpr int kDcsvmBkaDefaultLevel = 3;
+// A level's clusters keep at most this many times the mean cluster size n/k:
+// rows of larger clusters move to their second-nearest cluster
+// (balance_clusters.h), as the level's time grows as Σ_c |V_c|².
+constexpr double kDcsvmClusterSizeCap = 2.0;
+// With early prediction and BKA a level's clusters may be the ones that
+// predict, and a test point goes to its nearest cluster, whose model then
+// lacks the rows moved away: there only clusters of more than this many rows
+// are capped (a subproblem of 20000 digits rows takes about 5 s; on deformed
+// digits at 1M rows, 256 clusters, one held 59307 rows after balancing and
+// took 153 s of the level's 260).
+constexpr int64_t kDcsvmBalanceMinRows = 20000;
 // Full DC-SVM starts at the deepest level (at most `levels`, at least 1)
 // whose clusters keep about this many rows each: smaller subproblems are
 // solved quickly but their solutions warm-start the next level poorly, and

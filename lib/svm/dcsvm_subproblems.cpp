@@ -10,6 +10,7 @@
 #include "dcsvm_subproblems.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 
 #include "core/context.h"
@@ -115,9 +116,11 @@ std::vector<SvmSolution> solve_row_groups(Context &ctx, const SvmProblem &proble
         sub.n = rows;
         sub.y = arrays.y + begin;
         sub.upper = arrays.upper + begin;
+        const auto start = std::chrono::steady_clock::now();
         Arena arena(svm_dual_workspace_bytes(rows, problem.data->d, sub_options.cache_bytes));
-        solutions[size_t(c)] =
-            solve_svm_dual(*contexts[size_t(thread_index())], arena, sub, sub_options, arrays.alpha + begin);
+        SvmSolution &solution = solutions[size_t(c)];
+        solution = solve_svm_dual(*contexts[size_t(thread_index())], arena, sub, sub_options, arrays.alpha + begin);
+        solution.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     });
     scatter_alpha(groups, arrays, alpha);
     return solutions;

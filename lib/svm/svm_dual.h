@@ -46,6 +46,7 @@ struct SvmSolution {
     int64_t support_vectors = 0;  // α_i > 0
     int64_t bounded_support = 0;  // α_i == C_i
     bool converged = false;
+    double seconds = 0;  // wall time of the solve (set by DC-SVM's subproblem runs, for its log)
 };
 
 // Workspace the solver carves from its arena for a problem of n rows

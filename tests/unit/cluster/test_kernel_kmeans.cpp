@@ -2,6 +2,7 @@
 // feature-space computations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -112,9 +113,19 @@ TEST(KernelKMeans, ObjectiveNeverIncreasesAndMatchesDirectComputation) {
 }
 
 // Nearest cluster by the full dist² formula, kernel values by kernel_eval.
-std::vector<int32_t> direct_assign(const kmx::Dataset &data, const kmx::KernelPartition &p,
-                                   const kmx::KernelSpec &kernel) {
-    std::vector<int32_t> nearest(size_t(data.n));
+// Each row's nearest and second-nearest cluster by dist²(x, S_c), computed
+// point by point, and the difference of the two distances.
+struct DirectAssignment {
+    std::vector<int32_t> nearest, second;
+    std::vector<double> margin;
+};
+
+DirectAssignment direct_assign(const kmx::Dataset &data, const kmx::KernelPartition &p,
+                               const kmx::KernelSpec &kernel) {
+    DirectAssignment a;
+    a.nearest.resize(size_t(data.n));
+    a.second.resize(size_t(data.n));
+    a.margin.resize(size_t(data.n));
     const size_t m = p.sample_rows.size();
     for (int64_t i = 0; i < data.n; ++i) {
         const double *x = data.x + i * data.d;
@@ -122,18 +133,19 @@ std::vector<int32_t> direct_assign(const kmx::Dataset &data, const kmx::KernelPa
         for (size_t j = 0; j < m; ++j)
             cross[size_t(p.sample_cluster[j])] +=
                 kmx::kernel_eval(kernel, x, data.x + p.sample_rows[j] * data.d, data.d);
-        double best = std::numeric_limits<double>::infinity();
-        for (int64_t c = 0; c < p.k; ++c) {
-            const double size = double(p.cluster_size[size_t(c)]);
-            const double dist2 =
-                kmx::kernel_eval(kernel, x, x, data.d) - 2 * cross[size_t(c)] / size + p.cluster_self[size_t(c)];
-            if (dist2 < best) {
-                best = dist2;
-                nearest[size_t(i)] = int32_t(c);
-            }
-        }
+        std::vector<double> dist2(size_t(p.k));
+        for (int64_t c = 0; c < p.k; ++c)
+            dist2[size_t(c)] = kmx::kernel_eval(kernel, x, x, data.d) -
+                               2 * cross[size_t(c)] / double(p.cluster_size[size_t(c)]) + p.cluster_self[size_t(c)];
+        std::vector<int32_t> order(size_t(p.k));
+        for (int64_t c = 0; c < p.k; ++c) order[size_t(c)] = int32_t(c);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int32_t u, int32_t v) { return dist2[size_t(u)] < dist2[size_t(v)]; });
+        a.nearest[size_t(i)] = order[0];
+        a.second[size_t(i)] = order[1];
+        a.margin[size_t(i)] = dist2[size_t(order[1])] - dist2[size_t(order[0])];
     }
-    return nearest;
+    return a;
 }
 
 // The same rows as CSR.
@@ -179,11 +191,26 @@ TEST(KernelKMeans, AssignmentAgreesWithDirectNearestCenter) {
         kmx::kernel_partition_assign(ctx, *letter, p, *letter, nullptr, letter->n, kernel, assigned.data());
         kmx::kernel_partition_assign(ctx, sparse->data, p, sparse->data, nullptr, letter->n, kernel,
                                      assigned_sparse.data());
-        const std::vector<int32_t> direct = direct_assign(*letter, p, kernel);
+        const DirectAssignment direct = direct_assign(*letter, p, kernel);
         int64_t differ = 0;
-        for (int64_t i = 0; i < letter->n; ++i) differ += assigned[size_t(i)] != direct[size_t(i)];
+        for (int64_t i = 0; i < letter->n; ++i) differ += assigned[size_t(i)] != direct.nearest[size_t(i)];
         EXPECT_LE(differ, 2) << "near-ties only";  // rounding may flip an exact tie
         EXPECT_EQ(assigned, assigned_sparse);
+        // The runner-up and its margin (the arena form, which balance_clusters uses).
+        kmx::Arena scratch(kmx::kernel_partition_assign_workspace_bytes(*letter, 300, p.k, *letter, kernel));
+        std::vector<int32_t> again(size_t(letter->n)), second(size_t(letter->n));
+        std::vector<float> margin(size_t(letter->n));
+        kmx::kernel_partition_assign(ctx, scratch, *letter, p, *letter, nullptr, letter->n, kernel, again.data(),
+                                     {second.data(), margin.data()});
+        EXPECT_EQ(again, assigned);
+        int64_t second_differ = 0;
+        for (int64_t i = 0; i < letter->n; ++i) {
+            if (assigned[size_t(i)] != direct.nearest[size_t(i)]) continue;
+            second_differ += second[size_t(i)] != direct.second[size_t(i)];
+            EXPECT_NEAR(margin[size_t(i)], direct.margin[size_t(i)], 1e-6 + 1e-5 * direct.margin[size_t(i)]) << i;
+            EXPECT_GE(margin[size_t(i)], 0.0f);
+        }
+        EXPECT_LE(second_differ, 2) << "near-ties only";
         // The sample points' own clusters are where step 2 puts them (Lloyd converged).
         for (size_t j = 0; j < p.sample_rows.size(); ++j)
             EXPECT_EQ(assigned[size_t(p.sample_rows[j])], p.sample_cluster[j]);

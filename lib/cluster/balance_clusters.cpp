@@ -1,0 +1,63 @@
+// balance_clusters.cpp — see balance_clusters.h.
+#include "balance_clusters.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace kmx {
+
+size_t balance_clusters_workspace_bytes(int64_t n, int64_t k) {
+    return WorkspacePlan()
+        .add<int64_t>(size_t(k))      // sizes
+        .add<int64_t>(size_t(k + 1))  // offsets of each cluster's rows in `members`
+        .add<int64_t>(size_t(k))      // clusters, largest first
+        .add<int64_t>(size_t(n))      // members, grouped by cluster
+        .bytes();
+}
+
+namespace {
+
+// members: row indices grouped by cluster (offsets[c] … offsets[c+1]);
+// next: k entries of scratch.
+void group_rows(const int32_t *cluster_of, int64_t n, int64_t k, int64_t *offsets, int64_t *next, int64_t *members) {
+    std::fill(offsets, offsets + k + 1, int64_t(0));
+    for (int64_t i = 0; i < n; ++i) ++offsets[cluster_of[i] + 1];
+    std::partial_sum(offsets, offsets + k + 1, offsets);
+    std::copy(offsets, offsets + k, next);
+    for (int64_t i = 0; i < n; ++i) members[next[cluster_of[i]]++] = i;
+}
+
+}  // namespace
+
+int64_t balance_clusters(Arena &scratch, int32_t *cluster_of, const RunnerUp &runner_up, int64_t n, int64_t k,
+                         int64_t cap) {
+    ArenaScope scope(scratch);
+    int64_t *sizes = scratch.alloc<int64_t>(size_t(k));
+    int64_t *offsets = scratch.alloc<int64_t>(size_t(k + 1));
+    int64_t *by_size = scratch.alloc<int64_t>(size_t(k));
+    int64_t *members = scratch.alloc<int64_t>(size_t(n));
+    group_rows(cluster_of, n, k, offsets, by_size, members);
+    for (int64_t c = 0; c < k; ++c) sizes[c] = offsets[c + 1] - offsets[c];
+    std::iota(by_size, by_size + k, int64_t(0));
+    std::stable_sort(by_size, by_size + k, [&](int64_t a, int64_t b) { return sizes[a] > sizes[b]; });
+    int64_t moved = 0;
+    for (int64_t rank = 0; rank < k && sizes[by_size[rank]] > cap; ++rank) {
+        const int64_t c = by_size[rank];
+        int64_t *begin = members + offsets[c], *end = members + offsets[c + 1];
+        // Cheapest moves first; ties by row, so the result depends on nothing else.
+        std::sort(begin, end, [&](int64_t a, int64_t b) {
+            return runner_up.margin[a] != runner_up.margin[b] ? runner_up.margin[a] < runner_up.margin[b] : a < b;
+        });
+        for (int64_t *row = begin; row != end && sizes[c] > cap; ++row) {
+            const int32_t target = runner_up.cluster[*row];
+            if (target == c || sizes[target] >= cap) continue;
+            cluster_of[*row] = target;
+            --sizes[c];
+            ++sizes[target];
+            ++moved;
+        }
+    }
+    return moved;
+}
+
+}  // namespace kmx
