@@ -1,6 +1,9 @@
 // kmx — the command-line program: LIBSVM-style subcommands over the C ABI.
 #define KMX_EXPERIMENTAL_API  // kmx_system_*: the machine probe
 #include <cstdio>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -91,7 +94,20 @@ void usage() {
 
 }  // namespace
 
+// glibc serves blocks below its mmap threshold from the heap, and the
+// threshold rises (up to 32 MB) each time a larger mapped block is freed: the
+// workspaces kmx makes and frees one after another (a DC-SVM level's
+// subproblems) then stay in the heap, fragmented, and the process's RSS
+// grows past the memory budget the workspaces keep to. A fixed threshold
+// maps every block of 4 MiB or more and unmaps it when freed.
+static void map_big_blocks() {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
+#endif
+}
+
 int main(int argc, char **argv) {
+    map_big_blocks();
     kmx_cli::start_ranks(&argc, &argv);
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
         usage();
