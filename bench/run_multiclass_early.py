@@ -55,8 +55,8 @@ def main():
                      summary=out.strip().splitlines()[-1])
             records.append(r)
             print(json.dumps(r), file=sys.stderr, flush=True)
-    with open(os.path.join(HERE, "results", "multiclass_early.json"), "w") as f:
-        json.dump(dict(header, records=records), f, indent=1)
+            with open(os.path.join(HERE, "results", "multiclass_early.json"), "w") as f:  # after each scheme
+                json.dump(dict(header, records=records), f, indent=1)
     print("| scheme | train s (wall) | CPU s | peak MB | accuracy % | predict us/row |")
     print("|---|---:|---:|---:|---:|---:|")
     for r in records:
