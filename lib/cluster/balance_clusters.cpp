@@ -15,19 +15,14 @@ size_t balance_clusters_workspace_bytes(int64_t n, int64_t k) {
         .bytes();
 }
 
-namespace {
-
-// members: row indices grouped by cluster (offsets[c] … offsets[c+1]);
-// next: k entries of scratch.
-void group_rows(const int32_t *cluster_of, int64_t n, int64_t k, int64_t *offsets, int64_t *next, int64_t *members) {
+void group_rows_by_cluster(const int32_t *cluster_of, int64_t n, int64_t k, int64_t *offsets, int64_t *members) {
     std::fill(offsets, offsets + k + 1, int64_t(0));
     for (int64_t i = 0; i < n; ++i) ++offsets[cluster_of[i] + 1];
     std::partial_sum(offsets, offsets + k + 1, offsets);
-    std::copy(offsets, offsets + k, next);
-    for (int64_t i = 0; i < n; ++i) members[next[cluster_of[i]]++] = i;
+    for (int64_t i = 0; i < n; ++i) members[offsets[cluster_of[i]]++] = i;  // offsets[c] ends at c's end
+    for (int64_t c = k; c > 0; --c) offsets[c] = offsets[c - 1];
+    offsets[0] = 0;
 }
-
-}  // namespace
 
 int64_t balance_clusters(Arena &scratch, int32_t *cluster_of, const RunnerUp &runner_up, int64_t n, int64_t k,
                          int64_t cap) {
@@ -36,7 +31,7 @@ int64_t balance_clusters(Arena &scratch, int32_t *cluster_of, const RunnerUp &ru
     int64_t *offsets = scratch.alloc<int64_t>(size_t(k + 1));
     int64_t *by_size = scratch.alloc<int64_t>(size_t(k));
     int64_t *members = scratch.alloc<int64_t>(size_t(n));
-    group_rows(cluster_of, n, k, offsets, by_size, members);
+    group_rows_by_cluster(cluster_of, n, k, offsets, members);
     for (int64_t c = 0; c < k; ++c) sizes[c] = offsets[c + 1] - offsets[c];
     std::iota(by_size, by_size + k, int64_t(0));
     std::stable_sort(by_size, by_size + k, [&](int64_t a, int64_t b) { return sizes[a] > sizes[b]; });

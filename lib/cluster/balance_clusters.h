@@ -26,4 +26,8 @@ int64_t balance_clusters(Arena &scratch, int32_t *cluster_of, const RunnerUp &ru
                          int64_t cap);
 size_t balance_clusters_workspace_bytes(int64_t n, int64_t k);
 
+// The rows of each cluster, by counting sort: members[offsets[c] … offsets[c+1])
+// are the rows i with cluster_of[i] = c, in increasing i (offsets: k + 1).
+void group_rows_by_cluster(const int32_t *cluster_of, int64_t n, int64_t k, int64_t *offsets, int64_t *members);
+
 }  // namespace kmx

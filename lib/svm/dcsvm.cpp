@@ -259,12 +259,7 @@ std::vector<int64_t> adaptive_pool(const RunState &s, int64_t clusters) {
 // V_c = {i : π(i) = c}, by counting sort (each V_c in increasing i).
 void group_by_cluster(const int32_t *cluster_of, int64_t n, int64_t k, RowGroups &groups) {
     groups.count = k;
-    std::fill(groups.offsets, groups.offsets + k + 1, int64_t(0));
-    for (int64_t i = 0; i < n; ++i) ++groups.offsets[cluster_of[i] + 1];
-    for (int64_t c = 0; c < k; ++c) groups.offsets[c + 1] += groups.offsets[c];
-    for (int64_t i = 0; i < n; ++i) groups.members[groups.offsets[cluster_of[i]]++] = i;
-    for (int64_t c = k; c > 0; --c) groups.offsets[c] = groups.offsets[c - 1];
-    groups.offsets[0] = 0;
+    group_rows_by_cluster(cluster_of, n, k, groups.offsets, groups.members);
 }
 
 // One group: S̄ = {i : α_i > 0}.

@@ -75,8 +75,11 @@ TEST(BalanceClusters, RandomCasesKeepItsRules) {
         EXPECT_EQ(moved, changed);
         for (int64_t t = 0; t < k; ++t) {
             // No cluster grows past the cap; one above it only shrinks, and not below it.
-            if (old_sizes[size_t(t)] <= cap) EXPECT_LE(sizes[size_t(t)], cap);
-            else EXPECT_GE(sizes[size_t(t)], cap);
+            if (old_sizes[size_t(t)] <= cap) {
+                EXPECT_LE(sizes[size_t(t)], cap);
+            } else {
+                EXPECT_GE(sizes[size_t(t)], cap);
+            }
             // A cluster left above the cap kept only rows whose runner-up is full.
             if (sizes[size_t(t)] > cap)
                 for (int64_t i = 0; i < n; ++i)
