@@ -81,10 +81,13 @@ TEST(BalanceClusters, RandomCasesKeepItsRules) {
                 EXPECT_GE(sizes[size_t(t)], cap);
             }
             // A cluster left above the cap kept only rows whose runner-up is full.
-            if (sizes[size_t(t)] > cap)
-                for (int64_t i = 0; i < n; ++i)
-                    if (c.cluster_of[size_t(i)] == t && before.cluster_of[size_t(i)] == t)
+            if (sizes[size_t(t)] > cap) {
+                for (int64_t i = 0; i < n; ++i) {
+                    if (c.cluster_of[size_t(i)] == t && before.cluster_of[size_t(i)] == t) {
                         EXPECT_GE(sizes[size_t(before.second[size_t(i)])], cap);
+                    }
+                }
+            }
         }
         // Within a cluster, every row that moved had a margin no larger than
         // any row that stayed although its runner-up has room now.
