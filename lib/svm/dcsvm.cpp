@@ -324,11 +324,8 @@ void balance(Context &ctx, RunState &s, bool may_predict) {
                 (long long)moved, (long long)cap);
 }
 
-// One divide level: cluster, assign π, solve the k^l subproblems.
-// With early prediction or BKA (final) the level's models are the result and
-// are solved to the caller's eps.
-std::vector<SvmSolution> run_level(Context &ctx, RunState &s, const Schedule &schedule, int64_t clusters,
-                                   bool final) {
+// One divide level's partition: cluster, assign π, group the rows into V_c.
+void partition_level(Context &ctx, RunState &s, const Schedule &schedule, int64_t clusters) {
     const SvmProblem &problem = s.problem;
     const Dataset &data = *problem.data;
     if (clusters == 1) {
@@ -341,8 +338,6 @@ std::vector<SvmSolution> run_level(Context &ctx, RunState &s, const Schedule &sc
         balance(ctx, s, schedule.early);
     }
     group_by_cluster(s.cluster_of, problem.n, s.partition.k, s.groups);
-    return solve_row_groups(ctx, problem, final ? s.options.svm : warm_start_options(s.options.svm), s.groups, s.cache,
-                            s.arrays, s.alpha);
 }
 
 // Refine: the subproblem on S̄, warm started from ᾱ_S̄.
@@ -394,34 +389,89 @@ void log_subproblems(Context &ctx, int level, const RowGroups &groups, const std
             (long long)slow.support_vectors);
 }
 
-// Early prediction chooses this level when its clusters hold enough support
-// vectors each (the rule in dcsvm.h).
-bool enough_support_per_cluster(int64_t support, int64_t clusters) {
-    return support >= kDcsvmEarlySupportPerCluster * clusters;
+// The partition of the last level solved, kept while early prediction with
+// its level chosen from the data tries the next coarser one.
+struct SolvedLevel {
+    int level = 0;
+    KernelPartition partition;
+    std::vector<int32_t> cluster_of;
+};
+
+void keep_partition(const RunState &s, int level, SolvedLevel &solved) {
+    solved.level = level;
+    solved.partition = s.partition;
+    solved.cluster_of.assign(s.cluster_of, s.cluster_of + s.problem.n);
 }
 
-// The divide levels of the schedule; returns the solutions of the last one run.
+void restore_partition(RunState &s, const SolvedLevel &solved) {
+    s.partition = solved.partition;
+    std::copy(solved.cluster_of.begin(), solved.cluster_of.end(), s.cluster_of);
+    group_by_cluster(s.cluster_of, s.problem.n, s.partition.k, s.groups);
+}
+
+// The rule of early_auto (dcsvm.h): every cluster of the new partition keeps
+// the kernel columns of its support vectors (its rows with α_i > 0, from the
+// finer level just solved) in a worker's share of the cache, shared as
+// solve_row_groups shares it.
+bool support_columns_fit(const Context &ctx, const RunState &s) {
+    const RowGroups &groups = s.groups;
+    const int64_t workers = std::clamp<int64_t>(groups.count, 1, std::max(ctx.threads, 1));
+    const size_t share = s.cache / size_t(workers);
+    for (int64_t c = 0; c < groups.count; ++c) {
+        const int64_t rows = groups.offsets[c + 1] - groups.offsets[c];
+        int64_t support = 0;
+        for (int64_t p = groups.offsets[c]; p < groups.offsets[c + 1]; ++p) support += s.alpha[groups.members[p]] > 0;
+        if (support > KernelCache::slots_for(rows, share)) return false;
+    }
+    return true;
+}
+
+// The level that predicts (early_auto): from its warm-start tolerance to the
+// caller's eps; its record (the last) gets the final figures.
+std::vector<SvmSolution> finish_early_level(Context &ctx, RunState &s, const SolvedLevel &solved,
+                                            DcsvmResult &result) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<SvmSolution> solutions =
+        solve_row_groups(ctx, s.problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha);
+    const int64_t support = count_support_vectors(s.alpha, s.problem.n);
+    DcsvmLevelStats &stats = result.levels.back();
+    stats.support_vectors = support;
+    stats.objective = combine(solutions).objective;
+    stats.seconds += seconds_since(start);
+    ctx.log(KMX_LOG_INFO, "dcsvm early prediction at level %d: %lld clusters, %lld support vectors per cluster",
+            solved.level, (long long)s.partition.k, (long long)(support / std::max<int64_t>(1, s.partition.k)));
+    log_subproblems(ctx, solved.level, s.groups, solutions);
+    ctx.progress(1.0, "dcsvm early level");
+    return solutions;
+}
+
+// The divide levels of the schedule; returns the solutions of the last one
+// solved. early_auto goes on to a coarser level only while its clusters'
+// support vectors' columns fit the cache (support_columns_fit), else the
+// finer level, kept, predicts.
 std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &schedule, int steps,
                                     DcsvmResult &result) {
     std::vector<SvmSolution> solutions;
+    SolvedLevel solved;
     int64_t previous_clusters = 0;
     for (int level = schedule.first; level >= schedule.last; --level) {
         const int64_t clusters = scheduled_clusters(s.options, schedule, level, s.problem.n);
-        const bool last_level = level == schedule.last;
-        const bool stop_here = schedule.early && last_level;
+        const bool stop_here = schedule.early && level == schedule.last;
         if (!stop_here && (clusters <= 1 || clusters == previous_clusters)) continue;
         const auto start = std::chrono::steady_clock::now();
-        solutions = run_level(ctx, s, schedule, clusters, schedule.early && !schedule.adaptive);
-        previous_clusters = clusters;
-        int64_t support = count_support_vectors(s.alpha, s.problem.n);
-        const bool chosen = schedule.adaptive && (last_level || enough_support_per_cluster(support, s.partition.k));
-        if (chosen) {
-            // The level that predicts: from its warm-start tolerance to the caller's eps.
-            solutions = solve_row_groups(ctx, s.problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha);
-            support = count_support_vectors(s.alpha, s.problem.n);
-            ctx.log(KMX_LOG_INFO, "dcsvm early prediction at level %d: %lld support vectors per cluster", level,
-                    (long long)(support / std::max<int64_t>(1, s.partition.k)));
+        partition_level(ctx, s, schedule, clusters);
+        if (schedule.adaptive && !solutions.empty() && !support_columns_fit(ctx, s)) {
+            ctx.log(KMX_LOG_INFO, "dcsvm level %d: a cluster's support vectors' columns would not fit the cache",
+                    level);
+            restore_partition(s, solved);
+            break;
         }
+        // A fixed early level and BKA: that level predicts; the finer ones only warm-start it.
+        const bool final = schedule.early && !schedule.adaptive && level == schedule.last;
+        solutions = solve_row_groups(ctx, s.problem, final ? s.options.svm : warm_start_options(s.options.svm),
+                                     s.groups, s.cache, s.arrays, s.alpha);
+        previous_clusters = clusters;
+        const int64_t support = count_support_vectors(s.alpha, s.problem.n);
         log_subproblems(ctx, level, s.groups, solutions);
         const SvmSolution level_total = combine(solutions);
         if (!level_total.converged)
@@ -430,11 +480,11 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
         record(
             ctx, result,
             {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level, s.problem.n},
-            chosen ? 1.0 : double(schedule.first - level + 1) / steps);
-        if (chosen) break;
+            double(schedule.first - level + 1) / steps);
+        if (schedule.adaptive) keep_partition(s, level, solved);
         if (!schedule.early && double(support) <= kDcsvmFewSupportFraction * double(s.problem.n)) break;
     }
-    return solutions;
+    return schedule.adaptive ? finish_early_level(ctx, s, solved, result) : solutions;
 }
 
 // Refine on S̄ (when it is a proper, non-empty subset) and the global solve.

@@ -37,14 +37,23 @@
 // (one cluster: the whole problem solved exactly, with a one-point partition).
 // With early_auto it chooses its level from the data: it solves the levels
 // from the deepest up, each warm-started from the one below, and stops at the
-// first whose clusters hold, on average, kDcsvmEarlySupportPerCluster support
-// vectors (level 1 at the latest); that level is then solved to the caller's
-// eps. A local model with fewer support vectors than that describes its
-// region poorly: on binary Letter (C = 8, γ = 16) and deformed digits (d = 256,
-// C = 8, γ = 0.16) early levels of ~450 support vectors per cluster lost
-// 0.7-0.8 points of accuracy against the exact model, levels of ~1100-1500
-// lost 0.15-0.2, and how many rows that takes depends on the data (3000 rows
-// on Letter, 6000 on digits), so the rule counts support vectors, not rows.
+// first whose coarser successor would not keep its support vectors' kernel
+// columns in the cache (level 1 at the latest): it clusters the coarser
+// level and solves it only if every one of its clusters' support vectors (its
+// rows with α_i > 0 after the finer level) fit, as columns of the cluster's
+// rows, in a worker's share of the kernel cache; else the finer level, kept,
+// predicts. That level is then
+// solved to the caller's eps. Coarser levels predict better (each local model
+// sees more of the data and fewer test points fall near a cluster's edge:
+// binary Letter, C = 8, γ = 16, lost 0.75 points against the exact model with
+// 12 clusters and 0.17 with 4; deformed digits at 100k rows, d = 256, C = 8,
+// γ = 0.16, lost 0.6 with 16 clusters and 0.35 with 4), and a subproblem
+// whose support vectors' columns stay cached computes each kernel column
+// about once, while one that must recompute them costs far more than its
+// size (LIBSVM with a 1 GiB cache: 21 min at 50k digits rows against 3.4 at
+// 30k). So the level is the most accurate one that still solves at about the
+// cost of computing its support vectors' columns, and it depends on the data
+// (its support vectors), the cache and the threads sharing it.
 // Each level's clusters are capped (balance_clusters.h) at 2·n/k rows, at
 // 20000 rows or more when the level may predict; rows of a larger cluster
 // move to their second-nearest cluster, those that lose least first.
@@ -83,7 +92,6 @@ struct DcsvmOptions {
 };
 
 constexpr int64_t kDcsvmMinRowsPerCluster = 32;
-constexpr int64_t kDcsvmEarlySupportPerCluster = 1000;
 constexpr int kDcsvmBkaDefaultLevel = 3;
 // A level's clusters keep at most this many times the mean cluster size n/k:
 // rows of larger clusters move to their second-nearest cluster

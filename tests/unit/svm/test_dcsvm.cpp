@@ -14,6 +14,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "svm/dcsvm.h"
+#include "svm/kernel_cache.h"
 #include "svm/svm_dual.h"
 #include "test_support.h"
 
@@ -399,26 +400,33 @@ TEST(Dcsvm, RowSubsetsAndBudget) {
 
 }  // namespace
 
-// Early prediction with its level chosen from the data stops at the first
-// level, from the deepest, whose clusters hold kDcsvmEarlySupportPerCluster
-// support vectors each, and that level's subproblems are solved to the
-// caller's eps (each cluster's α satisfies its own KKT conditions).
-TEST(Dcsvm, EarlyLevelFromTheDataIsTheFirstWithEnoughSupportVectors) {
+// Early prediction with its level chosen from the data goes from the deepest
+// level to coarser ones while each cluster of the coarser level keeps its
+// support vectors' columns in a worker's share of the kernel cache: with a
+// cache that holds everything it reaches level 1, with one too small for
+// level 1's columns it stops at level 2 (level 1 is clustered, not solved).
+// The chosen level's subproblems are solved to the caller's eps (each
+// cluster's α satisfies its own KKT conditions).
+class EarlyLevelFromTheData : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(EarlyLevelFromTheData, GoesCoarserWhileTheCacheHoldsTheSupportVectors) {
+    const size_t cache = GetParam();
     const LetterProblem letter(6000, 8, 16);  // ~40% support vectors
     kmx::DcsvmOptions options;
     options.early_auto = true;
     options.levels = 4;
     options.clusters_per_level = 2;  // levels 2 and 1: 4 and 2 clusters of >= 1000 rows
     options.svm.bias = false;
+    options.svm.cache_bytes = cache;
     std::vector<double> alpha;
-    const kmx::DcsvmResult early = solve_dcsvm(letter.problem, options, alpha);
-    ASSERT_GE(early.levels.size(), 2u) << "the deepest level alone had enough support vectors";
-    for (size_t i = 0; i + 1 < early.levels.size(); ++i)
-        EXPECT_LT(early.levels[i].support_vectors, kmx::kDcsvmEarlySupportPerCluster * early.levels[i].clusters)
-            << "level " << early.levels[i].level << " had enough but was passed over";
+    const kmx::DcsvmResult early = solve_dcsvm(letter.problem, options, alpha, 2);
     const kmx::DcsvmLevelStats &chosen = early.levels.back();
-    EXPECT_TRUE(chosen.level == 1 ||
-                chosen.support_vectors >= kmx::kDcsvmEarlySupportPerCluster * chosen.clusters);
+    const bool everything_fits = cache >= (size_t(1) << 30);
+    ASSERT_EQ(early.levels.size(), everything_fits ? 2u : 1u);
+    EXPECT_EQ(chosen.level, everything_fits ? 1 : 2);
+    // Level 1's two clusters of ~3000 rows hold ~1200 support vectors each
+    // (as level 2's four clusters, ~600 each, had them), ~2.5x what fits.
+    if (!everything_fits) EXPECT_GT(chosen.support_vectors / 2, kmx::KernelCache::slots_for(3000, cache / 2));
     EXPECT_EQ(early.partition.k, chosen.clusters);
     const std::vector<std::vector<int64_t>> clusters = members_of(early.cluster_of, int(chosen.clusters));
     for (const std::vector<int64_t> &members : clusters) {
@@ -433,3 +441,8 @@ TEST(Dcsvm, EarlyLevelFromTheDataIsTheFirstWithEnoughSupportVectors) {
         EXPECT_LE(kkt_violation(gradient, y.data(), a.data(), letter.C, false), 1.5 * options.svm.eps);
     }
 }
+
+// 1 GiB holds all of Q; 6 MB, 3 MB a worker, holds about 260 columns of
+// level 1's 3000-row subproblems.
+INSTANTIATE_TEST_SUITE_P(Dcsvm, EarlyLevelFromTheData,
+                         ::testing::Values(size_t(1) << 30, size_t(6) << 20));
