@@ -420,10 +420,14 @@ TEST(KMeansAssign, MatchesBruteForce) {
 
 // Duplicated centers tie exactly: the lower index must win, wherever the
 // pair falls in the vector lanes of the argmin (k = 37: lanes 0–7, 8–15, …,
-// and the tail).
+// and the tail). The coordinates are small whole numbers, so every inner
+// product and norm is exact and the pair's scores tie in any summation order
+// (BLIS's zen3 dgemm computes an edge tile's columns, here 32–36, otherwise
+// than the full tiles', so random values gave column 36 a lower last bit).
 TEST(KMeansAssign, TiesGoToTheLowerIndex) {
     const int64_t k = 37, d = 5;
-    const Points p = blobs(400, d, 4, 1.0, 0.3, 31);
+    Points p = blobs(400, d, 4, 1.0, 0.3, 31);
+    for (double &v : p.x) v = std::round(8 * v);
     const Points base = blobs(k, d, int(k), 1.0, 0.0, 32);
     const auto data = dense(p);
     for (auto [low, high] : {std::pair<int64_t, int64_t>{0, 1}, {3, 12}, {9, 30}, {20, 36}, {33, 35}}) {
