@@ -1,0 +1,93 @@
+// reproducible_sum.h — sums over rows whose bits do not depend on the order
+// of the terms, nor on how the rows are split among blocks, threads and
+// ranks: binned pre-rounding (J. Demmel, H. D. Nguyen, "Fast reproducible
+// floating-point summation", ARITH 2013, and "Parallel reproducible
+// summation", IEEE Trans. Computers 64(7), 2015 — ReproBLAS's one-reduction
+// algorithm, here with boundaries fixed by a bound agreed over the ranks).
+//
+// With a bound M on every |term| and at most N terms per output, both the
+// same on every rank, the boundaries are σ₀ = 2^(⌈log₂M⌉ + ⌈log₂N⌉ + 1) and
+// each next σ 53 − ⌈log₂N⌉ bits lower. A term x is split against them,
+//   q₀ = (σ₀ + x) − σ₀,  x₁ = x − q₀,  q₁ = (σ₁ + x₁) − σ₁,  x₂ = x₁ − q₁, …
+// (every operation exact, Rump–Ogita–Oishi's ExtractScalar): q_k is a
+// multiple of σ_k·2⁻⁵³ and smaller than M_k, so the sum of N of them stays
+// below σ_k and every addition into bin k is exact. The bins are then the
+// same whatever the order and the split, and summing them over the ranks
+// (any order, MPI's included) is exact too; the result is (b₂ + b₁) + b₀.
+// Three bins keep 3(53 − ⌈log₂N⌉) bits below N·M: more than a double holds.
+//
+// The bound: the caller's guess, the same on every rank (from the agreed
+// maximum of earlier passes). Each pass tracks its largest |term|; the
+// ranks agree on it (a maximum is exact in any order) and, if it is above
+// the guess, run the pass again with it (binned_pass below).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "communicator.h"
+
+namespace kmx {
+
+class BinnedSum {
+public:
+    static constexpr int kBins = 3;
+    static constexpr double kHeadroom = 16;  // the next guess: this times the largest term seen, scaled
+
+    // width outputs; at most `terms` terms per output over all ranks.
+    void start(int64_t width, int64_t terms, double bound);
+    // start() with the guess from the last successful pass, scaled by
+    // `scale` (e.g. ‖v‖∞ when the terms are linear in v), or 0 at first.
+    void start_scaled(int64_t width, int64_t terms, double scale);
+
+    void add(int64_t j, double x);
+    // Output offset + t gets w·row[t] (squared: w·row[t]²), t < count.
+    void add_scaled(int64_t offset, double w, const double *row, int64_t count);
+    void add_scaled_squares(int64_t offset, double w, const double *row, int64_t count);
+    // Output j·k + o gets a[j]·b[o], j < m, o < k.
+    void add_outer(const double *a, int64_t m, const double *b, int64_t k);
+    // Adds another sum's bins (started alike): exact.
+    void merge(const BinnedSum &other);
+
+    double largest_term() const { return largest_; }
+    double bound() const { return bound_; }
+    double *bins() { return bins_.data(); }
+    int64_t bin_values() const { return int64_t(bins_.size()); }
+    // Records the largest term over every rank; false when it broke the bound
+    // (the bins are then worthless and the pass must run again).
+    bool accept(double agreed_largest, double scale = 1);
+    // out[j] = (b₂ + b₁) + b₀ of output j.
+    void result(double *out) const;
+
+private:
+    std::vector<double> bins_;  // bin k of output j at k·width + j
+    double sigma_[kBins] = {0, 0, 0};
+    double bound_ = 0, largest_ = 0, ratio_ = 0;  // ratio_: last agreed largest / its scale
+    int64_t width_ = 0, terms_ = 1;
+};
+
+// Runs pass() (which start()s the sums and fills them with this rank's
+// terms) until every sum's terms stayed within its bound on every rank —
+// one agreed maximum per pass — then sums the bins over the ranks (one
+// AllReduce of 3 × their widths) and writes each sum's results to its out.
+// Each sum's scale is that of start_scaled (1 when not scaled).
+struct BinnedTarget {
+    BinnedSum *sum;
+    double *out;
+    double scale = 1;
+};
+template <class Pass>
+void binned_pass(const Communicator &comm, std::vector<BinnedTarget> targets, Pass &&pass);
+// The parts of binned_pass that are not templates.
+bool agree_bounds(const Communicator &comm, std::vector<BinnedTarget> &targets);
+void reduce_bins(const Communicator &comm, std::vector<BinnedTarget> &targets);
+
+template <class Pass>
+void binned_pass(const Communicator &comm, std::vector<BinnedTarget> targets, Pass &&pass) {
+    for (;;) {
+        pass();
+        if (agree_bounds(comm, targets)) break;
+    }
+    reduce_bins(comm, targets);
+}
+
+}  // namespace kmx
