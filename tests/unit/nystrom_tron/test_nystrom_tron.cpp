@@ -91,10 +91,12 @@ TEST(NystromTron, SquaredLossReachesItsClosedForm) {
     EXPECT_LT(max_relative(e.beta, exact), 1e-5);
     const std::vector<double> fitted = outputs(e, *data.set);
     const std::vector<double> expected = falkon_test::predict(kRbf, e.centers.data(), 25, exact.data(), 1, *data.set);
-    // 1e-7, not tighter: 25 RBF centers on 3 features make an ill-conditioned basis, and a one-ulp change in the
+    // 1e-6, not tighter: 25 RBF centers on 3 features make an ill-conditioned basis (every CG runs its 25 steps
+    // and TRON stops when f no longer resolves a step, short of the gradient test), and a one-ulp change in the
     // kernel's squared norms moves the fit by 50x more than that: 7e-10 when the compiler vectorises their sum
-    // (omp simd, a release build), 4e-8 when it sums in order (a sanitizer build, tools/sanitize.sh).
-    EXPECT_LT(max_relative(fitted, expected), 1e-7);
+    // (omp simd, a release build), 4e-8 when it sums in order (a sanitizer build, tools/sanitize.sh), 3.7e-7
+    // with the sums over rows binned (core/reproducible_sum.h, rounded once instead of by BLAS's order).
+    EXPECT_LT(max_relative(fitted, expected), 1e-6);
 }
 
 TEST(NystromTron, StagedGrowthReachesTheOptimumOfTheFinalBasis) {
