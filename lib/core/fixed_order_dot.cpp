@@ -10,7 +10,8 @@ namespace {
 
 constexpr int kLanes = 8;
 
-KMX_ALWAYS_INLINE double fixed_order_dot_kernel_body(const double *__restrict a, const double *__restrict b, int64_t n) {
+KMX_ALWAYS_INLINE double fixed_order_dot_kernel_body(const double *__restrict a, const double *__restrict b,
+                                                     int64_t n) {
     double lane[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
     const int64_t whole = n - n % kLanes;
     for (int64_t i = 0; i < whole; i += kLanes)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "error.h"
 #include "isa_dispatch.h"
@@ -22,33 +23,57 @@ constexpr int kLowestExponent = -1000;  // σ never subnormal: its grid stays ex
 constexpr int kHighestExponent = 1023;
 
 struct Bins {
-    double s0, s1, s2;        // σ₀, σ₁, σ₂
-    double *b0, *b1, *b2;     // the three bins of output 0
+    double s0, s1, s2;     // σ₀, σ₁, σ₂
+    double *b0, *b1, *b2;  // the three bins of output 0
 };
 
-// Splits x into the bins of output j; returns |x|.
-KMX_ALWAYS_INLINE double deposit(const Bins &b, int64_t j, double x) {
+// Splits x into the bins of output t (σ fixed, so no result depends on a bin's value).
+KMX_ALWAYS_INLINE void deposit(const Bins &b, double *__restrict b0, double *__restrict b1, double *__restrict b2,
+                               int64_t t, double x) {
     const double q0 = (b.s0 + x) - b.s0, r1 = x - q0;
     const double q1 = (b.s1 + r1) - b.s1, r2 = r1 - q1;
     const double q2 = (b.s2 + r2) - b.s2;
-    b.b0[j] += q0;
-    b.b1[j] += q1;
-    b.b2[j] += q2;
-    return std::fabs(x);
+    b0[t] += q0;
+    b1[t] += q1;
+    b2[t] += q2;
+}
+
+// |x|'s bits: for x >= 0 (or NaN) the integer order is the order of the
+// values, and an integer maximum vectorises where a floating-point one does not.
+KMX_ALWAYS_INLINE uint64_t magnitude_bits(double x) {
+    uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    return bits & ~(uint64_t(1) << 63);
+}
+
+KMX_ALWAYS_INLINE double from_bits(uint64_t bits) {
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+// Adds w·row[t] (squared: w·row[t]²) to output t; returns the largest |term|.
+template <bool kSquared>
+KMX_ALWAYS_INLINE double add_row(const Bins &b, double w, const double *__restrict row, int64_t count) {
+    double *__restrict b0 = b.b0, *__restrict b1 = b.b1, *__restrict b2 = b.b2;
+    uint64_t largest = 0;
+    for (int64_t t = 0; t < count; ++t) {
+        const double x = kSquared ? w * row[t] * row[t] : w * row[t];
+        deposit(b, b0, b1, b2, t, x);
+        const uint64_t bits = magnitude_bits(x);
+        largest = bits > largest ? bits : largest;
+    }
+    return from_bits(largest);
 }
 
 KMX_ALWAYS_INLINE double larger(double a, double b) { return a > b ? a : b; }
 
-KMX_ALWAYS_INLINE double add_scaled_kernel_body(Bins b, double w, const double *__restrict row, int64_t count) {
-    double largest = 0;
-    for (int64_t t = 0; t < count; ++t) largest = larger(largest, deposit(b, t, w * row[t]));
-    return largest;
+KMX_ALWAYS_INLINE double add_scaled_kernel_body(Bins b, double w, const double *row, int64_t count) {
+    return add_row<false>(b, w, row, count);
 }
 
-KMX_ALWAYS_INLINE double add_scaled_squares_kernel_body(Bins b, double w, const double *__restrict row, int64_t count) {
-    double largest = 0;
-    for (int64_t t = 0; t < count; ++t) largest = larger(largest, deposit(b, t, w * row[t] * row[t]));
-    return largest;
+KMX_ALWAYS_INLINE double add_scaled_squares_kernel_body(Bins b, double w, const double *row, int64_t count) {
+    return add_row<true>(b, w, row, count);
 }
 
 KMX_ISA_VARIANTS(double, add_scaled_kernel, (Bins b, double w, const double *row, int64_t count), (b, w, row, count))
@@ -86,7 +111,8 @@ void BinnedSum::start_scaled(int64_t width, int64_t terms, double scale) {
 
 void BinnedSum::add(int64_t j, double x) {
     const Bins b{sigma_[0], sigma_[1], sigma_[2], &bins_[0], &bins_[size_t(width_)], &bins_[size_t(2 * width_)]};
-    largest_ = larger(largest_, deposit(b, j, x));
+    deposit(b, b.b0, b.b1, b.b2, j, x);
+    largest_ = larger(largest_, std::fabs(x));
 }
 
 void BinnedSum::add_scaled(int64_t offset, double w, const double *row, int64_t count) {
@@ -126,27 +152,30 @@ void BinnedSum::result(double *out) const {
     for (int64_t j = 0; j < width_; ++j) out[j] = (b2[j] + b1[j]) + b0[j];
 }
 
-bool agree_bounds(const Communicator &comm, std::vector<BinnedTarget> &targets) {
-    std::vector<double> largest;
-    for (const BinnedTarget &t : targets) largest.push_back(t.sum->largest_term());
-    comm.max(largest.data(), int64_t(largest.size()));
+bool reduce_binned(const Communicator &comm, std::vector<BinnedTarget> &targets) {
+    // The bins of every target, then each rank's largest term per target in
+    // its own slot (zeros elsewhere): one sum carries both, exactly.
+    const size_t ranks = size_t(comm.size()), slots = targets.size() * ranks;
+    std::vector<double> all;
+    for (const BinnedTarget &t : targets) all.insert(all.end(), t.sum->bins(), t.sum->bins() + t.sum->bin_values());
+    const size_t bins = all.size();
+    all.resize(bins + slots, 0.0);
+    for (size_t i = 0; i < targets.size(); ++i)
+        all[bins + i * ranks + size_t(comm.rank())] = targets[i].sum->largest_term();
+    comm.sum(all.data(), int64_t(all.size()));  // exact: every partial sum is on each bin's grid
     bool fits = true;
-    for (size_t i = 0; i < targets.size(); ++i) fits = targets[i].sum->accept(largest[i], targets[i].scale) && fits;
-    return fits;
-}
-
-void reduce_bins(const Communicator &comm, std::vector<BinnedTarget> &targets) {
-    if (comm.distributed()) {
-        std::vector<double> all;
-        for (const BinnedTarget &t : targets) all.insert(all.end(), t.sum->bins(), t.sum->bins() + t.sum->bin_values());
-        comm.sum(all.data(), int64_t(all.size()));  // exact: every partial sum is on each bin's grid
-        const double *at = all.data();
-        for (const BinnedTarget &t : targets) {
-            std::copy(at, at + t.sum->bin_values(), t.sum->bins());
-            at += t.sum->bin_values();
-        }
+    for (size_t i = 0; i < targets.size(); ++i) {
+        const double *largest = all.data() + bins + i * ranks;
+        fits = targets[i].sum->accept(*std::max_element(largest, largest + ranks), targets[i].scale) && fits;
     }
-    for (const BinnedTarget &t : targets) t.sum->result(t.out);
+    if (!fits) return false;
+    const double *at = all.data();
+    for (const BinnedTarget &t : targets) {
+        std::copy(at, at + t.sum->bin_values(), t.sum->bins());
+        at += t.sum->bin_values();
+        t.sum->result(t.out);
+    }
+    return true;
 }
 
 }  // namespace kmx

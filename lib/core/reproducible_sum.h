@@ -17,14 +17,16 @@
 // Three bins keep 3(53 − ⌈log₂N⌉) bits below N·M: more than a double holds.
 //
 // The bound: the caller's guess, the same on every rank (from the agreed
-// maximum of earlier passes). Each pass tracks its largest |term|; the
-// ranks agree on it (a maximum is exact in any order) and, if it is above
+// largest term of earlier passes). Each pass tracks its largest |term|; the
+// ranks learn every rank's with the bins (in one sum) and, if one is above
 // the guess, run the pass again with it (binned_pass below).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "communicator.h"
+#include "parallel.h"
 
 namespace kmx {
 
@@ -66,10 +68,11 @@ private:
 };
 
 // Runs pass() (which start()s the sums and fills them with this rank's
-// terms) until every sum's terms stayed within its bound on every rank —
-// one agreed maximum per pass — then sums the bins over the ranks (one
-// AllReduce of 3 × their widths) and writes each sum's results to its out.
-// Each sum's scale is that of start_scaled (1 when not scaled).
+// terms), then sums the bins over the ranks together with each rank's
+// largest term (one AllReduce of 3 × the widths + ranks × sums values); if a
+// term broke its sum's bound on any rank, runs the pass again with the
+// agreed largest term. Writes each sum's results to its out. Each sum's
+// scale is that of start_scaled (1 when not scaled).
 struct BinnedTarget {
     BinnedSum *sum;
     double *out;
@@ -77,17 +80,38 @@ struct BinnedTarget {
 };
 template <class Pass>
 void binned_pass(const Communicator &comm, std::vector<BinnedTarget> targets, Pass &&pass);
-// The parts of binned_pass that are not templates.
-bool agree_bounds(const Communicator &comm, std::vector<BinnedTarget> &targets);
-void reduce_bins(const Communicator &comm, std::vector<BinnedTarget> &targets);
+// binned_pass's reduction: false when a bound was broken (nothing written).
+bool reduce_binned(const Communicator &comm, std::vector<BinnedTarget> &targets);
+
+// Calls row(i, sums) for i in [begin, end) on up to `threads` threads, each
+// thread adding into its own copies of sums[0..count) (started alike), then
+// merged into them: exact, so the bits do not depend on the thread count.
+template <class Row>
+void binned_rows(int threads, int64_t begin, int64_t end, BinnedSum *const *sums, int count, Row &&row) {
+    constexpr int64_t kMinRowsPerThread = 64;
+    const int64_t parts = std::min<int64_t>(threads, (end - begin) / kMinRowsPerThread);
+    if (parts <= 1) {
+        for (int64_t i = begin; i < end; ++i) row(i, sums);
+        return;
+    }
+    std::vector<std::vector<BinnedSum>> copies(static_cast<size_t>(parts));
+    for (auto &mine : copies)
+        for (int s = 0; s < count; ++s) mine.push_back(*sums[s]);
+    parallel_for(parts, threads, [&](int64_t part) {
+        std::vector<BinnedSum *> mine;
+        for (BinnedSum &s : copies[size_t(part)]) mine.push_back(&s);
+        const int64_t rows = end - begin;
+        for (int64_t i = begin + rows * part / parts; i < begin + rows * (part + 1) / parts; ++i) row(i, mine.data());
+    });
+    for (auto &mine : copies)
+        for (int s = 0; s < count; ++s) sums[s]->merge(mine[size_t(s)]);
+}
 
 template <class Pass>
 void binned_pass(const Communicator &comm, std::vector<BinnedTarget> targets, Pass &&pass) {
-    for (;;) {
+    do {
         pass();
-        if (agree_bounds(comm, targets)) break;
-    }
-    reduce_bins(comm, targets);
+    } while (!reduce_binned(comm, targets));
 }
 
 }  // namespace kmx

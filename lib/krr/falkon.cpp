@@ -29,6 +29,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/fixed_order_dot.h"
+#include "core/parallel.h"
 #include "core/params.h"
 #include "core/reproducible_sum.h"
 #include "core/rng.h"
@@ -73,12 +74,12 @@ struct Work {
     double *kernel_block;          // block x M rows of K_nM
     double *cache;                 // the first cached_blocks blocks of K_nM (opt-in, else empty)
     int64_t cached_blocks;
-    bool cache_ready;             // filled by the first pass
-    double *z;                    // block x k: K_b v (or Y_b)
-    double *val_out, *val_dir;    // validation x k: f on the held-out rows, K_val v
-    double *tridiagonal, *eigen;  // t x t and t: the Lanczos matrix of one output
-    std::vector<double> v_columns;        // k x M: v's columns, each contiguous
-    BinnedSum target_sum, product_sum;    // K_nMᵀY and K_nMᵀK_nM v, binned
+    bool cache_ready;                   // filled by the first pass
+    double *z;                          // block x k: K_b v (or Y_b)
+    double *val_out, *val_dir;          // validation x k: f on the held-out rows, K_val v
+    double *tridiagonal, *eigen;        // t x t and t: the Lanczos matrix of one output
+    std::vector<double> v_columns;      // k x M: v's columns, each contiguous
+    BinnedSum target_sum, product_sum;  // K_nMᵀY and K_nMᵀK_nM v, binned
 };
 
 // The cache holds min(cache_bytes, all of K_nM), of which whole blocks are
@@ -221,10 +222,10 @@ const double *knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t 
 
 // z = K_b v for rows [begin, end) of a block, row by row in a fixed order
 // (so a row's z does not depend on where the block boundaries fall).
-void block_times(const double *kb, int64_t count, int64_t m, int64_t k, const Work &work, double *z) {
-    for (int64_t i = 0; i < count; ++i)
-        for (int64_t o = 0; o < k; ++o)
-            z[i * k + o] = fixed_order_dot(kb + i * m, work.v_columns.data() + o * m, m);
+void block_times(const double *kb, int64_t count, int64_t m, int64_t k, const Work &work, double *z, int threads) {
+    parallel_for(count, threads, [&](int64_t i) {
+        for (int64_t o = 0; o < k; ++o) z[i * k + o] = fixed_order_dot(kb + i * m, work.v_columns.data() + o * m, m);
+    });
 }
 
 // w = Σ_{training rows} K_bᵀ z_b with z_b = K_b v (v given) or Y_b (v null),
@@ -239,7 +240,7 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
         const int64_t end = std::min(pr.n, begin + pr.block), count = end - begin;
         const double *kb = knm_block(ctx, pr, begin, end, work, arena);
         if (v)
-            block_times(kb, count, m, k, work, work.z);
+            block_times(kb, count, m, k, work, work.z, ctx.threads);
         else
             std::copy(pr.y + begin * k, pr.y + end * k, work.z);
         for (int64_t i = begin; i < end && !pr.held_out.empty(); ++i) {
@@ -248,7 +249,9 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
             if (v) std::copy(row, row + k, work.val_dir + (slot++) * k);
             std::fill(row, row + k, 0.0);
         }
-        for (int64_t i = 0; i < count; ++i) sum.add_outer(kb + i * m, m, work.z + i * k, k);
+        BinnedSum *const sums[] = {&sum};
+        binned_rows(ctx.threads, 0, count, sums, 1,
+                    [&](int64_t i, BinnedSum *const *into) { into[0]->add_outer(kb + i * m, m, work.z + i * k, k); });
         ctx.check_cancel();
     }
     work.cache_ready = true;

@@ -55,16 +55,17 @@ void NystromObjective::bin_value_rows(const double *beta) {
     const int64_t m = columns_.m();
     loss_sum_.start_scaled(1, total_rows_, 1);
     gradient_sum_.start_scaled(m, total_rows_, 1);
-    if (with_diagonal_) diagonal_sum_.start_scaled(m, total_rows_, 1);
+    diagonal_sum_.start_scaled(with_diagonal_ ? m : 0, total_rows_, 1);
+    BinnedSum *const sums[] = {&loss_sum_, &gradient_sum_, &diagonal_sum_};
     columns_.for_each_block([&](int64_t begin, int64_t end, const double *block, int64_t ld) {
-        for (int64_t i = begin; i < end; ++i) {
+        binned_rows(threads_, begin, end, sums, 3, [&](int64_t i, BinnedSum *const *into) {
             const double *row = block + (i - begin) * ld;
             const LossTerms t = loss_terms(loss_, y_[i], fixed_order_dot(row, beta, m));
-            loss_sum_.add(0, cost_[i] * t.value);
+            into[0]->add(0, cost_[i] * t.value);
             curvature_[i] = cost_[i] * t.second;
-            if (t.first != 0) gradient_sum_.add_scaled(0, cost_[i] * t.first, row, m);
-            if (with_diagonal_ && curvature_[i] != 0) diagonal_sum_.add_scaled_squares(0, curvature_[i], row, m);
-        }
+            if (t.first != 0) into[1]->add_scaled(0, cost_[i] * t.first, row, m);
+            if (with_diagonal_ && curvature_[i] != 0) into[2]->add_scaled_squares(0, curvature_[i], row, m);
+        });
     });
 }
 
@@ -100,14 +101,15 @@ void NystromObjective::hessian_times(const double *v, double *hv) {
     const int64_t m = columns_.m();
     double scale = 0;
     for (int64_t j = 0; j < m; ++j) scale = std::max(scale, std::fabs(v[j]));
+    BinnedSum *const sums[] = {&product_sum_};
     binned_pass(comm_, {{&product_sum_, hv, scale}}, [&] {
         product_sum_.start_scaled(m, total_rows_, scale);
         columns_.for_each_block([&](int64_t begin, int64_t end, const double *block, int64_t ld) {
-            for (int64_t i = begin; i < end; ++i) {
-                if (curvature_[i] == 0) continue;
+            binned_rows(threads_, begin, end, sums, 1, [&](int64_t i, BinnedSum *const *into) {
+                if (curvature_[i] == 0) return;
                 const double *row = block + (i - begin) * ld;
-                product_sum_.add_scaled(0, curvature_[i] * fixed_order_dot(row, v, m), row, m);
-            }
+                into[0]->add_scaled(0, curvature_[i] * fixed_order_dot(row, v, m), row, m);
+            });
         });
     });
     add_gram_times(v, hv);

@@ -106,7 +106,7 @@ void refine_basis_kmeans(Context &ctx, const Dataset &local, int64_t total_rows,
             }
         });
         std::vector<BinnedTarget> target{{&binned, sums.data()}};
-        reduce_bins(ctx.comm, target);  // every term within the bound: no second pass
+        reduce_binned(ctx.comm, target);  // every term within the bound: true
         for (int64_t c = 0; c < free_count; ++c) {
             const double *sum = sums.data() + c * (d + 1);
             if (sum[d] == 0) continue;

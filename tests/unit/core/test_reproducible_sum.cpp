@@ -130,7 +130,8 @@ TEST(ReproducibleSum, RowsSplitLikeRanks) {
             s.start(m, n, bound);
             for (int64_t i = n * r / ranks; i < n * (r + 1) / ranks; ++i)
                 s.add_scaled(0, w[size_t(i)], &rows[size_t(i * m)], m);
-            if (bins.empty()) bins.assign(s.bins(), s.bins() + s.bin_values());
+            if (bins.empty())
+                bins.assign(s.bins(), s.bins() + s.bin_values());
             else
                 for (int64_t k = 0; k < s.bin_values(); ++k) bins[size_t(k)] += s.bins()[k];
         }
