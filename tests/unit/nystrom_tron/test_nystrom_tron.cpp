@@ -200,6 +200,45 @@ TEST(NystromTron, RanksGiveTheOneProcessModelToTheBit) {
 }
 
 // A failure on one rank (its shard has a NaN) is the same error on both.
+// A cancel that reaches one rank mid-TRON stops every rank at the same step
+// with KMX_E_CANCELLED (no rank is left waiting in a sum).
+TEST(NystromTron, ACancelOnOneRankStopsEveryRank) {
+    const Data data(240, 3, false, 2, 9);
+    const kmx::NystromTronOptions o = tight(30, 1e-14);
+    tron_test::ThreadRanks ranks(2);
+    kmx_status status[2] = {KMX_OK, KMX_OK};
+    std::string message[2];
+    std::thread threads[2];
+    for (int r = 0; r < 2; ++r)
+        threads[r] = std::thread([&, r] {
+            kmx::Context ctx;
+            ctx.comm = kmx::Communicator(ranks.communicator(r));
+            int reports = 0;
+            std::pair<kmx::Context *, int *> hook{&ctx, &reports};
+            if (r == 1) {
+                ctx.progress_user = &hook;
+                ctx.progress_fn = [](void *user, double, const char *) {
+                    auto *h = static_cast<std::pair<kmx::Context *, int *> *>(user);
+                    if (++*h->second == 2) h->first->request_cancel();  // mid-TRON, on this rank only
+                    return 0;
+                };
+            }
+            const auto shard = data.rows(r * 120, (r + 1) * 120);
+            try {
+                kmx::nystrom_tron_fit(ctx, kWide, *shard, o);
+            } catch (const kmx::Error &e) {
+                status[r] = e.status();
+                message[r] = e.what();
+            }
+        });
+    for (std::thread &t : threads) t.join();
+    for (int r = 0; r < 2; ++r) {
+        EXPECT_EQ(status[r], KMX_E_CANCELLED) << "rank " << r;
+        EXPECT_NE(message[r].find("rank 1: "), std::string::npos) << message[r];
+    }
+    EXPECT_EQ(message[0], message[1]);
+}
+
 TEST(NystromTron, OneRanksBadShardFailsEveryRank) {
     Data data(100, 2, false, 2, 6);
     data.x[70 * 2] = NAN;
