@@ -40,6 +40,9 @@ public:
     // start() with the guess from the last successful pass, scaled by
     // `scale` (e.g. ‖v‖∞ when the terms are linear in v), or 0 at first.
     void start_scaled(int64_t width, int64_t terms, double scale);
+    // The first guess of start_scaled, where the caller knows a bound
+    // (largest term / scale) before any pass: saves the first pass's rerun.
+    void seed(double ratio) { ratio_ = ratio; }
 
     void add(int64_t j, double x);
     // Output offset + t gets w·row[t] (squared: w·row[t]²), t < count.

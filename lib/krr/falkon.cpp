@@ -289,6 +289,18 @@ void apply_bhb(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, 
     for (int64_t i = 0; i < qk; ++i) work.ap[i] = work.ap[i] * inv_n + lambda * work.tmp[i];
 }
 
+// RBF and Laplacian values are at most 1, so K_nMᵀY's terms are at most
+// max|Y| and K_nMᵀK_nM v's at most M‖v‖∞: the binned sums' first bounds
+// (one maximum), instead of a first pass that only finds them.
+void seed_bounds(Context &ctx, const Problem &pr, Work &work) {
+    if (!pr.kernel.stationary()) return;
+    double largest = 0;
+    for (int64_t i = 0; i < pr.n * pr.k; ++i) largest = std::max(largest, std::fabs(pr.y[i]));
+    ctx.comm.max(&largest, 1);
+    work.target_sum.seed(largest);
+    work.product_sum.seed(double(pr.m));
+}
+
 // r = A⁻ᵀ T⁻ᵀ K_nMᵀ Y / n.
 void right_hand_side(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, Work &work, Arena &arena) {
     kernel_pass(ctx, pr, nullptr, work, arena);
@@ -386,6 +398,7 @@ void run_cg(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, con
             const FalkonOptions &o, Work &work, Arena &arena, FalkonStats &stats) {
     const int64_t q = pc.rank, k = pr.k, validation = int64_t(pr.validation.size());  // this rank's
     const bool early_stopping = pr.validation_total > 0;
+    seed_bounds(ctx, pr, work);
     right_hand_side(ctx, pr, pc, work, arena);
     std::fill(work.x, work.x + q * k, 0.0);
     std::fill(work.val_out, work.val_out + validation * k, 0.0);
