@@ -140,6 +140,13 @@ void BinnedSum::merge(const BinnedSum &other) {
     largest_ = larger(largest_, other.largest_);
 }
 
+BinnedSum BinnedSum::empty_like() const {
+    BinnedSum empty = *this;
+    std::fill(empty.bins_.begin(), empty.bins_.end(), 0.0);
+    empty.largest_ = 0;
+    return empty;
+}
+
 bool BinnedSum::accept(double agreed_largest, double scale) {
     if (!std::isfinite(agreed_largest))
         fail(KMX_E_NUMERICAL, "a sum over rows met a term that is not finite (%g)", agreed_largest);

@@ -52,6 +52,8 @@ public:
     void add_outer(const double *a, int64_t m, const double *b, int64_t k);
     // Adds another sum's bins (started alike): exact.
     void merge(const BinnedSum &other);
+    // A sum started as this one, with empty bins (a thread's share).
+    BinnedSum empty_like() const;
 
     double largest_term() const { return largest_; }
     double bound() const { return bound_; }
@@ -99,7 +101,7 @@ void binned_rows(int threads, int64_t begin, int64_t end, BinnedSum *const *sums
     }
     std::vector<std::vector<BinnedSum>> copies(static_cast<size_t>(parts));
     for (auto &mine : copies)
-        for (int s = 0; s < count; ++s) mine.push_back(*sums[s]);
+        for (int s = 0; s < count; ++s) mine.push_back(sums[s]->empty_like());
     parallel_for(parts, threads, [&](int64_t part) {
         std::vector<BinnedSum *> mine;
         for (BinnedSum &s : copies[size_t(part)]) mine.push_back(&s);

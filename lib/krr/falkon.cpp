@@ -29,7 +29,6 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/fixed_order_dot.h"
-#include "core/parallel.h"
 #include "core/params.h"
 #include "core/reproducible_sum.h"
 #include "core/rng.h"
@@ -220,38 +219,38 @@ const double *knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t 
     return out;
 }
 
-// z = K_b v for rows [begin, end) of a block, row by row in a fixed order
-// (so a row's z does not depend on where the block boundaries fall).
-void block_times(const double *kb, int64_t count, int64_t m, int64_t k, const Work &work, double *z, int threads) {
-    parallel_for(count, threads, [&](int64_t i) {
-        for (int64_t o = 0; o < k; ++o) z[i * k + o] = fixed_order_dot(kb + i * m, work.v_columns.data() + o * m, m);
-    });
+// z_i = K_i v (one row of K_nM, k outputs) by fixed-order dots, so a row's
+// z does not depend on where the block boundaries fall.
+void row_times(const double *row, int64_t m, int64_t k, const Work &work, double *z) {
+    for (int64_t o = 0; o < k; ++o) z[o] = fixed_order_dot(row, work.v_columns.data() + o * m, m);
 }
 
-// w = Σ_{training rows} K_bᵀ z_b with z_b = K_b v (v given) or Y_b (v null),
+// w = Σ_{training rows} K_iᵀ z_i with z_i = K_i v (v given) or Y_i (v null),
 // over this rank's rows, one block of K_nM at a time, each row's terms
-// binned into `sum`; with v, val_dir = K_val v on held-out rows.
+// binned into `sum` (one parallel region per block); with v, val_dir =
+// K_val v on held-out rows.
 void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena, BinnedSum &sum,
                        double scale) {
     const int64_t m = pr.m, k = pr.k;
     sum.start_scaled(m * k, pr.total_rows, scale);
-    int64_t slot = 0;  // next validation row
+    BinnedSum *const sums[] = {&sum};
     for (int64_t begin = 0; begin < pr.n; begin += pr.block) {
-        const int64_t end = std::min(pr.n, begin + pr.block), count = end - begin;
+        const int64_t end = std::min(pr.n, begin + pr.block);
         const double *kb = knm_block(ctx, pr, begin, end, work, arena);
-        if (v)
-            block_times(kb, count, m, k, work, work.z, ctx.threads);
-        else
-            std::copy(pr.y + begin * k, pr.y + end * k, work.z);
-        for (int64_t i = begin; i < end && !pr.held_out.empty(); ++i) {
-            if (pr.held_out[size_t(i)] != 1) continue;
-            double *row = work.z + (i - begin) * k;
-            if (v) std::copy(row, row + k, work.val_dir + (slot++) * k);
-            std::fill(row, row + k, 0.0);
-        }
-        BinnedSum *const sums[] = {&sum};
-        binned_rows(ctx.threads, 0, count, sums, 1,
-                    [&](int64_t i, BinnedSum *const *into) { into[0]->add_outer(kb + i * m, m, work.z + i * k, k); });
+        binned_rows(ctx.threads, begin, end, sums, 1, [&](int64_t i, BinnedSum *const *into) {
+            const double *row = kb + (i - begin) * m;
+            double *z = work.z + (i - begin) * k;
+            if (v)
+                row_times(row, m, k, work, z);
+            else
+                std::copy(pr.y + i * k, pr.y + (i + 1) * k, z);
+            if (pr.held_out.empty() || pr.held_out[size_t(i)] != 1) {
+                into[0]->add_outer(row, m, z, k);
+            } else if (v) {  // the slot: i's place among the validation rows (increasing)
+                const auto slot = std::lower_bound(pr.validation.begin(), pr.validation.end(), i);
+                std::copy(z, z + k, work.val_dir + (slot - pr.validation.begin()) * k);
+            }
+        });
         ctx.check_cancel();
     }
     work.cache_ready = true;

@@ -187,6 +187,35 @@ TEST(ReproducibleSum, NonFiniteTermsFail) {
                  kmx::Error);
 }
 
+// Rows binned block after block, on 1 to 4 threads: the same bits (each
+// thread's share starts empty and is merged exactly).
+TEST(ReproducibleSum, BinnedRowsOnAnyThreadCount) {
+    std::mt19937_64 rng(13);
+    std::normal_distribution<double> normal;
+    const int64_t n = 1000, m = 19;
+    std::vector<double> rows(static_cast<size_t>(n * m));
+    for (double &x : rows) x = normal(rng);
+    std::vector<double> one;
+    for (int threads = 1; threads <= 4; ++threads) {
+        BinnedSum s;
+        s.start(m, n, 10.0);
+        BinnedSum *const sums[] = {&s};
+        for (int64_t begin = 0; begin < n; begin += 300)  // blocks of 300 rows, as FALKON's
+            kmx::binned_rows(threads, begin, std::min(n, begin + 300), sums, 1, [&](int64_t i, BinnedSum *const *into) {
+                into[0]->add_scaled(0, 0.5, &rows[size_t(i * m)], m);
+            });
+        std::vector<double> out(static_cast<size_t>(m));
+        s.result(out.data());
+        if (threads == 1) one = out;
+        for (int64_t j = 0; j < m; ++j) {
+            ASSERT_EQ(bits(out[size_t(j)]), bits(one[size_t(j)])) << threads << " threads, output " << j;
+            std::vector<double> terms;
+            for (int64_t i = 0; i < n; ++i) terms.push_back(0.5 * rows[size_t(i * m + j)]);
+            EXPECT_LE(std::fabs(out[size_t(j)] - exact_sum(terms)), 2 * std::ldexp(std::fabs(exact_sum(terms)), -53));
+        }
+    }
+}
+
 TEST(FixedOrderDot, IndependentOfWhereTheRowSits) {
     std::mt19937_64 rng(9);
     std::normal_distribution<double> normal;
