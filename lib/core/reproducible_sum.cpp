@@ -16,26 +16,23 @@ namespace kmx {
 
 namespace {
 
-static_assert(BinnedSum::kBins == 3, "the kernels below split into three bins");
+static_assert(BinnedSum::kBins == 2, "the kernels below split into two bins");
 
 constexpr int kMantissa = 53;
 constexpr int kLowestExponent = -1000;  // σ never subnormal: its grid stays exactly representable
-constexpr int kHighestExponent = 1023;
+constexpr int kHighestExponent = 1022;  // σ + x stays below 2^1024
 
 struct Bins {
-    double s0, s1, s2;     // σ₀, σ₁, σ₂
-    double *b0, *b1, *b2;  // the three bins of output 0
+    double s0, s1;    // σ₀, σ₁
+    double *b0, *b1;  // the two bins of output 0
 };
 
 // Splits x into the bins of output t (σ fixed, so no result depends on a bin's value).
-KMX_ALWAYS_INLINE void deposit(const Bins &b, double *__restrict b0, double *__restrict b1, double *__restrict b2,
-                               int64_t t, double x) {
+KMX_ALWAYS_INLINE void deposit(const Bins &b, double *__restrict b0, double *__restrict b1, int64_t t, double x) {
     const double q0 = (b.s0 + x) - b.s0, r1 = x - q0;
-    const double q1 = (b.s1 + r1) - b.s1, r2 = r1 - q1;
-    const double q2 = (b.s2 + r2) - b.s2;
+    const double q1 = (b.s1 + r1) - b.s1;  // r1 − q1, below σ₁·2⁻⁵³, is dropped
     b0[t] += q0;
     b1[t] += q1;
-    b2[t] += q2;
 }
 
 // |x|'s bits: for x >= 0 (or NaN) the integer order is the order of the
@@ -55,11 +52,11 @@ KMX_ALWAYS_INLINE double from_bits(uint64_t bits) {
 // Adds w·row[t] (squared: w·row[t]²) to output t; returns the largest |term|.
 template <bool kSquared>
 KMX_ALWAYS_INLINE double add_row(const Bins &b, double w, const double *__restrict row, int64_t count) {
-    double *__restrict b0 = b.b0, *__restrict b1 = b.b1, *__restrict b2 = b.b2;
+    double *__restrict b0 = b.b0, *__restrict b1 = b.b1;
     uint64_t largest = 0;
     for (int64_t t = 0; t < count; ++t) {
         const double x = kSquared ? w * row[t] * row[t] : w * row[t];
-        deposit(b, b0, b1, b2, t, x);
+        deposit(b, b0, b1, t, x);
         const uint64_t bits = magnitude_bits(x);
         largest = bits > largest ? bits : largest;
     }
@@ -100,7 +97,8 @@ void BinnedSum::start(int64_t width, int64_t terms, double bound) {
     int top = (bound > 0 ? ceil_log2(bound) : kLowestExponent) + count_bits + 1;
     if (top > kHighestExponent) fail(KMX_E_NUMERICAL, "a sum's terms are too large (%g) to be summed", bound);
     for (int k = 0; k < kBins; ++k) {
-        sigma_[k] = std::ldexp(1.0, std::max(top, kLowestExponent));
+        // 1.5·2^t: σ ± x stays in [2^t, 2^(t+1)), one spacing, so q(−x) = −q(x).
+        sigma_[k] = 1.5 * std::ldexp(1.0, std::max(top, kLowestExponent));
         top += count_bits + 1 - kMantissa;
     }
 }
@@ -110,20 +108,20 @@ void BinnedSum::start_scaled(int64_t width, int64_t terms, double scale) {
 }
 
 void BinnedSum::add(int64_t j, double x) {
-    const Bins b{sigma_[0], sigma_[1], sigma_[2], &bins_[0], &bins_[size_t(width_)], &bins_[size_t(2 * width_)]};
-    deposit(b, b.b0, b.b1, b.b2, j, x);
+    const Bins b{sigma_[0], sigma_[1], &bins_[0], &bins_[size_t(width_)]};
+    deposit(b, b.b0, b.b1, j, x);
     largest_ = larger(largest_, std::fabs(x));
 }
 
 void BinnedSum::add_scaled(int64_t offset, double w, const double *row, int64_t count) {
     double *at = bins_.data() + offset;
-    const Bins b{sigma_[0], sigma_[1], sigma_[2], at, at + width_, at + 2 * width_};
+    const Bins b{sigma_[0], sigma_[1], at, at + width_};
     largest_ = larger(largest_, add_scaled_kernel(b, w, row, count));
 }
 
 void BinnedSum::add_scaled_squares(int64_t offset, double w, const double *row, int64_t count) {
     double *at = bins_.data() + offset;
-    const Bins b{sigma_[0], sigma_[1], sigma_[2], at, at + width_, at + 2 * width_};
+    const Bins b{sigma_[0], sigma_[1], at, at + width_};
     largest_ = larger(largest_, add_scaled_squares_kernel(b, w, row, count));
 }
 
@@ -155,8 +153,8 @@ bool BinnedSum::accept(double agreed_largest, double scale) {
 }
 
 void BinnedSum::result(double *out) const {
-    const double *b0 = bins_.data(), *b1 = b0 + width_, *b2 = b1 + width_;
-    for (int64_t j = 0; j < width_; ++j) out[j] = (b2[j] + b1[j]) + b0[j];
+    const double *b0 = bins_.data(), *b1 = b0 + width_;
+    for (int64_t j = 0; j < width_; ++j) out[j] = b1[j] + b0[j];
 }
 
 bool reduce_binned(const Communicator &comm, std::vector<BinnedTarget> &targets) {

@@ -6,15 +6,19 @@
 // algorithm, here with boundaries fixed by a bound agreed over the ranks).
 //
 // With a bound M on every |term| and at most N terms per output, both the
-// same on every rank, the boundaries are σ₀ = 2^(⌈log₂M⌉ + ⌈log₂N⌉ + 1) and
-// each next σ 53 − ⌈log₂N⌉ bits lower. A term x is split against them,
-//   q₀ = (σ₀ + x) − σ₀,  x₁ = x − q₀,  q₁ = (σ₁ + x₁) − σ₁,  x₂ = x₁ − q₁, …
-// (every operation exact, Rump–Ogita–Oishi's ExtractScalar): q_k is a
-// multiple of σ_k·2⁻⁵³ and smaller than M_k, so the sum of N of them stays
-// below σ_k and every addition into bin k is exact. The bins are then the
-// same whatever the order and the split, and summing them over the ranks
-// (any order, MPI's included) is exact too; the result is (b₂ + b₁) + b₀.
-// Three bins keep 3(53 − ⌈log₂N⌉) bits below N·M: more than a double holds.
+// same on every rank, the boundaries are σ_k = 1.5·2^t_k with
+// t₀ = ⌈log₂M⌉ + ⌈log₂N⌉ + 1 and t₁ = t₀ + ⌈log₂N⌉ + 1 − 53. A term x is
+// split against them,
+//   q₀ = (σ₀ + x) − σ₀,  x₁ = x − q₀,  q₁ = (σ₁ + x₁) − σ₁
+// (every operation exact, Rump–Ogita–Oishi's ExtractScalar; σ ± x stays in
+// [2^t, 2^(t+1)), so q(−x) = −q(x)): q_k is a multiple of 2^(t_k − 52) and
+// |x₁| <= 2^(t₀ − 53), so the sum of N of them stays below 2^(t_k + 1) and
+// every addition into bin k is exact. The bins are then the same whatever
+// the order and the split, and summing them over the ranks (any order,
+// MPI's included) is exact too; the result is b₁ + b₀. What two bins drop,
+// x₁ − q₁, at most 2^(t₁ − 53) a term, is about 2^(2⌈log₂N⌉ + 2 − 106)·N·M
+// in all: 2⁻⁶⁴ of N·M for N = 2²⁰ rows, where adding the terms in double,
+// in any order, may err by N·2⁻⁵³·N·M (2⁻³³).
 //
 // The bound: the caller's guess, the same on every rank (from the agreed
 // largest term of earlier passes). Each pass tracks its largest |term|; the
@@ -32,7 +36,7 @@ namespace kmx {
 
 class BinnedSum {
 public:
-    static constexpr int kBins = 3;
+    static constexpr int kBins = 2;
     static constexpr double kHeadroom = 16;  // the next guess: this times the largest term seen, scaled
 
     // width outputs; at most `terms` terms per output over all ranks.
@@ -62,12 +66,12 @@ public:
     // Records the largest term over every rank; false when it broke the bound
     // (the bins are then worthless and the pass must run again).
     bool accept(double agreed_largest, double scale = 1);
-    // out[j] = (b₂ + b₁) + b₀ of output j.
+    // out[j] = b₁ + b₀ of output j.
     void result(double *out) const;
 
 private:
     std::vector<double> bins_;  // bin k of output j at k·width + j
-    double sigma_[kBins] = {0, 0, 0};
+    double sigma_[kBins] = {0, 0};
     double bound_ = 0, largest_ = 0, ratio_ = 0;  // ratio_: last agreed largest / its scale
     int64_t width_ = 0, terms_ = 1;
 };
