@@ -117,6 +117,20 @@ TEST(ReproducibleSum, ExactCancellationGivesZero) {
     EXPECT_EQ(binned(terms, 4, largest(terms), rng), 0.0);
 }
 
+// Each of the m outputs equals `first`'s to the bit and is within 2 ulps of
+// the exact sum of w_i·rows[i·m + j], i < n (`split`: what varied).
+void expect_reproducible(const std::vector<double> &out, const std::vector<double> &first,
+                         const std::vector<double> &rows, const std::vector<double> &w, int64_t m, int split) {
+    const int64_t n = int64_t(w.size());
+    for (int64_t j = 0; j < m; ++j) {
+        ASSERT_EQ(bits(out[size_t(j)]), bits(first[size_t(j)])) << split << ", output " << j;
+        std::vector<double> terms;
+        for (int64_t i = 0; i < n; ++i) terms.push_back(w[size_t(i)] * rows[size_t(i * m + j)]);
+        const double exact = exact_sum(terms);
+        EXPECT_LE(std::fabs(out[size_t(j)] - exact), 2 * std::ldexp(std::fabs(exact), -53)) << split;
+    }
+}
+
 TEST(ReproducibleSum, RowsSplitLikeRanks) {
     // Σ_i w_i row_i over 1000 rows of width 37, rows dealt to 1-4 "ranks" in
     // consecutive shards: the same bits as one rank, and near the exact sums.
@@ -148,13 +162,7 @@ TEST(ReproducibleSum, RowsSplitLikeRanks) {
         std::vector<double> out(static_cast<size_t>(m));
         total.result(out.data());
         if (ranks == 1) one = out;
-        for (int64_t j = 0; j < m; ++j) {
-            ASSERT_EQ(bits(out[size_t(j)]), bits(one[size_t(j)])) << ranks << " ranks, output " << j;
-            std::vector<double> terms;
-            for (int64_t i = 0; i < n; ++i) terms.push_back(w[size_t(i)] * rows[size_t(i * m + j)]);
-            const double exact = exact_sum(terms);
-            EXPECT_LE(std::fabs(out[size_t(j)] - exact), 2 * std::ldexp(std::fabs(exact), -53));
-        }
+        expect_reproducible(out, one, rows, w, m, ranks);
     }
 }
 
@@ -214,12 +222,7 @@ TEST(ReproducibleSum, BinnedRowsOnAnyThreadCount) {
         std::vector<double> out(static_cast<size_t>(m));
         s.result(out.data());
         if (threads == 1) one = out;
-        for (int64_t j = 0; j < m; ++j) {
-            ASSERT_EQ(bits(out[size_t(j)]), bits(one[size_t(j)])) << threads << " threads, output " << j;
-            std::vector<double> terms;
-            for (int64_t i = 0; i < n; ++i) terms.push_back(0.5 * rows[size_t(i * m + j)]);
-            EXPECT_LE(std::fabs(out[size_t(j)] - exact_sum(terms)), 2 * std::ldexp(std::fabs(exact_sum(terms)), -53));
-        }
+        expect_reproducible(out, one, rows, std::vector<double>(size_t(n), 0.5), m, threads);
     }
 }
 

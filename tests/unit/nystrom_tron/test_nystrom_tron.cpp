@@ -199,70 +199,69 @@ TEST(NystromTron, RanksGiveTheOneProcessModelToTheBit) {
         }
 }
 
-// A failure on one rank (its shard has a NaN) is the same error on both.
+// Each rank's error from fitting its half of `data` on two thread-ranks
+// (KMX_OK and "" when it has none); prepare(ctx, rank) sets a rank up.
+struct RankErrors {
+    kmx_status status[2] = {KMX_OK, KMX_OK};
+    std::string message[2];
+};
+
+template <class Prepare>
+RankErrors fit_on_two_ranks(const Data &data, const kmx::KernelSpec &kernel, const kmx::NystromTronOptions &o,
+                            Prepare &&prepare) {
+    const int64_t half = int64_t(data.y.size()) / 2;
+    tron_test::ThreadRanks ranks(2);
+    RankErrors errors;
+    std::thread threads[2];
+    for (int r = 0; r < 2; ++r)
+        threads[r] = std::thread([&, r] {
+            kmx::Context ctx;
+            ctx.comm = kmx::Communicator(ranks.communicator(r));
+            prepare(ctx, r);
+            const auto shard = data.rows(r * half, r == 0 ? half : int64_t(data.y.size()));
+            try {
+                kmx::nystrom_tron_fit(ctx, kernel, *shard, o);
+            } catch (const kmx::Error &e) {
+                errors.status[r] = e.status();
+                errors.message[r] = e.what();
+            }
+        });
+    for (std::thread &t : threads) t.join();
+    return errors;
+}
+
 // A cancel that reaches one rank mid-TRON stops every rank at the same step
 // with KMX_E_CANCELLED (no rank is left waiting in a sum).
 TEST(NystromTron, ACancelOnOneRankStopsEveryRank) {
     const Data data(240, 3, false, 2, 9);
-    const kmx::NystromTronOptions o = tight(30, 1e-14);
-    tron_test::ThreadRanks ranks(2);
-    kmx_status status[2] = {KMX_OK, KMX_OK};
-    std::string message[2];
-    std::thread threads[2];
-    for (int r = 0; r < 2; ++r)
-        threads[r] = std::thread([&, r] {
-            kmx::Context ctx;
-            ctx.comm = kmx::Communicator(ranks.communicator(r));
-            int reports = 0;
-            std::pair<kmx::Context *, int *> hook{&ctx, &reports};
-            if (r == 1) {
-                ctx.progress_user = &hook;
-                ctx.progress_fn = [](void *user, double, const char *) {
-                    auto *h = static_cast<std::pair<kmx::Context *, int *> *>(user);
-                    if (++*h->second == 2) h->first->request_cancel();  // mid-TRON, on this rank only
-                    return 0;
-                };
-            }
-            const auto shard = data.rows(r * 120, (r + 1) * 120);
-            try {
-                kmx::nystrom_tron_fit(ctx, kWide, *shard, o);
-            } catch (const kmx::Error &e) {
-                status[r] = e.status();
-                message[r] = e.what();
-            }
-        });
-    for (std::thread &t : threads) t.join();
+    int reports = 0;
+    std::pair<kmx::Context *, int *> hook{nullptr, &reports};
+    const RankErrors errors = fit_on_two_ranks(data, kWide, tight(30, 1e-14), [&](kmx::Context &ctx, int r) {
+        if (r != 1) return;
+        hook.first = &ctx;
+        ctx.progress_user = &hook;
+        ctx.progress_fn = [](void *user, double, const char *) {
+            auto *h = static_cast<std::pair<kmx::Context *, int *> *>(user);
+            if (++*h->second == 2) h->first->request_cancel();  // mid-TRON, on this rank only
+            return 0;
+        };
+    });
     for (int r = 0; r < 2; ++r) {
-        EXPECT_EQ(status[r], KMX_E_CANCELLED) << "rank " << r;
-        EXPECT_NE(message[r].find("rank 1: "), std::string::npos) << message[r];
+        EXPECT_EQ(errors.status[r], KMX_E_CANCELLED) << "rank " << r;
+        EXPECT_NE(errors.message[r].find("rank 1: "), std::string::npos) << errors.message[r];
     }
-    EXPECT_EQ(message[0], message[1]);
+    EXPECT_EQ(errors.message[0], errors.message[1]);
 }
 
+// A failure on one rank (its shard has a NaN) is the same error on both.
 TEST(NystromTron, OneRanksBadShardFailsEveryRank) {
     Data data(100, 2, false, 2, 6);
     data.x[70 * 2] = NAN;
-    tron_test::ThreadRanks ranks(2);
-    kmx_status status[2] = {KMX_OK, KMX_OK};
-    std::string message[2];
-    std::thread threads[2];
-    for (int r = 0; r < 2; ++r)
-        threads[r] = std::thread([&, r] {
-            kmx::Context ctx;
-            ctx.comm = kmx::Communicator(ranks.communicator(r));
-            const auto shard = data.rows(r * 50, r * 50 + 50);
-            try {
-                kmx::nystrom_tron_fit(ctx, kRbf, *shard, tight(10));
-            } catch (const kmx::Error &e) {
-                status[r] = e.status();
-                message[r] = e.what();
-            }
-        });
-    for (std::thread &t : threads) t.join();
-    EXPECT_EQ(status[0], KMX_E_INVALID_ARGUMENT);
-    EXPECT_EQ(status[1], KMX_E_INVALID_ARGUMENT);
-    EXPECT_EQ(message[0], message[1]);
-    EXPECT_NE(message[0].find("rank 1"), std::string::npos) << message[0];
+    const RankErrors errors = fit_on_two_ranks(data, kRbf, tight(10), [](kmx::Context &, int) {});
+    EXPECT_EQ(errors.status[0], KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(errors.status[1], KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(errors.message[0], errors.message[1]);
+    EXPECT_NE(errors.message[0].find("rank 1"), std::string::npos) << errors.message[0];
 }
 
 TEST(NystromTron, DigitsAccuracyIsThatOfAKernelMachine) {
