@@ -9,7 +9,8 @@ Data: ../shared/data/make_digits_large.py (digits16_bin, d = 256). For each M:
 - `kmx train -s falkon` alone (--threads 1), then `mpirun -n 2 kmx train -s falkon` (--threads 1
   per rank): wall time of the whole command (loading included), test accuracy from `kmx predict`;
 - the communication per CG iteration of the distributed run, from the code (lib/krr/falkon.cpp):
-  one sum of M x outputs doubles (K_nM^T K_nM v), plus three one-double maxima (the agreements);
+  one sum of 3 x M x outputs doubles (the bins of K_nM^T K_nM v, lib/core/reproducible_sum.h), plus four
+  one-double maxima (the agreements and the bins' bound);
 - with --sklearn: Nystroem(rbf, same gamma, n_components = M) + LinearSVC(C = 1/(lambda n)),
   one process, its time and test accuracy.
 Prints a markdown table. Speed-up is meaningful only on an otherwise idle machine: print the
@@ -89,7 +90,7 @@ def main():
             two, acc_two, _ = run_kmx(args, kmx, m, 2, tmp)
             sk_time, sk_acc = run_sklearn(args, m) if args.sklearn else (float("nan"), float("nan"))
             print("| %d | %.1f | %.1f | %.2f | %.2f | %.2f | %d | %.1f | %.2f |" %
-                  (m, one, two, one / two, acc_one, acc_two, 8 * m + 3 * 8, sk_time, sk_acc), flush=True)
+                  (m, one, two, one / two, acc_one, acc_two, 3 * 8 * m + 4 * 8, sk_time, sk_acc), flush=True)
     print("load average after: %s" % open("/proc/loadavg").read().split()[:3])
 
 

@@ -4,8 +4,9 @@
 //
 // Across ranks (ctx.comm spans several processes, each holding a shard of
 // the rows, rank r's rows after those of ranks 0..r-1): every product over
-// rows, K_nMᵀ(K_nM v) and K_nMᵀY, is each rank's sum over its rows plus one
-// AllReduce of M x outputs values; the centers are global rows sampled by
+// rows, K_nMᵀ(K_nM v) and K_nMᵀY, is binned (core/reproducible_sum.h: the
+// bits do not depend on how the rows are split) and its bins AllReduced,
+// 3 x M x outputs values, after one agreed maximum; the centers are global rows sampled by
 // the same seed, summed from the ranks that hold them; the preconditioner is
 // rank 0's, broadcast. Every rank then holds the same bits of every CG vector
 // and scalar, takes the same steps and stops at the same iteration. Every
@@ -27,7 +28,9 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "core/fixed_order_dot.h"
 #include "core/params.h"
+#include "core/reproducible_sum.h"
 #include "core/rng.h"
 #include "core/row_shards.h"
 #include "falkon_preconditioner.h"
@@ -70,10 +73,12 @@ struct Work {
     double *kernel_block;          // block x M rows of K_nM
     double *cache;                 // the first cached_blocks blocks of K_nM (opt-in, else empty)
     int64_t cached_blocks;
-    bool cache_ready;             // filled by the first pass
-    double *z;                    // block x k: K_b v (or Y_b)
-    double *val_out, *val_dir;    // validation x k: f on the held-out rows, K_val v
-    double *tridiagonal, *eigen;  // t x t and t: the Lanczos matrix of one output
+    bool cache_ready;                   // filled by the first pass
+    double *z;                          // block x k: K_b v (or Y_b)
+    double *val_out, *val_dir;          // validation x k: f on the held-out rows, K_val v
+    double *tridiagonal, *eigen;        // t x t and t: the Lanczos matrix of one output
+    std::vector<double> v_columns;      // k x M: v's columns, each contiguous
+    BinnedSum target_sum, product_sum;  // K_nMᵀY and K_nMᵀK_nM v, binned
 };
 
 // The cache holds min(cache_bytes, all of K_nM), of which whole blocks are
@@ -214,36 +219,60 @@ const double *knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t 
     return out;
 }
 
-// w = Σ_{training rows} K_bᵀ z_b with z_b = K_b v (v given) or Y_b (v null),
-// over this rank's rows, one block of K_nM at a time; with v, val_dir =
+// z_i = K_i v (one row of K_nM, k outputs) by fixed-order dots, so a row's
+// z does not depend on where the block boundaries fall.
+void row_times(const double *row, int64_t m, int64_t k, const Work &work, double *z) {
+    for (int64_t o = 0; o < k; ++o) z[o] = fixed_order_dot(row, work.v_columns.data() + o * m, m);
+}
+
+// w = Σ_{training rows} K_iᵀ z_i with z_i = K_i v (v given) or Y_i (v null),
+// over this rank's rows, one block of K_nM at a time, each row's terms
+// binned into `sum` (one parallel region per block); with v, val_dir =
 // K_val v on held-out rows.
-void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
+void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena, BinnedSum &sum,
+                       double scale) {
     const int64_t m = pr.m, k = pr.k;
-    std::fill(work.w, work.w + m * k, 0.0);
-    int64_t slot = 0;  // next validation row
+    sum.start_scaled(m * k, pr.total_rows, scale);
+    BinnedSum *const sums[] = {&sum};
     for (int64_t begin = 0; begin < pr.n; begin += pr.block) {
-        const int64_t end = std::min(pr.n, begin + pr.block), count = end - begin;
+        const int64_t end = std::min(pr.n, begin + pr.block);
         const double *kb = knm_block(ctx, pr, begin, end, work, arena);
-        if (v)
-            linalg::gemm(Trans::No, Trans::No, count, k, m, 1.0, kb, m, v, k, 0.0, work.z, k, ctx.threads);
-        else
-            std::copy(pr.y + begin * k, pr.y + end * k, work.z);
-        for (int64_t i = begin; i < end && !pr.held_out.empty(); ++i) {
-            if (pr.held_out[size_t(i)] != 1) continue;
-            double *row = work.z + (i - begin) * k;
-            if (v) std::copy(row, row + k, work.val_dir + (slot++) * k);
-            std::fill(row, row + k, 0.0);
-        }
-        linalg::gemm(Trans::Yes, Trans::No, m, k, count, 1.0, kb, m, work.z, k, 1.0, work.w, k, ctx.threads);
+        binned_rows(ctx.threads, begin, end, sums, 1, [&](int64_t i, BinnedSum *const *into) {
+            const double *row = kb + (i - begin) * m;
+            double *z = work.z + (i - begin) * k;
+            if (v)
+                row_times(row, m, k, work, z);
+            else
+                std::copy(pr.y + i * k, pr.y + (i + 1) * k, z);
+            if (pr.held_out.empty() || pr.held_out[size_t(i)] != 1) {
+                into[0]->add_outer(row, m, z, k);
+            } else if (v) {  // the slot: i's place among the validation rows (increasing)
+                const auto slot = std::lower_bound(pr.validation.begin(), pr.validation.end(), i);
+                std::copy(z, z + k, work.val_dir + (slot - pr.validation.begin()) * k);
+            }
+        });
         ctx.check_cancel();
     }
     work.cache_ready = true;
 }
 
-// The same summed over all ranks' rows (the one AllReduce of a pass).
+// The same summed over all ranks' rows (one agreed bound and one AllReduce
+// of the bins per pass; the bits do not depend on the number of ranks).
 void kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
-    run_agreed(ctx.comm, [&] { local_kernel_pass(ctx, pr, v, work, arena); });
-    ctx.comm.sum(work.w, pr.m * pr.k);
+    const int64_t m = pr.m, k = pr.k;
+    double scale = 1;
+    if (v) {
+        scale = 0;
+        work.v_columns.resize(size_t(m * k));
+        for (int64_t j = 0; j < m; ++j)
+            for (int64_t o = 0; o < k; ++o) {
+                work.v_columns[size_t(o * m + j)] = v[j * k + o];
+                scale = std::max(scale, std::fabs(v[j * k + o]));
+            }
+    }
+    BinnedSum &sum = v ? work.product_sum : work.target_sum;
+    binned_pass(ctx.comm, {{&sum, work.w, scale}},
+                [&] { run_agreed(ctx.comm, [&] { local_kernel_pass(ctx, pr, v, work, arena, sum, scale); }); });
 }
 
 // ap = BᵀHB p = A⁻ᵀ(T⁻ᵀ K_nMᵀ K_nM T⁻¹A⁻¹p / n + λ A⁻¹p); also val_dir = K_val T⁻¹A⁻¹p.
@@ -257,6 +286,18 @@ void apply_bhb(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, 
     apply_a_inverse_transpose(pc, work.tmp, pr.k);
     const double inv_n = 1.0 / double(pr.train_rows);
     for (int64_t i = 0; i < qk; ++i) work.ap[i] = work.ap[i] * inv_n + lambda * work.tmp[i];
+}
+
+// RBF and Laplacian values are at most 1, so K_nMᵀY's terms are at most
+// max|Y| and K_nMᵀK_nM v's at most M‖v‖∞: the binned sums' first bounds
+// (one maximum), instead of a first pass that only finds them.
+void seed_bounds(Context &ctx, const Problem &pr, Work &work) {
+    if (!pr.kernel.stationary()) return;
+    double largest = 0;
+    for (int64_t i = 0; i < pr.n * pr.k; ++i) largest = std::max(largest, std::fabs(pr.y[i]));
+    ctx.comm.max(&largest, 1);
+    work.target_sum.seed(largest);
+    work.product_sum.seed(double(pr.m));
 }
 
 // r = A⁻ᵀ T⁻ᵀ K_nMᵀ Y / n.
@@ -316,19 +357,22 @@ double lanczos_condition(const ColumnCg &c, Work &work, Arena &arena) {
 }
 
 // MSE (regression) or error rate (classification) of f on the held-out rows
-// of every rank.
+// of every rank (binned: the same bits for any number of ranks).
 double validation_error(const Context &ctx, const Problem &pr, const KrrTargets &targets, const Work &work) {
     const int64_t k = pr.k, count = int64_t(pr.validation.size());
+    BinnedSum errors;
     double total = 0;
-    for (int64_t s = 0; s < count; ++s) {
-        const double *f = work.val_out + s * k, *y = pr.y + pr.validation[size_t(s)] * k;
-        if (targets.task == KrrTask::classification) {
-            total += krr_label(targets, f) != krr_label(targets, y);
-        } else {
-            for (int64_t j = 0; j < k; ++j) total += (f[j] - y[j]) * (f[j] - y[j]) / double(k);
+    binned_pass(ctx.comm, {{&errors, &total}}, [&] {
+        errors.start_scaled(1, pr.validation_total * k, 1);
+        for (int64_t s = 0; s < count; ++s) {
+            const double *f = work.val_out + s * k, *y = pr.y + pr.validation[size_t(s)] * k;
+            if (targets.task == KrrTask::classification) {
+                errors.add(0, krr_label(targets, f) != krr_label(targets, y));
+            } else {
+                for (int64_t j = 0; j < k; ++j) errors.add(0, (f[j] - y[j]) * (f[j] - y[j]) / double(k));
+            }
         }
-    }
-    ctx.comm.sum(&total, 1);
+    });
     return total / double(pr.validation_total);
 }
 
@@ -353,6 +397,7 @@ void run_cg(Context &ctx, const Problem &pr, const FalkonPreconditioner &pc, con
             const FalkonOptions &o, Work &work, Arena &arena, FalkonStats &stats) {
     const int64_t q = pc.rank, k = pr.k, validation = int64_t(pr.validation.size());  // this rank's
     const bool early_stopping = pr.validation_total > 0;
+    seed_bounds(ctx, pr, work);
     right_hand_side(ctx, pr, pc, work, arena);
     std::fill(work.x, work.x + q * k, 0.0);
     std::fill(work.val_out, work.val_out + validation * k, 0.0);

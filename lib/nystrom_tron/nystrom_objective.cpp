@@ -1,10 +1,11 @@
 // nystrom_objective.cpp — f, ∇f and ∇²f v of the Nyström primal (see
-// nystrom_objective.h), one pass over C's row blocks and one AllReduce each.
+// nystrom_objective.h), one pass over C's rows and one AllReduce of bins each.
 #include "nystrom_objective.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "core/fixed_order_dot.h"
 #include "linalg/linalg.h"
 
 namespace kmx {
@@ -32,47 +33,50 @@ LossTerms loss_terms(TronLoss loss, double y, double z) {
 }
 
 NystromObjective::NystromObjective(const Communicator &comm, BasisColumns &columns, TronLoss loss, const double *y,
-                                   const double *cost, double *row_scratch, bool with_diagonal, int threads)
+                                   const double *cost, double *row_scratch, bool with_diagonal, int threads,
+                                   int64_t total_rows)
     : comm_(comm),
       columns_(columns),
       loss_(loss),
       y_(y),
       cost_(cost),
-      z_(row_scratch),
-      first_(row_scratch + columns.rows()),
-      curvature_(row_scratch + 2 * columns.rows()),
+      curvature_(row_scratch),
       with_diagonal_(with_diagonal),
-      threads_(threads) {}
+      threads_(threads),
+      total_rows_(total_rows) {}
 
 void NystromObjective::add_gram_times(const double *v, double *out) const {
     const int64_t m = columns_.m();
     linalg::gemv(Trans::No, m, m, 1.0, columns_.gram(), columns_.capacity(), v, 1.0, out, threads_);
 }
 
+// Row i gives the loss c_i ℓ_i, ∇f's terms c_i ℓ'_i c_ij and the diagonal's D_i c_ij².
+void NystromObjective::bin_value_rows(const double *beta) {
+    const int64_t m = columns_.m();
+    loss_sum_.start_scaled(1, total_rows_, 1);
+    gradient_sum_.start_scaled(m, total_rows_, 1);
+    diagonal_sum_.start_scaled(with_diagonal_ ? m : 0, total_rows_, 1);
+    BinnedSum *const sums[] = {&loss_sum_, &gradient_sum_, &diagonal_sum_};
+    columns_.for_each_block([&](int64_t begin, int64_t end, const double *block, int64_t ld) {
+        binned_rows(threads_, begin, end, sums, 3, [&](int64_t i, BinnedSum *const *into) {
+            const double *row = block + (i - begin) * ld;
+            const LossTerms t = loss_terms(loss_, y_[i], fixed_order_dot(row, beta, m));
+            into[0]->add(0, cost_[i] * t.value);
+            curvature_[i] = cost_[i] * t.second;
+            if (t.first != 0) into[1]->add_scaled(0, cost_[i] * t.first, row, m);
+            if (with_diagonal_ && curvature_[i] != 0) into[2]->add_scaled_squares(0, curvature_[i], row, m);
+        });
+    });
+}
+
 double NystromObjective::value(const double *beta) {
     const int64_t m = columns_.m();
-    reduced_.assign(size_t(1 + 2 * m), 0.0);
-    double *loss_sum = &reduced_[0], *data_gradient = &reduced_[1], *data_diagonal = &reduced_[1 + m];
-    columns_.for_each_block([&](int64_t begin, int64_t end, const double *block, int64_t ld) {
-        const int64_t rows = end - begin;
-        linalg::gemv(Trans::No, rows, m, 1.0, block, ld, beta, 0.0, z_ + begin, threads_);
-        for (int64_t i = begin; i < end; ++i) {
-            const LossTerms t = loss_terms(loss_, y_[i], z_[i]);
-            *loss_sum += cost_[i] * t.value;
-            first_[i] = cost_[i] * t.first;
-            curvature_[i] = cost_[i] * t.second;
-        }
-        linalg::gemv(Trans::Yes, rows, m, 1.0, block, ld, first_ + begin, 1.0, data_gradient, threads_);
-        if (!with_diagonal_) return;
-        for (int64_t i = 0; i < rows; ++i) {  // Σ_i D_i c_ij²
-            const double *row = block + i * ld, weight = curvature_[begin + i];
-            if (weight == 0) continue;
-            for (int64_t j = 0; j < m; ++j) data_diagonal[j] += weight * row[j] * row[j];
-        }
-    });
-    comm_.sum(reduced_.data(), int64_t(reduced_.size()));
+    gradient_.assign(size_t(m), 0.0);
+    diagonal_.assign(size_t(m), 0.0);
+    std::vector<BinnedTarget> sums{{&loss_sum_, &loss_value_}, {&gradient_sum_, gradient_.data()}};
+    if (with_diagonal_) sums.push_back({&diagonal_sum_, diagonal_.data()});
+    binned_pass(comm_, sums, [&] { bin_value_rows(beta); });
     // ½ βᵀWβ and Wβ: the same on every rank (β and W are).
-    gradient_.assign(data_gradient, data_gradient + m);
     products_.assign(size_t(m), 0.0);
     add_gram_times(beta, products_.data());
     double regulariser = 0;
@@ -80,9 +84,8 @@ double NystromObjective::value(const double *beta) {
         regulariser += beta[j] * products_[size_t(j)];
         gradient_[size_t(j)] += products_[size_t(j)];
     }
-    diagonal_.assign(data_diagonal, data_diagonal + m);
     for (int64_t j = 0; j < m; ++j) diagonal_[size_t(j)] += columns_.gram()[j * columns_.capacity() + j];
-    return 0.5 * regulariser + *loss_sum;
+    return 0.5 * regulariser + loss_value_;
 }
 
 void NystromObjective::gradient(double *g) { std::copy(gradient_.begin(), gradient_.end(), g); }
@@ -93,17 +96,22 @@ bool NystromObjective::hessian_diagonal(double *diagonal) {
     return true;
 }
 
+// Cᵀ D C v: row i gives D_i (c_iᵀv) c_ij; the bins' bound scales with ‖v‖∞.
 void NystromObjective::hessian_times(const double *v, double *hv) {
     const int64_t m = columns_.m();
-    std::fill(hv, hv + m, 0.0);
-    columns_.for_each_block([&](int64_t begin, int64_t end, const double *block, int64_t ld) {
-        const int64_t rows = end - begin;
-        double *cv = z_ + begin;  // z = Cβ is spent once value() has reduced it
-        linalg::gemv(Trans::No, rows, m, 1.0, block, ld, v, 0.0, cv, threads_);
-        for (int64_t i = 0; i < rows; ++i) cv[i] *= curvature_[begin + i];
-        linalg::gemv(Trans::Yes, rows, m, 1.0, block, ld, cv, 1.0, hv, threads_);
+    double scale = 0;
+    for (int64_t j = 0; j < m; ++j) scale = std::max(scale, std::fabs(v[j]));
+    BinnedSum *const sums[] = {&product_sum_};
+    binned_pass(comm_, {{&product_sum_, hv, scale}}, [&] {
+        product_sum_.start_scaled(m, total_rows_, scale);
+        columns_.for_each_block([&](int64_t begin, int64_t end, const double *block, int64_t ld) {
+            binned_rows(threads_, begin, end, sums, 1, [&](int64_t i, BinnedSum *const *into) {
+                if (curvature_[i] == 0) return;
+                const double *row = block + (i - begin) * ld;
+                into[0]->add_scaled(0, curvature_[i] * fixed_order_dot(row, v, m), row, m);
+            });
+        });
     });
-    comm_.sum(hv, m);
     add_gram_times(v, hv);
 }
 

@@ -283,14 +283,15 @@ NystromTronFit nystrom_tron_fit(Context &ctx, const KernelSpec &kernel_in, const
     std::vector<std::vector<double>> beta(static_cast<size_t>(outputs));
     for (int64_t stage_m : stage_sizes(m, options.stages)) {
         if (options.basis == TronBasis::kmeans)
-            refine_basis_kmeans(ctx, data, basis, columns.m(), stage_m, options.kmeans_iterations, arena);
+            refine_basis_kmeans(ctx, data, where.total, basis, columns.m(), stage_m, options.kmeans_iterations,
+                                    arena);
         columns.grow(stage_m);
         int newton = 0, cg = 0;
         double objective = 0;
         for (int64_t k = 0; k < outputs; ++k) {
             fill_output_labels(data, fit.targets, k, w);
             NystromObjective f(comm, columns, fit.loss, w.y, w.cost, w.objective_rows, options.tron.precondition,
-                               ctx.threads);
+                               ctx.threads, where.total);
             beta[size_t(k)].resize(size_t(stage_m), 0.0);  // warm start: the new entries at 0
             const TronStats run = tron_minimize(f, beta[size_t(k)].data(), options.tron, &ctx);
             newton += run.iterations;

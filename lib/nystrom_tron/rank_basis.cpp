@@ -2,10 +2,12 @@
 #include "rank_basis.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "approx/landmarks.h"
 #include "cluster/distances.h"
 #include "core/context.h"
+#include "core/reproducible_sum.h"
 #include "core/rng.h"
 
 namespace kmx {
@@ -57,8 +59,24 @@ size_t kmeans_basis_workspace_bytes(const Dataset &local, int64_t m) {
     return plan.bytes();
 }
 
-void refine_basis_kmeans(Context &ctx, const Dataset &local, double *centers, int64_t first_free, int64_t m,
-                         int iterations, Arena &scratch) {
+namespace {
+
+// The largest |x_ij| over every rank's rows: the bound of the k-means sums.
+double largest_feature(const Communicator &comm, const Dataset &local, double *rows, int64_t block) {
+    double largest = 0;
+    for (int64_t begin = 0; begin < local.n; begin += block) {
+        const int64_t end = std::min(local.n, begin + block);
+        local.copy_rows(begin, end, rows);
+        for (int64_t i = 0; i < (end - begin) * local.d; ++i) largest = std::max(largest, std::fabs(rows[i]));
+    }
+    comm.max(&largest, 1);
+    return largest;
+}
+
+}  // namespace
+
+void refine_basis_kmeans(Context &ctx, const Dataset &local, int64_t total_rows, double *centers, int64_t first_free,
+                         int64_t m, int iterations, Arena &scratch) {
     const int64_t d = local.d, block = kmeans_block_rows(local), free_count = m - first_free;
     if (free_count <= 0) return;
     const ArenaScope scope(scratch);
@@ -67,24 +85,28 @@ void refine_basis_kmeans(Context &ctx, const Dataset &local, double *centers, in
     int32_t *nearest = scratch.alloc<int32_t>(size_t(block));
     double *sqnorms = scratch.alloc<double>(size_t(m));
     std::vector<double> sums(size_t(free_count * (d + 1)));  // per free center: Σ x (d), then the count
+    const double bound = std::max(1.0, largest_feature(ctx.comm, local, rows, block));  // the counts add 1s
+    BinnedSum binned;
     for (int it = 0; it < iterations; ++it) {
         cluster::center_squared_norms(centers, m, d, sqnorms);
         const cluster::CenterSet set{centers, sqnorms, m, d};
-        std::fill(sums.begin(), sums.end(), 0.0);
-        for (int64_t begin = 0; begin < local.n; begin += block) {
-            const int64_t end = std::min(local.n, begin + block);
-            local.copy_rows(begin, end, rows);
-            cluster::nearest_centers(rows, end - begin, set, dots, nearest, nullptr);
-            for (int64_t i = 0; i < end - begin; ++i) {
-                const int64_t c = nearest[i] - first_free;
-                if (c < 0) continue;
-                double *sum = sums.data() + c * (d + 1);
-                cluster::add_scaled(1.0, rows + i * d, sum, d);
-                sum[d] += 1;
+        binned.start(free_count * (d + 1), total_rows, bound);
+        run_agreed(ctx.comm, [&] {  // a cancel on one rank stops every rank here
+            for (int64_t begin = 0; begin < local.n; begin += block) {
+                const int64_t end = std::min(local.n, begin + block);
+                local.copy_rows(begin, end, rows);
+                cluster::nearest_centers(rows, end - begin, set, dots, nearest, nullptr);
+                for (int64_t i = 0; i < end - begin; ++i) {
+                    const int64_t c = nearest[i] - first_free;
+                    if (c < 0) continue;
+                    binned.add_scaled(c * (d + 1), 1.0, rows + i * d, d);
+                    binned.add(c * (d + 1) + d, 1.0);
+                }
+                ctx.check_cancel();
             }
-            ctx.check_cancel();
-        }
-        ctx.comm.sum(sums.data(), int64_t(sums.size()));
+        });
+        std::vector<BinnedTarget> target{{&binned, sums.data()}};
+        reduce_binned(ctx.comm, target);  // every term within the bound: true
         for (int64_t c = 0; c < free_count; ++c) {
             const double *sum = sums.data() + c * (d + 1);
             if (sum[d] == 0) continue;

@@ -42,8 +42,11 @@ void gather_global_rows(const Communicator &comm, const Dataset &local, const Ra
 size_t kmeans_basis_workspace_bytes(const Dataset &local, int64_t m);
 
 // `iterations` Lloyd steps on centers (m x d) where only centers
-// [first_free, m) move; an emptied center stays where it was.
-void refine_basis_kmeans(Context &ctx, const Dataset &local, double *centers, int64_t first_free, int64_t m,
+// [first_free, m) move; an emptied center stays where it was. The sums over
+// rows are binned (core/reproducible_sum.h), so the centers' bits do not
+// depend on the number of ranks; total_rows: every rank's rows together.
+void refine_basis_kmeans(Context &ctx, const Dataset &local, int64_t total_rows, double *centers, int64_t first_free,
+                         int64_t m,
                          int iterations, Arena &scratch);
 
 }  // namespace kmx

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/communicator.h"
 #include "core/context.h"
 
 namespace kmx {
@@ -122,6 +123,17 @@ double next_radius(double delta, double actual, double predicted, double f, doub
 
 double norm(const std::vector<double> &v) { return std::sqrt(dot(v, v)); }
 
+// Progress (after an accepted step) and cancellation, agreed over ctx's
+// ranks: a cancel that reaches one rank stops every rank at this same step
+// with KMX_E_CANCELLED, instead of leaving the others in the next sum.
+void report_and_check_cancel(Context *ctx, bool accepted, double fraction) {
+    if (!ctx) return;
+    run_agreed(ctx->comm, [&] {
+        if (accepted) ctx->progress(fraction, "TRON");
+        ctx->check_cancel();
+    });
+}
+
 }  // namespace
 
 TronStats tron_minimize(TronFunction &f, double *w_io, const TronOptions &options, Context *ctx) {
@@ -179,15 +191,15 @@ TronStats tron_minimize(TronFunction &f, double *w_io, const TronOptions &option
             f.gradient(g.data());
             stats.gradient_norm = norm(g);
             update_preconditioner(f, options.precondition, m);
-            if (ctx) ctx->progress(double(stats.iterations) / options.max_iterations, "TRON");
+            report_and_check_cancel(ctx, true, double(stats.iterations) / options.max_iterations);
             if (stats.gradient_norm <= goal) {
                 stats.converged = true;
                 break;
             }
         } else {
             f.value(w.data());  // the next CG's Hessian is at w, not at the rejected w_new
+            report_and_check_cancel(ctx, false, 0);
         }
-        if (ctx) ctx->check_cancel();
         if (predicted <= 0) break;  // the model predicts no decrease: nothing left to gain
         if (attempts > 10 * options.max_iterations) break;
     }

@@ -51,7 +51,9 @@ struct TronStats {
 };
 
 // Minimises f from the starting point in w (n values; a warm start or zeros),
-// leaving the result in w. ctx (optional) gives cancellation and progress.
+// leaving the result in w. ctx (optional) gives cancellation and progress,
+// both agreed over ctx->comm's ranks after every step (one maximum of one
+// value): a cancel on any rank stops every rank at the same step.
 TronStats tron_minimize(TronFunction &f, double *w, const TronOptions &options, Context *ctx = nullptr);
 
 }  // namespace kmx

@@ -34,7 +34,9 @@ int64_t max_over_ranks(int64_t value);
 
 // Test hook: with KMX_TEST_KILL_RANK=r in the environment, rank r kills
 // itself (SIGKILL) at its first progress report, as a crashed machine would
-// (tests/mpi checks that mpirun then ends every rank within seconds).
+// (tests/mpi checks that mpirun then ends every rank within seconds). With
+// KMX_TEST_CANCEL_RANK=r, rank r alone cancels its context at its third
+// progress report (every rank must then fail with KMX_E_CANCELLED).
 void install_kill_hook(kmx_context *ctx);
 
 }  // namespace kmx_cli

@@ -25,6 +25,19 @@ int kill_callback(void *, double, const char *) {
     return 0;
 }
 
+// Cancels the call at the progress report counted down in *user, as if a
+// user (or kmx_context_cancel from another thread) did on this rank only.
+struct CancelAt {
+    kmx_context *ctx;
+    int reports_left;
+};
+
+int cancel_callback(void *user, double, const char *) {
+    auto *at = static_cast<CancelAt *>(user);
+    if (--at->reports_left == 0) kmx_context_cancel(at->ctx);
+    return 0;
+}
+
 }  // namespace
 
 void start_ranks(int *argc, char ***argv) {
@@ -62,6 +75,11 @@ void install_kill_hook(kmx_context *ctx) {
     const char *rank = std::getenv("KMX_TEST_KILL_RANK");
     if (rank && std::atoi(rank) == the_ranks.rank && the_ranks.size > 1)
         kmx_context_set_progress_callback(ctx, kill_callback, nullptr);
+    const char *cancel = std::getenv("KMX_TEST_CANCEL_RANK");
+    if (cancel && std::atoi(cancel) == the_ranks.rank && the_ranks.size > 1) {
+        static CancelAt at{ctx, 3};  // the third report: mid-training
+        kmx_context_set_progress_callback(ctx, cancel_callback, &at);
+    }
 }
 
 }  // namespace kmx_cli

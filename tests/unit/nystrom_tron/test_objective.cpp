@@ -51,7 +51,7 @@ struct Objective {
                                                       cached ? cache.data() : nullptr, arena, 1);
         columns->grow(kBasis);
         f = std::make_unique<kmx::NystromObjective>(alone, *columns, loss, p.y.data(), p.cost.data(), rows.data(), true,
-                                                    1);
+                                                    1, kRows);
     }
 };
 
