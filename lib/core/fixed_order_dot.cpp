@@ -26,8 +26,4 @@ KMX_ISA_VARIANTS(double, fixed_order_dot_kernel, (const double *a, const double 
 
 double fixed_order_dot(const double *a, const double *b, int64_t n) { return fixed_order_dot_kernel(a, b, n); }
 
-void fixed_order_row_dots(const double *a, int64_t rows, int64_t n, int64_t lda, const double *v, double *out) {
-    for (int64_t i = 0; i < rows; ++i) out[i] = fixed_order_dot_kernel(a + i * lda, v, n);
-}
-
 }  // namespace kmx

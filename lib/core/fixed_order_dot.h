@@ -10,7 +10,4 @@ namespace kmx {
 
 double fixed_order_dot(const double *a, const double *b, int64_t n);
 
-// out[i] = a_i · v for rows i < rows of a (row stride lda).
-void fixed_order_row_dots(const double *a, int64_t rows, int64_t n, int64_t lda, const double *v, double *out);
-
 }  // namespace kmx

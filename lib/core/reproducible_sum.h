@@ -78,7 +78,7 @@ private:
 
 // Runs pass() (which start()s the sums and fills them with this rank's
 // terms), then sums the bins over the ranks together with each rank's
-// largest term (one AllReduce of 3 × the widths + ranks × sums values); if a
+// largest term (one AllReduce of 2 × the widths + ranks × sums values); if a
 // term broke its sum's bound on any rank, runs the pass again with the
 // agreed largest term. Writes each sum's results to its out. Each sum's
 // scale is that of start_scaled (1 when not scaled).

@@ -5,8 +5,8 @@
 // Across ranks (ctx.comm spans several processes, each holding a shard of
 // the rows, rank r's rows after those of ranks 0..r-1): every product over
 // rows, K_nMᵀ(K_nM v) and K_nMᵀY, is binned (core/reproducible_sum.h: the
-// bits do not depend on how the rows are split) and its bins AllReduced,
-// 3 x M x outputs values, after one agreed maximum; the centers are global rows sampled by
+// bits do not depend on how the rows are split) and its bins AllReduced with
+// each rank's largest term, 2 x M x outputs + ranks values; the centers are global rows sampled by
 // the same seed, summed from the ranks that hold them; the preconditioner is
 // rank 0's, broadcast. Every rank then holds the same bits of every CG vector
 // and scalar, takes the same steps and stops at the same iteration. Every

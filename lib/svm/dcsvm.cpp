@@ -415,8 +415,7 @@ void restore_partition(RunState &s, const SolvedLevel &solved) {
 // solve_row_groups shares it.
 bool support_columns_fit(const Context &ctx, const RunState &s) {
     const RowGroups &groups = s.groups;
-    const int64_t workers = std::clamp<int64_t>(groups.count, 1, std::max(ctx.threads, 1));
-    const size_t share = s.cache / size_t(workers);
+    const size_t share = subproblem_cache_share(ctx, groups.count, s.cache);
     for (int64_t c = 0; c < groups.count; ++c) {
         const int64_t rows = groups.offsets[c + 1] - groups.offsets[c];
         int64_t support = 0;

@@ -42,9 +42,9 @@
 // level and solves it only if every one of its clusters' support vectors (its
 // rows with α_i > 0 after the finer level) fit, as columns of the cluster's
 // rows, in a worker's share of the kernel cache; else the finer level, kept,
-// predicts. That level is then
-// solved to the caller's eps. Coarser levels predict better (each local model
-// sees more of the data and fewer test points fall near a cluster's edge:
+// predicts. That level is then solved to the caller's eps. Coarser levels
+// predict better (each local model sees more of the data and fewer test
+// points fall near a cluster's edge:
 // binary Letter, C = 8, γ = 16, lost 0.75 points against the exact model with
 // 12 clusters and 0.17 with 4; deformed digits at 100k rows, d = 256, C = 8,
 // γ = 0.16, lost 0.6 with 16 clusters and 0.35 with 4), and a subproblem

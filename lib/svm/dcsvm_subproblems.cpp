@@ -98,11 +98,19 @@ size_t subproblem_solver_bytes(int64_t n, int64_t d, size_t cache_total, int thr
         .bytes();
 }
 
+int subproblem_workers(const Context &ctx, int64_t groups) {
+    return int(std::clamp<int64_t>(groups, 1, std::max(ctx.threads, 1)));
+}
+
+size_t subproblem_cache_share(const Context &ctx, int64_t groups, size_t cache_total) {
+    return cache_total / size_t(subproblem_workers(ctx, groups));
+}
+
 std::vector<SvmSolution> solve_row_groups(Context &ctx, const SvmProblem &problem, const SvmOptions &options,
                                           const RowGroups &groups, size_t cache_total, const SubproblemArrays &arrays,
                                           double *alpha) {
-    const int workers = int(std::clamp<int64_t>(groups.count, 1, std::max(ctx.threads, 1)));
-    const size_t share = cache_total / size_t(workers);
+    const int workers = subproblem_workers(ctx, groups.count);
+    const size_t share = subproblem_cache_share(ctx, groups.count, cache_total);
     std::vector<std::unique_ptr<Context>> contexts = worker_contexts(ctx, workers);
     std::vector<SvmSolution> solutions(size_t(groups.count));
     gather_groups(problem, groups, alpha, arrays);

@@ -40,6 +40,11 @@ SubproblemArrays carve_subproblem_arrays(Arena &arena, int64_t n);
 // the workers (also enough for one solve of all n rows).
 size_t subproblem_solver_bytes(int64_t n, int64_t d, size_t cache_total, int threads);
 
+// The workers solve_row_groups runs `groups` subproblems on, P =
+// min(threads, groups), and each one's share of `cache_total`.
+int subproblem_workers(const Context &ctx, int64_t groups);
+size_t subproblem_cache_share(const Context &ctx, int64_t groups, size_t cache_total);
+
 // Solves every group's subproblem (empty groups are skipped: α stays, the
 // solution is zero) and writes its α back into `alpha` (n, problem order).
 // Workers get their own contexts with ctx.threads / P threads each; they

@@ -426,7 +426,9 @@ TEST_P(EarlyLevelFromTheData, GoesCoarserWhileTheCacheHoldsTheSupportVectors) {
     EXPECT_EQ(chosen.level, everything_fits ? 1 : 2);
     // Level 1's two clusters of ~3000 rows hold ~1200 support vectors each
     // (as level 2's four clusters, ~600 each, had them), ~2.5x what fits.
-    if (!everything_fits) EXPECT_GT(chosen.support_vectors / 2, kmx::KernelCache::slots_for(3000, cache / 2));
+    if (!everything_fits) {
+        EXPECT_GT(chosen.support_vectors / 2, kmx::KernelCache::slots_for(3000, cache / 2));
+    }
     EXPECT_EQ(early.partition.k, chosen.clusters);
     const std::vector<std::vector<int64_t>> clusters = members_of(early.cluster_of, int(chosen.clusters));
     for (const std::vector<int64_t> &members : clusters) {
