@@ -21,6 +21,22 @@ public class DatasetTest {
     private static final double[] Y = {2, 1, 2, 2};
 
     @Test
+    public void savedKmxdLoadsBackTheSameRows() throws java.io.IOException {
+        java.nio.file.Path path = java.nio.file.Files.createTempFile("kmx", ".kmxd");
+        try (Dataset ds = Dataset.create(X, Y)) {
+            ds.save(path.toString(), io.kmx.Precision.PRECISION_FLOAT64);
+            try (Dataset back = Dataset.load(path.toString())) {
+                assertEquals(4, back.rows());
+                assertArrayEquals(ds.getRows(0, 4), back.getRows(0, 4), 0);
+                assertArrayEquals(Y, back.getLabels(), 0);
+            }
+            assertThrows(KmxException.class, () -> ds.save("/nonexistent-dir/x.kmxd", io.kmx.Precision.PRECISION_FLOAT64));
+        } finally {
+            java.nio.file.Files.deleteIfExists(path);
+        }
+    }
+
+    @Test
     public void denseRowsAndLabelsRoundTrip() {
         try (Dataset ds = Dataset.create(X, Y)) {
             assertEquals(4, ds.rows());

@@ -14,6 +14,18 @@ import org.junit.Test;
 /** Version, status names, the last error and parameter metadata. */
 public class LibraryTest {
     @Test
+    public void paramsAreEveryParameterOnceByName() {
+        Param[] params = Library.params();
+        assertTrue(params.length > 20);
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Param p : params) {
+            assertTrue(names.add(Library.paramName(p)));
+            assertSame(p, Library.paramFromName(Library.paramName(p)));
+        }
+        assertTrue(names.contains("gamma"));
+    }
+
+    @Test
     public void versionMatchesTheHeader() {
         assertEquals(Library.HEADER_VERSION, Library.version());
         String[] parts = Library.version().split("\\.");

@@ -111,6 +111,11 @@ public final class Dataset extends NativeResource {
         return classes;
     }
 
+    /** Writes the dataset as a .kmxd file (loaded back mapped in place), its values as doubles or floats. */
+    public void save(String path, Precision precision) {
+        kmx.kmx_dataset_save(this, path, precision);
+    }
+
     /** A dense copy (of a possibly sparse dataset) within ctx's budget; ctx may be null. */
     public Dataset toDense(Context ctx) {
         return new Dataset(kmx.kmx_dataset_to_dense(ctx, this));

@@ -41,6 +41,13 @@ public final class Library {
         return new ParamBounds(bounds[0], bounds[1], (int) bounds[2]);
     }
 
+    /** Every parameter kmx has, in the order of the C API's kmx_param_at. */
+    public static Param[] params() {
+        Param[] params = new Param[(int) kmx.kmx_param_count()];
+        for (int i = 0; i < params.length; i++) params[i] = kmx.kmx_param_at(i);
+        return params;
+    }
+
     /** The parameter's name in "key=value" strings ("threads", "gamma", ...). */
     public static String paramName(Param param) {
         return kmx.kmx_param_name(param);
