@@ -44,6 +44,19 @@ namespace Kmx
             return new Dataset(handle);
         }
 
+        /// <summary>Shard `shard` of `shards` of a file: a row range of a .kmxd file, or the lines that start in
+        /// that share of a text file's bytes (kmx_dataset_load_shard).</summary>
+        public static Dataset LoadShard(string path, long shard, long shards, FileFormat format = FileFormat.Auto,
+                                        Context ctx = null)
+        {
+            Native.KmxDatasetLoadShard(out DatasetHandle handle, Context.OptionalHandle(ctx), path, format, shard, shards);
+            return new Dataset(handle);
+        }
+
+        /// <summary>Writes the dataset as a .kmxd file, loaded back mapped in place (kmx_dataset_save).</summary>
+        public void Save(string path, DataPrecision precision = DataPrecision.PrecisionFloat64) =>
+            Native.KmxDatasetSave(Handle, path, precision);
+
         /// <summary>Like Load, from text in memory; name appears in error messages (kmx_dataset_parse).</summary>
         public static Dataset Parse(string text, string name = "text", FileFormat format = FileFormat.Auto, Context ctx = null)
         {
@@ -93,6 +106,16 @@ namespace Kmx
             get
             {
                 Native.KmxDatasetIsSparse(out int flag, Handle);
+                return flag != 0;
+            }
+        }
+
+        /// <summary>True if its values are stored as floats (kmx_dataset_is_float32).</summary>
+        public bool IsFloat32
+        {
+            get
+            {
+                Native.KmxDatasetIsFloat32(out int flag, Handle);
                 return flag != 0;
             }
         }

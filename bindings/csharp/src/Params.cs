@@ -27,6 +27,24 @@ namespace Kmx
         public bool IsEnum => (flags & Native.KMX_BOUND_ENUM) != 0;
     }
 
+    /// <summary>The objects that take a parameter (kmx.h's KMX_PARAM_OWNER_* bits).</summary>
+    [System.Flags]
+    public enum ParamOwner
+    {
+        /// <summary>Context (KMX_PARAM_OWNER_CONTEXT).</summary>
+        Context = 1,
+        /// <summary>Kernel (KMX_PARAM_OWNER_KERNEL).</summary>
+        Kernel = 2,
+        /// <summary>KMeans (KMX_PARAM_OWNER_KMEANS).</summary>
+        KMeans = 4,
+        /// <summary>Solver (KMX_PARAM_OWNER_SOLVER).</summary>
+        Solver = 8,
+        /// <summary>Approximation (KMX_PARAM_OWNER_APPROX).</summary>
+        Approximation = 16,
+        /// <summary>Predictor (KMX_PARAM_OWNER_PREDICTOR).</summary>
+        Predictor = 32,
+    }
+
     /// <summary>Facts about parameters, usable as extension methods: Param.Gamma.Name().</summary>
     public static class Params
     {
@@ -51,6 +69,28 @@ namespace Kmx
         {
             Native.KmxParamFromName(out Param param, name);
             return param;
+        }
+
+        /// <summary>Every parameter, in the C table's order (kmx_param_count, kmx_param_at).</summary>
+        public static Param[] All()
+        {
+            var all = new Param[Native.KmxParamCount()];
+            for (int i = 0; i < all.Length; i++) Native.KmxParamAt(out all[i], i);
+            return all;
+        }
+
+        /// <summary>The objects that take param (kmx_param_owners).</summary>
+        public static ParamOwner Owners(this Param param)
+        {
+            Native.KmxParamOwners(out long owners, param);
+            return (ParamOwner)owners;
+        }
+
+        /// <summary>True if training by method reads param (kmx_param_used_by).</summary>
+        public static bool UsedBy(this Param param, SolverMethod method)
+        {
+            Native.KmxParamUsedBy(out int used, param, method);
+            return used != 0;
         }
 
         /// <summary>Throws KmxException naming the parameter and its range unless value is allowed (kmx_param_check).</summary>

@@ -7,6 +7,57 @@ namespace Kmx.Tests
     public class DatasetTests
     {
         [Test]
+        public void SavedKmxdLoadsBackInEitherPrecision()
+        {
+            double[] x = { 0.1, 2, 3, 4, 5, 6.5 };
+            double[] y = { 1, -1 };
+            string path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"kmx_cs_{System.Guid.NewGuid():N}.kmxd");
+            try
+            {
+                using (var data = new Dataset(x, 3, y))
+                {
+                    data.Save(path);
+                    using (var back = Dataset.Load(path))
+                    {
+                        Assert.IsFalse(back.IsFloat32);
+                        Assert.AreEqual(x, back.GetRows(0, 2));
+                        Assert.AreEqual(y, back.GetLabels());
+                    }
+                    data.Save(path, DataPrecision.PrecisionFloat32);
+                    using (var back = Dataset.Load(path))
+                    {
+                        Assert.IsTrue(back.IsFloat32);
+                        Assert.AreEqual((double)(float)0.1, back.GetRows(0, 1)[0]);
+                    }
+                    Assert.Throws<KmxException>(() => data.Save("/nonexistent-dir/x.kmxd"));
+                }
+            }
+            finally
+            {
+                System.IO.File.Delete(path);
+            }
+        }
+
+        [Test]
+        public void ShardsOfATextFilePartitionItsRows()
+        {
+            string path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"kmx_cs_{System.Guid.NewGuid():N}.libsvm");
+            System.IO.File.WriteAllText(path, "1 1:1\n-1 1:2\n1 1:3\n-1 1:4\n1 1:5\n");
+            try
+            {
+                var rows = new System.Collections.Generic.List<double>();
+                for (long shard = 0; shard < 3; shard++)
+                    using (var part = Dataset.LoadShard(path, shard, 3)) rows.AddRange(part.GetRows(0, part.Rows));
+                Assert.AreEqual(new double[] { 1, 2, 3, 4, 5 }, rows.ToArray());
+                Assert.Throws<KmxException>(() => Dataset.LoadShard(path, 3, 3));
+            }
+            finally
+            {
+                System.IO.File.Delete(path);
+            }
+        }
+
+        [Test]
         public void CreatedFromArraysReadsBack()
         {
             double[] x = TestData.Values(12, 1);

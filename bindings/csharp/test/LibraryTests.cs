@@ -7,6 +7,24 @@ namespace Kmx.Tests
     public class LibraryTests
     {
         [Test]
+        public void AllParamsOnceByNameWithTheirOwners()
+        {
+            Param[] all = Params.All();
+            Assert.Greater(all.Length, 20);
+            var names = new System.Collections.Generic.HashSet<string>();
+            foreach (Param p in all)
+            {
+                Assert.IsTrue(names.Add(p.Name()));
+                Assert.AreEqual(p, Params.FromName(p.Name()));
+            }
+            Assert.AreEqual(ParamOwner.Kernel, Param.Gamma.Owners() & ParamOwner.Kernel);
+            Assert.AreEqual((ParamOwner)0, Param.Gamma.Owners() & ParamOwner.Context);
+            Assert.AreEqual(ParamOwner.Context, Param.Threads.Owners() & ParamOwner.Context);
+            Assert.IsTrue(Param.EarlyLevel.UsedBy(SolverMethod.DcsvmEarly));
+            Assert.IsFalse(Param.EarlyLevel.UsedBy(SolverMethod.Svm));
+        }
+
+        [Test]
         public void VersionMatchesTheHeader()
         {
             Assert.AreEqual(Library.HeaderVersion, Library.Version);
