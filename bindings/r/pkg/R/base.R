@@ -113,6 +113,18 @@ kmx_param_bounds <- function(param) {
   c(list(lower = bounds[[1L]], upper = bounds[[2L]]), flags)
 }
 
+kmx_param_default <- function(param) C_kmx_param_default(.param(param))
+
+kmx_param_description <- function(param) C_kmx_param_description(.param(param))
+
+# Owner bits: KMX_PARAM_OWNER_* in kmx.h.
+.owner_flags <- c(context = 1L, kernel = 2L, kmeans = 4L, solver = 8L, approx = 16L, predictor = 32L)
+
+kmx_param_owners <- function(param) {
+  owners <- as.integer(C_kmx_param_owners(.param(param)))
+  names(.owner_flags)[bitwAnd(owners, .owner_flags) != 0L]
+}
+
 kmx_param_check <- function(param, value) {
   C_kmx_param_check(.param(param), as.double(value))
   invisible(TRUE)

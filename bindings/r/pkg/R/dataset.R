@@ -54,6 +54,17 @@ kmx_read <- function(path, format = c("auto", "libsvm", "csv"), ctx = NULL) {
                                   .format(format)))
 }
 
+kmx_read_shard <- function(path, shard, shards, format = c("auto", "libsvm", "csv"), ctx = NULL) {
+  .new_dataset(C_kmx_dataset_load_shard(.ptr(ctx, "kmx_context", TRUE), path.expand(path), .format(format),
+                                        as.numeric(shard), as.numeric(shards)))
+}
+
+kmx_save_dataset <- function(ds, path, precision = c("float64", "float32")) {
+  C_kmx_dataset_save(.ptr(ds, "kmx_dataset"), path.expand(path),
+                     .enum("KMX_PRECISION_", match.arg(precision), "_kmx_precision"))
+  invisible(ds)
+}
+
 kmx_parse <- function(text, format = c("auto", "libsvm", "csv"), name = "text", ctx = NULL) {
   .new_dataset(C_kmx_dataset_parse(.ptr(ctx, "kmx_context", TRUE), paste(text, collapse = "\n"),
                                    .format(format), name))
@@ -112,6 +123,7 @@ summary.kmx_dataset <- function(object, ...) {
   labelled <- C_kmx_dataset_has_labels(ptr) == 1L
   structure(list(rows = C_kmx_dataset_rows(ptr), cols = C_kmx_dataset_cols(ptr),
                  nnz = C_kmx_dataset_nnz(ptr), sparse = C_kmx_dataset_is_sparse(ptr) == 1L,
+                 float32 = C_kmx_dataset_is_float32(ptr) == 1L,
                  labels = labelled, weights = C_kmx_dataset_has_weights(ptr) == 1L,
                  classes = if (labelled) kmx_classes(object)),
             class = "summary.kmx_dataset")

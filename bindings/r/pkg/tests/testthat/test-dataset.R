@@ -53,3 +53,38 @@ test_that("text and files load, sparse rows convert to dense", {
   expect_identical(kmx_labels(kmx_read(path)), c(0, 1))
   unlink(path)
 })
+
+test_that("a saved .kmxd reads back, in float64 exactly and in float32 rounded", {
+  x <- matrix(c(0.1, 2, 3, 4, 5, 6.5), nrow = 2, byrow = TRUE)
+  ds <- kmx_dataset(x, c(1, -1))
+  path <- tempfile(fileext = ".kmxd")
+  on.exit(unlink(path))
+  kmx_save_dataset(ds, path)
+  back <- kmx_read(path)
+  expect_false(summary(back)$float32)
+  expect_identical(unname(as.matrix(back)), unname(x))
+  kmx_save_dataset(ds, path, "float32")
+  back32 <- kmx_read(path)
+  expect_true(summary(back32)$float32)
+  expect_false(as.matrix(back32)[1, 1] == 0.1)
+  expect_equal(as.matrix(back32)[1, 1], 0.1, tolerance = 1e-7)
+  expect_error(kmx_save_dataset(ds, file.path(tempdir(), "no-such-dir", "x.kmxd")), class = "kmx_error")
+})
+
+test_that("shards of a text file partition its rows", {
+  path <- tempfile(fileext = ".libsvm")
+  on.exit(unlink(path))
+  writeLines(c("1 1:1", "-1 1:2", "1 1:3", "-1 1:4", "1 1:5"), path)
+  rows <- unlist(lapply(0:2, function(s) as.vector(as.matrix(kmx_read_shard(path, s, 3)))))
+  expect_identical(rows, c(1, 2, 3, 4, 5))
+  expect_error(kmx_read_shard(path, 3, 3), class = "kmx_error")
+})
+
+test_that("parameter defaults, descriptions and owners come from the C table", {
+  expect_equal(kmx_param_default("eps"), 0.001)
+  expect_equal(kmx_param_default("sample_size"), 1000)
+  expect_match(kmx_param_description("early_level"), "dcsvm_early")
+  expect_true("kernel" %in% kmx_param_owners("gamma"))
+  expect_false("context" %in% kmx_param_owners("gamma"))
+  expect_true("context" %in% kmx_param_owners("threads"))
+})
