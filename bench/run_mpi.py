@@ -1,22 +1,27 @@
 #!/usr/bin/python3
-"""FALKON across MPI ranks: 1 rank against 2 on this machine, and scikit-learn's Nystroem + LinearSVC.
+"""kmx across MPI ranks on this machine: 1 rank against 2, stage-wise growth, the bytes each TRON
+step AllReduces, and scikit-learn's Nystroem + LinearSVC on the same model.
 
     /usr/bin/python3 bench/run_mpi.py --train T.libsvm --test T.libsvm [--build build]
-                                      [--centers 1000,2000,4000] [--gamma 0.05] [--lambda 1e-6]
-                                      [--iterations 20] [--sklearn]
+        [--rows 1000000] [--centers 1000,2000] [--solvers nystrom-tron,falkon] [-c 8] [--gamma 0.1614]
+        [--lambda 1e-6] [--stages 3] [--sklearn-rows 100000,300000] [--out FILE.json]
 
-Data: ../shared/data/make_digits_large.py (digits16_bin, d = 256). For each M:
-- `kmx train -s falkon` alone (--threads 1), then `mpirun -n 2 kmx train -s falkon` (--threads 1
-  per rank): wall time of the whole command (loading included), test accuracy from `kmx predict`;
-- the communication per CG iteration of the distributed run, from the code (lib/krr/falkon.cpp):
-  one sum of 3 x M x outputs doubles (the bins of K_nM^T K_nM v, lib/core/reproducible_sum.h), plus four
-  one-double maxima (the agreements and the bins' bound);
-- with --sklearn: Nystroem(rbf, same gamma, n_components = M) + LinearSVC(C = 1/(lambda n)),
-  one process, its time and test accuracy.
-Prints a markdown table. Speed-up is meaningful only on an otherwise idle machine: print the
-load average with the table.
+Data: ../shared/data/make_digits_large.py (digits16_bin, d = 256); the first --rows rows of --train,
+converted once to a .kmxd (`kmx convert`) that each rank maps and reads its row range of.
+- For each solver and m: `kmx train` alone (--threads 1) and `mpirun -n 2 kmx train` (--threads 1
+  per rank): wall time of the whole command (loading included), the largest rank's peak RSS, test
+  accuracy from `kmx predict`; for nystrom-tron the Newton and CG steps and the bytes rank 0
+  AllReduced (counted by the library, `-v`), per step.
+- Stage-wise: nystrom-tron on 2 ranks at the largest m with --stages S (m/2^(S-1), ..., m, each
+  warm-started) against --stages 1 (from scratch): time, steps, objective, accuracy.
+- scikit-learn at each --sklearn-rows n (the first n rows): Nystroem(rbf, same gamma, m, uniform
+  sample) + LinearSVC(squared hinge, the same C, no intercept) is the model nystrom-tron fits
+  (the primal on the features K_nB K_BB^{-1/2}); one process, numpy's BLAS on 2 threads (LinearSVC
+  itself is one thread), against kmx nystrom-tron on 2 ranks of one thread at the same n and m.
+Prints markdown tables and the load average; speed-ups mean something only on an idle machine.
 """
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -24,74 +29,193 @@ import sys
 import tempfile
 import time
 
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_btl="self,vader", OMP_NUM_THREADS="1")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_blas  # noqa: E402
+
+MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,vader", OMP_NUM_THREADS="1")
 
 
-def timed(command):
+def timed(command, env=MPI_ENV):
+    """(seconds, stdout, stderr, peak RSS MB of the largest process) of command under /usr/bin/time."""
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=ENV)
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
     if done.returncode != 0:
-        sys.exit("failed: %s\n%s%s" % (" ".join(command), done.stdout, done.stderr))
-    return time.perf_counter() - start, done.stdout
+        sys.exit("failed: %s\n%s%s" % (" ".join(command), done.stdout, done.stderr[-4000:]))
+    peaks = [int(v) for v in re.findall(r"^peak_kb=(\d+)$", done.stderr, re.M)]
+    return seconds, done.stdout, done.stderr, max(peaks, default=0) / 1024.0
 
 
 def accuracy(kmx, model, test):
-    _, out = timed([kmx, "predict", "--threads", "1", model, test, os.devnull])
+    _, out, _, _ = timed([kmx, "predict", "--threads", "2", model, test, os.devnull])
     return float(re.search(r"accuracy = ([\d.]+)%", out).group(1))
 
 
-def run_kmx(args, kmx, m, ranks, tmp):
-    model = os.path.join(tmp, "falkon_%d_%d.kmx" % (m, ranks))
-    train = [kmx, "train", "-s", "falkon", "-g", str(args.gamma), "-l", str(args.lam), "-m", str(m),
-             "--iterations", str(args.iterations), "--threads", "1", args.train, model]
+def tron_steps(log):
+    """Newton steps, CG steps, bytes AllReduced and objective of each stage, from -v."""
+    found = re.findall(r"stage m = (\d+): (\d+) Newton steps, (\d+) CG steps, objective (\S+), (\d+) bytes", log)
+    return [dict(m=int(m), newton=int(n), cg=int(c), objective=float(o.rstrip(",")), bytes=int(b))
+            for m, n, c, o, b in found]
+
+
+def kmx_train(args, kmx, solver, data, m, ranks, stages, tmp):
+    model = os.path.join(tmp, "%s_%d_%d_%d.kmx" % (solver, m, ranks, stages))
+    if solver == "falkon":
+        method = ["-s", "falkon", "-l", str(args.lam), "--iterations", str(args.iterations)]
+    else:
+        method = ["-s", "nystrom-tron", "-c", str(args.c), "--stages", str(stages)]
+    train = ["/usr/bin/time", "-f", "peak_kb=%M", kmx, "train", *method, "-g", str(args.gamma), "-m", str(m),
+             "--threads", "1", "-v", data, model]
     if ranks > 1:
         train = ["mpirun", "--oversubscribe", "--bind-to", "core", "-n", str(ranks)] + train
-    seconds, out = timed(train)
-    return seconds, accuracy(kmx, model, args.test), out.strip()
+    seconds, _, err, mb = timed(train)
+    record = dict(solver=solver, m=m, ranks=ranks, stages=stages, seconds=seconds, peak_mb=mb,
+                  accuracy=accuracy(kmx, model, args.test))
+    steps = tron_steps(err)
+    if steps:
+        record.update(stage_log=steps, newton=sum(s["newton"] for s in steps), cg=sum(s["cg"] for s in steps),
+                      objective=steps[-1]["objective"], allreduced=sum(s["bytes"] for s in steps))
+        record["bytes_per_step"] = record["allreduced"] / max(1, record["newton"] + record["cg"])
+    found = re.search(r"FALKON: (\d+) CG iterations, (\d+) bytes AllReduced", err)
+    if found:
+        record.update(cg=int(found.group(1)), allreduced=int(found.group(2)))
+        record["bytes_per_step"] = record["allreduced"] / max(1, record["cg"])
+    print("  %s" % json.dumps({k: v for k, v in record.items() if k != "stage_log"}), flush=True)
+    return record
 
 
-def run_sklearn(args, m):
-    import numpy as np
-    from sklearn.datasets import load_svmlight_file
-    from sklearn.kernel_approximation import Nystroem
-    from sklearn.svm import LinearSVC
+def sklearn_run(args, train, m):
+    """Nystroem + LinearSVC in this interpreter's child, with numpy's BLAS on 2 threads."""
+    code = r"""
+import json, resource, sys, time
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+from sklearn.kernel_approximation import Nystroem
+from sklearn.svm import LinearSVC
+train, test, m, gamma, c = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+start = time.perf_counter()
+x, y = load_svmlight_file(train)
+xt, yt = load_svmlight_file(test, n_features=x.shape[1])
+features = Nystroem(kernel="rbf", gamma=gamma, n_components=m, random_state=0)
+z = features.fit_transform(x)
+svm = LinearSVC(C=c, loss="squared_hinge", fit_intercept=False, dual=False).fit(z, y)
+seconds = time.perf_counter() - start
+accuracy = 100.0 * np.mean(svm.predict(features.transform(xt)) == yt)
+print(json.dumps(dict(seconds=seconds, accuracy=accuracy,
+                      peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0)))
+"""
+    env = dict(os.environ, OMP_NUM_THREADS="2", BLIS_NUM_THREADS="2", **peer_blas.environment(args.kmx))
+    done = subprocess.run([sys.executable, "-c", code, train, args.test, str(m), str(args.gamma), str(args.c)],
+                          capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        return dict(solver="sklearn", m=m, error=done.stderr.strip().splitlines()[-1:])
+    record = dict(solver="sklearn Nystroem+LinearSVC", m=m, **json.loads(done.stdout))
+    print("  %s" % json.dumps(record), flush=True)
+    return record
 
-    start = time.perf_counter()
-    x, y = load_svmlight_file(args.train)
-    xt, yt = load_svmlight_file(args.test, n_features=x.shape[1])
-    features = Nystroem(kernel="rbf", gamma=args.gamma, n_components=m, random_state=0)
-    z = features.fit_transform(x)
-    svm = LinearSVC(C=1.0 / (args.lam * x.shape[0]), dual=False).fit(z, y)
-    predicted = svm.predict(features.transform(xt))
-    return time.perf_counter() - start, 100.0 * np.mean(predicted == yt)
+
+def first_rows(source, rows, tmp):
+    path = os.path.join(tmp, "train_%d.libsvm" % rows)
+    with open(source) as src, open(path, "w") as out:
+        for i, line in enumerate(src):
+            if i == rows:
+                break
+            out.write(line)
+    return path
+
+
+def converted(kmx, libsvm, tmp):
+    path = libsvm.rsplit(".", 1)[0] + ".kmxd"
+    seconds, _, _, _ = timed([kmx, "convert", libsvm, path])
+    print("  converted %s in %.1f s" % (os.path.basename(libsvm), seconds), flush=True)
+    return path
+
+
+def print_tables(records, rows):
+    ranks = {(r["solver"], r["m"], r["ranks"]): r for r in records if r.get("stages", 1) in (1, 0) and "n" not in r}
+    print("\n### 1 rank against 2, n = %d\n" % rows)
+    print("| solver | m | 1 rank s | 2 ranks s | speed-up | acc 1 | acc 2 | peak MB/rank 1 / 2 |"
+          " Newton + CG steps | bytes AllReduced / step |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for (solver, m, p), one in sorted(ranks.items()):
+        two = ranks.get((solver, m, 2))
+        if p != 1 or two is None:
+            continue
+        steps = "%d + %d" % (two.get("newton", 0), two["cg"])
+        print("| %s | %d | %.1f | %.1f | %.2f | %.2f | %.2f | %.0f / %.0f | %s | %.0f |" %
+              (solver, m, one["seconds"], two["seconds"], one["seconds"] / two["seconds"], one["accuracy"],
+               two["accuracy"], one["peak_mb"], two["peak_mb"], steps, two["bytes_per_step"]))
+    staged = [r for r in records if r.get("role") == "stages"]
+    if staged:
+        print("\n### Stage-wise growth against from scratch (nystrom-tron, 2 ranks)\n")
+        print("| stages | m per stage | s | Newton steps | CG steps | objective | accuracy |")
+        print("|---|---|---|---|---|---|---|")
+        for r in staged:
+            print("| %d | %s | %.1f | %d | %d | %.6g | %.2f |" % (r["stages"], ", ".join(str(s["m"]) for s in r["stage_log"]),
+                                                                 r["seconds"], r["newton"], r["cg"], r["objective"],
+                                                                 r["accuracy"]))
+    versus = [r for r in records if "n" in r]
+    if versus:
+        print("\n### Against scikit-learn (same model: Nystroem + squared-hinge LinearSVC, no intercept)\n")
+        print("| n | m | kmx 2 ranks s | acc | sklearn s | acc | kmx faster | peak MB kmx/rank, sklearn |")
+        print("|---|---|---|---|---|---|---|---|")
+        pairs = {}
+        for r in versus:
+            pairs.setdefault((r["n"], r["m"]), {})[r["solver"]] = r
+        for (n, m), pair in sorted(pairs.items()):
+            k, s = pair.get("nystrom-tron"), pair.get("sklearn Nystroem+LinearSVC")
+            if k and s:
+                print("| %d | %d | %.1f | %.2f | %.1f | %.2f | %.2f× | %.0f, %.0f |" %
+                      (n, m, k["seconds"], k["accuracy"], s["seconds"], s["accuracy"], s["seconds"] / k["seconds"],
+                       k["peak_mb"], s["peak_mb"]))
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--train", required=True)
-    parser.add_argument("--test", required=True)
-    parser.add_argument("--build", default="build")
-    parser.add_argument("--centers", default="1000,2000")
-    parser.add_argument("--gamma", type=float, default=0.05)
-    parser.add_argument("--lambda", dest="lam", type=float, default=1e-6)
-    parser.add_argument("--iterations", type=int, default=20)
-    parser.add_argument("--sklearn", action="store_true")
-    args = parser.parse_args()
-    kmx = os.path.join(args.build, "tools", "kmx", "kmx")
-    rows = sum(1 for _ in open(args.train))
-    print("n = %d, load average before: %s" % (rows, open("/proc/loadavg").read().split()[:3]))
-    print("| M | 1 rank s | 2 ranks s | speed-up | acc 1 rank | acc 2 ranks | bytes summed / CG iteration |"
-          " sklearn Nystroem+LinearSVC s | sklearn acc |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    with tempfile.TemporaryDirectory() as tmp:
-        for m in [int(v) for v in args.centers.split(",")]:
-            one, acc_one, _ = run_kmx(args, kmx, m, 1, tmp)
-            two, acc_two, _ = run_kmx(args, kmx, m, 2, tmp)
-            sk_time, sk_acc = run_sklearn(args, m) if args.sklearn else (float("nan"), float("nan"))
-            print("| %d | %.1f | %.1f | %.2f | %.2f | %.2f | %d | %.1f | %.2f |" %
-                  (m, one, two, one / two, acc_one, acc_two, 3 * 8 * m + 4 * 8, sk_time, sk_acc), flush=True)
-    print("load average after: %s" % open("/proc/loadavg").read().split()[:3])
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--train", required=True)
+    ap.add_argument("--test", required=True)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--rows", type=int, default=1000000)
+    ap.add_argument("--centers", default="1000,2000")
+    ap.add_argument("--solvers", default="nystrom-tron,falkon")
+    ap.add_argument("-c", type=float, default=8.0)
+    ap.add_argument("--gamma", type=float, default=0.1614)
+    ap.add_argument("--lambda", dest="lam", type=float, default=1e-6)
+    ap.add_argument("--iterations", type=int, default=20)
+    ap.add_argument("--stages", type=int, default=3)
+    ap.add_argument("--sklearn-rows", default="")
+    ap.add_argument("--out", default="")
+    args = ap.parse_args()
+    args.kmx = kmx = os.path.join(args.build, "tools", "kmx", "kmx")
+    centers = [int(v) for v in args.centers.split(",")]
+    header = dict(cpu=peer_blas.describe(kmx), rows=args.rows, C=args.c, gamma=args.gamma, lam=args.lam,
+                  load_before=open("/proc/loadavg").read().split()[:3])
+    print(json.dumps(header), flush=True)
+    records = []
+    with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
+        data = converted(kmx, first_rows(args.train, args.rows, tmp), tmp)
+        for solver in args.solvers.split(","):
+            for m in centers:
+                for ranks in (1, 2):
+                    records.append(kmx_train(args, kmx, solver, data, m, ranks, 1, tmp))
+        if "nystrom-tron" in args.solvers and args.stages > 1:
+            scratch = next(r for r in records if r["solver"] == "nystrom-tron" and r["m"] == centers[-1]
+                           and r["ranks"] == 2)
+            staged = kmx_train(args, kmx, "nystrom-tron", data, centers[-1], 2, args.stages, tmp)
+            records += [dict(scratch, role="stages"), dict(staged, role="stages")]
+        for n in [int(v) for v in args.sklearn_rows.split(",") if v]:
+            subset = first_rows(args.train, n, tmp)
+            subset_kmxd = converted(kmx, subset, tmp)
+            for m in centers:
+                records.append(dict(kmx_train(args, kmx, "nystrom-tron", subset_kmxd, m, 2, 1, tmp), n=n))
+                records.append(dict(sklearn_run(args, subset, m), n=n))
+    header["load_after"] = open("/proc/loadavg").read().split()[:3]
+    print_tables(records, args.rows)
+    print("\nload average before %s, after %s" % (header["load_before"], header["load_after"]))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(dict(header, records=records), f, indent=1)
 
 
 if __name__ == "__main__":

@@ -28,11 +28,15 @@ Communicator::Communicator(const kmx_communicator &ops) : ops_(ops) {
 }
 
 void Communicator::sum(double *values, int64_t count) const {
-    if (distributed() && count > 0) check_transport(ops_.allreduce_sum(ops_.user, values, count), "a sum");
+    if (!distributed() || count <= 0) return;
+    reduced_bytes_ += count * int64_t(sizeof(double));
+    check_transport(ops_.allreduce_sum(ops_.user, values, count), "a sum");
 }
 
 void Communicator::max(double *values, int64_t count) const {
-    if (distributed() && count > 0) check_transport(ops_.allreduce_max(ops_.user, values, count), "a maximum");
+    if (!distributed() || count <= 0) return;
+    reduced_bytes_ += count * int64_t(sizeof(double));
+    check_transport(ops_.allreduce_max(ops_.user, values, count), "a maximum");
 }
 
 void Communicator::broadcast(void *bytes, int64_t count, int root) const {

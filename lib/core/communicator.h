@@ -38,8 +38,13 @@ public:
     // "rank R: ". Returns normally only when every rank succeeded.
     void agree(kmx_status status, const char *message) const;
 
+    // Bytes this rank has handed to sum and max so far (0 alone): what a
+    // training call communicates per step, measured.
+    int64_t reduced_bytes() const { return reduced_bytes_; }
+
 private:
     kmx_communicator ops_;
+    mutable int64_t reduced_bytes_ = 0;
 };
 
 // Runs one phase of a distributed call on every rank, then agrees on its

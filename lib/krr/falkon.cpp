@@ -594,7 +594,10 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
     if (pc.low_rank)
         ctx.log(KMX_LOG_INFO, "FALKON: K_MM is singular; preconditioning on its numerical rank %lld of %lld",
                 (long long)pc.rank, (long long)pr.m);
+    const int64_t reduced_before = ctx.comm.reduced_bytes();
     run_cg(ctx, pr, pc, targets, options, work, arena, stats);
+    ctx.log(KMX_LOG_INFO, "FALKON: %d CG iterations, %lld bytes AllReduced", stats.iterations,
+            (long long)(ctx.comm.reduced_bytes() - reduced_before));
 
     CenterExpansion out;
     out.kernel = pr.kernel;

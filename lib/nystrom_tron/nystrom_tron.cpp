@@ -286,6 +286,7 @@ NystromTronFit nystrom_tron_fit(Context &ctx, const KernelSpec &kernel_in, const
             refine_basis_kmeans(ctx, data, where.total, basis, columns.m(), stage_m, options.kmeans_iterations,
                                     arena);
         columns.grow(stage_m);
+        const int64_t reduced_before = comm.reduced_bytes();
         int newton = 0, cg = 0;
         double objective = 0;
         for (int64_t k = 0; k < outputs; ++k) {
@@ -303,8 +304,10 @@ NystromTronFit nystrom_tron_fit(Context &ctx, const KernelSpec &kernel_in, const
         stats.newton_iterations.push_back(newton);
         stats.cg_iterations.push_back(cg);
         stats.objective.push_back(objective);
-        ctx.log(KMX_LOG_INFO, "Nystrom-TRON: stage m = %lld: %d Newton steps, %d CG steps, objective %.10g",
-                (long long)stage_m, newton, cg, objective);
+        stats.reduced_bytes.push_back(comm.reduced_bytes() - reduced_before);
+        ctx.log(KMX_LOG_INFO,
+                "Nystrom-TRON: stage m = %lld: %d Newton steps, %d CG steps, objective %.10g, %lld bytes AllReduced",
+                (long long)stage_m, newton, cg, objective, (long long)stats.reduced_bytes.back());
     }
 
     CenterExpansion &e = fit.expansion;

@@ -53,6 +53,7 @@ struct NystromTronStats {
     std::vector<int> newton_iterations;  // per stage, summed over outputs
     std::vector<int> cg_iterations;      // per stage, summed over outputs
     std::vector<double> objective;       // per stage, summed over outputs
+    std::vector<int64_t> reduced_bytes;  // per stage: bytes this rank AllReduced (0 in one process)
     bool columns_cached = false;         // C kept in memory (else recomputed each pass)
     bool converged = true;               // every TRON run met its gradient test
     size_t workspace_bytes = 0;

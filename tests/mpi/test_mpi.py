@@ -12,6 +12,7 @@ test_mpi.py MPIRUN MPI_FALKON KMX DATA_DIR
   values within 1e-8, the same labels — Nystrom-TRON at the default -e and at
   -e 1e-12, FALKON at lambda 1e-4 and 1e-6 (30 iterations). The sums over
   rows are binned (lib/core/reproducible_sum.h), so these are in fact equal;
+- the bytes a TRON step AllReduces are O(m) (-v logs them);
 - a cancel on one rank mid-TRON makes every rank fail with KMX_E_CANCELLED;
 - faults: a rank whose shard cannot be read, whose data is bad, or that is
   over its memory budget makes every rank exit non-zero with that rank's
@@ -19,6 +20,7 @@ test_mpi.py MPIRUN MPI_FALKON KMX DATA_DIR
   so a hang fails the test.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -114,7 +116,33 @@ def check_method(tmp, method, data, rank_counts=(1, 2, 3, 4)):
         expect(beta <= float(TOLERANCE), "  its beta against one process's: %.3g relative" % beta)
 
 
+def allreduced_per_step(m):
+    """2 ranks, one stage of basis m: the bytes rank 0 AllReduced and the
+    Newton + CG steps, from -v ("... N Newton steps, K CG steps, ..., B bytes AllReduced")."""
+    args = [KMX, "train", "-s", "nystrom-tron", "-g", "0.02", "-m", str(m), "--threads", "1", "-v",
+            TRAIN, os.devnull]
+    code, out, err, _ = run(args, 2)
+    found = re.search(r"(\d+) Newton steps, (\d+) CG steps, .*, (\d+) bytes AllReduced", err)
+    expect(code == 0 and found is not None, "nystrom-tron -v on 2 ranks, m = %d, logs its bytes" % m, out + err)
+    if not found:
+        return float("nan")
+    newton, cg, total = (int(v) for v in found.groups())
+    return total / (newton + cg)
+
+
+def check_communication():
+    """Each TRON step (a function/gradient or a Hessian-vector product) sums
+    O(m) doubles over the ranks, independent of n: between m doubles (the
+    plain sum of one m-vector) and 4 m + 64 (two bins per value, the bins'
+    bound, the agreements); doubling m doubles it."""
+    small, large = allreduced_per_step(100), allreduced_per_step(200)
+    expect(8 * 100 <= small <= 8 * (4 * 100 + 64) and 8 * 200 <= large <= 8 * (4 * 200 + 64),
+           "bytes AllReduced per TRON step: %.0f at m = 100, %.0f at m = 200 (O(m))" % (small, large))
+    expect(1.7 <= large / small <= 2.3, "doubling m doubles them: ratio %.2f" % (large / small))
+
+
 def check_cli(tmp):
+    check_communication()
     for method in METHODS:
         check_method(tmp, method, TRAIN)
     check_method(tmp, "nystrom-tron-tight", sorted_three_classes(tmp), (3,))  # 4 ranks take 25 s here
