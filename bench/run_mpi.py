@@ -53,10 +53,13 @@ def accuracy(kmx, model, test):
 
 
 def tron_steps(log):
-    """Newton steps, CG steps, bytes AllReduced and objective of each stage, from -v."""
+    """Newton steps, CG steps, bytes AllReduced and objective of each stage, from -v (every rank
+    logs the same line: the first of each stage is kept)."""
     found = re.findall(r"stage m = (\d+): (\d+) Newton steps, (\d+) CG steps, objective (\S+), (\d+) bytes", log)
-    return [dict(m=int(m), newton=int(n), cg=int(c), objective=float(o.rstrip(",")), bytes=int(b))
-            for m, n, c, o, b in found]
+    stages = {}
+    for m, n, c, o, b in found:
+        stages.setdefault(int(m), dict(m=int(m), newton=int(n), cg=int(c), objective=float(o), bytes=int(b)))
+    return list(stages.values())
 
 
 def kmx_train(args, kmx, solver, data, m, ranks, stages, tmp):
