@@ -55,10 +55,12 @@ def accuracy(kmx, model, test):
 def tron_steps(log):
     """Newton steps, CG steps, bytes AllReduced and objective of each stage, from -v (every rank
     logs the same line: the first of each stage is kept)."""
-    found = re.findall(r"stage m = (\d+): (\d+) Newton steps, (\d+) CG steps, objective (\S+), (\d+) bytes", log)
+    found = re.findall(r"stage m = (\d+): (\d+) Newton steps, (\d+) CG steps, objective (\S+), (\d+) bytes "
+                       r"AllReduced; new columns of C (\S+) s, TRON (\S+) s", log)
     stages = {}
-    for m, n, c, o, b in found:
-        stages.setdefault(int(m), dict(m=int(m), newton=int(n), cg=int(c), objective=float(o), bytes=int(b)))
+    for m, n, c, o, b, cs, ts in found:
+        stages.setdefault(int(m), dict(m=int(m), newton=int(n), cg=int(c), objective=float(o), bytes=int(b),
+                                       columns_s=float(cs), tron_s=float(ts)))
     return list(stages.values())
 
 
@@ -80,6 +82,8 @@ def kmx_train(args, kmx, solver, data, m, ranks, stages, tmp):
         record.update(stage_log=steps, newton=sum(s["newton"] for s in steps), cg=sum(s["cg"] for s in steps),
                       objective=steps[-1]["objective"], allreduced=sum(s["bytes"] for s in steps))
         record["bytes_per_step"] = record["allreduced"] / max(1, record["newton"] + record["cg"])
+        record["columns_s"] = sum(s["columns_s"] for s in steps)
+        record["tron_s"] = sum(s["tron_s"] for s in steps)
     found = re.search(r"FALKON: (\d+) CG iterations, (\d+) bytes AllReduced", err)
     if found:
         record.update(cg=int(found.group(1)), allreduced=int(found.group(2)))

@@ -285,7 +285,10 @@ NystromTronFit nystrom_tron_fit(Context &ctx, const KernelSpec &kernel_in, const
         if (options.basis == TronBasis::kmeans)
             refine_basis_kmeans(ctx, data, where.total, basis, columns.m(), stage_m, options.kmeans_iterations,
                                     arena);
+        const auto columns_start = std::chrono::steady_clock::now();
         columns.grow(stage_m);
+        const double columns_seconds = seconds_since(columns_start);
+        const auto tron_start = std::chrono::steady_clock::now();
         const int64_t reduced_before = comm.reduced_bytes();
         int newton = 0, cg = 0;
         double objective = 0;
@@ -306,8 +309,10 @@ NystromTronFit nystrom_tron_fit(Context &ctx, const KernelSpec &kernel_in, const
         stats.objective.push_back(objective);
         stats.reduced_bytes.push_back(comm.reduced_bytes() - reduced_before);
         ctx.log(KMX_LOG_INFO,
-                "Nystrom-TRON: stage m = %lld: %d Newton steps, %d CG steps, objective %.10g, %lld bytes AllReduced",
-                (long long)stage_m, newton, cg, objective, (long long)stats.reduced_bytes.back());
+                "Nystrom-TRON: stage m = %lld: %d Newton steps, %d CG steps, objective %.10g, %lld bytes AllReduced; "
+                "new columns of C %.2f s, TRON %.2f s",
+                (long long)stage_m, newton, cg, objective, (long long)stats.reduced_bytes.back(), columns_seconds,
+                seconds_since(tron_start));
     }
 
     CenterExpansion &e = fit.expansion;
