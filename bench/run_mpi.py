@@ -4,7 +4,7 @@ step AllReduces, and scikit-learn's Nystroem + LinearSVC on the same model.
 
     /usr/bin/python3 bench/run_mpi.py --train T.libsvm --test T.libsvm [--build build]
         [--rows 1000000] [--centers 1000,2000] [--solvers nystrom-tron,falkon] [-c 8] [--gamma 0.1614]
-        [--lambda 1e-6] [--stages 3] [--sklearn-rows 100000,300000] [--out FILE.json]
+        [--lambda 1e-6] [--stages 3] [--sklearn-rows 100000,300000] [--cache-size 1M] [--out FILE.json]
 
 Data: ../shared/data/make_digits_large.py (digits16_bin, d = 256); the first --rows rows of --train,
 converted once to a .kmxd (`kmx convert`) that each rank maps and reads its row range of.
@@ -70,6 +70,8 @@ def kmx_train(args, kmx, solver, data, m, ranks, stages, tmp):
         method = ["-s", "falkon", "-l", str(args.lam), "--iterations", str(args.iterations)]
     else:
         method = ["-s", "nystrom-tron", "-c", str(args.c), "--stages", str(stages)]
+    if args.cache_size:
+        method += ["--cache-size", args.cache_size]
     train = ["/usr/bin/time", "-f", "peak_kb=%M", kmx, "train", *method, "-g", str(args.gamma), "-m", str(m),
              "--threads", "1", "-v", data, model]
     if ranks > 1:
@@ -192,6 +194,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=20)
     ap.add_argument("--stages", type=int, default=3)
     ap.add_argument("--sklearn-rows", default="")
+    ap.add_argument("--cache-size", default="", help="kmx --cache-size: 1M makes every pass recompute C "
+                    "(compute-bound), the default caches it when it fits (passes then read it from memory)")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     args.kmx = kmx = os.path.join(args.build, "tools", "kmx", "kmx")
