@@ -31,6 +31,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_blas  # noqa: E402
+from run_dcsvm import subset  # noqa: E402
 
 MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,vader", OMP_NUM_THREADS="1")
@@ -43,7 +44,7 @@ def timed(command, env=MPI_ENV):
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit("failed: %s\n%s%s" % (" ".join(command), done.stdout, done.stderr[-4000:]))
-    peaks = [int(v) for v in re.findall(r"^peak_kb=(\d+)$", done.stderr, re.M)]
+    peaks = [int(v) for v in re.findall(r"peak_kb=(\d+)", done.stderr)]  # one per rank
     return seconds, done.stdout, done.stderr, max(peaks, default=0) / 1024.0
 
 
@@ -124,25 +125,16 @@ print(json.dumps(dict(seconds=seconds, accuracy=accuracy,
     return record
 
 
-def first_rows(source, rows, tmp):
-    path = os.path.join(tmp, "train_%d.libsvm" % rows)
-    with open(source) as src, open(path, "w") as out:
-        for i, line in enumerate(src):
-            if i == rows:
-                break
-            out.write(line)
-    return path
-
-
 def converted(kmx, libsvm, tmp):
-    path = libsvm.rsplit(".", 1)[0] + ".kmxd"
+    path = os.path.join(tmp, os.path.basename(libsvm) + ".kmxd")
     seconds, _, _, _ = timed([kmx, "convert", libsvm, path])
     print("  converted %s in %.1f s" % (os.path.basename(libsvm), seconds), flush=True)
     return path
 
 
 def print_tables(records, rows):
-    ranks = {(r["solver"], r["m"], r["ranks"]): r for r in records if r.get("stages", 1) in (1, 0) and "n" not in r}
+    ranks = {(r["solver"], r["m"], r["ranks"]): r for r in records
+             if r.get("stages") == 1 and "n" not in r and "role" not in r}
     print("\n### 1 rank against 2, n = %d\n" % rows)
     print("| solver | m | 1 rank s | 2 ranks s | speed-up | acc 1 | acc 2 | peak MB/rank 1 / 2 |"
           " Newton + CG steps | bytes AllReduced / step |")
@@ -205,7 +197,7 @@ def main():
     print(json.dumps(header), flush=True)
     records = []
     with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
-        data = converted(kmx, first_rows(args.train, args.rows, tmp), tmp)
+        data = converted(kmx, subset(args.train, args.rows, tmp), tmp)
         for solver in args.solvers.split(","):
             for m in centers:
                 for ranks in (1, 2):
@@ -216,11 +208,11 @@ def main():
             staged = kmx_train(args, kmx, "nystrom-tron", data, centers[-1], 2, args.stages, tmp)
             records += [dict(scratch, role="stages"), dict(staged, role="stages")]
         for n in [int(v) for v in args.sklearn_rows.split(",") if v]:
-            subset = first_rows(args.train, n, tmp)
-            subset_kmxd = converted(kmx, subset, tmp)
+            rows = subset(args.train, n, tmp)
+            rows_kmxd = converted(kmx, rows, tmp)
             for m in centers:
-                records.append(dict(kmx_train(args, kmx, "nystrom-tron", subset_kmxd, m, 2, 1, tmp), n=n))
-                records.append(dict(sklearn_run(args, subset, m), n=n))
+                records.append(dict(kmx_train(args, kmx, "nystrom-tron", rows_kmxd, m, 2, 1, tmp), n=n))
+                records.append(dict(sklearn_run(args, rows, m), n=n))
     header["load_after"] = open("/proc/loadavg").read().split()[:3]
     print_tables(records, args.rows)
     print("\nload average before %s, after %s" % (header["load_before"], header["load_after"]))

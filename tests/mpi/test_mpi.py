@@ -117,8 +117,8 @@ def check_method(tmp, method, data, rank_counts=(1, 2, 3, 4)):
 
 
 def allreduced_per_step(m):
-    """2 ranks, one stage of basis m: the bytes rank 0 AllReduced and the
-    Newton + CG steps, from -v ("... N Newton steps, K CG steps, ..., B bytes AllReduced")."""
+    """2 ranks, one stage of basis m: the bytes rank 0 AllReduced per Newton
+    or CG step, from -v ("... N Newton steps, K CG steps, ..., B bytes AllReduced")."""
     args = [KMX, "train", "-s", "nystrom-tron", "-g", "0.02", "-m", str(m), "--threads", "1", "-v",
             TRAIN, os.devnull]
     code, out, err, _ = run(args, 2)
