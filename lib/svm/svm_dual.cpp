@@ -56,6 +56,7 @@ size_t solver_arrays_bytes(int64_t n) {
         .add<double>(size_t(n))
         .add<double>(size_t(n))
         .add<double>(size_t(n))
+        .add<double>(size_t(n))
         .add<uint8_t>(size_t(n))
         .add<int64_t>(size_t(n))
         .bytes();
@@ -104,6 +105,8 @@ public:
         alpha_ = arena.alloc<double>(size_t(n_));
         grad_ = arena.alloc<double>(size_t(n_));
         grad_bar_ = arena.alloc<double>(size_t(n_));
+        pending_ = arena.alloc<double>(size_t(n_));
+        std::fill(pending_, pending_ + n_, 0.0);
         upper_ = arena.alloc<double>(size_t(n_));
         status_ = arena.alloc<uint8_t>(size_t(n_));
         index_ = arena.alloc<int64_t>(size_t(n_));
@@ -140,9 +143,14 @@ private:
     CoordinateChoice update_and_choose(const float *q_i, double d_i, const float *q_p, double d_p);
     void consider_coordinate(int64_t t, double g, CoordinateChoice &choice) const;
     bool accept_coordinate(const CoordinateChoice &choice, int64_t &i);
+    void prepare_column(int64_t t);
+    double violation_score(int64_t t) const;
     void step_pair(int64_t i, int64_t j);
     bool step_coordinates(int64_t i, int64_t partner, int64_t *next);
     void update_grad_bar(int64_t t, bool was_upper);
+    void flush_grad_bar();
+    template <class Coef>
+    void add_weighted_columns(int64_t variables, Coef coef, int64_t begin, int64_t end, double *out);
     double violation_thresholds(double &up, double &low) const;
     void shrink();
     bool be_shrunk(int64_t t, double up, double low) const;
@@ -157,6 +165,7 @@ private:
     const SvmOptions &options_;
     int64_t n_, active_;                 // variables [0, active_) are active
     double *alpha_, *grad_, *grad_bar_;  // α, ∇f, Ḡ (current order)
+    double *pending_;                    // changes of C_t in Ḡ's sum not yet added to Ḡ
     double *upper_;                      // C_t
     uint8_t *status_;                    // Status bits
     int64_t *index_;                     // original position of each variable
@@ -214,6 +223,7 @@ bool DualSolver::select_pair(int64_t &i, int64_t &j) {
         }
     }
     if (g_max == -kInf) best_i = -1;
+    if (best_i >= 0) prepare_column(best_i);
     const float *q_i = best_i >= 0 ? q_.column(best_i, active) : nullptr;
     const double qd_i = best_i >= 0 ? qd[best_i] : 0, y_i = best_i >= 0 ? y[best_i] : 0;
     double best = kInf;
@@ -283,10 +293,55 @@ bool DualSolver::accept_coordinate(const CoordinateChoice &choice, int64_t &i) {
     return !(violation_ < options_.eps || i < 0);
 }
 
+// How far variable t is from optimality, as the selection sees it: with
+// bias −y_t ∇f_t in I_up and y_t ∇f_t in I_low (the larger), without it
+// |∇ᴾf_t|.
+double DualSolver::violation_score(int64_t t) const {
+    const double g = grad_[t];
+    if (!options_.bias) return at_lower(t) ? -g : at_upper(t) ? g : std::fabs(g);
+    const double yg = y_[t] * g;
+    double score = -kInf;
+    if (status_[t] & kInUp) score = -yg;
+    if (status_[t] & kInLow) score = std::max(score, yg);
+    return score;
+}
+
+// Column t is about to be asked for. If its active entries are not cached,
+// they are computed by one GEMM together with those of the most violating
+// variables whose columns are not cached either: the next iterations choose
+// their pairs among these (the violation changes little per step), and a
+// GEMM of kPrefetchColumns columns costs about two GEMVs (one column).
+void DualSolver::prepare_column(int64_t t) {
+    if (q_.cached(t, active_)) return;
+    constexpr int64_t kCandidates = 2 * SvmQMatrix::kPrefetchColumns;
+    int64_t top[kCandidates];
+    double score[kCandidates];
+    int64_t count = 0;  // top[0, count), score descending
+    for (int64_t u = 0; u < active_; ++u) {
+        const double s = violation_score(u);
+        if (u == t || !(s > 0) || (count == kCandidates && s <= score[count - 1])) continue;
+        int64_t at = std::min(count, kCandidates - 1);
+        for (; at > 0 && score[at - 1] < s; --at) {
+            score[at] = score[at - 1];
+            top[at] = top[at - 1];
+        }
+        score[at] = s;
+        top[at] = u;
+        count = std::min(count + 1, kCandidates);
+    }
+    int64_t columns[SvmQMatrix::kPrefetchColumns];
+    int64_t chosen = 0;
+    for (int64_t k = 0; k < count && chosen < SvmQMatrix::kPrefetchColumns - 1; ++k)
+        if (!q_.cached(top[k], active_)) columns[chosen++] = top[k];
+    columns[chosen++] = t;  // last: the most recently used
+    q_.prefetch(columns, chosen, active_);
+}
+
 // The two-variable subproblem on (α_i, α_j) in closed form, clipped to the
 // box along the line yᵀα = const (LIBSVM's update); then ∇f over the active
 // set and Ḡ where a bound status changed.
 void DualSolver::step_pair(int64_t i, int64_t j) {
+    prepare_column(j);
     const float *q_i = q_.column(i, active_);
     const float *q_j = q_.column(j, active_);
     const double c_i = upper_[i], c_j = upper_[j];
@@ -398,6 +453,7 @@ private:
 // `next`, the same pass over ∇f also selects the next coordinate
 // (select_coordinate on the updated ∇f) and returns whether there is one.
 bool DualSolver::step_coordinates(int64_t i, int64_t partner, int64_t *next) {
+    prepare_column(i);
     const float *q_i = q_.column(i, active_);
     const float *q_p = partner >= 0 && partner != i ? q_.column(partner, active_) : nullptr;
     const double old_i = alpha_[i], old_p = q_p ? alpha_[partner] : 0;
@@ -431,12 +487,46 @@ bool DualSolver::step_coordinates(int64_t i, int64_t partner, int64_t *next) {
     return next ? accept_coordinate(choice, *next) : false;
 }
 
-// Ḡ = Σ_{α_t = C_t} C_t Q_{·t} gains or loses variable t's term.
+// Ḡ = Σ_{α_t = C_t} C_t Q_{·t} gains or loses variable t's term, lazily:
+// Ḡ is read only when the gradient is reconstructed, and by then many
+// variables have reached C and left it again, so the terms wait in pending_
+// (cancelling) and are added by flush_grad_bar, several columns per GEMM.
 void DualSolver::update_grad_bar(int64_t t, bool was_upper) {
     if (was_upper == at_upper(t)) return;
-    const float *q_t = q_.column(t, n_);
-    const double c = was_upper ? -upper_[t] : upper_[t];
-    for (int64_t k = 0; k < n_; ++k) grad_bar_[k] += c * double(q_t[k]);
+    pending_[t] += was_upper ? -upper_[t] : upper_[t];
+}
+
+void DualSolver::flush_grad_bar() {
+    add_weighted_columns(
+        n_,
+        [&](int64_t t) {
+            const double c = pending_[t];
+            pending_[t] = 0;
+            return c;
+        },
+        0, n_, grad_bar_);
+}
+
+// out[j] += Σ_k c_k Q_kj for j in [begin, end), over the variables k <
+// `variables` whose coefficient c_k = coef(k) is nonzero, kPrefetchColumns
+// kernel rows per GEMM.
+template <class Coef>
+void DualSolver::add_weighted_columns(int64_t variables, Coef coef, int64_t begin, int64_t end, double *out) {
+    constexpr int64_t kBlock = SvmQMatrix::kPrefetchColumns;
+    int64_t columns[kBlock];
+    double coefs[kBlock];
+    int64_t count = 0;
+    for (int64_t k = 0; k < variables; ++k) {
+        const double c = coef(k);
+        if (c == 0) continue;
+        columns[count] = k;
+        coefs[count] = c;
+        if (++count == kBlock) {
+            q_.add_columns(columns, coefs, count, begin, end, out);
+            count = 0;
+        }
+    }
+    q_.add_columns(columns, coefs, count, begin, end, out);
 }
 
 // The current maximal violation over the active set, and the thresholds
@@ -487,6 +577,7 @@ void DualSolver::shrink() {
             }
         }
     }
+    q_.fit_cache(active_);
 }
 
 void DualSolver::swap_variables(int64_t a, int64_t b) {
@@ -494,34 +585,21 @@ void DualSolver::swap_variables(int64_t a, int64_t b) {
     std::swap(alpha_[a], alpha_[b]);
     std::swap(grad_[a], grad_[b]);
     std::swap(grad_bar_[a], grad_bar_[b]);
+    std::swap(pending_[a], pending_[b]);
     std::swap(upper_[a], upper_[b]);
     std::swap(status_[a], status_[b]);
     std::swap(index_[a], index_[b]);
 }
 
-// ∇f_t of the shrunk variables: −1 + Ḡ_t + Σ_{free k} α_k Q_tk, by columns of
-// whichever side needs fewer kernel evaluations (as LIBSVM).
+// ∇f_t of the shrunk variables: −1 + Ḡ_t + Σ_{free k} α_k Q_tk, the free
+// variables' kernel rows over the shrunk ones only (as LIBSVM's cheaper side,
+// |free| · (n − active) entries), several rows per GEMM.
 void DualSolver::reconstruct_gradient() {
     if (active_ == n_) return;
+    flush_grad_bar();
     for (int64_t t = active_; t < n_; ++t) grad_[t] = grad_bar_[t] - 1.0;
-    int64_t free = 0;
-    for (int64_t k = 0; k < active_; ++k) free += is_free(k);
-    if (double(free) * double(n_) > 2.0 * double(active_) * double(n_ - active_)) {
-        for (int64_t t = active_; t < n_; ++t) {
-            const float *q_t = q_.column(t, active_);
-            double sum = 0;
-            for (int64_t k = 0; k < active_; ++k)
-                if (is_free(k)) sum += alpha_[k] * double(q_t[k]);
-            grad_[t] += sum;
-        }
-    } else {
-        for (int64_t k = 0; k < active_; ++k) {
-            if (!is_free(k)) continue;
-            const float *q_k = q_.column(k, n_);
-            const double a = alpha_[k];
-            for (int64_t t = active_; t < n_; ++t) grad_[t] += a * double(q_k[t]);
-        }
-    }
+    add_weighted_columns(
+        active_, [&](int64_t k) { return is_free(k) ? alpha_[k] : 0.0; }, active_, n_, grad_);
 }
 
 // b = −ρ, ρ the average of y_t ∇f_t over free α's, or the midpoint of the

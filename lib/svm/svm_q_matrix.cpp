@@ -46,6 +46,9 @@ size_t SvmQMatrix::workspace_bytes(int64_t n, int64_t d) {
         .add<double>(size_t(n))              // one kernel row
         .add<double>(size_t(kBlockRows) * size_t(d))
         .add<double>(size_t(kBlockRows))
+        .add<double>(size_t(kPrefetchColumns) * size_t(n))
+        .add<float>(size_t(n))  // two spare columns
+        .add<float>(size_t(n))
         .bytes();
 }
 
@@ -66,6 +69,9 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
     row_ = arena.alloc<double>(size_t(n_));
     block_x_ = arena.alloc<double>(size_t(kBlockRows) * size_t(d_));
     block_sq_ = arena.alloc<double>(size_t(kBlockRows));
+    prefetched_ = arena.alloc<double>(size_t(kPrefetchColumns) * size_t(n_));
+    wide_[0] = arena.alloc<float>(size_t(n_));
+    wide_[1] = arena.alloc<float>(size_t(n_));
     const Dataset &data = *problem.data;
     if (problem.rows) {
         for (int64_t k = 0; k < n_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
@@ -99,25 +105,72 @@ void SvmQMatrix::kernel_rows(const double *a, const double *sq_a, int64_t na, in
 }
 
 const float *SvmQMatrix::column(int64_t i, int64_t len) {
+    const int64_t kept = std::min(len, cache_.width());
     float *data;
-    const int64_t valid = cache_.fetch(i, len, &data);
-    if (valid >= len) return data;
-    // K(x_i, x_j) for j in [valid, len) into row_[0, len − valid)
+    const int64_t valid = cache_.fetch(i, kept, &data);
+    if (valid < kept) fill_column(i, valid, kept, data);
+    if (len == kept) return data;
+    float *wide = wide_[next_wide_];
+    next_wide_ ^= 1;
+    std::memcpy(wide, data, sizeof(float) * size_t(kept));
+    fill_column(i, kept, len, wide);
+    return wide;
+}
+
+void SvmQMatrix::prefetch(const int64_t *columns, int64_t count, int64_t len) {
+    const int64_t kept = std::min(len, cache_.width());
+    count = std::min(count, kPrefetchColumns);
+    if (count <= 0 || kept <= 0) return;
+    gather_block(columns, count);
+    kernel_rows(block_x_, block_sq_, count, 0, kept, prefetched_, kept, threads_);
+    for (int64_t k = 0; k < count; ++k) {
+        const int64_t i = columns[k];
+        float *data;
+        cache_.fetch(i, kept, &data);
+        const double yi = y_[i], *kr = prefetched_ + k * kept;
+        for (int64_t j = 0; j < kept; ++j) data[j] = float(yi * y_[j] * kr[j]);
+    }
+}
+
+void SvmQMatrix::add_columns(const int64_t *columns, const double *coef, int64_t count, int64_t begin, int64_t end,
+                             double *out) {
+    count = std::min(count, kPrefetchColumns);
+    const int64_t width = end - begin;
+    if (count <= 0 || width <= 0) return;
+    gather_block(columns, count);
+    kernel_rows(block_x_, block_sq_, count, begin, end, prefetched_, width, threads_);
+    double *sum = row_;  // Σ_k coef_k y_k K_kj
+    std::fill(sum, sum + width, 0.0);
+    for (int64_t k = 0; k < count; ++k) {
+        const double a = coef[k] * y_[columns[k]], *kr = prefetched_ + k * width;
+        for (int64_t j = 0; j < width; ++j) sum[j] += a * kr[j];
+    }
+    for (int64_t j = 0; j < width; ++j) out[begin + j] += y_[begin + j] * sum[j];
+}
+
+void SvmQMatrix::gather_block(const int64_t *columns, int64_t count) {
+    for (int64_t k = 0; k < count; ++k) {
+        std::memcpy(block_x_ + k * d_, x_ + columns[k] * d_, sizeof(double) * size_t(d_));
+        block_sq_[k] = sq_[columns[k]];
+    }
+}
+
+void SvmQMatrix::fill_column(int64_t i, int64_t begin, int64_t end, float *out) {
+    // K(x_i, x_j) for j in [begin, end) into row_[0, end − begin)
     const double *xi = x_ + i * d_;
-    const int64_t count = len - valid;
+    const int64_t count = end - begin;
     if (threads_ > 1 && count * std::max<int64_t>(d_, 1) >= kParallelColumnWork) {
         const int64_t chunks = (count + kColumnChunk - 1) / kColumnChunk;
         parallel_for(chunks, threads_, [&](int64_t c) {
-            const int64_t begin = valid + c * kColumnChunk, end = std::min(len, begin + kColumnChunk);
-            kernel_rows(xi, sq_ + i, 1, begin, end, row_ + (begin - valid), count, 1);
+            const int64_t first = begin + c * kColumnChunk, last = std::min(end, first + kColumnChunk);
+            kernel_rows(xi, sq_ + i, 1, first, last, row_ + (first - begin), count, 1);
         });
     } else {
-        kernel_rows(xi, sq_ + i, 1, valid, len, row_, count, 1);
+        kernel_rows(xi, sq_ + i, 1, begin, end, row_, count, 1);
     }
     // Q_ij = y_i y_j K_ij
     const double yi = y_[i];
-    for (int64_t j = valid; j < len; ++j) data[j] = float(yi * y_[j] * row_[j - valid]);
-    return data;
+    for (int64_t j = begin; j < end; ++j) out[j] = float(yi * y_[j] * row_[j - begin]);
 }
 
 void SvmQMatrix::swap_index(int64_t i, int64_t j) {

@@ -9,6 +9,7 @@
 // the precomputed norms, or by kernel_block for the other kernels.
 #pragma once
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 
 #include "core/arena.h"
@@ -23,6 +24,10 @@ class SvmQMatrix {
 public:
     // Rows of one warm-start kernel block (gathered into fixed scratch).
     static constexpr int64_t kBlockRows = 64;
+    // Columns computed together by prefetch: one GEMV streams all n rows of X
+    // from memory for one column, a GEMM of this many columns streams them
+    // once for all and costs about two GEMVs' time (d = 256).
+    static constexpr int64_t kPrefetchColumns = 16;
 
     // Exact arena bytes, cache excluded.
     static size_t workspace_bytes(int64_t n, int64_t d);
@@ -32,8 +37,23 @@ public:
     SvmQMatrix(const SvmQMatrix &) = delete;
     SvmQMatrix &operator=(const SvmQMatrix &) = delete;
 
-    // Q_ij for j in [0, len) (the current order), valid until the next call.
+    // Q_ij for j in [0, len) (the current order). The columns of the last
+    // two calls stay valid (the solver's pair). A column longer than the
+    // cache's slots (see fit_cache) is returned in one of two spare buffers,
+    // its first width entries cached.
     const float *column(int64_t i, int64_t len);
+    // Whether column i's first min(len, width) entries are cached.
+    bool cached(int64_t i, int64_t len) { return cache_.peek(i) >= std::min(len, cache_.width()); }
+    // Caches the first min(len, width) entries of `count` (at most
+    // kPrefetchColumns) columns by one GEMM, the last one most recently used.
+    void prefetch(const int64_t *columns, int64_t count, int64_t len);
+    // out[j] += Σ_k coef[k] Q_{columns[k], j} for j in [begin, end), the
+    // `count` (at most kPrefetchColumns) kernel rows by one GEMM; not cached.
+    void add_columns(const int64_t *columns, const double *coef, int64_t count, int64_t begin, int64_t end,
+                     double *out);
+    // The solver works with columns of `len` entries from now on (shrinking
+    // cut or restored the active set): KernelCache::fit_width.
+    void fit_cache(int64_t len) { cache_.fit_width(len); }
     // Q_ii, and the labels y_i (±1), in the current order.
     const double *diagonal() const { return qd_; }
     const double *labels() const { return y_; }
@@ -57,6 +77,10 @@ private:
     // sq_a) and variables j in [begin, end).
     void kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
                      int64_t ldo, int threads);
+    // Gathers the rows of `count` variables into block_x_ and block_sq_.
+    void gather_block(const int64_t *columns, int64_t count);
+    // out[j] = Q_ij for j in [begin, end).
+    void fill_column(int64_t i, int64_t begin, int64_t end, float *out);
 
     KernelSpec spec_;
     int64_t n_ = 0, d_ = 0;
@@ -71,6 +95,9 @@ private:
     double *row_ = nullptr;       // one kernel row, before it becomes a float column
     double *block_x_ = nullptr;   // kBlockRows × d
     double *block_sq_ = nullptr;  // kBlockRows
+    double *prefetched_ = nullptr;         // kPrefetchColumns × n kernel rows
+    float *wide_[2] = {nullptr, nullptr};  // columns longer than the cache's slots, n each
+    int next_wide_ = 0;
     KernelCache cache_;
 };
 

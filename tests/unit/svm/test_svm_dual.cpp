@@ -406,6 +406,21 @@ TEST(SvmDual, TinyCacheGivesTheLargeCacheResult) {
     }
 }
 
+// A cache of 40 full columns that shrinking re-slots into narrower ones, and
+// the spare buffers for the full-length columns Ḡ and unshrinking need.
+TEST(SvmDual, ReslottedCacheGivesTheLargeCacheResult) {
+    Problem p = letter_problem(1000);
+    for (bool bias : {true, false}) {
+        SvmOptions small = options_with(bias), large = options_with(bias);
+        small.cache_bytes = size_t(40) * 1000 * sizeof(float);
+        large.cache_bytes = size_t(1000) * 1000 * sizeof(float);
+        const Solved a = solve(p.problem, small), b = solve(p.problem, large);
+        EXPECT_LT(relative_difference(a.solution.objective, b.solution.objective), 1e-9) << "bias " << bias;
+        EXPECT_EQ(a.solution.support_vectors, b.solution.support_vectors);
+        EXPECT_NEAR(a.solution.bias, b.solution.bias, 1e-6);
+    }
+}
+
 TEST(SvmDual, SameInputSameResultAcrossThreads) {
     Problem p = letter_problem(1000);
     const Solved a = solve(p.problem, options_with(true), {}, 1), b = solve(p.problem, options_with(true), {}, 1);
@@ -647,6 +662,63 @@ TEST(KernelCache, LazySwapsMatchEagerOnes) {
         ASSERT_EQ(cache.fetch(position[size_t(c)], n, &data), n);
         EXPECT_EQ(std::vector<float>(data, data + n), expect[c]) << "column " << c;
     }
+}
+
+// Shrinking narrows the slots: the same storage holds more, shorter columns,
+// each keeping its leading entries (and the swaps logged before); widening
+// again empties the slots that no longer fit and keeps the others' entries.
+TEST(KernelCache, FitWidthReslotsTheStorage) {
+    const int64_t n = 64;
+    kmx::Arena arena(kmx::KernelCache::workspace_bytes(n, 3));
+    kmx::KernelCache cache(arena, n, 3);
+    float *data;
+    for (int64_t c : {0, 1, 2}) {
+        ASSERT_EQ(cache.fetch(c, n, &data), 0);
+        for (int64_t j = 0; j < n; ++j) data[j] = float(100 * c + j);
+    }
+    cache.swap_index(1, 40);  // column 1 becomes column 40; entries 1 and 40 trade places
+    cache.fit_width(60);      // rounds to 64 = n: no change
+    EXPECT_EQ(cache.width(), n);
+    cache.fit_width(20);  // rounds up to 32
+    EXPECT_EQ(cache.width(), 32);
+    EXPECT_EQ(cache.slots(), 6);
+    ASSERT_EQ(cache.fetch(0, 32, &data), 32);
+    EXPECT_EQ(data[1], 40.0f);
+    EXPECT_EQ(data[31], 31.0f);
+    for (int64_t c : {3, 4, 5}) {  // the three new slots take them without evicting
+        ASSERT_EQ(cache.fetch(c, 32, &data), 0);
+        for (int64_t j = 0; j < 32; ++j) data[j] = float(100 * c + j);
+    }
+    ASSERT_EQ(cache.fetch(40, 32, &data), 32);
+    EXPECT_EQ(data[0], 100.0f);
+    EXPECT_EQ(data[1], 140.0f);
+    ASSERT_EQ(cache.fetch(2, 32, &data), 32);
+    EXPECT_EQ(data[17], 217.0f);
+    ASSERT_EQ(cache.fetch(5, 32, &data), 32);
+    EXPECT_EQ(data[3], 503.0f);
+    cache.fit_width(50);  // rounds to 64: 3 slots again
+    EXPECT_EQ(cache.width(), n);
+    EXPECT_EQ(cache.slots(), 3);
+    ASSERT_EQ(cache.fetch(2, n, &data), 32);  // kept its 32 entries
+    EXPECT_EQ(data[31], 231.0f);
+    ASSERT_EQ(cache.fetch(0, 32, &data), 32);
+    EXPECT_EQ(data[5], 5.0f);
+    EXPECT_EQ(cache.fetch(5, 32, &data), 0);  // its slot is gone
+    EXPECT_THROW(cache.fetch(7, n + 1, &data), kmx::Error);
+}
+
+// Never more slots than columns (storage for 20 columns of 100: slots of at
+// least 20 entries), and widths in whole multiples of 16 floats otherwise.
+TEST(KernelCache, FitWidthStopsAtOneSlotPerColumn) {
+    const int64_t n = 100;
+    kmx::Arena arena(kmx::KernelCache::workspace_bytes(n, 20));
+    kmx::KernelCache cache(arena, n, 20);
+    cache.fit_width(1);
+    EXPECT_EQ(cache.slots(), n);
+    EXPECT_EQ(cache.width(), 20);
+    cache.fit_width(33);
+    EXPECT_EQ(cache.width(), 48);
+    EXPECT_EQ(cache.slots(), 41);
 }
 
 TEST(KernelCache, SlotCountsAreClamped) {
