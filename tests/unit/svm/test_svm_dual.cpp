@@ -22,6 +22,7 @@
 #include "kernel/kernel.h"
 #include "svm/kernel_cache.h"
 #include "svm/svm_dual.h"
+#include "svm/svm_q_matrix.h"
 
 namespace {
 
@@ -719,6 +720,48 @@ TEST(KernelCache, FitWidthStopsAtOneSlotPerColumn) {
     cache.fit_width(33);
     EXPECT_EQ(cache.width(), 48);
     EXPECT_EQ(cache.slots(), 41);
+}
+
+// The Q matrix's ways to kernel columns (one at a time by GEMV, a block
+// prefetched by one GEMM, weighted sums of rows by GEMM, and columns longer
+// than re-slotted cache slots) against Q_ij = y_i y_j exp(−γ‖x_i − x_j‖²)
+// written out here.
+TEST(SvmQMatrix, ColumnsPrefetchAndWeightedSumsMatchTheKernel) {
+    const int64_t n = 200, d = 6;
+    Problem p = random_problem(n, d, 1.0, rbf(0.4));
+    std::vector<double> x(size_t(n * d));
+    p.data->copy_rows(0, n, x.data());
+    const auto q_exact = [&](int64_t i, int64_t j) {
+        double distance = 0;
+        for (int64_t k = 0; k < d; ++k) distance += std::pow(x[size_t(i * d + k)] - x[size_t(j * d + k)], 2);
+        return p.y[size_t(i)] * p.y[size_t(j)] * std::exp(-0.4 * distance);
+    };
+    kmx::Arena arena(kmx::SvmQMatrix::workspace_bytes(n, d) + kmx::KernelCache::workspace_bytes(n, 40));
+    kmx::SvmQMatrix q(arena, p.problem, 40, 1);
+    const auto expect_column = [&](const float *column, int64_t i, int64_t len) {
+        for (int64_t j = 0; j < len; ++j) ASSERT_NEAR(column[j], q_exact(i, j), 1e-6) << i << ", " << j;
+    };
+    expect_column(q.column(3, n), 3, n);
+    const int64_t columns[] = {10, 50, 7, 199, 3};
+    q.prefetch(columns, 5, n);
+    for (int64_t c : columns) {
+        EXPECT_TRUE(q.cached(c, n));
+        expect_column(q.column(c, n), c, n);
+    }
+    std::vector<double> out(size_t(n), 1.0);
+    const double coef[] = {0.5, -2, 3, 0.25, 1};
+    q.add_columns(columns, coef, 5, 20, 150, out.data());
+    for (int64_t j = 0; j < n; ++j) {
+        double expected = 1;
+        for (int k = 0; k < 5 && j >= 20 && j < 150; ++k) expected += coef[k] * q_exact(columns[k], j);
+        ASSERT_NEAR(out[size_t(j)], expected, 1e-12) << j;
+    }
+    q.fit_cache(64);  // shrinking cut the active set to 64
+    EXPECT_TRUE(q.cached(7, 64));
+    expect_column(q.column(7, n), 7, n);  // longer than a slot: a spare buffer
+    const float *first = q.column(11, n), *second = q.column(12, n);
+    expect_column(first, 11, n);  // the last two calls' columns stay valid
+    expect_column(second, 12, n);
 }
 
 TEST(KernelCache, SlotCountsAreClamped) {
