@@ -411,8 +411,8 @@ void restore_partition(RunState &s, const SolvedLevel &solved) {
 
 // The rule of early_auto (dcsvm.h): every cluster of the new partition keeps
 // the kernel columns of its support vectors (its rows with α_i > 0, from the
-// finer level just solved) in a worker's share of the cache, shared as
-// solve_row_groups shares it.
+// finer level just solved), at the active set's length, in a worker's share
+// of the cache, shared as solve_row_groups shares it.
 bool support_columns_fit(const Context &ctx, const RunState &s) {
     const RowGroups &groups = s.groups;
     const size_t share = subproblem_cache_share(ctx, groups.count, s.cache);
@@ -420,18 +420,24 @@ bool support_columns_fit(const Context &ctx, const RunState &s) {
         const int64_t rows = groups.offsets[c + 1] - groups.offsets[c];
         int64_t support = 0;
         for (int64_t p = groups.offsets[c]; p < groups.offsets[c + 1]; ++p) support += s.alpha[groups.members[p]] > 0;
-        if (support > KernelCache::slots_for(rows, share)) return false;
+        // once shrinking has cut the active set, the solver asks for columns of
+        // about its length, which the cache re-slots to: taken as twice the
+        // support vectors (free ones and those near the margin), at most all rows
+        const int64_t width = std::min(rows, 2 * support);
+        if (double(support) * double(width) * sizeof(float) > double(share)) return false;
     }
     return true;
 }
 
 // The level that predicts (early_auto): from its warm-start tolerance to the
 // caller's eps; its record (the last) gets the final figures.
+// Level 1, the last one, was already solved to eps (to_eps): not again.
 std::vector<SvmSolution> finish_early_level(Context &ctx, RunState &s, const SolvedLevel &solved,
-                                            DcsvmResult &result) {
+                                            std::vector<SvmSolution> to_eps, DcsvmResult &result) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<SvmSolution> solutions =
-        solve_row_groups(ctx, s.problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha);
+        to_eps.empty() ? solve_row_groups(ctx, s.problem, s.options.svm, s.groups, s.cache, s.arrays, s.alpha)
+                       : std::move(to_eps);
     const int64_t support = count_support_vectors(s.alpha, s.problem.n);
     DcsvmLevelStats &stats = result.levels.back();
     stats.support_vectors = support;
@@ -453,6 +459,7 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
     std::vector<SvmSolution> solutions;
     SolvedLevel solved;
     int64_t previous_clusters = 0;
+    bool solved_to_eps = false;
     for (int level = schedule.first; level >= schedule.last; --level) {
         const int64_t clusters = scheduled_clusters(s.options, schedule, level, s.problem.n);
         const bool stop_here = schedule.early && level == schedule.last;
@@ -465,8 +472,10 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
             restore_partition(s, solved);
             break;
         }
-        // A fixed early level and BKA: that level predicts; the finer ones only warm-start it.
-        const bool final = schedule.early && !schedule.adaptive && level == schedule.last;
+        // A fixed early level and BKA: that level predicts; the finer ones only
+        // warm-start it. early_auto: the last level predicts once it is solved.
+        const bool final = schedule.early && level == schedule.last;
+        solved_to_eps = final;
         solutions = solve_row_groups(ctx, s.problem, final ? s.options.svm : warm_start_options(s.options.svm),
                                      s.groups, s.cache, s.arrays, s.alpha);
         previous_clusters = clusters;
@@ -483,7 +492,9 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
         if (schedule.adaptive) keep_partition(s, level, solved);
         if (!schedule.early && double(support) <= kDcsvmFewSupportFraction * double(s.problem.n)) break;
     }
-    return schedule.adaptive ? finish_early_level(ctx, s, solved, result) : solutions;
+    if (!schedule.adaptive) return solutions;
+    return finish_early_level(ctx, s, solved, solved_to_eps ? std::move(solutions) : std::vector<SvmSolution>(),
+                              result);
 }
 
 // Refine on S̄ (when it is a proper, non-empty subset) and the global solve.

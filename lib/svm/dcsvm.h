@@ -40,8 +40,9 @@
 // first whose coarser successor would not keep its support vectors' kernel
 // columns in the cache (level 1 at the latest): it clusters the coarser
 // level and solves it only if every one of its clusters' support vectors (its
-// rows with α_i > 0 after the finer level) fit, as columns of the cluster's
-// rows, in a worker's share of the kernel cache; else the finer level, kept,
+// rows with α_i > 0 after the finer level) fit, as columns of the length the
+// solver works with after shrinking (taken as min(rows, 2 · support vectors);
+// the cache re-slots to it), in a worker's share of the kernel cache; else the finer level, kept,
 // predicts. That level is then solved to the caller's eps. Coarser levels
 // predict better (each local model sees more of the data and fewer test
 // points fall near a cluster's edge:

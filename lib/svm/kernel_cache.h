@@ -50,6 +50,8 @@ public:
     // How many leading entries of `column` are cached (0: none), without
     // making it the most recently used.
     int64_t peek(int64_t column);
+    // Whether any of `column`'s entries are cached.
+    bool holds(int64_t column) const { return slot_of_[column] >= 0; }
 
     // Entries a slot holds: n at first.
     int64_t width() const { return width_; }
@@ -76,6 +78,8 @@ public:
     double *tail_scratch(int64_t keep, int64_t &count);
 
     int64_t slots() const { return slots_; }
+    // Slots that hold no column.
+    int64_t empty_slots() const { return slots_ - used_slots_; }
 
 private:
     void unlink(int32_t slot);

@@ -307,32 +307,38 @@ double DualSolver::violation_score(int64_t t) const {
 }
 
 // Column t is about to be asked for. If its active entries are not cached,
-// they are computed by one GEMM together with those of the most violating
-// variables whose columns are not cached either: the next iterations choose
-// their pairs among these (the violation changes little per step), and a
-// GEMM of kPrefetchColumns columns costs about two GEMVs (one column).
+// they are computed by one GEMM together with those of up to
+// kPrefetchColumns − 1 other variables: a GEMM of 32 columns costs about
+// 3.5 GEMVs (one column; X is streamed from memory either way). While the
+// cache has empty slots, the others are the most violating variables with
+// no cached column (every support vector's column is needed sooner or
+// later); once it is full, only those among the 64 most violating
+// variables, the next iterations' likely choices (the violation changes
+// little per step), so that speculative columns do not evict needed ones.
 void DualSolver::prepare_column(int64_t t) {
     if (q_.cached(t, active_)) return;
-    constexpr int64_t kCandidates = 2 * SvmQMatrix::kPrefetchColumns;
-    int64_t top[kCandidates];
-    double score[kCandidates];
+    constexpr int64_t kOthers = SvmQMatrix::kPrefetchColumns - 1, kRanked = 2 * SvmQMatrix::kPrefetchColumns;
+    const bool room = q_.cache_room() > kOthers;
+    const int64_t ranked = room ? kOthers : kRanked;
+    int64_t top[kRanked];
+    double score[kRanked];
     int64_t count = 0;  // top[0, count), score descending
     for (int64_t u = 0; u < active_; ++u) {
         const double s = violation_score(u);
-        if (u == t || !(s > 0) || (count == kCandidates && s <= score[count - 1])) continue;
-        int64_t at = std::min(count, kCandidates - 1);
+        if (!(s > 0) || (count == ranked && s <= score[count - 1]) || u == t || (room && q_.held(u))) continue;
+        int64_t at = std::min(count, ranked - 1);
         for (; at > 0 && score[at - 1] < s; --at) {
             score[at] = score[at - 1];
             top[at] = top[at - 1];
         }
         score[at] = s;
         top[at] = u;
-        count = std::min(count + 1, kCandidates);
+        count = std::min(count + 1, ranked);
     }
     int64_t columns[SvmQMatrix::kPrefetchColumns];
     int64_t chosen = 0;
-    for (int64_t k = 0; k < count && chosen < SvmQMatrix::kPrefetchColumns - 1; ++k)
-        if (!q_.cached(top[k], active_)) columns[chosen++] = top[k];
+    for (int64_t k = 0; k < count && chosen < kOthers; ++k)
+        if (room || !q_.cached(top[k], active_)) columns[chosen++] = top[k];
     columns[chosen++] = t;  // last: the most recently used
     q_.prefetch(columns, chosen, active_);
 }
@@ -490,7 +496,7 @@ bool DualSolver::step_coordinates(int64_t i, int64_t partner, int64_t *next) {
 // Ḡ = Σ_{α_t = C_t} C_t Q_{·t} gains or loses variable t's term, lazily:
 // Ḡ is read only when the gradient is reconstructed, and by then many
 // variables have reached C and left it again, so the terms wait in pending_
-// (cancelling) and are added by flush_grad_bar, several columns per GEMM.
+// (cancelling) and are added by flush_grad_bar, 32 columns per GEMM.
 void DualSolver::update_grad_bar(int64_t t, bool was_upper) {
     if (was_upper == at_upper(t)) return;
     pending_[t] += was_upper ? -upper_[t] : upper_[t];
