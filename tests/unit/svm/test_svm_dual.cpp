@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -598,15 +599,22 @@ TEST(SvmDual, OneClassGivesZeroAlphaWithBias) {
 
 // ------------------------------------------------------------ the cache alone
 
+// Fetches `columns`, none of them cached yet, and fills the first len
+// entries of column c with scale · c + j.
+void fill_new_columns(kmx::KernelCache &cache, std::initializer_list<int64_t> columns, int64_t len, float scale) {
+    float *data;
+    for (int64_t c : columns) {
+        ASSERT_EQ(cache.fetch(c, len, &data), 0) << c;
+        for (int64_t j = 0; j < len; ++j) data[j] = scale * float(c) + float(j);
+    }
+}
+
 TEST(KernelCache, KeepsTheMostRecentlyUsedColumns) {
     const int64_t n = 8;
     kmx::Arena arena(kmx::KernelCache::workspace_bytes(n, 3));
     kmx::KernelCache cache(arena, n, 3);
     float *data;
-    for (int64_t c : {0, 1, 2}) {
-        EXPECT_EQ(cache.fetch(c, 4, &data), 0);
-        for (int64_t j = 0; j < 4; ++j) data[j] = float(10 * c + j);
-    }
+    fill_new_columns(cache, {0, 1, 2}, 4, 10);
     EXPECT_EQ(cache.fetch(0, 6, &data), 4);  // hit; extended to 6
     EXPECT_EQ(data[3], 3.0f);
     data[4] = 4;
@@ -673,10 +681,7 @@ TEST(KernelCache, FitWidthReslotsTheStorage) {
     kmx::Arena arena(kmx::KernelCache::workspace_bytes(n, 3));
     kmx::KernelCache cache(arena, n, 3);
     float *data;
-    for (int64_t c : {0, 1, 2}) {
-        ASSERT_EQ(cache.fetch(c, n, &data), 0);
-        for (int64_t j = 0; j < n; ++j) data[j] = float(100 * c + j);
-    }
+    fill_new_columns(cache, {0, 1, 2}, n, 100);
     cache.swap_index(1, 40);  // column 1 becomes column 40; entries 1 and 40 trade places
     cache.fit_width(60);      // rounds to 64 = n: no change
     EXPECT_EQ(cache.width(), n);
@@ -686,10 +691,7 @@ TEST(KernelCache, FitWidthReslotsTheStorage) {
     ASSERT_EQ(cache.fetch(0, 32, &data), 32);
     EXPECT_EQ(data[1], 40.0f);
     EXPECT_EQ(data[31], 31.0f);
-    for (int64_t c : {3, 4, 5}) {  // the three new slots take them without evicting
-        ASSERT_EQ(cache.fetch(c, 32, &data), 0);
-        for (int64_t j = 0; j < 32; ++j) data[j] = float(100 * c + j);
-    }
+    fill_new_columns(cache, {3, 4, 5}, 32, 100);  // the three new slots take them without evicting
     ASSERT_EQ(cache.fetch(40, 32, &data), 32);
     EXPECT_EQ(data[0], 100.0f);
     EXPECT_EQ(data[1], 140.0f);
