@@ -199,10 +199,9 @@ void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const do
     double coef[kBlockRows], coef_bar[kBlockRows];
     for (int64_t start = 0; start < count; start += block_rows) {
         const int64_t nb = std::min(block_rows, count - start);
+        gather_block(rows + start, nb);
         for (int64_t k = 0; k < nb; ++k) {
             const int64_t r = rows[start + k];
-            std::memcpy(block_x_ + k * d_, x_ + r * d_, sizeof(double) * size_t(d_));
-            block_sq_[k] = sq_[r];
             coef[k] = alpha[r] * y_[r];
             coef_bar[k] = alpha[r] >= upper[r] ? upper[r] * y_[r] : 0.0;
         }
