@@ -49,6 +49,8 @@ public:
     bool held(int64_t i) const { return cache_.holds(i); }
     // Columns the cache can take without evicting one.
     int64_t cache_room() const { return cache_.empty_slots(); }
+    // Column slots in all.
+    int64_t cache_slots() const { return cache_.slots(); }
     // Caches the first min(len, width) entries of `count` (at most
     // kPrefetchColumns) columns by one GEMM, the last one most recently used.
     void prefetch(const int64_t *columns, int64_t count, int64_t len);
