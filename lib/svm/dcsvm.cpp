@@ -375,18 +375,24 @@ void store_partition(const RunState &s, const std::vector<SvmSolution> &solution
 // The spread of a level's subproblems, for -v: cluster sizes and the slowest solve.
 void log_subproblems(Context &ctx, int level, const RowGroups &groups, const std::vector<SvmSolution> &solutions) {
     int64_t smallest = INT64_MAX, largest = 0, slowest = 0;
+    double active_per_support = 0;  // the largest final active set, in support vectors (support_columns_fit's 2)
     for (int64_t c = 0; c < groups.count; ++c) {
         const int64_t rows = groups.offsets[c + 1] - groups.offsets[c];
+        const SvmSolution &solution = solutions[size_t(c)];
         smallest = std::min(smallest, rows);
         largest = std::max(largest, rows);
-        if (solutions[size_t(c)].seconds > solutions[size_t(slowest)].seconds) slowest = c;
+        if (solution.seconds > solutions[size_t(slowest)].seconds) slowest = c;
+        if (solution.support_vectors > 0)
+            active_per_support =
+                std::max(active_per_support, double(solution.final_active) / double(solution.support_vectors));
     }
     const SvmSolution &slow = solutions[size_t(slowest)];
     ctx.log(KMX_LOG_INFO,
-            "dcsvm level %d: clusters of %lld to %lld rows; slowest %.3f s (%lld rows, %lld iterations, %lld SVs)",
+            "dcsvm level %d: clusters of %lld to %lld rows; slowest %.3f s (%lld rows, %lld iterations, %lld SVs, "
+            "active set %lld at the end); final active sets up to %.2f x the SVs",
             level, (long long)smallest, (long long)largest, slow.seconds,
             (long long)(groups.offsets[slowest + 1] - groups.offsets[slowest]), (long long)slow.iterations,
-            (long long)slow.support_vectors);
+            (long long)slow.support_vectors, (long long)slow.final_active, active_per_support);
 }
 
 // The partition of the last level solved, kept while early prediction with

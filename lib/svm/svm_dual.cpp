@@ -111,7 +111,7 @@ void validate(const SvmProblem &problem, const SvmOptions &options, const double
 class DualSolver {
 public:
     DualSolver(Context &ctx, Arena &arena, SvmQMatrix &q, const SvmProblem &problem, const SvmOptions &options)
-        : ctx_(ctx), q_(q), options_(options), n_(problem.n), active_(problem.n) {
+        : ctx_(ctx), q_(q), options_(options), n_(problem.n), active_(problem.n), final_active_(problem.n) {
         alpha_ = arena.alloc<double>(size_t(n_));
         grad_ = arena.alloc<double>(size_t(n_));
         grad_bar_ = arena.alloc<double>(size_t(n_));
@@ -183,6 +183,7 @@ private:
     Candidate *candidates_;              // prepare_column's scratch
     const double *y_, *qd_;              // y_t, Q_tt (the Q matrix's, permuted with it)
     int64_t iterations_ = 0;
+    int64_t final_active_;  // SvmSolution::final_active
     double violation_ = kInf, first_violation_ = kInf;
 };
 
@@ -675,6 +676,7 @@ void DualSolver::iterate() {
         if (iterations_ == 0) first_violation_ = violation_;
         if (!found) {
             if (active_ == n_) break;
+            final_active_ = active_;
             reconstruct_gradient();  // check again on the full set
             active_ = n_;
             found = options_.bias ? select_pair(i, j) : select_coordinate(i);
@@ -701,6 +703,7 @@ SvmSolution DualSolver::finish(double *alpha) {
     s.kkt_violation = std::max(violation_thresholds(up, low), 0.0);
     s.converged = s.kkt_violation < options_.eps;
     s.iterations = iterations_;
+    s.final_active = final_active_;
     s.bias = options_.bias ? bias() : 0.0;
     double twice_objective = 0;  // αᵀQα − 2eᵀα = Σ α_t (∇f_t − 1)
     for (int64_t t = 0; t < n_; ++t) {

@@ -45,6 +45,7 @@ struct SvmSolution {
     int64_t iterations = 0;
     int64_t support_vectors = 0;  // α_i > 0
     int64_t bounded_support = 0;  // α_i == C_i
+    int64_t final_active = 0;     // active variables when shrinking last converged (n without shrinking)
     bool converged = false;
     double seconds = 0;  // wall time of the solve (set by DC-SVM's subproblem runs, for its log)
 };

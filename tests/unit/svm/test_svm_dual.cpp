@@ -392,6 +392,13 @@ TEST(SvmDual, ShrinkingDoesNotChangeTheSolution) {
         const Solved off = solve(p.problem, options_with(bias, 1e-5, false));
         EXPECT_LT(relative_difference(on.solution.objective, off.solution.objective), 1e-6) << "bias " << bias;
         EXPECT_NEAR(on.solution.bias, off.solution.bias, 1e-3);
+        // the active set when shrinking converged: fewer than all rows, every free α among them
+        int64_t free = 0;
+        for (int64_t i = 0; i < p.problem.n; ++i)
+            free += on.alpha[size_t(i)] > 0 && on.alpha[size_t(i)] < p.problem.upper[i];
+        EXPECT_EQ(off.solution.final_active, p.problem.n);
+        EXPECT_LT(on.solution.final_active, p.problem.n) << "bias " << bias;
+        EXPECT_GE(on.solution.final_active, free) << "bias " << bias;
     }
 }
 
