@@ -24,9 +24,9 @@
 // gradients say they stay at their bound; when the active set has converged,
 // rebuild their gradients from Ḡ and the free α's, and check again) never
 // needs the full Q. LIBSVM also restores them once on the way, at 10 eps;
-// that costs a rebuild (|free| · |shrunk| kernel entries, the price of
-// solving a 38804-row digits cluster's warm start 6 s of 45) and here found
-// nothing the final check would not have, so the final check alone does it.
+// that rebuild costs |free| · |shrunk| kernel entries (6 s of a 45 s solve
+// of a 38804-row digits cluster) and there found nothing the final check
+// would not have, so the final check alone does it.
 #include "svm_dual.h"
 
 #include <algorithm>
@@ -330,22 +330,25 @@ double DualSolver::violation_score(int64_t t) const {
 //   most violating variables only, the next iterations' likely choices (the
 //   violation changes little per step), so that speculative columns do not
 //   evict needed ones (on 30000 digits rows with 100 MB, prefetching every
-//   violator's column took 215 s against 70 s).
+//   violator's column took 215 s, this rule 70 s).
 // On a 38804-row digits cluster with 1 GiB, the look-ahead of 64 alone met
 // 1576 new violators one GEMV at a time; with the spare-slot rule, 678.
 void DualSolver::prepare_column(int64_t t) {
     if (q_.cached(t, active_)) return;
     constexpr int64_t kOthers = SvmQMatrix::kPrefetchColumns - 1;
-    int64_t free = 0;
-    for (int64_t u = 0; u < active_; ++u) free += is_free(u);
+    int64_t free = 0, count = 0;  // candidates_[0, count): the violators other than t
+    for (int64_t u = 0; u < active_; ++u) {
+        free += is_free(u);
+        const double s = violation_score(u);
+        if (s > 0 && u != t) candidates_[count++] = {s, u};
+    }
     const bool empty = q_.cache_room() > kOthers;
     const bool wide = empty || q_.cache_slots() - free > kOthers;
-    int64_t count = 0;  // candidates_[0, count): the violators (when wide, only those without a column)
-    for (int64_t u = 0; u < active_; ++u) {
-        const double s = violation_score(u);
-        if (!(s > 0) || u == t || (wide && (empty ? q_.held(u) : q_.cached(u, active_)))) continue;
-        candidates_[count++] = {s, u};
-    }
+    if (wide)  // only those without a column (while slots are empty: without any of it)
+        count =
+            std::remove_if(candidates_, candidates_ + count,
+                           [&](const Candidate &c) { return empty ? q_.held(c.index) : q_.cached(c.index, active_); }) -
+            candidates_;
     const int64_t ranked = std::min(count, wide ? kOthers : kRankedColumns);
     std::partial_sort(candidates_, candidates_ + ranked, candidates_ + count,
                       [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
