@@ -2,10 +2,10 @@
 """10-class digits at a million rows with early prediction: `kmx train -s dcsvm-early --ovo` and `--ovr`
 on the digits16 multiclass set (../shared/data/make_digits_large.py: d = 256, labels 0..9, test rows
 from images no training row was made from), on every core, recording train time (wall and CPU),
-peak RSS, test accuracy and prediction time into bench/results/multiclass_early.json.
+peak RSS, test accuracy and prediction time into bench/results/multiclass_early.json (or --out).
 
     /usr/bin/python3 bench/run_multiclass_early.py --digits DIR [--build build] [--rows 1000000]
-        [--threads 0] [--c-gamma 8,0.1614]
+        [--threads 0] [--c-gamma 8,0.1614] [--schemes ovo,ovr] [--out FILE]
 
 --digits names a folder with digits16_mc.{train,test}.libsvm (made there with --rows training rows if
 missing). C and gamma default to the binary task's validated values (bench/run_scale.py).
@@ -32,6 +32,8 @@ def main():
     ap.add_argument("--threads", type=int, default=0, help="0: every core")
     ap.add_argument("--c-gamma", default="8,0.1614")
     ap.add_argument("--schemes", default="ovo,ovr")
+    ap.add_argument("--out", default=os.path.join(HERE, "results", "multiclass_early.json"),
+                    help="records file (schemes run side by side need one each)")
     a = ap.parse_args()
     binary = os.path.join(a.build, "tools", "kmx", "kmx")
     train_all = os.path.join(a.digits, "digits16_mc.train.libsvm")
@@ -55,7 +57,7 @@ def main():
                      summary=out.strip().splitlines()[-1])
             records.append(r)
             print(json.dumps(r), file=sys.stderr, flush=True)
-            with open(os.path.join(HERE, "results", "multiclass_early.json"), "w") as f:  # after each scheme
+            with open(a.out, "w") as f:  # after each scheme
                 json.dump(dict(header, records=records), f, indent=1)
     print("| scheme | train s (wall) | CPU s | peak MB | accuracy % | predict us/row |")
     print("|---|---:|---:|---:|---:|---:|")

@@ -158,13 +158,15 @@ def plot(records, path_time, path_accuracy):
 
 def replot(files):
     """--plot-only [FILE...]: the PNGs again from bench/results/scale.json, or from the records of several
-    runs' files (e.g. peers and kmx run side by side on two cores with --out), merged into scale.json."""
-    header, records = {}, []
+    runs' files (e.g. peers and kmx run side by side on two cores with --out), merged into scale.json;
+    a later file's record of a solver at some n replaces an earlier one's (a rerun after a change)."""
+    header, by_run = {}, {}
     for path in files or [os.path.join(RESULTS, "scale.json")]:
         with open(path) as f:
             run = json.load(f)
-        records += run.pop("records")
+        by_run.update({(r["solver"], r["n"]): r for r in run.pop("records")})
         header = header or run
+    records = list(by_run.values())
     if files:
         with open(os.path.join(RESULTS, "scale.json"), "w") as out:
             json.dump(dict(header, records=records), out, indent=1)

@@ -7,10 +7,12 @@
 // γ = 0.16, 256 clusters) one cluster took 78595 rows where the mean was 3906.
 // DC-SVM's time per level grows as Σ_c |V_c|², so one such cluster costs more
 // than all the others. The greedy below is the capacity-constrained assignment
-// with one fallback: in each cluster above `cap` rows, the rows with the
+// with a few fallbacks: in each cluster above `cap` rows, the rows with the
 // smallest margin (dist² to the runner-up minus dist² to the nearest) move to
-// their runner-up while it has room, the largest cluster first. Clusters
-// whose rows have no runner-up with room stay above the cap.
+// their runner-up while it has room, the largest cluster first; then the rows
+// still there try their third-nearest cluster the same way, and so on through
+// runner_up.choices. Clusters whose rows find no room in any of them stay
+// above the cap (the result says how large the largest is).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,10 +22,14 @@
 
 namespace kmx {
 
+struct BalanceResult {
+    int64_t moved = 0;    // rows moved
+    int64_t largest = 0;  // rows of the largest cluster after the moves
+};
 // Moves rows of the clusters with more than `cap` rows as above (cluster_of:
-// n entries in [0, k), updated in place); returns the rows moved.
-int64_t balance_clusters(Arena &scratch, int32_t *cluster_of, const RunnerUp &runner_up, int64_t n, int64_t k,
-                         int64_t cap);
+// n entries in [0, k), updated in place).
+BalanceResult balance_clusters(Arena &scratch, int32_t *cluster_of, const RunnerUp &runner_up, int64_t n, int64_t k,
+                               int64_t cap);
 size_t balance_clusters_workspace_bytes(int64_t n, int64_t k);
 
 // The rows of each cluster, by counting sort: members[offsets[c] … offsets[c+1])

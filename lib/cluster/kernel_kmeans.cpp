@@ -293,33 +293,53 @@ AssignScratch carve_assign_scratch(ScratchCarver &carver, const Dataset &partiti
     return s;
 }
 
+// The row's score (dist² up to a constant) to each of the k clusters from its
+// kernel values against the sample.
+void cluster_scores(const KernelPartition &partition, const double *kernel_values, double *scores) {
+    const int64_t m = int64_t(partition.sample_rows.size()), k = partition.k;
+    std::fill(scores, scores + k, 0.0);
+    for (int64_t j = 0; j < m; ++j) scores[partition.sample_cluster[size_t(j)]] += kernel_values[j];
+    for (int64_t c = 0; c < k; ++c)
+        scores[c] = partition.cluster_self[size_t(c)] - 2.0 * scores[c] / double(partition.cluster_size[size_t(c)]);
+}
+
+// The `count` lowest scores' clusters, lowest first (ties: the lower cluster).
+void lowest_scores(const double *scores, int64_t k, int count, int32_t *clusters, double *lowest) {
+    int kept = 0;
+    for (int64_t c = 0; c < k; ++c) {
+        if (kept == count && scores[c] >= lowest[kept - 1]) continue;
+        int at = std::min(kept, count - 1);
+        for (; at > 0 && scores[c] < lowest[at - 1]; --at) {
+            clusters[at] = clusters[at - 1];
+            lowest[at] = lowest[at - 1];
+        }
+        clusters[at] = int32_t(c);
+        lowest[at] = scores[c];
+        kept = std::min(kept + 1, count);
+    }
+    for (int r = kept; r < count; ++r) {  // fewer clusters than asked: repeat the farthest
+        clusters[r] = clusters[kept - 1];
+        lowest[r] = lowest[kept - 1];
+    }
+}
+
+constexpr int kMaxRunnerUpChoices = 15;
+
 // Nearest cluster of each of `count` rows from their kernel values against the sample.
 void nearest_clusters(const KernelPartition &partition, const double *kernel_values, int64_t count,
                       double *cluster_sums, int threads, int32_t *cluster_of, RunnerUp runner_up) {
     const int64_t m = int64_t(partition.sample_rows.size()), k = partition.k;
+    const int choices = runner_up.cluster ? runner_up.choices : 0;
     parallel_for(count, threads, [&](int64_t i) {
-        double *sums = cluster_sums + i * k;
-        std::fill(sums, sums + k, 0.0);
-        for (int64_t j = 0; j < m; ++j) sums[partition.sample_cluster[size_t(j)]] += kernel_values[i * m + j];
-        int32_t best = 0, second = 0;
-        double best_score = std::numeric_limits<double>::infinity(), second_score = best_score;
-        for (int64_t c = 0; c < k; ++c) {
-            const double score =
-                partition.cluster_self[size_t(c)] - 2.0 * sums[c] / double(partition.cluster_size[size_t(c)]);
-            if (score < best_score) {
-                second_score = best_score;
-                second = best;
-                best_score = score;
-                best = int32_t(c);
-            } else if (score < second_score) {
-                second_score = score;
-                second = int32_t(c);
-            }
-        }
-        cluster_of[i] = best;
-        if (runner_up.cluster) {
-            runner_up.cluster[i] = k > 1 ? second : best;
-            runner_up.margin[i] = k > 1 ? float(second_score - best_score) : 0.0f;
+        double *scores = cluster_sums + i * k;
+        cluster_scores(partition, kernel_values + i * m, scores);
+        int32_t nearest[kMaxRunnerUpChoices + 1];
+        double lowest[kMaxRunnerUpChoices + 1];
+        lowest_scores(scores, k, choices + 1, nearest, lowest);
+        cluster_of[i] = nearest[0];
+        for (int r = 0; r < choices; ++r) {
+            runner_up.cluster[i * choices + r] = nearest[r + 1];
+            runner_up.margin[i * choices + r] = float(lowest[r + 1] - lowest[0]);
         }
     });
 }
@@ -402,6 +422,8 @@ void kernel_partition_assign(Context &ctx, Arena &scratch, const Dataset &partit
                              const KernelSpec &kernel, int32_t *cluster_of, RunnerUp runner_up) {
     const int64_t m = int64_t(partition.sample_rows.size());
     require(partition.k > 0 && m > 0, "kernel partition assign: the partition is empty");
+    require(!runner_up.cluster || (runner_up.choices >= 1 && runner_up.choices <= kMaxRunnerUpChoices),
+            "kernel partition assign: runner-up choices must be 1 to 15");
     ArenaScope scope(scratch);
     ScratchCarver carver(scratch);
     AssignScratch s = carve_assign_scratch(carver, partition_data, m, partition.k, max_row_nonzeros(partition_data),
@@ -411,8 +433,10 @@ void kernel_partition_assign(Context &ctx, Arena &scratch, const Dataset &partit
         const int64_t count = std::min(kAssignBlockRows, n - begin);
         const Dataset &block = fill_row_view(s.block, points, rows ? rows + begin : nullptr, begin, count);
         kernel_block_rows(kernel, block, 0, count, sample, 0, m, s.kernel_values, m, scratch, ctx.threads);
+        const int64_t first = begin * runner_up.choices;
         const RunnerUp block_runner_up =
-            runner_up.cluster ? RunnerUp{runner_up.cluster + begin, runner_up.margin + begin} : RunnerUp{};
+            runner_up.cluster ? RunnerUp{runner_up.cluster + first, runner_up.margin + first, runner_up.choices}
+                              : RunnerUp{};
         nearest_clusters(partition, s.kernel_values, count, s.cluster_sums, ctx.threads, cluster_of + begin,
                          block_runner_up);
         ctx.check_cancel();

@@ -51,11 +51,15 @@ size_t kernel_kmeans_sample_workspace_bytes(const Dataset &data, const KernelSpe
 void kernel_partition_assign(Context &ctx, const Dataset &partition_data, const KernelPartition &partition,
                              const Dataset &points, const int64_t *rows, int64_t n, const KernelSpec &kernel,
                              int32_t *cluster_of);
-// Each row's second-nearest cluster and how much farther it is than the
-// nearest (the difference of the two dist², ≥ 0), for balance_clusters.
+// Each row's `choices` next-nearest clusters after its nearest (second,
+// third, …) and how much farther each is than the nearest (the difference of
+// the two dist², ≥ 0, increasing), for balance_clusters. Row i's r-th choice
+// is at [i · choices + r]; with fewer than choices + 1 clusters the last
+// ones repeat the farthest (one cluster: the nearest, margin 0).
 struct RunnerUp {
-    int32_t *cluster = nullptr;  // n outputs
-    float *margin = nullptr;     // n outputs
+    int32_t *cluster = nullptr;  // n · choices outputs
+    float *margin = nullptr;     // n · choices outputs
+    int choices = 1;
 };
 // The same with scratch from the caller's arena, sized by the function below,
 // and optionally each row's runner-up (one cluster: the nearest, margin 0).

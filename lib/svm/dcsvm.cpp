@@ -92,6 +92,7 @@ void check_options(const SvmProblem &problem, const DcsvmOptions &options) {
     require(options.sample_size >= 2, "DC-SVM: sample_size must be at least 2");
     require(options.early_level >= 0, "DC-SVM: early_level must not be negative");
     require(options.min_early_cluster_rows >= 0, "DC-SVM: min_early_cluster_rows must not be negative");
+    require(options.early_max_work > 0, "DC-SVM: early_max_work must be positive");
 }
 
 // ------------------------------------------------------------------ memory
@@ -139,8 +140,8 @@ size_t bookkeeping_bytes(int64_t n, int64_t k) {
         .add<int32_t>(size_t(n))      // π
         .add<int64_t>(size_t(k + 2))  // group offsets
         .add<int64_t>(size_t(n))      // group members
-        .add<int32_t>(size_t(n))      // runner-up clusters
-        .add<float>(size_t(n))        // runner-up margins
+        .add<int32_t>(size_t(n) * kDcsvmBalanceChoices)  // runner-up clusters
+        .add<float>(size_t(n) * kDcsvmBalanceChoices)    // runner-up margins
         .add_bytes(subproblem_arrays_bytes(n))
         .bytes();
 }
@@ -233,8 +234,9 @@ void carve_bookkeeping(Arena &arena, int64_t n, int64_t k, RunState &s) {
     s.cluster_of = arena.alloc<int32_t>(size_t(n));
     s.groups.offsets = arena.alloc<int64_t>(size_t(k + 2));
     s.groups.members = arena.alloc<int64_t>(size_t(n));
-    s.runner_up.cluster = arena.alloc<int32_t>(size_t(n));
-    s.runner_up.margin = arena.alloc<float>(size_t(n));
+    s.runner_up.cluster = arena.alloc<int32_t>(size_t(n) * kDcsvmBalanceChoices);
+    s.runner_up.margin = arena.alloc<float>(size_t(n) * kDcsvmBalanceChoices);
+    s.runner_up.choices = kDcsvmBalanceChoices;
     s.arrays = carve_subproblem_arrays(arena, n);
 }
 
@@ -318,10 +320,11 @@ void balance(Context &ctx, RunState &s, bool may_predict) {
     const int64_t n = s.problem.n, k = s.partition.k;
     int64_t cap = int64_t(std::ceil(kDcsvmClusterSizeCap * double(n) / double(k)));
     if (may_predict) cap = std::max(cap, kDcsvmBalanceMinRows);
-    const int64_t moved = balance_clusters(s.clustering, s.cluster_of, s.runner_up, n, k, cap);
-    if (moved > 0)
-        ctx.log(KMX_LOG_INFO, "dcsvm: %lld rows moved to their second-nearest cluster (at most %lld rows per cluster)",
-                (long long)moved, (long long)cap);
+    const BalanceResult balanced = balance_clusters(s.clustering, s.cluster_of, s.runner_up, n, k, cap);
+    if (balanced.moved > 0)
+        ctx.log(KMX_LOG_INFO,
+                "dcsvm: %lld rows moved to one of their %d next-nearest clusters (cap %lld rows; the largest has %lld)",
+                (long long)balanced.moved, kDcsvmBalanceChoices, (long long)cap, (long long)balanced.largest);
 }
 
 // One divide level's partition: cluster, assign π, group the rows into V_c.
@@ -375,7 +378,7 @@ void store_partition(const RunState &s, const std::vector<SvmSolution> &solution
 // The spread of a level's subproblems, for -v: cluster sizes and the slowest solve.
 void log_subproblems(Context &ctx, int level, const RowGroups &groups, const std::vector<SvmSolution> &solutions) {
     int64_t smallest = INT64_MAX, largest = 0, slowest = 0;
-    double active_per_support = 0;  // the largest final active set, in support vectors (support_columns_fit's 2)
+    double active_per_support = 0;  // the largest final active set, in support vectors (coarser_level_pays' 2)
     for (int64_t c = 0; c < groups.count; ++c) {
         const int64_t rows = groups.offsets[c + 1] - groups.offsets[c];
         const SvmSolution &solution = solutions[size_t(c)];
@@ -415,24 +418,36 @@ void restore_partition(RunState &s, const SolvedLevel &solved) {
     group_by_cluster(s.cluster_of, s.problem.n, s.partition.k, s.groups);
 }
 
-// The rule of early_auto (dcsvm.h): every cluster of the new partition keeps
-// the kernel columns of its support vectors (its rows with α_i > 0, from the
-// finer level just solved), at the active set's length, in a worker's share
-// of the cache, shared as solve_row_groups shares it.
-bool support_columns_fit(const Context &ctx, const RunState &s) {
+// The rule of early_auto (dcsvm.h): the new partition's kernel work, the
+// columns of its clusters' support vectors (their rows with α_i > 0, from the
+// finer level just solved) over their clusters' rows, Σ_c |V_c| · |S̄ ∩ V_c|,
+// stays within early_max_work, and every cluster keeps those columns, at
+// the active set's length, in a worker's share of the cache, shared as
+// solve_row_groups shares it.
+bool coarser_level_pays(Context &ctx, const RunState &s, int level) {
     const RowGroups &groups = s.groups;
     const size_t share = subproblem_cache_share(ctx, groups.count, s.cache);
+    double work = 0;
+    bool fits = true;
     for (int64_t c = 0; c < groups.count; ++c) {
         const int64_t rows = groups.offsets[c + 1] - groups.offsets[c];
         int64_t support = 0;
         for (int64_t p = groups.offsets[c]; p < groups.offsets[c + 1]; ++p) support += s.alpha[groups.members[p]] > 0;
+        work += double(rows) * double(support);
         // once shrinking has cut the active set, the solver asks for columns of
         // about its length, which the cache re-slots to: taken as twice the
         // support vectors (free ones and those near the margin), at most all rows
         const int64_t width = std::min(rows, 2 * support);
-        if (double(support) * double(width) * sizeof(float) > double(share)) return false;
+        fits = fits && double(support) * double(width) * sizeof(float) <= double(share);
     }
-    return true;
+    const double max_work = s.options.early_max_work;
+    ctx.log(KMX_LOG_INFO, "dcsvm level %d: its support vectors' kernel work is %.3g entries (at most %.3g)", level,
+            work, max_work);
+    if (fits && work > max_work)
+        ctx.log(KMX_LOG_INFO, "dcsvm level %d: too much kernel work for early prediction", level);
+    if (!fits)
+        ctx.log(KMX_LOG_INFO, "dcsvm level %d: a cluster's support vectors' columns would not fit the cache", level);
+    return fits && work <= max_work;
 }
 
 // The level that predicts (early_auto): from its warm-start tolerance to the
@@ -457,9 +472,8 @@ std::vector<SvmSolution> finish_early_level(Context &ctx, RunState &s, const Sol
 }
 
 // The divide levels of the schedule; returns the solutions of the last one
-// solved. early_auto goes on to a coarser level only while its clusters'
-// support vectors' columns fit the cache (support_columns_fit), else the
-// finer level, kept, predicts.
+// solved. early_auto goes on to a coarser level only while it pays
+// (coarser_level_pays), else the finer level, kept, predicts.
 std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &schedule, int steps,
                                     DcsvmResult &result) {
     std::vector<SvmSolution> solutions;
@@ -472,9 +486,7 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
         if (!stop_here && (clusters <= 1 || clusters == previous_clusters)) continue;
         const auto start = std::chrono::steady_clock::now();
         partition_level(ctx, s, schedule, clusters);
-        if (schedule.adaptive && !solutions.empty() && !support_columns_fit(ctx, s)) {
-            ctx.log(KMX_LOG_INFO, "dcsvm level %d: a cluster's support vectors' columns would not fit the cache",
-                    level);
+        if (schedule.adaptive && !solutions.empty() && !coarser_level_pays(ctx, s, level)) {
             restore_partition(s, solved);
             break;
         }

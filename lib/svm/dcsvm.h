@@ -37,27 +37,34 @@
 // (one cluster: the whole problem solved exactly, with a one-point partition).
 // With early_auto it chooses its level from the data: it solves the levels
 // from the deepest up, each warm-started from the one below, and stops at the
-// first whose coarser successor would not keep its support vectors' kernel
-// columns in the cache (level 1 at the latest): it clusters the coarser
-// level and solves it only if every one of its clusters' support vectors (its
-// rows with α_i > 0 after the finer level) fit, as columns of the length the
-// solver works with after shrinking (taken as min(rows, 2 · support vectors);
-// the cache re-slots to it), in a worker's share of the kernel cache; else the finer level, kept,
-// predicts. That level is then solved to the caller's eps. Coarser levels
-// predict better (each local model sees more of the data and fewer test
-// points fall near a cluster's edge:
-// binary Letter, C = 8, γ = 16, lost 0.75 points against the exact model with
-// 12 clusters and 0.17 with 4; deformed digits at 100k rows, d = 256, C = 8,
-// γ = 0.16, lost 0.6 with 16 clusters and 0.35 with 4), and a subproblem
-// whose support vectors' columns stay cached computes each kernel column
-// about once, while one that must recompute them costs far more than its
-// size (LIBSVM with a 1 GiB cache: 21 min at 50k digits rows against 3.4 at
-// 30k). So the level is the most accurate one that still solves at about the
-// cost of computing its support vectors' columns, and it depends on the data
-// (its support vectors), the cache and the threads sharing it.
+// first whose coarser successor would not pay (level 1 at the latest): it
+// clusters the coarser level and solves it only if
+//  - its support vectors' kernel work, Σ_c |V_c| · |S̄ ∩ V_c| (each cluster's
+//    rows times its support vectors, the rows with α_i > 0 after the finer
+//    level), is at most early_max_work entries (kDcsvmEarlyMaxWork), and
+//  - every one of its clusters' support vectors fit, as columns of the length
+//    the solver works with after shrinking (taken as min(rows, 2 · support
+//    vectors); the cache re-slots to it), in a worker's share of the kernel cache;
+// else the finer level, kept, predicts. That level is then solved to the
+// caller's eps. Coarser levels predict better (each local model sees more of
+// the data and fewer test points fall near a cluster's edge: binary Letter,
+// C = 8, γ = 16, lost 0.75 points against the exact model with 12 clusters
+// and 0.17 with 4; deformed digits at 100k rows, d = 256, C = 8, γ = 0.16,
+// lost 0.6 with 16 clusters and 0.35 with 4), and a subproblem whose support
+// vectors' columns stay cached computes each kernel column about once, while
+// one that must recompute them costs far more than its size (LIBSVM with a
+// 1 GiB cache: 21 min at 50k digits rows against 3.4 at 30k). But a level
+// costs at least its kernel work, and that grows with n at a fixed number of
+// clusters: on those digits at 1M rows, 64 clusters took 286 s and 16 did not
+// finish in 23 min, while at 100k rows 4 clusters (0.9e9 entries) took 73 s.
+// So the level is the most accurate one that still solves at about the cost
+// of computing its support vectors' columns, within a bound on that cost;
+// it depends on the data (its support vectors), the cache and the threads
+// sharing it.
 // Each level's clusters are capped (balance_clusters.h) at 2·n/k rows, at
 // 20000 rows or more when the level may predict; rows of a larger cluster
-// move to their second-nearest cluster, those that lose least first.
+// move to their second-nearest cluster, or the next nearest with room, those
+// that lose least first.
 // Adaptive clustering samples from the current support vectors S̄ once there
 // are at least max(min(m, n)/2, 4·k^l) of them, else from all rows.
 // Memory: the whole run is checked against the budget once, up front: the
@@ -74,6 +81,10 @@
 
 namespace kmx {
 
+// early_auto solves a coarser level only if its support vectors' kernel work,
+// Σ_c |V_c| · |S̄ ∩ V_c| entries, is at most this (see the rule above).
+constexpr double kDcsvmEarlyMaxWork = 4294967296.0;  // 2^32
+
 struct DcsvmOptions {
     int levels = 4;              // lmax
     int clusters_per_level = 4;  // k
@@ -89,15 +100,20 @@ struct DcsvmOptions {
     // rows, 1.2 points below the exact model). Problems below this size are
     // solved whole (one cluster, the exact model). 0: no cap (k^early_level).
     int64_t min_early_cluster_rows = 1000;
+    // early_auto: a coarser level's support vectors' kernel work may be at most
+    // this many entries (see the rule above).
+    double early_max_work = kDcsvmEarlyMaxWork;
     SvmOptions svm;  // per-subproblem and global solver options
 };
 
 constexpr int64_t kDcsvmMinRowsPerCluster = 32;
 constexpr int kDcsvmBkaDefaultLevel = 3;
 // A level's clusters keep at most this many times the mean cluster size n/k:
-// rows of larger clusters move to their second-nearest cluster
+// rows of larger clusters move to their second-nearest cluster, or failing
+// room there to one of the next nearest, kDcsvmBalanceChoices in all
 // (balance_clusters.h), as the level's time grows as Σ_c |V_c|².
 constexpr double kDcsvmClusterSizeCap = 2.0;
+constexpr int kDcsvmBalanceChoices = 4;
 // With early prediction and BKA a level's clusters may be the ones that
 // predict, and a test point goes to its nearest cluster, whose model then
 // lacks the rows moved away: there only clusters of more than this many rows

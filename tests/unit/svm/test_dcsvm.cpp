@@ -402,15 +402,22 @@ TEST(Dcsvm, RowSubsetsAndBudget) {
 
 // Early prediction with its level chosen from the data goes from the deepest
 // level to coarser ones while each cluster of the coarser level keeps its
-// support vectors' columns in a worker's share of the kernel cache: with a
-// cache that holds everything it reaches level 1, with one too small for
-// level 1's columns it stops at level 2 (level 1 is clustered, not solved).
+// support vectors' columns in a worker's share of the kernel cache and the
+// coarser level's kernel work (Σ rows · support vectors over its clusters)
+// is within early_max_work: with a cache that holds everything it reaches
+// level 1; with one too small for level 1's columns, or a work bound below
+// level 1's, it stops at level 2 (level 1 is clustered, not solved).
 // The chosen level's subproblems are solved to the caller's eps (each
 // cluster's α satisfies its own KKT conditions).
-class EarlyLevelFromTheData : public ::testing::TestWithParam<size_t> {};
+struct EarlyLimits {
+    size_t cache;
+    double max_work;
+};
+
+class EarlyLevelFromTheData : public ::testing::TestWithParam<EarlyLimits> {};
 
 TEST_P(EarlyLevelFromTheData, GoesCoarserWhileTheCacheHoldsTheSupportVectors) {
-    const size_t cache = GetParam();
+    const size_t cache = GetParam().cache;
     const LetterProblem letter(6000, 8, 16);  // ~40% support vectors
     kmx::DcsvmOptions options;
     options.early_auto = true;
@@ -418,16 +425,22 @@ TEST_P(EarlyLevelFromTheData, GoesCoarserWhileTheCacheHoldsTheSupportVectors) {
     options.clusters_per_level = 2;  // levels 2 and 1: 4 and 2 clusters of >= 1000 rows
     options.svm.bias = false;
     options.svm.cache_bytes = cache;
+    options.early_max_work = GetParam().max_work;
     std::vector<double> alpha;
     const kmx::DcsvmResult early = solve_dcsvm(letter.problem, options, alpha, 2);
     const kmx::DcsvmLevelStats &chosen = early.levels.back();
-    const bool everything_fits = cache >= (size_t(1) << 30);
+    // Level 1's two clusters of ~3000 rows hold ~1200 support vectors each
+    // (as level 2's four clusters, ~600 each, had them): ~7.2e6 entries of
+    // work, and ~2.5x the columns the 6 MB cache holds.
+    const int64_t level_1_work = 2 * 3000 * (chosen.support_vectors / 2);
+    const bool everything_fits = cache >= (size_t(1) << 30) && options.early_max_work > 2.0 * double(level_1_work);
     ASSERT_EQ(early.levels.size(), everything_fits ? 2u : 1u);
     EXPECT_EQ(chosen.level, everything_fits ? 1 : 2);
-    // Level 1's two clusters of ~3000 rows hold ~1200 support vectors each
-    // (as level 2's four clusters, ~600 each, had them), ~2.5x what fits.
-    if (!everything_fits) {
+    if (cache < (size_t(1) << 30)) {
         EXPECT_GT(chosen.support_vectors / 2, kmx::KernelCache::slots_for(3000, cache / 2));
+    }
+    if (options.early_max_work < 1e9) {
+        EXPECT_LT(options.early_max_work, 0.5 * double(level_1_work));
     }
     EXPECT_EQ(early.partition.k, chosen.clusters);
     const std::vector<std::vector<int64_t>> clusters = members_of(early.cluster_of, int(chosen.clusters));
@@ -445,6 +458,8 @@ TEST_P(EarlyLevelFromTheData, GoesCoarserWhileTheCacheHoldsTheSupportVectors) {
 }
 
 // 1 GiB holds all of Q; 6 MB, 3 MB a worker, holds about 260 columns of
-// level 1's 3000-row subproblems.
+// level 1's 3000-row subproblems; 2e6 entries is under level 1's work.
 INSTANTIATE_TEST_SUITE_P(Dcsvm, EarlyLevelFromTheData,
-                         ::testing::Values(size_t(1) << 30, size_t(6) << 20));
+                         ::testing::Values(EarlyLimits{size_t(1) << 30, kmx::kDcsvmEarlyMaxWork},
+                                           EarlyLimits{size_t(6) << 20, kmx::kDcsvmEarlyMaxWork},
+                                           EarlyLimits{size_t(1) << 30, 2e6}));
