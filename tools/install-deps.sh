@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Installs what kmx needs from Debian's package archive; does nothing when
-# everything is already there.  Usage: tools/install-deps.sh [--bench]
+# everything is already there.  Usage: tools/install-deps.sh [--bench] [--cross]
 #   --bench  also what only bench/ uses (python3-libsvm, GNU time, matplotlib)
+#   --cross  also the toolchains and emulators of tools/test-arm.sh's other
+#            targets: aarch64 Linux (qemu-aarch64 is in qemu-user) and bare-metal
+#            Cortex-M (picolibc, qemu-system-arm); tools/test.sh asks for them.
+#            The 32-bit ARM one is always installed: the unit suite's
+#            infer_code_size test compiles for ARM.
 set -euo pipefail
 packages=(g++ meson ninja-build pkg-config python3
           libblis-dev libblis-openmp-dev libflame-dev libgtest-dev
@@ -13,9 +18,14 @@ packages=(g++ meson ninja-build pkg-config python3
           gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user   # the inference subset on ARM
           clang                                                     # libFuzzer targets (tools/fuzz.sh)
           libasan8 libubsan1 libtsan2)                              # the sanitizer runs (tools/sanitize.sh)
-if [ "${1:-}" = "--bench" ]; then
-    packages+=(python3-libsvm time python3-matplotlib)
-fi
+for option in "$@"; do
+    case "$option" in
+        --bench) packages+=(python3-libsvm time python3-matplotlib) ;;
+        --cross) packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+                            gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm) ;;
+        *) echo "install-deps: unknown option $option (--bench, --cross)"; exit 2 ;;
+    esac
+done
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
