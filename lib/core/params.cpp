@@ -92,8 +92,8 @@ const ParamSpec kParams[] = {
      kDcsvmMethods, "DC-SVM k: level l has k^l clusters"},
     {KMX_PARAM_EARLY_LEVEL, "early_level", 0, 8, KMX_BOUND_INTEGER, 0, nullptr, kOwnerSolver, kDcsvmMethods,
      "dcsvm_early: the level whose models predict (at most levels; 0: chosen from the data, the coarsest level reached "
-     "from the deepest while each coarser level's support vectors' kernel columns fit the cache); bka: its clusters' "
-     "level (0: 3)"},
+     "from the deepest while each coarser level's support vectors' kernel columns fit the cache and their kernel work, "
+     "the sum over its clusters of rows x support vectors, is at most 2^32); bka: its clusters' level (0: 3)"},
     {KMX_PARAM_SAMPLE_SIZE, "sample_size", 2, 1e6, KMX_BOUND_INTEGER, 1000, nullptr, kOwnerSolver, kDcsvmMethods,
      "DC-SVM kernel k-means sample m per level"},
     // kernel ridge regression: min (1/n) sum |f(x_i) - y_i|^2 + lambda |f|^2
