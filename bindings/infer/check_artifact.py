@@ -69,7 +69,9 @@ def check_native(readelf, machine, path):
         problems.append(f"needs {extra} besides {sorted(ALLOWED_NEEDED)}")
     loaded = "(ldd: another machine's library)"
     if machine == HOST_MACHINE:
-        loaded = subprocess.run(["ldd", path], check=True, capture_output=True, text=True).stdout
+        # Without LD_PRELOAD, which ldd would list too (the sanitizer runs preload libasan and libstdc++).
+        env = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}
+        loaded = subprocess.run(["ldd", path], check=True, capture_output=True, text=True, env=env).stdout
         bad = [line.strip() for line in loaded.splitlines() if any(name in line for name in FORBIDDEN_LOADED)]
         if bad:
             problems.append(f"loads {bad}")
