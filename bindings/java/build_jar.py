@@ -3,11 +3,13 @@
 cannot compile SWIG's flat -package output: see the toolchain notes, 3a).
 
   build_jar.py --javac JAVAC --jar JAR --output OUT.jar [--classpath JAR]...
-               [--native NAME FILE]... [--main-class CLASS] SOURCES...
+               [--release N] [--native NAME FILE]... [--tree JARDIR DIR]...
+               [--main-class CLASS] SOURCES...
 
-Sources not ending in .java (SWIG's C wrapper) are skipped. Each --native
-library is stored as io/kmx/native/NAME and listed, in the given order, in
-io/kmx/native/libraries, which NativeLoader reads.
+Sources not ending in .java (SWIG's C wrapper) are skipped. --release is
+javac's (default 17). Each --native library is stored as io/kmx/native/NAME
+and listed, in the given order, in io/kmx/native/libraries, which
+NativeLoader reads. Each --tree copies the files under DIR to JARDIR.
 """
 import argparse
 import os
@@ -25,7 +27,9 @@ def parse_args():
     parser.add_argument("--jar", required=True)
     parser.add_argument("--output", required=True)
     parser.add_argument("--classpath", action="append", default=[])
+    parser.add_argument("--release", default="17")
     parser.add_argument("--native", nargs=2, action="append", default=[], metavar=("NAME", "FILE"))
+    parser.add_argument("--tree", nargs=2, action="append", default=[], metavar=("JARDIR", "DIR"))
     parser.add_argument("--main-class")
     parser.add_argument("sources", nargs="+")
     return parser.parse_args()
@@ -44,13 +48,16 @@ def main():
     args = parse_args()
     sources = [s for s in args.sources if s.endswith(".java")]
     with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(args.output))) as classes:
-        javac = [args.javac, "--release", "17", "-encoding", "UTF-8", "-Xlint:all,-serial", "-Werror",
+        # -options: javac 17 warns that release 8 is obsolete.
+        javac = [args.javac, "--release", args.release, "-encoding", "UTF-8", "-Xlint:all,-serial,-options", "-Werror",
                  "-d", classes]
         if args.classpath:
             javac += ["-classpath", os.pathsep.join(args.classpath)]
         subprocess.run(javac + sources, check=True)
         if args.native:
             add_natives(classes, args.native)
+        for jar_directory, directory in args.tree:
+            shutil.copytree(directory, os.path.join(classes, jar_directory), dirs_exist_ok=True)
         jar = [args.jar, "--create", "--file", args.output]
         if args.main_class:
             jar += ["--main-class", args.main_class]

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""check_symbols.py [--sanitized] NM LIB... — the inference subset needs
-nothing beyond a few libm and string functions (no heap, no stdio, no C++
-runtime), and its shared library exports only kmx_infer_* names. --sanitized
-(builds with -Db_sanitize=...): the sanitizer runtimes' entry points that the
-instrumentation calls (__asan_*, __ubsan_*, __tsan_*, ...) are allowed too."""
+"""check_symbols.py [--sanitized] [--exports PREFIX] NM LIB... — the
+inference subset needs nothing beyond a few libm and string functions (no
+heap, no stdio, no C++ runtime), and its shared library exports only
+kmx_infer_* names (--exports: names starting with PREFIX instead, e.g. the
+JNI library of bindings/infer). A shared library's dynamic symbols are read
+(it may be stripped). --sanitized (builds with -Db_sanitize=...): the
+sanitizer runtimes' entry points that the instrumentation calls (__asan_*,
+__ubsan_*, __tsan_*, ...) are allowed too."""
 import subprocess
 import sys
 
@@ -26,23 +29,30 @@ SANITIZER_PREFIXES = ("__asan_", "__ubsan_", "__tsan_", "__lsan_", "__msan_", "_
 def main():
     args = sys.argv[1:]
     sanitized = args[0] == "--sanitized"
-    nm, libs = args[int(sanitized)], args[int(sanitized) + 1:]
+    args = args[int(sanitized):]
+    export_prefix = "kmx_infer_"
+    if args[0] == "--exports":
+        export_prefix, args = args[1], args[2:]
+    nm, libs = args[0], args[1:]
     failed = False
     for lib in libs:
+        shared = lib.endswith(".so") or ".so." in lib
+        table = ["-D"] if shared else []
         # (an archive's members may use each other's symbols)
-        extra = symbols(nm, lib, "--undefined-only") - symbols(nm, lib, "--defined-only") - ALLOWED_UNDEFINED
+        extra = (symbols(nm, lib, *table, "--undefined-only") - symbols(nm, lib, *table, "--defined-only")
+                 - ALLOWED_UNDEFINED)
         if sanitized:
             extra = {name for name in extra if not name.startswith(SANITIZER_PREFIXES)}
         if extra:
             print(f"{lib}: needs {sorted(extra)}")
             failed = True
-        if lib.endswith(".so") or ".so." in lib:
+        if shared:
             exported = symbols(nm, lib, "-D", "--defined-only")
-            others = sorted(s for s in exported if not s.startswith("kmx_infer_"))
+            others = sorted(s for s in exported if not s.startswith(export_prefix))
             if others:
                 print(f"{lib}: exports {others}")
                 failed = True
-    print("FAILED" if failed else "ok: no heap, stdio or C++ runtime; only kmx_infer_* exported")
+    print("FAILED" if failed else f"ok: no heap, stdio or C++ runtime; only {export_prefix}* exported")
     return 1 if failed else 0
 
 
