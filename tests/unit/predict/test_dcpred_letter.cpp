@@ -36,7 +36,7 @@ TEST(DcpredLetter, AutomaticOptionsReachThePapersAccuracy) {
     const double full_acc = double(full_right) / double(test->n), acc = double(right) / double(test->n);
     std::printf("Letter: full model %.4f (%lld SVs), compact %.4f (%zu leaves, %zu bytes as float32)\n", full_acc,
                 static_cast<long long>(model.support_vectors), acc, p.leaves.size(),
-                kmx::compact_predictor_bytes(p, true));
+                kmx::compact_predictor_bytes(p, kmx::PredictorStorage::float32));
     EXPECT_GT(full_acc, 0.98);
     EXPECT_GE(acc, 0.959);  // the paper's 95.90%
 }
