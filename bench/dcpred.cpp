@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/context.h"
@@ -236,7 +237,7 @@ void report_predictor(kmx::Context &ctx, const Args &a, const char *name, const 
     std::printf("%s_leaves=%zu\n%s_mean_landmarks=%.1f\n%s_mean_features=%.1f\n%s_triangle_estimate=%d\n", name,
                 p.leaves.size(), name, double(landmarks) / double(p.leaves.size()), name,
                 double(features) / double(p.leaves.size()), name, int(p.triangle_estimate));
-    std::printf("%s_bytes=%zu\n", name, kmx::compact_predictor_bytes(p, p.float32));
+    std::printf("%s_bytes=%zu\n", name, kmx::compact_predictor_bytes(p, p.storage));
     std::printf("linear_us_per_sample=%.5f\n%s_row_us_per_sample=%.5f\n%s_batch_us_per_sample=%.5f\n",
                 rows.linear * 1e6, name, rows.compact * 1e6, name, median(batch_times) * 1e6);
     std::printf("%s_row_vs_linear=%.2f\n%s_batch_vs_linear=%.2f\n", name, rows.ratio, name,
@@ -265,12 +266,16 @@ int main(int argc, char **argv) {
     std::printf("model_accuracy=%.4f\nmodel_us_per_sample=%.4f\n", accuracy(full, test->y), median(full_times) * 1e6);
     const Linear linear = fit_linear(*train);
     kmx::DcpredOptions options = a.dcpred;
-    for (bool f32 : {false, true}) {
-        options.float32 = f32;
+    const std::pair<kmx::PredictorStorage, const char *> storages[] = {{kmx::PredictorStorage::float64, "dcpred64"},
+                                                                        {kmx::PredictorStorage::float32, "dcpred32"},
+                                                                        {kmx::PredictorStorage::int16, "dcpred16"},
+                                                                        {kmx::PredictorStorage::int8, "dcpred8"}};
+    for (const auto &[storage, name] : storages) {
+        options.storage = storage;
         const auto start = std::chrono::steady_clock::now();
         const kmx::CompactPredictor p = kmx::build_dcpred(ctx, model, *train, options);
-        std::printf("%s_build_seconds=%.3f\n", f32 ? "dcpred32" : "dcpred64", seconds_since(start));
-        report_predictor(ctx, a, f32 ? "dcpred32" : "dcpred64", p, *test, linear);
+        std::printf("%s_build_seconds=%.3f\n", name, seconds_since(start));
+        report_predictor(ctx, a, name, p, *test, linear);
     }
     return 0;
 }

@@ -54,6 +54,7 @@
 %rename(PredictorInfoKey) kmx_predictor_info_key;
 %rename(SystemKey) kmx_system_key; /* SystemKey.SystemCores, ... (MemoryBudget is a Param) */
 %rename(DataPrecision) kmx_precision; /* DataPrecision.PrecisionFloat32 (Precision and Float32 are Params) */
+%rename(StorageType) kmx_storage; /* StorageType.StorageInt8 (Storage is a Param, PredictorStorage an info key) */
 /* Sentinels that are not values. */
 %ignore KMX_STATUS_FORCE_INT_;
 %ignore KMX_PARAM_FORCE_INT_;
@@ -72,6 +73,7 @@
 %ignore KMX_PREDICTOR_INFO_FORCE_INT_;
 %ignore KMX_SYSTEM_FORCE_INT_;
 %ignore KMX_PRECISION_FORCE_INT_;
+%ignore KMX_STORAGE_FORCE_INT_;
 
 %pragma(csharp) moduleclassmodifiers="internal class"
 %pragma(csharp) imclassclassmodifiers="internal class"

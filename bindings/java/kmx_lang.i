@@ -180,6 +180,7 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 %rename(PredictorInfoKey) kmx_predictor_info_key;
 %rename(SystemKey) kmx_system_key;
 %rename(Precision) kmx_precision; /* Precision.PRECISION_FLOAT32 (FLOAT32 is a Param) */
+%rename(Storage) kmx_storage;     /* Storage.STORAGE_INT8 (STORAGE is a Param) */
 /* Items lose their enum's prefix, except where SWIG, which scopes C enum items
  * globally, would then see a name twice: Bias keeps BIAS_ and Task keeps TASK_
  * (AUTO is a Format), ModelInfoKey keeps INFO_ (METHOD, BIAS, MULTICLASS are

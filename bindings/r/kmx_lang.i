@@ -215,6 +215,7 @@ KMX_R_ENUM(kmx_approx_method)
 KMX_R_ENUM(kmx_predictor_info_key)
 KMX_R_ENUM(kmx_system_key)
 KMX_R_ENUM(kmx_precision)
+KMX_R_ENUM(kmx_storage)
 
 %typemap(rtype) int64_t "numeric";
 %typemap(scoercein) int64_t "";

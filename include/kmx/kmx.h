@@ -147,7 +147,8 @@ typedef enum kmx_param {
     KMX_PARAM_LEAVES = 600,
     KMX_PARAM_LANDMARKS = 601,
     KMX_PARAM_PSEUDO = 602,
-    KMX_PARAM_FLOAT32 = 603,
+    KMX_PARAM_FLOAT32 = 603, /* 1 = storage float32 (the older spelling) */
+    KMX_PARAM_STORAGE = 604, /* a kmx_storage */
     KMX_PARAM_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_param;
 
@@ -491,13 +492,25 @@ typedef enum kmx_predictor_info_key {
     KMX_PREDICTOR_COLUMNS = 5,                 /* features d */
     KMX_PREDICTOR_CLASSES = 6,                 /* classes (0 for regression) */
     KMX_PREDICTOR_OUTPUTS = 7,                 /* decision values per row */
-    KMX_PREDICTOR_FLOAT32 = 8,                 /* 1 if stored as float */
+    KMX_PREDICTOR_FLOAT32 = 8,                 /* 1 if its real arrays are float (storage float32, int16, int8) */
+    KMX_PREDICTOR_STORAGE = 9,                 /* its kmx_storage */
     KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_predictor_info_key;
 
+/* How a predictor's blob stores its numbers (KMX_PARAM_STORAGE). */
+typedef enum kmx_storage {
+    KMX_STORAGE_FLOAT64 = 0,            /* every array as double */
+    KMX_STORAGE_FLOAT32 = 1,            /* every array as float: half the bytes */
+    KMX_STORAGE_INT16 = 2,              /* landmarks as int16 with a scale per leaf, the rest float */
+    KMX_STORAGE_INT8 = 3,               /* landmarks as int8 with a scale per leaf, the rest float */
+    KMX_STORAGE_FORCE_INT_ = 0x7FFFFFFF /* not a value */
+} kmx_storage;
+
 /* Builds a predictor from a trained model and its (labelled) training data. SVM models:
- * the full DC-Pred++ (params: leaves, landmarks, pseudo, float32); KRR-family
- * models: their own centers become the landmarks (params: float32). */
+ * the full DC-Pred++ (params: leaves, landmarks, pseudo, storage or float32; the
+ * leaves' models are fitted to the stored, rounded or quantized, numbers);
+ * KRR-family models: their own centers become the landmarks (params: storage
+ * or float32; int16/int8 quantize the centers under the model's beta). */
 KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, const kmx_model *model,
                                        const kmx_dataset *train, const char *params);
 KMX_API void kmx_predictor_free(kmx_predictor *predictor);

@@ -38,7 +38,11 @@
  * Numbers: float64 predictors compute in double, float32 ones in float
  * (inputs are double and rounded to float on use); both give the same
  * results as the full library's predictor (double: to about 1e-12; float:
- * same labels, outputs to about 1e-4 relative).
+ * same labels, outputs to about 1e-4 relative). int16 and int8 predictors
+ * (format version 2) store their landmarks as integer codes with a scale per
+ * leaf, everything else as float32; they compute in float from the landmarks
+ * dequantized one at a time into the scratch (d more floats), with the
+ * float32 guarantees against the full library's predictor.
  */
 #ifndef KMX_INFER_H
 #define KMX_INFER_H
@@ -64,7 +68,7 @@ extern "C" {
  * kmx/kmx_version.h, generated from the build's one version); what a device
  * needs to know is the blob format. The newest predictor blob format version
  * this runtime reads: */
-#define KMX_INFER_BLOB_VERSION 1
+#define KMX_INFER_BLOB_VERSION 2 /* version 1 blobs (float64, float32) are read too */
 
 /* Status codes: 0 is success; the numbers are frozen. One list generates the
  * enum and kmx_infer_status_name's table. */
@@ -133,7 +137,13 @@ KMX_INFER_API int64_t kmx_infer_features(const kmx_infer_predictor *p);         
 KMX_INFER_API int64_t kmx_infer_outputs(const kmx_infer_predictor *p);               /* decision values per row */
 KMX_INFER_API int64_t kmx_infer_classes(const kmx_infer_predictor *p);               /* 0 for regression */
 KMX_INFER_API double kmx_infer_class_label(const kmx_infer_predictor *p, int64_t i); /* 0 when out of range */
-KMX_INFER_API int kmx_infer_is_float32(const kmx_infer_predictor *p);
+KMX_INFER_API int kmx_infer_is_float32(const kmx_infer_predictor *p); /* real arrays are float (all but float64) */
+/* How the blob stores its arrays (the values of kmx_storage in kmx.h). */
+#define KMX_INFER_STORAGE_FLOAT64 0
+#define KMX_INFER_STORAGE_FLOAT32 1
+#define KMX_INFER_STORAGE_INT16 2 /* landmarks int16 codes, a scale per leaf; the rest float32 */
+#define KMX_INFER_STORAGE_INT8 3  /* landmarks int8 codes, a scale per leaf; the rest float32 */
+KMX_INFER_API int kmx_infer_storage(const kmx_infer_predictor *p);
 KMX_INFER_API int64_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p); /* for kmx_infer_predict_r */
 
 #ifdef __cplusplus

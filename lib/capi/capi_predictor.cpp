@@ -14,6 +14,7 @@
 #include "predict/dcpred.h"
 #include "predict/predictor_blob.h"
 #include "predict/predictor_from_expansion.h"
+#include "predict/predictor_storage.h"
 #include "krr/expansion_model.h"
 
 // Immutable after creation: the predictor, its blob, the arena it needs.
@@ -27,12 +28,24 @@ namespace kmx::capi {
 
 namespace {
 
+// storage=..., or float32=1 (its older spelling of storage=float32); both
+// given must agree.
+PredictorStorage storage(const ParamList &list) {
+    const double chosen = list.get(KMX_PARAM_STORAGE, NAN);
+    const bool float32 = list.get_or_default(KMX_PARAM_FLOAT32) != 0;
+    if (std::isnan(chosen)) return float32 ? PredictorStorage::float32 : PredictorStorage::float64;
+    if (float32 && chosen != KMX_STORAGE_FLOAT32)
+        fail(KMX_E_INVALID_ARGUMENT, "float32=1 means storage=float32, but storage=%s was given",
+             kmx_param_value_name(KMX_PARAM_STORAGE, chosen));
+    return PredictorStorage(int(chosen));
+}
+
 DcpredOptions dcpred_options(const ParamList &list, const Model &model) {
     DcpredOptions o;
     o.leaves = int64_t(list.get_or_default(KMX_PARAM_LEAVES));
     o.landmarks = int64_t(list.get_or_default(KMX_PARAM_LANDMARKS));
     o.pseudo = int64_t(list.get_or_default(KMX_PARAM_PSEUDO));
-    o.float32 = list.get_or_default(KMX_PARAM_FLOAT32) != 0;
+    o.storage = storage(list);
     o.C = model.C;
     return o;
 }
@@ -48,7 +61,7 @@ CompactPredictor build(Context &ctx, const Model &model, const Dataset &train, c
                  find_param(tree_param)->name);
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
     return predictor_from_expansion(expansion_from_model(model), task, model.classes, KMX_MULTICLASS_OVR,
-                                    list.get_or_default(KMX_PARAM_FLOAT32) != 0);
+                                    storage(list));
 }
 
 // The handle for a predictor: its blob written once, the inference arena it needs.
@@ -91,7 +104,9 @@ double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
         case KMX_PREDICTOR_OUTPUTS:
             return double(p.outputs);
         case KMX_PREDICTOR_FLOAT32:
-            return p.float32 ? 1 : 0;
+            return stores_float(p.storage) ? 1 : 0;
+        case KMX_PREDICTOR_STORAGE:
+            return double(p.storage);
         default:
             fail(KMX_E_INVALID_ARGUMENT, "unknown predictor information key %d", int(key));
     }

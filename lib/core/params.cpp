@@ -25,6 +25,7 @@ const char *const kApproxNames[] = {"nystrom", "kmeans_nystrom", "meka", nullptr
 const char *const kBiasNames[] = {"auto", "off", "on", nullptr};
 const char *const kMulticlassNames[] = {"ovo", "ovr", nullptr};
 const char *const kPrecisionNames[] = {"float64", "float32", nullptr};
+const char *const kStorageNames[] = {"float64", "float32", "int16", "int8", nullptr};
 constexpr double kInf = INFINITY;
 constexpr double kMaxExact = 9007199254740992.0;  // 2^53
 
@@ -144,7 +145,10 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_PSEUDO, "pseudo", -1, 1e5, KMX_BOUND_INTEGER, -1, nullptr, kOwnerPredictor, 0,
      "pseudo-landmarks per leaf; -1 = auto (none)"},
     {KMX_PARAM_FLOAT32, "float32", 0, 1, KMX_BOUND_INTEGER, 0, nullptr, kOwnerPredictor, 0,
-     "1 = store the predictor as float (half the bytes), 0 = double"},
+     "1 = store the predictor as float (half the bytes), 0 = double; storage=float32 says the same"},
+    {KMX_PARAM_STORAGE, "storage", 0, 3, KMX_BOUND_ENUM, KMX_STORAGE_FLOAT64, kStorageNames, kOwnerPredictor, 0,
+     "how the predictor stores its numbers: float64; float32 (half the bytes); int16 or int8 (landmarks as "
+     "integers with a scale per leaf, the rest float32; the leaves' models are fitted to them)"},
 };
 
 // Aliases accepted for enum values in the string form.

@@ -15,7 +15,9 @@ enum { INFER_TRIANGLE_LOWER, INFER_TRIANGLE_UPPER, INFER_TRIANGLE_MIDPOINT };
 
 struct kmx_infer_predictor {
     const unsigned char *blob;
-    int float32;
+    int float32;       /* real arrays are float */
+    int landmark_bits; /* 0: landmarks are reals; 16 or 8: int16/int8 codes with a scale per leaf */
+    int leaf_words;    /* words per leaf-table record (by format version) */
     int kernel;
     int degree;
     int task;
@@ -31,7 +33,7 @@ struct kmx_infer_predictor {
     const double *class_labels;     /* classes */
     const void *top_centers;        /* real[top * d] */
     const uint64_t *top_leaf_begin; /* top + 1 */
-    const uint64_t *leaf_table;     /* leaves * KMX_BLOB_LEAF_WORDS */
+    const uint64_t *leaf_table;     /* leaves * leaf_words */
     size_t max_landmarks;           /* largest m over the leaves */
     size_t max_features;            /* largest m + p_tri + p_prod */
     int has_triangles;
@@ -45,7 +47,8 @@ typedef struct infer_leaf {
     size_t triangle;
     size_t products;
     const void *center;
-    const void *landmarks;
+    const void *landmarks; /* reals, or codes (landmark_bits) */
+    double scale;          /* quantized landmarks: u = center + scale·q */
     const void *triangle_dist;
     const int32_t *pairs;
     const void *beta;
@@ -56,9 +59,9 @@ infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l);
 
 /* Scratch layout for one call (real = float or double): c̄ (max_features
  * reals), r (max_landmarks reals, when there are triangles), o (outputs
- * reals), votes (classes uint32). */
-size_t kmx_infer__scratch_bytes(int float32, size_t max_features, size_t max_landmarks, int has_triangles,
-                                size_t outputs, size_t classes);
+ * reals), u (d reals, one dequantized landmark, when quantized), votes
+ * (classes uint32). p's counts must be set. */
+size_t kmx_infer__scratch_bytes(const kmx_infer_predictor *p);
 
 /* One row, in double or float; scratch already checked. */
 void kmx_infer__predict_f64(const kmx_infer_predictor *p, const double *x, double *label, double *outputs,

@@ -2,6 +2,7 @@
  * offset, alignment, checksum and index of the blob is checked here, once,
  * so predicting can trust it. The header is decoded byte by byte; arrays
  * are used in place, so they need a little-endian host. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -71,7 +72,7 @@ static kmx_infer_status check_preamble(const unsigned char *blob, size_t blob_le
     CHECK(memcmp(blob, KMX_BLOB_MAGIC, KMX_BLOB_MAGIC_BYTES) == 0);
     version = kmx_le_u32(blob + KMX_BLOB_OFF_VERSION);
     if (version > KMX_BLOB_VERSION) return KMX_INFER_E_VERSION;
-    CHECK(version == KMX_BLOB_VERSION);
+    CHECK(version >= 1);
     if (((uintptr_t)blob & (KMX_BLOB_ALIGN - 1)) != 0) return KMX_INFER_E_ALIGNMENT;
     CHECK(blob_len >= KMX_BLOB_HEADER_BYTES);
     CHECK(kmx_le_u64(blob + KMX_BLOB_OFF_TOTAL_BYTES) == blob_len);
@@ -84,19 +85,33 @@ static kmx_infer_status check_preamble(const unsigned char *blob, size_t blob_le
     return KMX_INFER_OK;
 }
 
+/* The storage flags: version 1 knows only float32; version 2 adds int16 or
+ * int8 landmarks (one of them, with float32 reals). */
+static kmx_infer_status decode_storage(uint32_t flags, uint32_t version, kmx_infer_predictor *p) {
+    const uint32_t codes = flags & (KMX_BLOB_FLAG_INT16_LANDMARKS | KMX_BLOB_FLAG_INT8_LANDMARKS);
+    CHECK((flags & ~(KMX_BLOB_FLAG_FLOAT32 | codes)) == 0);
+    CHECK(codes == 0 || (version >= 2 && codes != (KMX_BLOB_FLAG_INT16_LANDMARKS | KMX_BLOB_FLAG_INT8_LANDMARKS) &&
+                         (flags & KMX_BLOB_FLAG_FLOAT32) != 0));
+    p->float32 = (flags & KMX_BLOB_FLAG_FLOAT32) != 0;
+    p->landmark_bits = codes == KMX_BLOB_FLAG_INT16_LANDMARKS ? 16 : codes == KMX_BLOB_FLAG_INT8_LANDMARKS ? 8 : 0;
+    p->leaf_words = version == 1 ? KMX_BLOB_LEAF_WORDS_V1 : KMX_BLOB_LEAF_WORDS_V2;
+    return KMX_INFER_OK;
+}
+
 static kmx_infer_status decode_scalars(const unsigned char *blob, kmx_infer_predictor *p) {
     const uint32_t flags = kmx_le_u32(blob + KMX_BLOB_OFF_FLAGS);
+    const uint32_t version = kmx_le_u32(blob + KMX_BLOB_OFF_VERSION);
     const uint32_t kernel = kmx_le_u32(blob + KMX_BLOB_OFF_KERNEL);
     const uint32_t task = kmx_le_u32(blob + KMX_BLOB_OFF_TASK);
     const uint32_t multiclass = kmx_le_u32(blob + KMX_BLOB_OFF_MULTICLASS);
     const uint32_t triangle_estimate = kmx_le_u32(blob + KMX_BLOB_OFF_TRIANGLE_ESTIMATE);
     const int32_t degree = (int32_t)kmx_le_u32(blob + KMX_BLOB_OFF_DEGREE);
-    CHECK((flags & ~KMX_BLOB_FLAG_FLOAT32) == 0 && kmx_le_u32(blob + KMX_BLOB_OFF_RESERVED) == 0);
+    TRY(decode_storage(flags, version, p));
+    CHECK(kmx_le_u32(blob + KMX_BLOB_OFF_RESERVED) == 0);
     CHECK(kernel <= INFER_KERNEL_SIGMOID && task <= INFER_TASK_REGRESSION);
     CHECK(multiclass <= INFER_MULTICLASS_OVR && triangle_estimate <= INFER_TRIANGLE_MIDPOINT);
     CHECK(kernel != INFER_KERNEL_POLYNOMIAL || degree >= 1);
     p->blob = blob;
-    p->float32 = (flags & KMX_BLOB_FLAG_FLOAT32) != 0;
     p->kernel = (int)kernel;
     p->degree = (int)degree;
     p->task = (int)task;
@@ -157,7 +172,7 @@ static kmx_infer_status decode_arrays(const unsigned char *blob, size_t blob_len
     const uint64_t table_at = kmx_le_u64(blob + KMX_BLOB_OFF_LEAF_TABLE_AT);
     uint64_t centers, table_words;
     TRY(multiply(p->top, p->d, &centers));
-    TRY(multiply(p->leaves, KMX_BLOB_LEAF_WORDS, &table_words));
+    TRY(multiply(p->leaves, (uint64_t)p->leaf_words, &table_words));
     TRY(check_array(classes_at, p->classes, 8, blob_len));
     TRY(check_reals(blob, centers_at, centers, p->float32, blob_len));
     TRY(check_array(begin_at, (uint64_t)p->top + 1, 8, blob_len));
@@ -189,9 +204,24 @@ static kmx_infer_status check_pairs(const int32_t *pairs, uint64_t products, uin
 
 static int kernel_is_stationary(int kernel) { return kernel == INFER_KERNEL_RBF || kernel == INFER_KERNEL_LAPLACIAN; }
 
+/* A leaf's landmarks: reals, or (quantized) codes of landmark_bits with a
+ * scale that is a float in [FLT_MIN, KMX_BLOB_MAX_LANDMARK_SCALE]; a version-2
+ * record's scale word is 0 when the landmarks are reals. */
+static kmx_infer_status check_landmarks(const kmx_infer_predictor *p, const uint64_t *words, uint64_t count,
+                                        uint64_t blob_len) {
+    double scale = 0;
+    if (p->leaf_words > KMX_BLOB_LEAF_SCALE) scale = read_f64((const unsigned char *)(words + KMX_BLOB_LEAF_SCALE));
+    if (p->landmark_bits == 0) {
+        CHECK(scale == 0);
+        return check_reals(p->blob, words[KMX_BLOB_LEAF_LANDMARKS_AT], count, p->float32, blob_len);
+    }
+    CHECK(scale >= FLT_MIN && scale <= KMX_BLOB_MAX_LANDMARK_SCALE && (double)(float)scale == scale);
+    return check_array(words[KMX_BLOB_LEAF_LANDMARKS_AT], count, (uint64_t)p->landmark_bits / 8, blob_len);
+}
+
 /* One leaf record: counts, then each of its arrays in range and aligned. */
 static kmx_infer_status check_leaf(kmx_infer_predictor *p, size_t l, uint64_t blob_len) {
-    const uint64_t *words = p->leaf_table + l * KMX_BLOB_LEAF_WORDS;
+    const uint64_t *words = p->leaf_table + l * (size_t)p->leaf_words;
     const uint64_t m = words[KMX_BLOB_LEAF_M], triangle = words[KMX_BLOB_LEAF_TRIANGLE];
     const uint64_t products = words[KMX_BLOB_LEAF_PRODUCTS];
     uint64_t landmark_values, dist_values, pair_values, beta_values, features;
@@ -203,7 +233,7 @@ static kmx_infer_status check_leaf(kmx_infer_predictor *p, size_t l, uint64_t bl
     TRY(multiply(products, 2, &pair_values));
     TRY(multiply(features, p->outputs, &beta_values));
     TRY(check_reals(p->blob, words[KMX_BLOB_LEAF_CENTER_AT], p->d, p->float32, blob_len));
-    TRY(check_reals(p->blob, words[KMX_BLOB_LEAF_LANDMARKS_AT], landmark_values, p->float32, blob_len));
+    TRY(check_landmarks(p, words, landmark_values, blob_len));
     TRY(check_reals(p->blob, words[KMX_BLOB_LEAF_TRIANGLE_DIST_AT], dist_values, p->float32, blob_len));
     TRY(check_array(words[KMX_BLOB_LEAF_PAIRS_AT], pair_values, 4, blob_len));
     TRY(check_reals(p->blob, words[KMX_BLOB_LEAF_BETA_AT], beta_values, p->float32, blob_len));
@@ -228,8 +258,7 @@ static kmx_infer_status decode_blob(const void *blob_pointer, size_t blob_len, k
     TRY(decode_arrays(blob, blob_len, p));
     TRY(check_routing(p));
     for (l = 0; l < p->leaves; ++l) TRY(check_leaf(p, l, blob_len));
-    p->scratch_bytes = kmx_infer__scratch_bytes(p->float32, p->max_features, p->max_landmarks, p->has_triangles,
-                                                p->outputs, p->classes);
+    p->scratch_bytes = kmx_infer__scratch_bytes(p);
     return KMX_INFER_OK;
 }
 

@@ -3,6 +3,7 @@
  * caller's arguments. Nothing here allocates or writes outside the caller's
  * buffers and the scratch. */
 #include <math.h>
+#include <string.h>
 
 #include "blob_layout.h"
 #include "infer_internal.h"
@@ -13,6 +14,7 @@
 #define R_SQRT sqrt
 #define R_FABS fabs
 #define R_TANH tanh
+#define QUANTIZED 0
 #include "predict_real.h"
 #undef REAL
 #undef FN
@@ -20,6 +22,7 @@
 #undef R_SQRT
 #undef R_FABS
 #undef R_TANH
+#undef QUANTIZED
 
 #define REAL float
 #define FN(name) name##_f32
@@ -27,10 +30,11 @@
 #define R_SQRT sqrtf
 #define R_FABS fabsf
 #define R_TANH tanhf
+#define QUANTIZED 1
 #include "predict_real.h"
 
 infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l) {
-    const uint64_t *words = p->leaf_table + l * KMX_BLOB_LEAF_WORDS;
+    const uint64_t *words = p->leaf_table + l * (size_t)p->leaf_words;
     infer_leaf leaf;
     leaf.m = (size_t)words[KMX_BLOB_LEAF_M];
     leaf.triangle = (size_t)words[KMX_BLOB_LEAF_TRIANGLE];
@@ -41,16 +45,18 @@ infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l) {
     leaf.pairs = (const int32_t *)(const void *)(p->blob + words[KMX_BLOB_LEAF_PAIRS_AT]);
     leaf.beta = p->blob + words[KMX_BLOB_LEAF_BETA_AT];
     leaf.bias = p->blob + words[KMX_BLOB_LEAF_BIAS_AT];
+    leaf.scale = 0;
+    if (p->landmark_bits) memcpy(&leaf.scale, words + KMX_BLOB_LEAF_SCALE, sizeof leaf.scale);
     return leaf;
 }
 
 static size_t round_up_8(size_t bytes) { return (bytes + 7u) & ~(size_t)7u; }
 
-size_t kmx_infer__scratch_bytes(int float32, size_t max_features, size_t max_landmarks, int has_triangles,
-                                size_t outputs, size_t classes) {
-    const size_t real_bytes = float32 ? sizeof(float) : sizeof(double);
-    const size_t reals = max_features + (has_triangles ? max_landmarks : 0) + outputs;
-    return round_up_8(reals * real_bytes + classes * sizeof(uint32_t));
+size_t kmx_infer__scratch_bytes(const kmx_infer_predictor *p) {
+    const size_t real_bytes = p->float32 ? sizeof(float) : sizeof(double);
+    const size_t reals =
+        p->max_features + (p->has_triangles ? p->max_landmarks : 0) + p->outputs + (p->landmark_bits ? p->d : 0);
+    return round_up_8(reals * real_bytes + p->classes * sizeof(uint32_t));
 }
 
 static int misaligned(const void *pointer) { return ((uintptr_t)pointer & 7u) != 0; }
@@ -112,6 +118,11 @@ int64_t kmx_infer_features(const kmx_infer_predictor *p) { return p ? (int64_t)p
 int64_t kmx_infer_outputs(const kmx_infer_predictor *p) { return p ? (int64_t)p->outputs : 0; }
 int64_t kmx_infer_classes(const kmx_infer_predictor *p) { return p ? (int64_t)p->classes : 0; }
 int kmx_infer_is_float32(const kmx_infer_predictor *p) { return p ? p->float32 : 0; }
+int kmx_infer_storage(const kmx_infer_predictor *p) {
+    if (!p) return 0;
+    if (p->landmark_bits) return p->landmark_bits == 16 ? KMX_INFER_STORAGE_INT16 : KMX_INFER_STORAGE_INT8;
+    return p->float32 ? KMX_INFER_STORAGE_FLOAT32 : KMX_INFER_STORAGE_FLOAT64;
+}
 int64_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p) { return p ? (int64_t)p->scratch_bytes : 0; }
 
 double kmx_infer_class_label(const kmx_infer_predictor *p, int64_t i) {

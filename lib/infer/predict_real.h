@@ -1,8 +1,9 @@
 /* predict_real.h — the prediction rule of lib/predict/compact_predictor.h for
  * one row, written once for both precisions. predict.c includes it twice:
  * with REAL double (names suffixed _f64, exp/sqrt/fabs/tanh) and with REAL
- * float (_f32, expf/...). It expects REAL, FN(name), R_EXP, R_SQRT, R_FABS
- * and R_TANH defined; it defines only static functions and FN(predict). */
+ * float (_f32, expf/...). It expects REAL, FN(name), R_EXP, R_SQRT, R_FABS,
+ * R_TANH and QUANTIZED (1: reads quantized landmarks, which only float
+ * predictors have) defined; it defines only static functions and FN(predict). */
 
 /* ‖x − c‖² and ‖x − c‖₁ and x·c for a double row x and a stored row c. */
 static REAL FN(squared_distance)(const double *x, const REAL *c, size_t d) {
@@ -93,13 +94,24 @@ static REAL FN(kernel)(const kmx_infer_predictor *p, const double *x, const REAL
     }
 }
 
-/* Step 2: c_j = K(x, u_j) and r_j. */
+/* Landmark j: in place, or (quantized, float predictors only: QUANTIZED)
+ * dequantized into u: center + scale·q. */
+static const REAL *FN(landmark)(const kmx_infer_predictor *p, const infer_leaf *leaf, size_t j, REAL *u) {
+    const REAL *center = (const REAL *)leaf->center;
+    const int16_t *q16 = (const int16_t *)leaf->landmarks + j * p->d;
+    const int8_t *q8 = (const int8_t *)leaf->landmarks + j * p->d;
+    size_t k;
+    if (!QUANTIZED || p->landmark_bits == 0) return (const REAL *)leaf->landmarks + j * p->d;
+    for (k = 0; k < p->d; ++k) u[k] = center[k] + (REAL)leaf->scale * (REAL)(p->landmark_bits == 16 ? q16[k] : q8[k]);
+    return u;
+}
+
+/* Step 2: c_j = K(x, u_j) and r_j; u holds d reals for a dequantized landmark. */
 static void FN(landmark_features)(const kmx_infer_predictor *p, const infer_leaf *leaf, const double *x, REAL *c,
-                                  REAL *r) {
-    const REAL *landmarks = (const REAL *)leaf->landmarks;
+                                  REAL *r, REAL *u) {
     REAL unused = 0;
     size_t j;
-    for (j = 0; j < leaf->m; ++j) c[j] = FN(kernel)(p, x, landmarks + j * p->d, r ? r + j : &unused);
+    for (j = 0; j < leaf->m; ++j) c[j] = FN(kernel)(p, x, FN(landmark)(p, leaf, j, u), r ? r + j : &unused);
 }
 
 /* ρ_t's estimate from its triangle bounds over the m landmarks. */
@@ -168,9 +180,10 @@ void FN(kmx_infer__predict)(const kmx_infer_predictor *p, const double *x, doubl
     REAL *c_bar = (REAL *)scratch;
     REAL *r = c_bar + p->max_features;
     REAL *o = r + (p->has_triangles ? p->max_landmarks : 0);
-    uint32_t *votes = (uint32_t *)(void *)(o + p->outputs);
+    REAL *u = o + p->outputs;
+    uint32_t *votes = (uint32_t *)(void *)(u + (p->landmark_bits ? p->d : 0));
     size_t k;
-    FN(landmark_features)(p, &leaf, x, c_bar, leaf.triangle > 0 ? r : NULL);
+    FN(landmark_features)(p, &leaf, x, c_bar, leaf.triangle > 0 ? r : NULL, u);
     FN(triangle_features)(p, &leaf, r, c_bar + leaf.m);
     FN(product_features)(&leaf, c_bar, c_bar + leaf.m + leaf.triangle);
     FN(leaf_outputs)(&leaf, p->outputs, c_bar, o);

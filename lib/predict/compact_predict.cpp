@@ -22,6 +22,7 @@
 #include "core/isa_dispatch.h"
 #include "kernel/fast_exp.h"
 #include "linalg/linalg.h"
+#include "predictor_storage.h"
 #include "pseudo_landmarks.h"
 
 namespace kmx {
@@ -54,6 +55,8 @@ void check_leaf(const CompactPredictor &p, const PredictorLeaf &leaf, int64_t in
     }
     if (leaf.beta.size() != size_t(leaf.features() * p.outputs)) bad("beta must be features() x outputs");
     if (leaf.bias.size() != size_t(p.outputs)) bad("bias must have `outputs` values");
+    if (quantizes_landmarks(p.storage) ? !valid_landmark_scale(leaf.landmark_scale) : leaf.landmark_scale != 0)
+        bad("landmark_scale must be a float in [FLT_MIN, 1e30] for int16/int8 storage, else 0");
     if (!all_finite(leaf.center) || !all_finite(leaf.landmarks) || !all_finite(leaf.triangle_dist) ||
         !all_finite(leaf.beta) || !all_finite(leaf.bias))
         bad("non-finite value");
@@ -70,6 +73,7 @@ int64_t expected_outputs(const CompactPredictor &p) {
 
 void check_compact_predictor(const CompactPredictor &p) {
     require(p.d >= 1, "compact predictor: d must be >= 1");
+    require(int(p.storage) >= 0 && int(p.storage) <= int(PredictorStorage::int8), "compact predictor: unknown storage");
     require(p.kernel.gamma_for(p.d) > 0 && std::isfinite(p.kernel.gamma_for(p.d)), "compact predictor: bad gamma");
     if (p.task == PredictorTask::classification) {
         require(p.classes.size() >= 2, "compact predictor: classification needs at least 2 classes");

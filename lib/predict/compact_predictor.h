@@ -27,9 +27,16 @@
 //     in LIBSVM's order 0v1, 0v2, …, 1v2, …; o > 0 votes for i, else j; the class
 //     with most votes wins (ties to the lowest index).
 //
-// Storage precision: `float32` predictors round every real array (centers,
-// landmarks, distances, β, bias) to float when written; the in-memory form
-// keeps doubles, already rounded, so both predict paths see the same numbers.
+// Storage (PredictorStorage; predictor_storage.h does the rounding):
+//   float64  every real array as double;
+//   float32  every real array (centers, landmarks, distances, β, bias) rounded
+//            to float;
+//   int16, int8  as float32, except the landmarks: integers q with one scale s
+//            per leaf, u = center + s·q (the leaf's routing center, stored as
+//            float, is the offset; |q| <= 32767 or 127).
+// The in-memory form keeps doubles, already rounded (landmarks already
+// dequantized, center + landmark_scale · q in double), so every predict path
+// and the blob see the same numbers.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -42,11 +49,14 @@ namespace kmx {
 enum class PredictorTask { classification, regression };
 // How a triangle pseudo-landmark's distance is estimated from its bounds.
 enum class TriangleEstimate { lower = 0, upper = 1, midpoint = 2 };
+// How the blob stores the arrays (values as kmx_storage in kmx.h).
+enum class PredictorStorage { float64 = 0, float32 = 1, int16 = 2, int8 = 3 };
 
 struct PredictorLeaf {
     std::vector<double> center;          // d: the routing center
     int64_t m = 0;                       // landmarks
     std::vector<double> landmarks;       // m x d row-major
+    double landmark_scale = 0;           // int16/int8 storage: s of u = center + s·q (> 0); else 0
     int64_t triangle = 0;                // p_tri
     std::vector<double> triangle_dist;   // p_tri x m row-major: D_tj = ‖v_t − u_j‖
     int64_t products = 0;                // p_prod
@@ -65,7 +75,7 @@ struct CompactPredictor {
     std::vector<double> classes;                     // classification: increasing labels
     int64_t outputs = 1;                             // values per row in step 4
     TriangleEstimate triangle_estimate = TriangleEstimate::lower;
-    bool float32 = false;
+    PredictorStorage storage = PredictorStorage::float64;
     std::vector<double> top_centers;      // top x d row-major
     std::vector<int64_t> top_leaf_begin;  // top + 1 offsets into leaves
     std::vector<PredictorLeaf> leaves;

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "linalg/linalg.h"
+#include "predictor_storage.h"
 #include "pseudo_landmarks.h"
 #include "model/model.h"
 #include "svm/svm_dual.h"
@@ -52,10 +53,6 @@ struct Build {
     double C = 0, lambda = 0;
     std::unique_ptr<Dataset> data;  // borrows x
 };
-
-void round_to_float(std::vector<double> &values) {
-    for (double &v : values) v = double(float(v));
-}
 
 // ------------------------------------------------------------------- knobs
 // auto_leaves: the leaf count when options.leaves is 0.
@@ -124,7 +121,7 @@ std::vector<double> kmeans_centers(Build &b, const Rows &rows, int64_t d, int64_
     std::vector<int32_t> assignment(rows.size());
     Arena scratch(kmeans_workspace_bytes(*data, km.k, b.ctx.threads));
     kmeans(b.ctx, scratch, *data, km, centers.data(), assignment.data());
-    if (b.options.float32) round_to_float(centers);
+    round_reals(centers, b.options.storage);
     return centers;
 }
 
@@ -360,7 +357,7 @@ void choose_landmarks(Build &b, const Rows &leaf, const std::vector<double> &wei
     if (b.plan.m >= int64_t(leaf.size())) {  // every row is a landmark: the exact local kernel
         out.landmarks = gather(b, leaf, d);
         out.m = int64_t(leaf.size());
-        if (b.options.float32) round_to_float(out.landmarks);
+        store_landmarks(out, b.options.storage);
         return;
     }
     Rows support;
@@ -382,7 +379,7 @@ void choose_landmarks(Build &b, const Rows &leaf, const std::vector<double> &wei
     Arena scratch(kmeans_workspace_bytes(*data, km.k, b.ctx.threads));
     kmeans(b.ctx, scratch, *data, km, out.landmarks.data(), assignment.data());
     out.m = km.k;
-    if (b.options.float32) round_to_float(out.landmarks);
+    store_landmarks(out, b.options.storage);
 }
 
 // Triangle pseudo-landmarks from the leaf's weighted rows (the support
@@ -398,7 +395,7 @@ void choose_pseudo_landmarks(Build &b, Rng &rng, const KernelSpec &kernel, const
     for (size_t i = 0; i < candidates.size(); ++i)
         std::copy(&b.x[size_t(candidates[i] * d)], &b.x[size_t((candidates[i] + 1) * d)], &x[i * size_t(d)]);
     if (p_tri > 0) choose_triangle_pseudo_landmarks(rng, kernel, x.data(), int64_t(candidates.size()), d, p_tri, out);
-    if (b.options.float32) round_to_float(out.triangle_dist);
+    round_reals(out.triangle_dist, b.options.storage);
     choose_product_pairs(rng, std::min(b.plan.p_prod, out.m * (out.m + 1) / 2), out);
 }
 
@@ -528,6 +525,7 @@ void retrain_ridge(Build &b, const Rows &leaf, const double *t, int64_t stride, 
 void constant_leaf(const Build &b, const Rows &leaf_rows, int64_t outputs, PredictorLeaf &leaf) {
     leaf.m = 1;
     leaf.landmarks = leaf.center;
+    store_landmarks(leaf, b.options.storage);
     leaf.beta.assign(size_t(outputs), 0.0);
     leaf.bias.assign(size_t(outputs), 0.0);
     if (b.machines.empty()) {
@@ -668,7 +666,8 @@ void fit_leaves(Build &b, CompactPredictor &p, const std::vector<Rows> &rows, co
             Rng rng = Rng(seed).split(l);
             fit_leaf(b, p, rows[l], weights[l], targets[l], rng, leaf);
         }
-        if (b.options.float32) round_to_float(leaf.beta), round_to_float(leaf.bias);
+        round_reals(leaf.beta, b.options.storage);
+        round_reals(leaf.bias, b.options.storage);
         b.ctx.progress(0.5 + 0.5 * double(l + 1) / double(rows.size()), "dcpred leaves");
     }
 }
@@ -707,8 +706,8 @@ CompactPredictor build(Build &b, CompactPredictor p, const Model *model) {
     check_tree_budget(b, p.d);
     const std::vector<Rows> rows = build_tree(b, p);
     fit_leaves(b, p, rows, model);
-    if (b.options.float32) round_to_float(p.top_centers);
-    p.float32 = b.options.float32;
+    round_reals(p.top_centers, b.options.storage);
+    p.storage = b.options.storage;
     check_compact_predictor(p);
     return p;
 }
@@ -763,14 +762,16 @@ CompactPredictor build_dcpred_regression(Context &ctx, const KernelSpec &kernel,
     return build(b, std::move(p), nullptr);
 }
 
-size_t compact_predictor_bytes(const CompactPredictor &p, bool float32) {
-    size_t reals = p.top_centers.size(), ints = p.top_leaf_begin.size();
+size_t compact_predictor_bytes(const CompactPredictor &p, PredictorStorage storage) {
+    const size_t code_bytes = storage == PredictorStorage::int16 ? 2 : 1;
+    size_t reals = p.top_centers.size(), ints = p.top_leaf_begin.size(), codes = 0;
     for (const PredictorLeaf &leaf : p.leaves) {
-        reals += leaf.center.size() + leaf.landmarks.size() + leaf.triangle_dist.size() + leaf.beta.size() +
-                 leaf.bias.size();
-        ints += 3 + leaf.product_pairs.size();
+        reals += leaf.center.size() + leaf.triangle_dist.size() + leaf.beta.size() + leaf.bias.size();
+        (quantizes_landmarks(storage) ? codes : reals) += leaf.landmarks.size();
+        ints += 3 + leaf.product_pairs.size() + (quantizes_landmarks(storage) ? 1 : 0);  // + the scale
     }
-    return reals * (float32 ? sizeof(float) : sizeof(double)) + ints * sizeof(int32_t);
+    return reals * (stores_float(storage) ? sizeof(float) : sizeof(double)) + ints * sizeof(int32_t) +
+           codes * code_bytes;
 }
 
 }  // namespace kmx

@@ -60,7 +60,8 @@ struct DcpredOptions {
     PseudoKind pseudo_kind = PseudoKind::automatic;  // automatic: both for stationary kernels, else products
     int triangle_estimate = -1;  // TriangleEstimate value; -1 = pick by kernel approximation error on G_II
     int64_t submatrix = 1000;    // |I| for W̄ (capped at the leaf's rows)
-    bool float32 = false;        // round every stored array to float (before β is fitted)
+    PredictorStorage storage = PredictorStorage::float64;  // how the blob stores it (compact_predictor.h);
+                                                           // rounded/quantized before β is fitted
     double C = 0;                // classification; 0 = the model's: its largest |y_i α_i|
     double eps = 1e-3;           // KKT tolerance of the local and retrained SVMs
     DcpredFit fit = DcpredFit::distill_local;  // classification only
@@ -83,8 +84,9 @@ CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &t
 CompactPredictor build_dcpred_regression(Context &ctx, const KernelSpec &kernel, double lambda, const Dataset &train,
                                          const DcpredOptions &options);
 
-// Bytes a predictor takes when stored as arrays of float64 or float32 values
-// (plus 4-byte indices): what the blob holds, without its headers.
-size_t compact_predictor_bytes(const CompactPredictor &predictor, bool float32);
+// Bytes a predictor takes when stored with `storage` (arrays of float64 or
+// float32 values, int16/int8 landmark codes, 4-byte indices): what the blob
+// holds, without its headers and padding.
+size_t compact_predictor_bytes(const CompactPredictor &predictor, PredictorStorage storage);
 
 }  // namespace kmx

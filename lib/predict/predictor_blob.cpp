@@ -15,12 +15,30 @@
 #include "io/byte_codec.h"
 #include "io/crc32.h"
 #include "compact_predict.h"
+#include "predictor_storage.h"
 
 namespace kmx {
 
 namespace {
 
-constexpr int kLeafWords = KMX_BLOB_LEAF_WORDS;
+// The oldest format version that holds the predictor (older runtimes read
+// float64 and float32 blobs), and its words per leaf record.
+uint32_t format_version(const CompactPredictor &p) { return quantizes_landmarks(p.storage) ? 2 : 1; }
+size_t leaf_words(uint32_t version) { return version == 1 ? KMX_BLOB_LEAF_WORDS_V1 : KMX_BLOB_LEAF_WORDS_V2; }
+
+uint32_t storage_flags(PredictorStorage storage) {
+    const uint32_t real = stores_float(storage) ? KMX_BLOB_FLAG_FLOAT32 : 0;
+    if (storage == PredictorStorage::int16) return real | KMX_BLOB_FLAG_INT16_LANDMARKS;
+    if (storage == PredictorStorage::int8) return real | KMX_BLOB_FLAG_INT8_LANDMARKS;
+    return real;
+}
+
+// The inverse of storage_flags on the flags kmx_infer_open accepts.
+PredictorStorage storage_of(uint32_t flags) {
+    if (flags & KMX_BLOB_FLAG_INT16_LANDMARKS) return PredictorStorage::int16;
+    if (flags & KMX_BLOB_FLAG_INT8_LANDMARKS) return PredictorStorage::int8;
+    return flags & KMX_BLOB_FLAG_FLOAT32 ? PredictorStorage::float32 : PredictorStorage::float64;
+}
 
 // ------------------------------------------------------------ shape rules
 
@@ -49,7 +67,7 @@ void check_predictor(const CompactPredictor &p, kmx_status status) {
 
 class BlobWriter {
 public:
-    explicit BlobWriter(bool float32) : float32_(float32) {}
+    explicit BlobWriter(PredictorStorage storage) : storage_(storage), float32_(stores_float(storage)) {}
 
     ByteWriter &bytes() { return out_; }
     void align() {
@@ -76,6 +94,20 @@ public:
         for (int32_t v : values) out_.i32(v);
         return at;
     }
+    // The leaf's landmarks: reals, or their int16/int8 codes (little-endian).
+    uint64_t landmarks(const PredictorLeaf &leaf) {
+        if (!quantizes_landmarks(storage_)) return reals(leaf.landmarks);
+        const uint64_t at = start();
+        const size_t d = leaf.center.size();
+        const bool two_bytes = storage_ == PredictorStorage::int16;
+        for (size_t i = 0; i < leaf.landmarks.size(); ++i) {
+            const uint16_t code =
+                uint16_t(landmark_code(leaf.landmarks[i], leaf.center[i % d], leaf.landmark_scale, storage_));
+            const unsigned char bytes[2] = {static_cast<unsigned char>(code), static_cast<unsigned char>(code >> 8)};
+            out_.raw(bytes, two_bytes ? 2 : 1);
+        }
+        return at;
+    }
 
 private:
     uint64_t start() {
@@ -87,17 +119,18 @@ private:
         std::memcpy(&bits, &v, sizeof bits);
         return bits;
     }
+    PredictorStorage storage_;
     bool float32_;
     ByteWriter out_;
 };
 
 void write_header(ByteWriter &out, const CompactPredictor &p) {
     out.raw(KMX_BLOB_MAGIC, KMX_BLOB_MAGIC_BYTES);
-    out.u32(KMX_BLOB_VERSION);
+    out.u32(format_version(p));
     out.u32(0);  // CRC, patched last
     out.u64(0);  // total bytes, patched
     out.u32(KMX_BLOB_HEADER_BYTES);
-    out.u32(p.float32 ? KMX_BLOB_FLAG_FLOAT32 : 0);
+    out.u32(storage_flags(p.storage));
     out.u32(uint32_t(p.kernel.type));
     out.i32(p.kernel.degree);
     out.f64(p.kernel.gamma_for(p.d));
@@ -112,8 +145,8 @@ void write_header(ByteWriter &out, const CompactPredictor &p) {
 }
 
 // The leaf's arrays, then its record in the table at `record_at`.
-void write_leaf(BlobWriter &writer, const PredictorLeaf &leaf, size_t record_at) {
-    const uint64_t offsets[] = {writer.reals(leaf.center),        writer.reals(leaf.landmarks),
+void write_leaf(BlobWriter &writer, const PredictorLeaf &leaf, size_t record_at, size_t words) {
+    const uint64_t offsets[] = {writer.reals(leaf.center),        writer.landmarks(leaf),
                                 writer.reals(leaf.triangle_dist), writer.int32s(leaf.product_pairs),
                                 writer.reals(leaf.beta),          writer.reals(leaf.bias)};
     ByteWriter &out = writer.bytes();
@@ -121,6 +154,11 @@ void write_leaf(BlobWriter &writer, const PredictorLeaf &leaf, size_t record_at)
     out.patch_u64(record_at + 8 * KMX_BLOB_LEAF_TRIANGLE, uint64_t(leaf.triangle));
     out.patch_u64(record_at + 8 * KMX_BLOB_LEAF_PRODUCTS, uint64_t(leaf.products));
     for (int i = 0; i < 6; ++i) out.patch_u64(record_at + 8 * size_t(KMX_BLOB_LEAF_CENTER_AT + i), offsets[i]);
+    if (words > KMX_BLOB_LEAF_SCALE) {
+        uint64_t scale_bits;
+        std::memcpy(&scale_bits, &leaf.landmark_scale, sizeof scale_bits);
+        out.patch_u64(record_at + 8 * KMX_BLOB_LEAF_SCALE, scale_bits);
+    }
 }
 
 // ----------------------------------------------------------------- reader
@@ -152,6 +190,14 @@ public:
         for (size_t i = 0; i < count; ++i) values[i] = int32_t(kmx_le_u32(blob_ + at + 4 * i));
         return values;
     }
+    // count int16 (two_bytes) or int8 codes, little-endian.
+    std::vector<int32_t> codes(uint64_t at, uint64_t count, bool two_bytes) const {
+        std::vector<int32_t> values(count);
+        for (size_t i = 0; i < count; ++i)
+            values[i] = two_bytes ? int16_t(uint16_t(blob_[at + 2 * i] | blob_[at + 2 * i + 1] << 8))
+                                  : int8_t(blob_[at + i]);
+        return values;
+    }
 
 private:
     static double f64(const unsigned char *at) {
@@ -169,11 +215,24 @@ private:
     bool float32_;
 };
 
+// What the header says the blob stores, in words ("" when it is too short
+// to say): only a description, kmx_infer_open is the judge.
+std::string header_storage(const unsigned char *blob, size_t len) {
+    if (len < KMX_BLOB_HEADER_BYTES) return "";
+    const uint32_t flags = kmx_le_u32(blob + KMX_BLOB_OFF_FLAGS), version = kmx_le_u32(blob + KMX_BLOB_OFF_VERSION);
+    char text[96];
+    if (flags == storage_flags(storage_of(flags)))
+        std::snprintf(text, sizeof text, "version %u, %s storage, ", version, storage_name(storage_of(flags)));
+    else
+        std::snprintf(text, sizeof text, "version %u, unknown storage flags 0x%x, ", version, flags);
+    return text;
+}
+
 // What the inference subset's status means for this blob, in words.
 std::string blob_problem(kmx_infer_status status, const unsigned char *blob, size_t len) {
-    char text[160];
+    char text[256];
     if (status == KMX_INFER_E_VERSION)
-        std::snprintf(text, sizeof text, "format version %u, this library reads version %u",
+        std::snprintf(text, sizeof text, "format version %u, this library reads versions 1 to %u",
                       kmx_le_u32(blob + KMX_BLOB_OFF_VERSION), unsigned(KMX_BLOB_VERSION));
     else if (status == KMX_INFER_E_UNSUPPORTED)
         std::snprintf(text, sizeof text, "blobs are read on little-endian machines only");
@@ -181,8 +240,9 @@ std::string blob_problem(kmx_infer_status status, const unsigned char *blob, siz
         std::snprintf(text, sizeof text, "bad magic (not a kmx predictor blob)");
     else
         std::snprintf(text, sizeof text,
-                      "corrupt or truncated (%zu bytes): its length, CRC-32, array bounds or values are wrong (%s)",
-                      len, kmx_infer_status_name(status));
+                      "corrupt or truncated (%s%zu bytes): its length, CRC-32, storage flags, array bounds, landmark "
+                      "scales or values are wrong (%s)",
+                      header_storage(blob, len).c_str(), len, kmx_infer_status_name(status));
     return text;
 }
 
@@ -213,8 +273,22 @@ uint32_t read_scalars(ByteReader &header, CompactPredictor &p) {
     p.task = task == 1 ? PredictorTask::regression : PredictorTask::classification;
     p.multiclass = kmx_multiclass(multiclass);
     p.triangle_estimate = TriangleEstimate(estimate);
-    p.float32 = (flags & KMX_BLOB_FLAG_FLOAT32) != 0;
+    p.storage = storage_of(flags);
     return flags;
+}
+
+// The landmarks of a leaf whose center is read: reals, or codes dequantized.
+void read_landmarks(const BlobReader &reader, const uint64_t *record, const CompactPredictor &p, PredictorLeaf &leaf) {
+    const uint64_t at = record[KMX_BLOB_LEAF_LANDMARKS_AT], count = uint64_t(leaf.m) * uint64_t(p.d);
+    if (!quantizes_landmarks(p.storage)) {
+        leaf.landmarks = reader.reals(at, count);
+        return;
+    }
+    std::memcpy(&leaf.landmark_scale, record + KMX_BLOB_LEAF_SCALE, sizeof leaf.landmark_scale);
+    const std::vector<int32_t> codes = reader.codes(at, count, p.storage == PredictorStorage::int16);
+    leaf.landmarks.resize(codes.size());
+    for (size_t i = 0; i < codes.size(); ++i)
+        leaf.landmarks[i] = landmark_value(leaf.center[i % size_t(p.d)], leaf.landmark_scale, codes[i]);
 }
 
 PredictorLeaf read_leaf(const BlobReader &reader, const uint64_t *record, const CompactPredictor &p) {
@@ -224,7 +298,7 @@ PredictorLeaf read_leaf(const BlobReader &reader, const uint64_t *record, const 
     leaf.products = int64_t(record[KMX_BLOB_LEAF_PRODUCTS]);
     const uint64_t m = uint64_t(leaf.m), d = uint64_t(p.d), outputs = uint64_t(p.outputs);
     leaf.center = reader.reals(record[KMX_BLOB_LEAF_CENTER_AT], d);
-    leaf.landmarks = reader.reals(record[KMX_BLOB_LEAF_LANDMARKS_AT], m * d);
+    read_landmarks(reader, record, p, leaf);
     leaf.triangle_dist = reader.reals(record[KMX_BLOB_LEAF_TRIANGLE_DIST_AT], uint64_t(leaf.triangle) * m);
     leaf.product_pairs = reader.int32s(record[KMX_BLOB_LEAF_PAIRS_AT], 2 * uint64_t(leaf.products));
     leaf.beta = reader.reals(record[KMX_BLOB_LEAF_BETA_AT], uint64_t(leaf.features()) * outputs);
@@ -236,16 +310,17 @@ PredictorLeaf read_leaf(const BlobReader &reader, const uint64_t *record, const 
 
 std::vector<unsigned char> write_predictor_blob(const CompactPredictor &predictor) {
     check_predictor(predictor, KMX_E_INVALID_ARGUMENT);
-    BlobWriter writer(predictor.float32);
+    BlobWriter writer(predictor.storage);
     ByteWriter &out = writer.bytes();
+    const size_t words = leaf_words(format_version(predictor));
     write_header(out, predictor);
     out.patch_u64(KMX_BLOB_OFF_CLASSES_AT, writer.doubles(predictor.classes));
     out.patch_u64(KMX_BLOB_OFF_TOP_CENTERS_AT, writer.reals(predictor.top_centers));
     out.patch_u64(KMX_BLOB_OFF_TOP_LEAF_BEGIN_AT, writer.words(predictor.top_leaf_begin));
-    const size_t table_at = size_t(writer.words(std::vector<int64_t>(predictor.leaves.size() * kLeafWords, 0)));
+    const size_t table_at = size_t(writer.words(std::vector<int64_t>(predictor.leaves.size() * words, 0)));
     out.patch_u64(KMX_BLOB_OFF_LEAF_TABLE_AT, table_at);
     for (size_t l = 0; l < predictor.leaves.size(); ++l)
-        write_leaf(writer, predictor.leaves[l], table_at + l * 8 * kLeafWords);
+        write_leaf(writer, predictor.leaves[l], table_at + l * 8 * words, words);
     writer.align();
     out.patch_u64(KMX_BLOB_OFF_TOTAL_BYTES, out.size());
     out.patch_u32(KMX_BLOB_OFF_CRC, crc32(out.bytes().data() + KMX_BLOB_CRC_BEGIN, out.size() - KMX_BLOB_CRC_BEGIN));
@@ -260,6 +335,7 @@ CompactPredictor read_predictor_blob(const void *blob_pointer, size_t len) {
     CompactPredictor p;
     const uint32_t flags = read_scalars(header, p);
     const BlobReader reader(blob, (flags & KMX_BLOB_FLAG_FLOAT32) != 0);
+    const size_t words = leaf_words(kmx_le_u32(blob + KMX_BLOB_OFF_VERSION));
     p.d = int64_t(header.u64());
     p.outputs = int64_t(header.u64());
     const uint64_t classes = header.u64(), top = header.u64(), leaves = header.u64();
@@ -269,8 +345,8 @@ CompactPredictor read_predictor_blob(const void *blob_pointer, size_t len) {
     p.classes = reader.doubles(classes_at, classes);
     p.top_centers = reader.reals(centers_at, top * uint64_t(p.d));
     for (uint64_t begin : reader.words(begin_at, top + 1)) p.top_leaf_begin.push_back(int64_t(begin));
-    const std::vector<uint64_t> table = reader.words(table_at, leaves * kLeafWords);
-    for (uint64_t l = 0; l < leaves; ++l) p.leaves.push_back(read_leaf(reader, table.data() + l * kLeafWords, p));
+    const std::vector<uint64_t> table = reader.words(table_at, leaves * words);
+    for (uint64_t l = 0; l < leaves; ++l) p.leaves.push_back(read_leaf(reader, table.data() + l * words, p));
     return p;
 }
 

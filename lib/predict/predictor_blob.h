@@ -2,16 +2,20 @@
 // form `kmx export` writes and the inference subset (<kmx/kmx_infer.h>) runs
 // in place, from flash if need be.
 //
-// Layout, format version 1 (byte offsets in lib/infer/blob_layout.h, the one
-// definition the C runtime and this writer share). Everything little-endian.
+// Layout, format versions 1 and 2 (byte offsets in lib/infer/blob_layout.h,
+// the one definition the C runtime and this writer share). Everything
+// little-endian. The writer emits the oldest version that holds the
+// predictor: 1 for float64 and float32 storage (what runtimes before
+// version 2 read), 2 for int16 and int8.
 //
 //   offset  type     field
 //   0       u8[8]    magic "KMXPRED\0"
-//   8       u32      format version (1); readers refuse newer versions
+//   8       u32      format version (1 or 2); readers refuse newer versions
 //   12      u32      CRC-32 (IEEE) of bytes [16, total_bytes)
 //   16      u64      total_bytes: the blob's exact length
 //   24      u32      header bytes (144)
-//   28      u32      flags: bit 0 = float32 reals (all other bits 0)
+//   28      u32      flags: bit 0 float32 reals; version 2: bit 1 int16 landmarks,
+//                    bit 2 int8 landmarks (one of them, with bit 0); others 0
 //   32      u32      kernel (kmx_kernel_type)      36  i32  degree
 //   40      f64      gamma (resolved)              48  f64  coef0
 //   56      u32      task (0 classification, 1 regression)
@@ -19,15 +23,18 @@
 //   68      u32      reserved (0)
 //   72      u64 ×5   d, outputs, classes, top, leaves
 //   112     u64 ×4   offsets of: classes f64[classes]; top centers real[top·d];
-//                    top_leaf_begin u64[top+1]; the leaf table u64[leaves·9]
+//                    top_leaf_begin u64[top+1]; the leaf table u64[leaves·(9 or 10)]
 //   144     arrays, each at an offset that is a multiple of 8, zero padding between.
 //
-//   Leaf table record (9 × u64): m, p_tri, p_prod, then the offsets of
-//   center real[d], landmarks real[m·d], triangle distances real[p_tri·m],
-//   product pairs i32[2·p_prod], β real[(m+p_tri+p_prod)·outputs],
-//   bias real[outputs]. "real" is f64, or f32 when the float32 flag is set
-//   (class labels stay f64). Writing rounds every real array to float for
-//   float32 predictors, as CompactPredictor's contract says.
+//   Leaf table record (9 × u64, version 2: 10): m, p_tri, p_prod, then the
+//   offsets of center real[d], landmarks real[m·d] (int16/int8 codes q when
+//   quantized), triangle distances real[p_tri·m], product pairs i32[2·p_prod],
+//   β real[(m+p_tri+p_prod)·outputs], bias real[outputs]; version 2 adds the
+//   leaf's landmark scale s (f64 bits: a float in [FLT_MIN, 1e30] when
+//   quantized, else 0), u = center + s·q. "real" is f64, or f32 when the
+//   float32 flag is set (class labels stay f64). Writing rounds every real
+//   array to float and every quantized landmark to its code
+//   (predictor_storage.h), as CompactPredictor's contract says.
 //
 // Reading checks all of it — magic, version, lengths, CRC, alignment,
 // offsets and counts against the blob, kernel/task/multiclass codes, and

@@ -4,16 +4,13 @@
 #include <algorithm>
 
 #include "compact_predict.h"
+#include "predictor_storage.h"
 #include "core/error.h"
 #include "model/center_expansion.h"
 
 namespace kmx {
 
 namespace {
-
-void round_to_float(std::vector<double> &values) {
-    for (double &v : values) v = double(float(v));
-}
 
 // Centers [begin, end) of the expansion (and their β rows) as one leaf routed by `center`.
 PredictorLeaf expansion_leaf(const CenterExpansion &e, int64_t begin, int64_t end, const double *center) {
@@ -47,7 +44,7 @@ void check_expansion(const CenterExpansion &e) {
 }  // namespace
 
 CompactPredictor predictor_from_expansion(const CenterExpansion &e, PredictorTask task,
-                                          const std::vector<double> &classes, kmx_multiclass multiclass, bool float32) {
+                                          const std::vector<double> &classes, kmx_multiclass multiclass, PredictorStorage storage) {
     check_expansion(e);
     CompactPredictor p;
     p.kernel = e.kernel;
@@ -57,7 +54,7 @@ CompactPredictor predictor_from_expansion(const CenterExpansion &e, PredictorTas
     p.multiclass = multiclass;
     if (task == PredictorTask::classification) p.classes = classes;
     p.outputs = e.outputs;
-    p.float32 = float32;
+    p.storage = storage;
     const int64_t clusters = e.clusters();
     if (clusters == 0) {
         p.top_centers.assign(size_t(e.d), 0.0);
@@ -69,9 +66,10 @@ CompactPredictor predictor_from_expansion(const CenterExpansion &e, PredictorTas
                                               e.cluster_centers.data() + s * e.d));
     }
     p.top_leaf_begin = {0, int64_t(p.leaves.size())};
-    if (float32) {
-        for (PredictorLeaf &leaf : p.leaves)
-            round_to_float(leaf.center), round_to_float(leaf.landmarks), round_to_float(leaf.beta);
+    for (PredictorLeaf &leaf : p.leaves) {
+        round_reals(leaf.center, storage);  // first: the quantized landmarks' offset
+        store_landmarks(leaf, storage);
+        round_reals(leaf.beta, storage);
     }
     check_compact_predictor(p);
     return p;

@@ -17,11 +17,14 @@ struct CenterExpansion;
 // classes: classification labels, increasing (empty for regression);
 // expansion.outputs must be what task/classes/multiclass need (1 for
 // regression and two classes, c for one-vs-rest, c(c−1)/2 for one-vs-one).
-// float32 rounds every array to float. A cluster without centers becomes a
+// storage rounds every array to float (all but float64) and quantizes the
+// landmarks (int16, int8: the model's centers, against the β it fitted to
+// the exact ones, so unlike DC-Pred++ leaves nothing is refitted to the
+// stored numbers). A cluster without centers becomes a
 // leaf with one landmark (its cluster center) and β = 0, which predicts 0 as
 // the expansion does. KMX_E_INVALID_ARGUMENT for inconsistent input.
 CompactPredictor predictor_from_expansion(const CenterExpansion &expansion, PredictorTask task,
                                           const std::vector<double> &classes, kmx_multiclass multiclass,
-                                          bool float32 = false);
+                                          PredictorStorage storage = PredictorStorage::float64);
 
 }  // namespace kmx

@@ -10,11 +10,13 @@
 #include <vector>
 
 #include "predict/compact_predictor.h"
+#include "predict/predictor_storage.h"
 
 namespace kmx_infer_test {
 
 using kmx::CompactPredictor;
 using kmx::PredictorLeaf;
+using kmx::PredictorStorage;
 using kmx::PredictorTask;
 using kmx::TriangleEstimate;
 
@@ -32,8 +34,15 @@ struct PredictorShape {
     int64_t triangles = 0;
     TriangleEstimate estimate = TriangleEstimate::lower;
     int64_t products = 0;
-    bool float32 = false;
+    PredictorStorage storage = PredictorStorage::float64;
+    bool float32() const { return kmx::stores_float(storage); }
 };
+
+// "f64", "f32", "i16", "i8": the storage in shape names.
+inline const char *storage_tag(PredictorStorage storage) {
+    static const char *const tags[] = {"f64", "f32", "i16", "i8"};
+    return tags[int(storage)];
+}
 
 inline double round_if(bool float32, double v) { return float32 ? double(float(v)) : v; }
 
@@ -66,10 +75,11 @@ inline int64_t outputs_of(const PredictorShape &s) {
 
 inline PredictorLeaf random_leaf(std::mt19937_64 &rng, const PredictorShape &s, int64_t m, int64_t outputs) {
     PredictorLeaf leaf;
-    const bool f32 = s.float32;
+    const bool f32 = s.float32();
     leaf.center = uniform_values(rng, size_t(s.d), -1, 1, f32);
     leaf.m = m;
     leaf.landmarks = uniform_values(rng, size_t(m * s.d), -1, 1, f32);
+    kmx::store_landmarks(leaf, s.storage);  // quantized: codes around the center (float: already rounded)
     leaf.triangle = s.triangles;
     for (int64_t t = 0; t < s.triangles; ++t) {
         const std::vector<double> v = uniform_values(rng, size_t(s.d), -1, 1, false);
@@ -103,8 +113,8 @@ inline CompactPredictor random_predictor(const PredictorShape &s, uint64_t seed)
         for (int c = 0; c < s.classes; ++c) p.classes.push_back(c == 0 ? -1.0 : 1.5 * c + 0.25);
     p.outputs = outputs_of(s);
     p.triangle_estimate = s.estimate;
-    p.float32 = s.float32;
-    p.top_centers = uniform_values(rng, size_t(s.top * s.d), -1, 1, s.float32);
+    p.storage = s.storage;
+    p.top_centers = uniform_values(rng, size_t(s.top * s.d), -1, 1, s.float32());
     std::uniform_int_distribution<int64_t> m_pick(1, s.m);
     p.top_leaf_begin.push_back(0);
     for (int64_t t = 0; t < s.top; ++t) {
@@ -234,7 +244,7 @@ inline ReferenceRow reference_predict(const CompactPredictor &p, const double *x
 }
 
 // Every shape the C runtime must handle: tasks × kernels × triangle
-// estimates × products × precision × one or many leaves.
+// estimates × products × storage × one or many leaves.
 inline std::vector<PredictorShape> all_shapes() {
     std::vector<PredictorShape> shapes;
     const kmx_kernel_type kernels[] = {KMX_KERNEL_RBF, KMX_KERNEL_LAPLACIAN, KMX_KERNEL_POLYNOMIAL, KMX_KERNEL_LINEAR,
@@ -244,13 +254,13 @@ inline std::vector<PredictorShape> all_shapes() {
     const char *kernel_names[] = {"rbf", "laplacian", "poly", "linear", "sigmoid"};
     for (int kernel = 0; kernel < 5; ++kernel)
         for (int task = 0; task < 4; ++task)
-            for (int float32 = 0; float32 < 2; ++float32)
+            for (int storage = 0; storage < 4; ++storage)
                 for (int layout = 0; layout < 2; ++layout) {
                     PredictorShape s;
                     s.kernel = kernels[kernel];
                     s.shape = tasks[task];
                     s.classes = tasks[task] == Shape::binary ? 2 : tasks[task] == Shape::regression ? 0 : 4;
-                    s.float32 = float32 != 0;
+                    s.storage = PredictorStorage(storage);
                     s.top = layout == 0 ? 1 : 3;
                     s.leaves_per_top = layout == 0 ? 1 : 3;
                     s.m = layout == 0 ? 7 : 5;
@@ -258,16 +268,16 @@ inline std::vector<PredictorShape> all_shapes() {
                     const bool stationary = s.kernel == KMX_KERNEL_RBF || s.kernel == KMX_KERNEL_LAPLACIAN;
                     if (stationary) {
                         s.triangles = 3;
-                        s.estimate = TriangleEstimate((task + layout + float32) % 3);
+                        s.estimate = TriangleEstimate((task + layout + storage) % 3);
                     }
-                    s.name = std::string(kernel_names[kernel]) + "_" + task_names[task] + (float32 ? "_f32" : "_f64") +
-                             (layout == 0 ? "_one_leaf" : "_many_leaves");
+                    s.name = std::string(kernel_names[kernel]) + "_" + task_names[task] + "_" +
+                             storage_tag(s.storage) + (layout == 0 ? "_one_leaf" : "_many_leaves");
                     shapes.push_back(s);
                 }
     // Every triangle estimate for both stationary kernels, with products.
     for (int kernel = 0; kernel < 2; ++kernel)
         for (int estimate = 0; estimate < 3; ++estimate)
-            for (int float32 = 0; float32 < 2; ++float32) {
+            for (int storage = 0; storage < 4; ++storage) {
                 PredictorShape s;
                 s.kernel = kernels[kernel];
                 s.shape = Shape::ovo;
@@ -275,9 +285,9 @@ inline std::vector<PredictorShape> all_shapes() {
                 s.triangles = 4;
                 s.estimate = TriangleEstimate(estimate);
                 s.products = 3;
-                s.float32 = float32 != 0;
-                s.name = std::string(kernel_names[kernel]) + "_triangle_" + std::to_string(estimate) +
-                         (float32 ? "_f32" : "_f64");
+                s.storage = PredictorStorage(storage);
+                s.name = std::string(kernel_names[kernel]) + "_triangle_" + std::to_string(estimate) + "_" +
+                         storage_tag(s.storage);
                 shapes.push_back(s);
             }
     return shapes;
@@ -304,7 +314,7 @@ inline std::vector<CheckedInBlob> checked_in_blobs() {
     s = PredictorShape();
     s.name = "ovo_laplacian_f32";
     s.kernel = KMX_KERNEL_LAPLACIAN, s.shape = Shape::ovo, s.classes = 4, s.top = 2, s.leaves_per_top = 2;
-    s.triangles = 3, s.estimate = TriangleEstimate::upper, s.products = 2, s.float32 = true;
+    s.triangles = 3, s.estimate = TriangleEstimate::upper, s.products = 2, s.storage = PredictorStorage::float32;
     blobs.push_back({s, 102});
     s = PredictorShape();
     s.name = "ovr_poly_f64";
@@ -314,12 +324,33 @@ inline std::vector<CheckedInBlob> checked_in_blobs() {
     s = PredictorShape();
     s.name = "regression_sigmoid_f32";
     s.kernel = KMX_KERNEL_SIGMOID, s.shape = Shape::regression, s.classes = 0, s.top = 1, s.leaves_per_top = 1;
-    s.m = 8, s.float32 = true;
+    s.m = 8, s.storage = PredictorStorage::float32;
     blobs.push_back({s, 104});
     s = PredictorShape();  // small enough to flip every bit of
     s.name = "tiny_rbf_f64";
     s.d = 2, s.top = 1, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1;
     blobs.push_back({s, 105});
+    // Format version 2: quantized landmarks.
+    s = PredictorShape();
+    s.name = "ovr_rbf_i16";
+    s.shape = Shape::ovr, s.classes = 3, s.top = 2, s.leaves_per_top = 2, s.m = 7, s.triangles = 2;
+    s.estimate = TriangleEstimate::lower, s.products = 2, s.storage = PredictorStorage::int16;
+    blobs.push_back({s, 106});
+    s = PredictorShape();
+    s.name = "binary_laplacian_i8";
+    s.kernel = KMX_KERNEL_LAPLACIAN, s.d = 6, s.top = 2, s.leaves_per_top = 3, s.m = 6, s.triangles = 2;
+    s.estimate = TriangleEstimate::midpoint, s.products = 3, s.storage = PredictorStorage::int8;
+    blobs.push_back({s, 107});
+    s = PredictorShape();
+    s.name = "regression_poly_i8";
+    s.kernel = KMX_KERNEL_POLYNOMIAL, s.shape = Shape::regression, s.classes = 0, s.top = 1, s.leaves_per_top = 2;
+    s.m = 5, s.products = 2, s.storage = PredictorStorage::int8;
+    blobs.push_back({s, 108});
+    s = PredictorShape();  // small enough to flip every bit of
+    s.name = "tiny_rbf_i8";
+    s.d = 2, s.top = 1, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1;
+    s.storage = PredictorStorage::int8;
+    blobs.push_back({s, 109});
     return blobs;
 }
 
@@ -327,7 +358,7 @@ inline std::vector<CheckedInBlob> checked_in_blobs() {
 inline CheckedInBlob edge_blob() {
     PredictorShape s;
     s.name = "edge_predictor";
-    s.d = 4, s.top = 2, s.leaves_per_top = 2, s.m = 5, s.products = 2, s.float32 = true;
+    s.d = 4, s.top = 2, s.leaves_per_top = 2, s.m = 5, s.products = 2, s.storage = PredictorStorage::float32;
     return {s, 201};
 }
 

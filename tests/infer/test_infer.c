@@ -1,7 +1,8 @@
 /* test_infer.c — the inference subset on the checked-in blobs of
  * tests/infer/data, in C alone (it runs in -Dtraining=disabled builds and
  * under qemu-arm): predictions against the expectations written by
- * make_infer_data's reference, pinned arena footprints, corrupt blobs
+ * make_infer_data's reference (format version 1: float64 and float32;
+ * version 2: int16 and int8 landmarks), pinned arena footprints, corrupt blobs
  * (every truncation, every bit flip, a newer version, a short arena).
  * Linked with --wrap=malloc,calloc,realloc,free wrappers that abort: the
  * runtime must never allocate. Usage: test_infer DATA_DIR */
@@ -40,8 +41,9 @@ struct footprint {
     size_t bytes_32;
 };
 static const struct footprint footprints[] = {
-    {"binary_rbf_f64", 312, 256},         {"ovo_laplacian_f32", 272, 216}, {"ovr_poly_f64", 280, 224},
-    {"regression_sigmoid_f32", 200, 144}, {"tiny_rbf_f64", 224, 168},
+    {"binary_rbf_f64", 320, 264},         {"ovo_laplacian_f32", 280, 224}, {"ovr_poly_f64", 288, 232},
+    {"regression_sigmoid_f32", 208, 152}, {"tiny_rbf_f64", 232, 176},   {"ovr_rbf_i16", 288, 232},
+    {"binary_laplacian_i8", 272, 216}, {"regression_poly_i8", 224, 168}, {"tiny_rbf_i8", 216, 160},
 };
 #define BLOBS (sizeof footprints / sizeof footprints[0])
 
@@ -136,8 +138,8 @@ static kmx_infer_status open_and_use(size_t len) {
     return status;
 }
 
-static void check_corrupt_blobs(const char *dir) {
-    const size_t len = load_blob(dir, "tiny_rbf_f64");
+static void check_corrupt_blobs(const char *dir, const char *name) {
+    const size_t len = load_blob(dir, name);
     unsigned char *work = (unsigned char *)work_words;
     size_t cut, bit, accepted = 0;
     kmx_infer_predictor *p = NULL;
@@ -153,7 +155,7 @@ static void check_corrupt_blobs(const char *dir) {
         store_crc(work, len); /* now only the field checks stand in the way */
         accepted += open_and_use(len) == KMX_INFER_OK;
     }
-    printf("bit flips with a valid CRC: %zu of %zu still valid predictors\n", accepted, 8 * len - 128);
+    printf("%s: bit flips with a valid CRC: %zu of %zu still valid predictors\n", name, accepted, 8 * len - 128);
     memcpy(work_words, blob_words, len);
     work[8] = KMX_INFER_BLOB_VERSION + 1;
     EXPECT(open_and_use(len) == KMX_INFER_E_VERSION, "newer version");
@@ -191,7 +193,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     for (i = 0; i < BLOBS; ++i) check_blob(argv[1], &footprints[i]);
-    check_corrupt_blobs(argv[1]);
+    check_corrupt_blobs(argv[1], "tiny_rbf_f64");
+    check_corrupt_blobs(argv[1], "tiny_rbf_i8"); /* format version 2: int8 landmark codes and a scale */
     check_arguments();
     check_status_names();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "passed", failures);

@@ -13,11 +13,14 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "io/binary_file.h"
+#include "infer/blob_layout.h"
+#include "infer/le_bytes.h"
 #include "io/crc32.h"
 #include "kmx/kmx_infer.h"
 #include "predict/c_export.h"
 #include "predict/compact_predict.h"
 #include "predict/predictor_blob.h"
+#include "predict/predictor_storage.h"
 #include "random_predictor.h"
 
 using namespace kmx_infer_test;
@@ -69,7 +72,7 @@ void expect_same_predictor(const kmx::CompactPredictor &a, const kmx::CompactPre
     EXPECT_EQ(a.classes, b.classes);
     EXPECT_EQ(a.outputs, b.outputs);
     EXPECT_EQ(a.triangle_estimate, b.triangle_estimate);
-    EXPECT_EQ(a.float32, b.float32);
+    EXPECT_EQ(a.storage, b.storage);
     EXPECT_EQ(a.top_centers, b.top_centers);
     EXPECT_EQ(a.top_leaf_begin, b.top_leaf_begin);
     ASSERT_EQ(a.leaves.size(), b.leaves.size());
@@ -78,6 +81,7 @@ void expect_same_predictor(const kmx::CompactPredictor &a, const kmx::CompactPre
         EXPECT_EQ(x.center, y.center);
         EXPECT_EQ(x.m, y.m);
         EXPECT_EQ(x.landmarks, y.landmarks);
+        EXPECT_EQ(x.landmark_scale, y.landmark_scale);
         EXPECT_EQ(x.triangle, y.triangle);
         EXPECT_EQ(x.triangle_dist, y.triangle_dist);
         EXPECT_EQ(x.products, y.products);
@@ -101,9 +105,9 @@ TEST(PredictorBlob, RoundTripsEveryShape) {
 
 TEST(PredictorBlob, Float32StoresFloats) {
     PredictorShape s;
-    s.float32 = false;
+    s.storage = PredictorStorage::float64;
     const size_t f64_bytes = kmx::write_predictor_blob(random_predictor(s, 3)).size();
-    s.float32 = true;
+    s.storage = PredictorStorage::float32;
     kmx::CompactPredictor p = random_predictor(s, 3);
     const size_t f32_bytes = kmx::write_predictor_blob(p).size();
     EXPECT_LT(f32_bytes, f64_bytes * 3 / 4);
@@ -111,6 +115,66 @@ TEST(PredictorBlob, Float32StoresFloats) {
     p.leaves[0].beta[0] = 0.1;
     const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
     EXPECT_EQ(kmx::read_predictor_blob(blob.data(), blob.size()).leaves[0].beta[0], double(0.1f));
+}
+
+// int16 and int8 store the landmarks as codes around the leaf center with a
+// scale per leaf (format version 2); float64 and float32 blobs stay version 1.
+TEST(PredictorBlob, QuantizedStorageStoresCodesInVersion2) {
+    PredictorShape s;
+    s.d = 12, s.m = 9, s.triangles = 2, s.products = 2;
+    size_t previous = SIZE_MAX;
+    for (int storage = 0; storage < 4; ++storage) {
+        s.storage = PredictorStorage(storage);
+        SCOPED_TRACE(kmx::storage_name(s.storage));
+        const kmx::CompactPredictor p = random_predictor(s, 3);
+        const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
+        EXPECT_LT(blob.size(), previous);
+        previous = blob.size();
+        EXPECT_EQ(kmx_le_u32(blob.data() + KMX_BLOB_OFF_VERSION), kmx::quantizes_landmarks(s.storage) ? 2u : 1u);
+        const AlignedBlob aligned(blob);
+        OpenPredictor open(aligned);
+        ASSERT_EQ(open.status, KMX_INFER_OK);
+        EXPECT_EQ(kmx_infer_storage(open.p), storage);
+        EXPECT_EQ(kmx_infer_is_float32(open.p), storage != 0);
+        for (const kmx::PredictorLeaf &leaf : p.leaves) {
+            if (!kmx::quantizes_landmarks(s.storage)) {
+                EXPECT_EQ(leaf.landmark_scale, 0.0);
+                continue;
+            }
+            EXPECT_EQ(leaf.landmark_scale, double(float(leaf.landmark_scale)));
+            const int32_t limit = kmx::landmark_code_limit(s.storage);
+            int32_t widest = 0;
+            for (size_t i = 0; i < leaf.landmarks.size(); ++i) {
+                const double center = leaf.center[i % size_t(p.d)];
+                const int32_t q = kmx::landmark_code(leaf.landmarks[i], center, leaf.landmark_scale, s.storage);
+                EXPECT_EQ(leaf.landmarks[i], kmx::landmark_value(center, leaf.landmark_scale, q));
+                widest = std::max(widest, std::abs(q));
+            }
+            EXPECT_EQ(widest, limit);  // the scale is the smallest that fits: the farthest landmark uses the range
+        }
+    }
+    // A landmark off the code grid is rounded to it on the way out.
+    s.storage = PredictorStorage::int8;
+    kmx::CompactPredictor p = random_predictor(s, 3);
+    kmx::PredictorLeaf &leaf = p.leaves[0];
+    const double stored = leaf.landmarks[0];
+    leaf.landmarks[0] += 0.3 * leaf.landmark_scale;
+    const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
+    EXPECT_EQ(kmx::read_predictor_blob(blob.data(), blob.size()).leaves[0].landmarks[0], stored);
+}
+
+TEST(PredictorBlob, WriterRejectsBadLandmarkScales) {
+    PredictorShape s;
+    s.storage = PredictorStorage::int16;
+    const kmx::CompactPredictor good = random_predictor(s, 4);
+    for (double scale : {0.0, -0.5, 0.1, 1e31, double(NAN)}) {
+        kmx::CompactPredictor p = good;
+        p.leaves[1].landmark_scale = scale;
+        EXPECT_THROW(kmx::write_predictor_blob(p), kmx::Error) << scale;
+    }
+    kmx::CompactPredictor p = good;
+    p.storage = PredictorStorage::float32;  // a float storage has no scale
+    EXPECT_THROW(kmx::write_predictor_blob(p), kmx::Error);
 }
 
 TEST(PredictorBlob, WriterRejectsInconsistentPredictors) {
@@ -147,8 +211,10 @@ TEST(PredictorBlob, WriterRejectsInconsistentPredictors) {
 }
 
 // The C runtime against the reference on every shape: float64 to 1e-12,
-// float32 outputs to 1e-4 relative and the same labels (rows within rounding
-// of a routing or decision tie are left out of the float32 comparison).
+// float32, int16 and int8 (which compute in float from the landmarks the
+// reference sees dequantized in double) outputs to 1e-4 relative and the same
+// labels (rows within rounding of a routing or decision tie are left out of
+// the float comparison).
 TEST(InferRuntime, MatchesReferenceOnEveryShape) {
     int compared_f32_labels = 0, skipped_f32 = 0;
     for (const PredictorShape &s : all_shapes()) {
@@ -165,7 +231,7 @@ TEST(InferRuntime, MatchesReferenceOnEveryShape) {
         ASSERT_EQ(kmx_infer_predict_batch(batch_labels.data(), batch_outputs.data(), batch_outputs.size(), open.p,
                                           x.data(), x.size(), size_t(rows)),
                   KMX_INFER_OK);
-        const double tolerance = s.float32 ? 1e-4 : 1e-12;
+        const double tolerance = s.float32() ? 1e-4 : 1e-12;
         for (int64_t i = 0; i < rows; ++i) {
             const double *row_x = x.data() + i * p.d;
             const ReferenceRow want = reference_predict(p, row_x);
@@ -173,7 +239,7 @@ TEST(InferRuntime, MatchesReferenceOnEveryShape) {
             ASSERT_EQ(kmx_infer_predict(&label, outputs.data(), outputs.size(), open.p, row_x, size_t(p.d)),
                       KMX_INFER_OK);
             EXPECT_EQ(label, batch_labels[size_t(i)]);
-            if (s.float32 && (want.route_margin < 1e-3 || want.decision_margin < 1e-3)) {
+            if (s.float32() && (want.route_margin < 1e-3 || want.decision_margin < 1e-3)) {
                 ++skipped_f32;
                 continue;
             }
@@ -187,7 +253,7 @@ TEST(InferRuntime, MatchesReferenceOnEveryShape) {
             } else {
                 EXPECT_EQ(label, want.label) << "row " << i;
             }
-            compared_f32_labels += s.float32 ? 1 : 0;
+            compared_f32_labels += s.float32() ? 1 : 0;
         }
     }
     EXPECT_GT(compared_f32_labels, 20 * skipped_f32);  // the margin filter leaves most rows in
@@ -212,10 +278,10 @@ TEST(InferRuntime, MatchesFullLibraryPredictorOnEveryShape) {
         ASSERT_EQ(kmx_infer_predict_batch(labels.data(), outputs.data(), outputs.size(), open.p, x.data(), x.size(),
                                           size_t(rows)),
                   KMX_INFER_OK);
-        const double tolerance = s.float32 ? 1e-4 : 1e-12;
+        const double tolerance = s.float32() ? 1e-4 : 1e-12;
         for (int64_t i = 0; i < rows; ++i) {
             const ReferenceRow near_tie = reference_predict(p, x.data() + i * p.d);
-            if (s.float32 && (near_tie.route_margin < 1e-3 || near_tie.decision_margin < 1e-3)) continue;
+            if (s.float32() && (near_tie.route_margin < 1e-3 || near_tie.decision_margin < 1e-3)) continue;
             for (int64_t k = 0; k < p.outputs; ++k) {
                 const size_t at = size_t(i * p.outputs + k);
                 EXPECT_NEAR(outputs[at], full_outputs[at], tolerance * std::max(1.0, std::fabs(full_outputs[at])))
@@ -284,15 +350,9 @@ TEST(InferRuntime, ThreadsShareOnePredictor) {
     for (const std::vector<double> &labels : got) EXPECT_EQ(labels, want);
 }
 
-// Both readers must agree on every corrupt blob: a truncation, a bit flip
-// (caught by the CRC), and a bit flip with the CRC made valid again (caught,
-// or harmless, by the field checks: the C++ reader and kmx_infer_open apply
-// the same rules, so they accept and reject the same blobs).
-TEST(PredictorBlob, ReadersAgreeOnCorruptBlobs) {
-    PredictorShape s;
-    s.d = 2, s.top = 2, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1, s.shape = Shape::ovo;
-    s.classes = 3;
-    const std::vector<unsigned char> good = kmx::write_predictor_blob(random_predictor(s, 31));
+// A truncation, a bit flip (caught by the CRC), and a bit flip with the CRC
+// made valid again: both readers must give the same verdict on each.
+static void expect_readers_agree_on_corruptions(const std::vector<unsigned char> &good) {
     for (size_t len = 0; len < good.size(); ++len) {
         AlignedBlob cut(good);
         cut.len = len;
@@ -322,8 +382,102 @@ TEST(PredictorBlob, ReadersAgreeOnCorruptBlobs) {
             ++rejected_after_fix;
         }
     }
-    EXPECT_GT(accepted_after_fix, 0);    // flips in β, centers, … are valid predictors
-    EXPECT_GT(rejected_after_fix, 100);  // flips in counts, offsets, codes are not
+    EXPECT_GT(accepted_after_fix, 0);    // flips in β, centers, landmark codes, … are valid predictors
+    EXPECT_GT(rejected_after_fix, 100);  // flips in counts, offsets, codes, scales are not
+}
+
+// Both readers must agree on every corrupt blob: a truncation, a bit flip
+// (caught by the CRC), and a bit flip with the CRC made valid again (caught,
+// or harmless, by the field checks: the C++ reader and kmx_infer_open apply
+// the same rules, so they accept and reject the same blobs).
+TEST(PredictorBlob, ReadersAgreeOnCorruptBlobs) {
+    for (int storage = 0; storage < 4; ++storage) {
+        PredictorShape s;
+        s.d = 2, s.top = 2, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1, s.shape = Shape::ovo;
+        s.classes = 3, s.storage = PredictorStorage(storage);
+        SCOPED_TRACE(kmx::storage_name(s.storage));
+        expect_readers_agree_on_corruptions(kmx::write_predictor_blob(random_predictor(s, 31)));
+    }
+}
+
+namespace {
+
+// The blob with a header word replaced and its CRC made valid again.
+std::vector<unsigned char> with_word(std::vector<unsigned char> blob, size_t offset, uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) blob[offset + size_t(i)] = static_cast<unsigned char>(value >> (8 * i));
+    const uint32_t crc = kmx::crc32(blob.data() + 16, blob.size() - 16);
+    for (int i = 0; i < 4; ++i) blob[12 + size_t(i)] = static_cast<unsigned char>(crc >> (8 * i));
+    return blob;
+}
+
+// Both readers' verdicts on a blob: the C runtime's status, and the C++ reader's message ("" if accepted).
+std::pair<kmx_infer_status, std::string> verdicts(const std::vector<unsigned char> &blob) {
+    const AlignedBlob aligned(blob);
+    std::string message;
+    try {
+        kmx::read_predictor_blob(aligned.data(), aligned.len);
+    } catch (const kmx::Error &e) {
+        EXPECT_EQ(e.status(), KMX_E_FORMAT);
+        message = e.what();
+    }
+    return {OpenPredictor(aligned).status, message};
+}
+
+uint64_t f64_bits(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
+}  // namespace
+
+// Storage flags and landmark scales the format does not allow, each with a
+// valid CRC: both readers refuse them, and the C++ message names the storage.
+TEST(PredictorBlob, ReadersRefuseBadStorageFlagsAndScales) {
+    PredictorShape s;
+    s.storage = PredictorStorage::int8;
+    const std::vector<unsigned char> good = kmx::write_predictor_blob(random_predictor(s, 33));
+    ASSERT_EQ(verdicts(good).first, KMX_INFER_OK);
+    const uint32_t f32 = KMX_BLOB_FLAG_FLOAT32, i16 = KMX_BLOB_FLAG_INT16_LANDMARKS, i8 = KMX_BLOB_FLAG_INT8_LANDMARKS;
+    for (uint32_t flags : {i8, i16 | i8 | f32, 8u | i8 | f32, 0u}) {  // (0: a scale word where none may be)
+        const auto [status, message] = verdicts(with_word(good, KMX_BLOB_OFF_FLAGS, flags, 4));
+        EXPECT_EQ(status, KMX_INFER_E_FORMAT) << flags;
+        EXPECT_NE(message.find("corrupt"), std::string::npos) << message;
+    }
+    EXPECT_NE(verdicts(with_word(good, KMX_BLOB_OFF_FLAGS, i16 | i8 | f32, 4)).second.find("unknown storage flags 0x7"),
+              std::string::npos);
+    // Quantized landmarks need version 2 (a version-1 leaf record is one word shorter).
+    const auto [v1_status, v1_message] = verdicts(with_word(good, KMX_BLOB_OFF_VERSION, 1, 4));
+    EXPECT_EQ(v1_status, KMX_INFER_E_FORMAT);
+    EXPECT_NE(v1_message.find("version 1, int8 storage"), std::string::npos) << v1_message;
+    const size_t scale_at = size_t(kmx_le_u64(good.data() + KMX_BLOB_OFF_LEAF_TABLE_AT)) + 8 * KMX_BLOB_LEAF_SCALE;
+    for (double scale : {0.0, -0.25, 0.1, 1e31, double(INFINITY), double(NAN), 1e-39}) {
+        const auto [status, message] = verdicts(with_word(good, scale_at, f64_bits(scale), 8));
+        EXPECT_EQ(status, KMX_INFER_E_FORMAT) << scale;
+        EXPECT_NE(message.find("int8 storage"), std::string::npos) << message;
+    }
+    EXPECT_EQ(verdicts(with_word(good, scale_at, f64_bits(0.5), 8)).first, KMX_INFER_OK);  // any float scale is valid
+    // A newer version than the runtime's is named as such.
+    const auto [newer, newer_message] = verdicts(with_word(good, KMX_BLOB_OFF_VERSION, KMX_BLOB_VERSION + 1, 4));
+    EXPECT_EQ(newer, KMX_INFER_E_VERSION);
+    EXPECT_NE(newer_message.find("reads versions 1 to 2"), std::string::npos) << newer_message;
+}
+
+// Version-1 blobs (the checked-in float64 and float32 ones, written before
+// version 2 existed) still open in both readers.
+TEST(PredictorBlob, Version1BlobsStillOpen) {
+    const char *data = std::getenv("KMX_INFER_TEST_DATA");
+    ASSERT_NE(data, nullptr);
+    int version1 = 0;
+    for (const CheckedInBlob &b : checked_in_blobs()) {
+        const std::vector<unsigned char> file =
+            kmx::read_binary_file((std::string(data) + "/" + b.shape.name + ".kmxp").c_str());
+        const uint32_t version = kmx_le_u32(file.data() + KMX_BLOB_OFF_VERSION);
+        EXPECT_EQ(version, kmx::quantizes_landmarks(b.shape.storage) ? 2u : 1u) << b.shape.name;
+        version1 += version == 1;
+        EXPECT_EQ(verdicts(file), std::make_pair(KMX_INFER_OK, std::string())) << b.shape.name;
+    }
+    EXPECT_EQ(version1, 5);
 }
 
 TEST(CExport, HeaderHoldsTheBlobAligned) {

@@ -446,7 +446,7 @@ class CompactPredictors(LetterFiles):
         predictor = self.path("p.kmxp")
         out = run("compress", *options, self.model, self.train, predictor)
         self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertRegex(out.stdout, r"^compressed: leaves=\d+ landmarks=\d+ pseudo=\d+ bytes=\d+ "
+        self.assertRegex(out.stdout, r"^compressed: leaves=\d+ landmarks=\d+ pseudo=\d+ storage=\w+ bytes=\d+ "
                                      r"\(model \d+ bytes\) arena=\d+ time=\S+s\n$")
         return predictor, out.stdout
 
@@ -480,6 +480,48 @@ class CompactPredictors(LetterFiles):
         wide_bytes = int(wide.split("bytes=")[1].split()[0])
         narrow_bytes = int(narrow.split("bytes=")[1].split()[0])
         self.assertLess(narrow_bytes, 0.6 * wide_bytes)
+
+    def test_storage_types_shrink_and_keep_the_labels(self):
+        """--storage float64|float32|int16|int8 (--float32 is float32): smaller blobs in that order, kmx info
+        names the storage, and the labels stay the float64 predictor's: float32 and int16 all of them, int8
+        all but 0.5% (near ties of this small 4-leaf predictor; measured 3 of 1000)."""
+        labels, sizes = {}, {}
+        for storage in ("float64", "float32", "int16", "int8"):
+            predictor, line = self.compress("--leaves", "4", "--landmarks", "16", "--storage", storage)
+            self.assertIn("storage=" + storage + " ", line)
+            sizes[storage] = int(line.split("bytes=")[1].split()[0])
+            info = run("info", predictor)
+            self.assertEqual(info.returncode, 0, info.stderr)
+            self.assertIn("storage   " + storage, info.stdout)
+            out = run("predict", predictor, self.test, self.path(storage + ".txt"))
+            self.assertEqual(out.returncode, 0, out.stderr)
+            with open(self.path(storage + ".txt")) as f:
+                labels[storage] = f.read().split()
+        self.assertGreater(sizes["float64"], sizes["float32"])
+        self.assertGreater(sizes["float32"], sizes["int16"])
+        self.assertGreater(sizes["int16"], sizes["int8"])
+        for storage, allowed in (("float32", 0), ("int16", 0), ("int8", 5)):
+            flips = sum(a != b for a, b in zip(labels["float64"], labels[storage]))
+            self.assertLessEqual(flips, allowed, storage)
+        _, alias = self.compress("--leaves", "4", "--landmarks", "16", "--float32")
+        self.assertIn("storage=float32 ", alias)
+        out = run("compress", "--storage", "int4", self.model, self.train, self.path("bad.kmxp"))
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("storage", out.stderr)
+        out = run("compress", "--float32", "--storage", "int8", self.model, self.train, self.path("bad.kmxp"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("float32=1 means storage=float32", out.stderr)
+
+    def test_corrupt_quantized_predictor_is_named(self):
+        predictor, _ = self.compress("--leaves", "2", "--storage", "int8")
+        corrupt = self.path("corrupt8.kmxp")
+        with open(predictor, "rb") as f:
+            data = bytearray(f.read())
+        with open(corrupt, "wb") as f:
+            f.write(data[:len(data) - 8])  # truncated
+        out = run("predict", corrupt, self.test)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("corrupt or truncated (version 2, int8 storage", out.stderr)
 
     def test_corrupt_predictor_and_bad_options(self):
         predictor, _ = self.compress("--leaves", "2")

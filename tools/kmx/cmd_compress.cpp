@@ -17,7 +17,8 @@ const std::vector<OptionSpec> &compress_options() {
             {nullptr, "--leaves", true, nullptr, KMX_PARAM_LEAVES},
             {nullptr, "--landmarks", true, nullptr, KMX_PARAM_LANDMARKS},
             {nullptr, "--pseudo", true, "triangle and product pseudo-landmarks", KMX_PARAM_PSEUDO},
-            {nullptr, "--float32", false, nullptr, KMX_PARAM_FLOAT32},
+            {nullptr, "--storage", true, nullptr, KMX_PARAM_STORAGE},
+            {nullptr, "--float32", false, "the same as --storage float32", KMX_PARAM_FLOAT32},
         },
         false);
     return specs;
@@ -29,6 +30,18 @@ double predictor_info(const kmx_predictor *predictor, kmx_predictor_info_key key
     double value = 0;
     check(kmx_predictor_info(&value, predictor, key));
     return value;
+}
+
+// "float64", "float32", "int16" or "int8".
+const char *storage_name(const kmx_predictor *predictor) {
+    return kmx_param_value_name(KMX_PARAM_STORAGE, predictor_info(predictor, KMX_PREDICTOR_STORAGE));
+}
+
+// What a storage keeps in which type, for kmx info.
+const char *storage_detail(double storage) {
+    if (storage == KMX_STORAGE_INT16 || storage == KMX_STORAGE_INT8)
+        return " (landmarks as integers with a scale per leaf; the other arrays float32)";
+    return "";
 }
 
 int run_compress(int argc, char **argv) {
@@ -52,10 +65,12 @@ int run_compress(int argc, char **argv) {
     check(kmx_predictor_save(predictor, args.positional[2].c_str()));
     int64_t model_bytes = 0;
     check(kmx_model_save_to_buffer(nullptr, 0, &model_bytes, model.get()));
-    std::printf("compressed: leaves=%g landmarks=%g pseudo=%g bytes=%g (model %lld bytes) arena=%g time=%.3fs\n",
-                predictor_info(predictor, KMX_PREDICTOR_LEAVES), predictor_info(predictor, KMX_PREDICTOR_LANDMARKS),
-                predictor_info(predictor, KMX_PREDICTOR_PSEUDO), predictor_info(predictor, KMX_PREDICTOR_BYTES),
-                (long long)model_bytes, predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES), seconds);
+    std::printf(
+        "compressed: leaves=%g landmarks=%g pseudo=%g storage=%s bytes=%g (model %lld bytes) arena=%g time=%.3fs\n",
+        predictor_info(predictor, KMX_PREDICTOR_LEAVES), predictor_info(predictor, KMX_PREDICTOR_LANDMARKS),
+        predictor_info(predictor, KMX_PREDICTOR_PSEUDO), storage_name(predictor),
+        predictor_info(predictor, KMX_PREDICTOR_BYTES), (long long)model_bytes,
+        predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES), seconds);
     return 0;
 }
 
@@ -83,8 +98,9 @@ int describe_predictor(const char *path) {
     const kmx_predictor *predictor = owned.get();
     const double classes = predictor_info(predictor, KMX_PREDICTOR_CLASSES);
     std::printf("file      %s (kmx compact predictor)\n", path);
-    std::printf("bytes     %g (%s)\n", predictor_info(predictor, KMX_PREDICTOR_BYTES),
-                predictor_info(predictor, KMX_PREDICTOR_FLOAT32) != 0 ? "float32" : "float64");
+    std::printf("bytes     %g (%s)\n", predictor_info(predictor, KMX_PREDICTOR_BYTES), storage_name(predictor));
+    std::printf("storage   %s%s\n", storage_name(predictor),
+                storage_detail(predictor_info(predictor, KMX_PREDICTOR_STORAGE)));
     std::printf("columns   %g\n", predictor_info(predictor, KMX_PREDICTOR_COLUMNS));
     if (classes == 0)
         std::printf("task      regression\n");

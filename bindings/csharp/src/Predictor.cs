@@ -14,7 +14,8 @@ namespace Kmx
         internal PredictorHandle Handle => (PredictorHandle)RawHandle;
 
         /// <summary>Builds a predictor from model and its labelled training data (kmx_predictor_build). SVM models take
-        /// "leaves=4 landmarks=16 pseudo=32 float32=1"; KRR-family models use their own centers (float32 only); null for defaults.</summary>
+        /// "leaves=4 landmarks=16 pseudo=32 storage=int8" (storage float64, float32, int16 or int8; float32=1 is storage=float32);
+        /// KRR-family models use their own centers (storage only); null for defaults.</summary>
         public static Predictor Build(Model model, Dataset train, string parameters = null, Context ctx = null)
         {
             Native.KmxPredictorBuild(out PredictorHandle handle, Context.OptionalHandle(ctx), model.Handle, train.Handle, parameters);
@@ -79,8 +80,11 @@ namespace Kmx
         /// <summary>Decision values per row (PredictorInfoKey.PredictorOutputs).</summary>
         public long DecisionValuesPerRow => (long)Info(PredictorInfoKey.PredictorOutputs);
 
-        /// <summary>True if it is stored as floats, half the bytes (PredictorInfoKey.PredictorFloat32).</summary>
+        /// <summary>True if its real arrays are floats: storage Float32, Int16 or Int8 (PredictorInfoKey.PredictorFloat32).</summary>
         public bool IsFloat32 => Info(PredictorInfoKey.PredictorFloat32) != 0;
+
+        /// <summary>How its blob stores its numbers, the storage=... it was built with (PredictorInfoKey.PredictorStorage).</summary>
+        public StorageType Storage => (StorageType)(int)Info(PredictorInfoKey.PredictorStorage);
 
         /// <summary>True for the predictor of a regression model.</summary>
         public bool IsRegression => Classes == 0;

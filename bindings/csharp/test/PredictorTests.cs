@@ -90,6 +90,25 @@ namespace Kmx.Tests
         }
 
         [Test]
+        public void QuantizedStorageShrinksTheBlobAndKeepsTheLabels()
+        {
+            Assert.AreEqual(StorageType.StorageFloat64, predictor.Storage);
+            long previous = predictor.Bytes;
+            foreach (var storage in new[] { StorageType.StorageFloat32, StorageType.StorageInt16, StorageType.StorageInt8 })
+            {
+                string name = Param.Storage.ValueName((int)storage);
+                using (var small = Predictor.Build(model, train, Params + " storage=" + name, ctx))
+                {
+                    Assert.AreEqual(storage, small.Storage);
+                    Assert.IsTrue(small.IsFloat32);
+                    Assert.Less(small.Bytes, previous);
+                    previous = small.Bytes;
+                    Assert.Greater(TestData.Accuracy(small.Predict(test), predictor.Predict(test)), 0.98);
+                }
+            }
+        }
+
+        [Test]
         public void BlobsAndFilesRoundTrip()
         {
             byte[] blob = predictor.ToBytes();
@@ -183,7 +202,7 @@ namespace Kmx.Tests
         [Test]
         public void BadInputsRaiseWithStatus()
         {
-            foreach (string bad in new[] { "leaves=-1", "landmarks=-3", "float32=2", "nonsense=1" })
+            foreach (string bad in new[] { "leaves=-1", "landmarks=-3", "float32=2", "nonsense=1", "storage=int4", "float32=1 storage=int8" })
                 Assert.AreEqual(Status.InvalidArgument,
                                 Assert.Throws<KmxException>(() => Predictor.Build(model, train, bad)).Status, bad);
             byte[] blob = predictor.ToBytes();

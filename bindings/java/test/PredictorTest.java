@@ -8,12 +8,15 @@ import static org.junit.Assert.assertTrue;
 import io.kmx.Context;
 import io.kmx.Dataset;
 import io.kmx.Kernel;
+import io.kmx.Library;
 import io.kmx.KmxException;
 import io.kmx.Model;
+import io.kmx.Param;
 import io.kmx.Predictor;
 import io.kmx.PredictorInfoKey;
 import io.kmx.Solver;
 import io.kmx.Status;
+import io.kmx.Storage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -96,6 +99,7 @@ public class PredictorTest {
         assertFalse(predictor.isRegression());
         assertEquals(1, predictor.decisionValuesPerRow());
         assertFalse(predictor.isFloat32());
+        assertSame(Storage.STORAGE_FLOAT64, predictor.storage());
         assertTrue(predictor.arenaBytes() > 0);
         assertEquals(predictor.bytes(), predictor.info(PredictorInfoKey.PREDICTOR_BYTES), 0);
         assertEquals(predictor.toBytes().length, predictor.bytes());
@@ -117,6 +121,22 @@ public class PredictorTest {
             assertTrue(small.bytes() < predictor.bytes());
             double agreement = Reference.agreement(predictor.predict(null, test), small.predict(null, test));
             assertTrue("agreement " + agreement, agreement > 0.98);
+        }
+    }
+
+    @Test
+    public void quantizedStorageShrinksTheBlobAndKeepsTheLabels() {
+        long previous = predictor.bytes();
+        for (Storage storage : new Storage[] {Storage.STORAGE_FLOAT32, Storage.STORAGE_INT16, Storage.STORAGE_INT8}) {
+            String name = Library.paramValueName(Param.STORAGE, storage.swigValue());
+            try (Predictor small = Predictor.build(ctx, model, train, PARAMS + " storage=" + name)) {
+                assertSame(storage, small.storage());
+                assertTrue(small.isFloat32());
+                assertTrue(name, small.bytes() < previous);
+                previous = small.bytes();
+                double agreement = Reference.agreement(predictor.predict(null, test), small.predict(null, test));
+                assertTrue(name + " agreement " + agreement, agreement > 0.98);
+            }
         }
     }
 
@@ -200,7 +220,8 @@ public class PredictorTest {
 
     @Test
     public void badInputsThrowWithStatus() throws Exception {
-        for (String bad : new String[] {"leaves=-1", "landmarks=-3", "float32=2", "pseudo=-7", "nonsense=1"}) {
+        for (String bad : new String[] {"leaves=-1", "landmarks=-3", "float32=2", "pseudo=-7", "nonsense=1",
+                                                 "storage=int4", "float32=1 storage=int8"}) {
             KmxException e = assertThrows(bad, KmxException.class, () -> Predictor.build(ctx, model, train, bad));
             assertSame(bad, Status.INVALID_ARGUMENT, e.status());
         }

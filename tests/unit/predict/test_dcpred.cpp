@@ -204,7 +204,7 @@ TEST(Dcpred, LetterSubsetAccuracyNearTheFullModel) {
     kmx::DcpredOptions options;  // auto: support vectors / 16 leaves, 40 landmarks, overlapping leaves
     const kmx::CompactPredictor p = kmx::build_dcpred(ctx, model, *train, options);
     kmx::compact_predict(ctx, p, *test, nullptr, compact.data());
-    options.float32 = true;
+    options.storage = kmx::PredictorStorage::float32;
     const kmx::CompactPredictor p32 = kmx::build_dcpred(ctx, model, *train, options);
     kmx::compact_predict(ctx, p32, *test, nullptr, compact32.data());
     const double full_acc = accuracy(full, test->y), acc = accuracy(compact, test->y),
@@ -221,7 +221,8 @@ TEST(Dcpred, LetterSubsetAccuracyNearTheFullModel) {
     for (int64_t i = 0; i < test->n; ++i)
         disagree += kmx::compact_predict_row(p, test->x + i * test->d, o.data(), scratch.data()) != compact[size_t(i)];
     EXPECT_EQ(disagree, 0);
-    EXPECT_LT(kmx::compact_predictor_bytes(p, true), kmx::compact_predictor_bytes(p, false));
+    EXPECT_LT(kmx::compact_predictor_bytes(p, kmx::PredictorStorage::float32),
+              kmx::compact_predictor_bytes(p, kmx::PredictorStorage::float64));
 }
 
 // Three classes, one-vs-one and one-vs-rest: outputs per the model's machines, accuracy near the model's.

@@ -89,12 +89,35 @@ TEST(PredictorFromExpansion, Float32RoundsEveryArray) {
     kmx::Rng rng(4);
     const kmx::CenterExpansion e = random_expansion(rng, 20, 3, 1, 3);
     const kmx::CompactPredictor p =
-        kmx::predictor_from_expansion(e, kmx::PredictorTask::regression, {}, KMX_MULTICLASS_OVO, true);
-    EXPECT_TRUE(p.float32);
+        kmx::predictor_from_expansion(e, kmx::PredictorTask::regression, {}, KMX_MULTICLASS_OVO,
+                                      kmx::PredictorStorage::float32);
+    EXPECT_EQ(p.storage, kmx::PredictorStorage::float32);
     for (const kmx::PredictorLeaf &leaf : p.leaves) {
         for (double v : leaf.landmarks) EXPECT_EQ(v, double(float(v)));
         for (double v : leaf.beta) EXPECT_EQ(v, double(float(v)));
         for (double v : leaf.center) EXPECT_EQ(v, double(float(v)));
+    }
+}
+
+// int16/int8 quantize the centers around each cluster's center, one scale
+// per leaf, under the expansion's own β (nothing is refitted): each center
+// moves by at most half a step, and the outputs by what that does to K.
+TEST(PredictorFromExpansion, QuantizedStorageRoundsCentersToCodes) {
+    kmx::Rng rng(5);
+    const kmx::CenterExpansion e = random_expansion(rng, 60, 4, 1, 5);
+    for (kmx::PredictorStorage storage : {kmx::PredictorStorage::int16, kmx::PredictorStorage::int8}) {
+        const kmx::CompactPredictor p = kmx::predictor_from_expansion(
+            e, kmx::PredictorTask::classification, {-1, 1}, KMX_MULTICLASS_OVO, storage);
+        EXPECT_EQ(p.storage, storage);
+        const kmx::CompactPredictor exact =
+            kmx::predictor_from_expansion(e, kmx::PredictorTask::classification, {-1, 1}, KMX_MULTICLASS_OVO);
+        for (size_t l = 0; l < p.leaves.size(); ++l) {
+            const kmx::PredictorLeaf &leaf = p.leaves[l];
+            EXPECT_GT(leaf.landmark_scale, 0);
+            for (size_t i = 0; i < leaf.landmarks.size(); ++i)
+                EXPECT_LE(std::fabs(leaf.landmarks[i] - exact.leaves[l].landmarks[i]),
+                          0.5 * leaf.landmark_scale + 1e-6 * std::fabs(exact.leaves[l].landmarks[i]));
+        }
     }
 }
 

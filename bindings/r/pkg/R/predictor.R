@@ -21,13 +21,14 @@
 }
 
 kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, pseudo = NULL,
-                          float32 = NULL, ctx = NULL) {
+                          float32 = NULL, ctx = NULL, storage = NULL) {
   ptr <- .ptr(model, "kmx_model")
+  if (!is.null(storage)) storage <- match.arg(storage, .value_names("storage"))
   data <- .predictor_data(model, x, y)
   if (!identical(data, x)) on.exit(kmx_free(data)) # the predictor keeps its own blob
-  options <- c(leaves = leaves, landmarks = landmarks, pseudo = pseudo,
-               float32 = if (!is.null(float32)) as.numeric(float32))
-  params <- if (length(options)) do.call(.params_string, as.list(options))
+  options <- .given(leaves = leaves, landmarks = landmarks, pseudo = pseudo,
+                    float32 = if (!is.null(float32)) as.numeric(float32), storage = storage)
+  params <- if (length(options)) do.call(.params_string, options)
   .new_predictor(C_kmx_predictor_build(.ptr(ctx, "kmx_context", TRUE), ptr,
                                        .ptr(data, "kmx_dataset"), params),
                  levels = model$levels, columns = model$columns)
@@ -35,7 +36,7 @@ kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, p
 
 # What kmx_predictor_info() reports, in kmx_predictor_info_key order.
 .predictor_keys <- c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes", "columns", "classes",
-                     "outputs", "float32")
+                     "outputs", "float32", "storage")
 
 kmx_predictor_info <- function(predictor, key = NULL) {
   ptr <- .ptr(predictor, "kmx_predictor")
@@ -71,6 +72,7 @@ predict.kmx_predictor <- function(object, newdata, type = c("class", "decision")
 summary.kmx_predictor <- function(object, ...) {
   info <- as.list(kmx_predictor_info(object))
   info$float32 <- info$float32 == 1
+  info$storage <- .value_name("storage", info$storage)
   info$regression <- info$classes == 0
   structure(info, class = "summary.kmx_predictor")
 }
@@ -80,7 +82,7 @@ print.summary.kmx_predictor <- function(x, ...) {
               if (x$regression) "regression" else sprintf("%.0f classes", x$classes), x$columns,
               x$outputs))
   cat(sprintf("%.0f leaves, %.0f landmarks, %.0f pseudo-landmarks, %s\n", x$leaves, x$landmarks,
-              x$pseudo, if (x$float32) "float32" else "float64"))
+              x$pseudo, x$storage))
   cat(sprintf("blob %.0f bytes, inference arena %.0f bytes\n", x$bytes, x$arena_bytes))
   invisible(x)
 }

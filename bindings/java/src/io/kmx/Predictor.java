@@ -13,8 +13,9 @@ public final class Predictor extends NativeResource {
 
     /**
      * Builds a predictor from model and its labelled training data. SVM models: params "leaves=4 landmarks=16
-     * pseudo=32 float32=1" (null for defaults); KRR-family models use their own centers (float32
-     * only). ctx (may be null) gives threads, seed and budget.
+     * pseudo=32 storage=int8" (null for defaults; storage float64, float32, int16 or int8, float32=1 is
+     * storage=float32); KRR-family models use their own centers (storage only). ctx (may be null) gives
+     * threads, seed and budget.
      */
     public static Predictor build(Context ctx, Model model, Dataset train, String params) {
         return new Predictor(kmx.kmx_predictor_build(ctx, model, train, params));
@@ -96,9 +97,14 @@ public final class Predictor extends NativeResource {
         return (int) info(PredictorInfoKey.PREDICTOR_OUTPUTS);
     }
 
-    /** True if it stores floats (half the bytes), false for doubles. */
+    /** True if its real arrays are floats (storage FLOAT32, INT16 or INT8), false for doubles. */
     public boolean isFloat32() {
         return info(PredictorInfoKey.PREDICTOR_FLOAT32) != 0;
+    }
+
+    /** How its blob stores its numbers (the storage=... parameter it was built with). */
+    public Storage storage() {
+        return Storage.swigToEnum((int) info(PredictorInfoKey.PREDICTOR_STORAGE));
     }
 
     /** True for a predictor of a regression model. */

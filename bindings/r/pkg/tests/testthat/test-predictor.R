@@ -13,12 +13,14 @@ test_that("a predictor follows its SVM model and keeps factor labels", {
   expect_identical(dim(decision), c(150L, 3L)) # one-vs-one pairs of three classes
   info <- kmx_predictor_info(p)
   expect_identical(names(info), c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes",
-                                  "columns", "classes", "outputs", "float32"))
+                                  "columns", "classes", "outputs", "float32", "storage"))
   expect_identical(info[["leaves"]], 2)
   expect_identical(info[["columns"]], 4)
   expect_identical(info[["classes"]], 3)
   expect_identical(info[["outputs"]], 3)
   expect_identical(info[["float32"]], 0)
+  expect_identical(info[["storage"]], 0)
+  expect_identical(summary(p)$storage, "float64")
   expect_lte(info[["landmarks"]], 16)
   expect_gt(info[["arena_bytes"]], 0)
   s <- summary(p)
@@ -29,6 +31,17 @@ test_that("a predictor follows its SVM model and keeps factor labels", {
                          float32 = TRUE)
   expect_identical(kmx_predictor_info(small, "float32"), 1)
   expect_lt(kmx_predictor_info(small, "bytes"), info[["bytes"]])
+  previous <- kmx_predictor_info(small, "bytes")
+  for (storage in c("int16", "int8")) {
+    q <- kmx_predictor(fit, x, iris$Species, leaves = 2, landmarks = 8, pseudo = 16, storage = storage)
+    expect_identical(summary(q)$storage, storage)
+    expect_output(print(summary(q)), storage)
+    expect_lt(kmx_predictor_info(q, "bytes"), previous)
+    previous <- kmx_predictor_info(q, "bytes")
+    expect_gt(mean(predict(q, x) == predicted), 0.95)
+  }
+  expect_error(kmx_predictor(fit, x, iris$Species, storage = "int4"), "should be one of")
+  expect_error(kmx_predictor(fit, x, iris$Species, float32 = TRUE, storage = "int8"), "float32=1 means")
 })
 
 test_that("a Letter DC-SVM predictor is accurate and far smaller than its model", {

@@ -1,0 +1,39 @@
+// test_dcpred_storage.cpp — the storage types on the whole Letter binary
+// problem (DC-SVM at C = 8, γ = 16, then DC-Pred++ at its automatic options
+// with each storage): smaller blobs, the float64 predictor's labels and
+// decision values within the stated bounds.
+#include <gtest/gtest.h>
+
+#include "predict_test_support.h"
+#include "storage_comparison.h"
+#include "svm/multiclass.h"
+
+namespace {
+
+TEST(DcpredStorage, LetterBinaryKeepsTheFloat64Labels) {
+    const auto train = predict_test::load_example("letter_bin.train.libsvm");
+    const auto test = predict_test::load_example("letter_bin.test.libsvm");
+    kmx::Context ctx;
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_DCSVM;
+    options.C = 8;
+    kmx::KernelSpec rbf;
+    rbf.type = KMX_KERNEL_RBF;
+    rbf.gamma = 16;
+    const kmx::Model model = kmx::train_svm_model(ctx, options, rbf, *train);
+    const double tie = 0.05;
+    const auto results = predict_test::compare_storages(ctx, model, *train, *test, tie);
+    for (size_t s = 1; s < results.size(); ++s) {
+        const predict_test::StorageResult &r = results[s];
+        SCOPED_TRACE(kmx::storage_name(r.storage));
+        EXPECT_LT(r.blob_bytes, results[s - 1].blob_bytes);
+        // float32 and int16: no label changes; int8: at most 0.1% of the rows (6 of 6000), near ties only.
+        EXPECT_LE(r.flips, r.storage == kmx::PredictorStorage::int8 ? test->n / 1000 : 0);
+        EXPECT_EQ(r.flips_off_tie, 0);
+        // Decision values: measured gaps 1.0e-6 (float32), 2.5e-4 (int16), 0.055 (int8: 2 flips, |o| < 0.05).
+        EXPECT_LE(r.max_output_gap, predict_test::output_gap_bound(r.storage));
+        EXPECT_GE(r.accuracy, results[0].accuracy - 0.001);
+    }
+}
+
+}  // namespace
