@@ -54,15 +54,11 @@ if [ ! -f "$build/build.ninja" ]; then
     meson setup "${cross_args[@]}" -Dtraining=disabled -Dbuildtype=minsize "$build"
 fi
 status=0
+ninja -C "$build"
+meson test -C "$build" --print-errorlogs || status=$?
 if [ $bare_metal = 1 ]; then
-    # Bare metal: meson test builds what the tests need. A plain ninja would
-    # also link lib/infer's shared library, which picolibc cannot link.
-    meson test -C "$build" --print-errorlogs || status=$?
     python3 examples/mcu/check_firmware.py size "$(command -v arm-none-eabi-size)" \
         "$build/examples/mcu/letter_mcu.elf" examples/mcu/firmware_sizes.json "$target" --print
-else
-    ninja -C "$build"
-    meson test -C "$build" --print-errorlogs || status=$?
 fi
 
 if [ "$target" = arm-linux-gnueabihf ]; then
