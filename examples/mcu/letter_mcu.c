@@ -21,6 +21,9 @@
 static uint64_t arena[64];
 
 /* Opens the predictor in the arena and checks it takes our rows; NULL on failure. */
+/* kmx_infer_storage's values, in order. */
+static const char *const storage_names[] = {"float64", "float32", "int16", "int8"};
+
 static kmx_infer_predictor *open_predictor(void) {
     kmx_infer_predictor *predictor = NULL;
     int64_t needed = 0;
@@ -38,7 +41,7 @@ static kmx_infer_predictor *open_predictor(void) {
         return NULL;
     }
     printf("letter_mcu: %u-byte predictor (%s), %ld of %u arena bytes, %d rows\n", (unsigned)LETTER_PREDICTOR_LEN,
-           kmx_infer_is_float32(predictor) ? "float32" : "float64", (long)needed, (unsigned)sizeof arena,
+           storage_names[kmx_infer_storage(predictor) & 3], (long)needed, (unsigned)sizeof arena,
            LETTER_ROWS);
     return predictor;
 }
