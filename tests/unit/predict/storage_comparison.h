@@ -15,9 +15,21 @@
 #include "predict/compact_predict.h"
 #include "predict/dcpred.h"
 #include "predict/predictor_blob.h"
+#include "svm/multiclass.h"
 #include "predict/predictor_storage.h"
 
 namespace predict_test {
+
+// DC-SVM on a Letter training set as LIBSVM is run on it (C = 8, γ = 16).
+inline kmx::Model train_letter_dcsvm(kmx::Context &ctx, const kmx::Dataset &train) {
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_DCSVM;
+    options.C = 8;
+    kmx::KernelSpec rbf;
+    rbf.type = KMX_KERNEL_RBF;
+    rbf.gamma = 16;
+    return kmx::train_svm_model(ctx, options, rbf, train);
+}
 
 struct StorageResult {
     kmx::PredictorStorage storage;

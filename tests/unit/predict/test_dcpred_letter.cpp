@@ -20,13 +20,7 @@ TEST(DcpredLetter, AutomaticOptionsReachThePapersAccuracy) {
     const auto train = predict_test::load_example("letter_bin.train.libsvm");
     const auto test = predict_test::load_example("letter_bin.test.libsvm");
     kmx::Context ctx;
-    kmx::TrainOptions options;
-    options.method = KMX_METHOD_DCSVM;
-    options.C = 8;
-    kmx::KernelSpec rbf;
-    rbf.type = KMX_KERNEL_RBF;
-    rbf.gamma = 16;
-    const kmx::Model model = kmx::train_svm_model(ctx, options, rbf, *train);
+    const kmx::Model model = predict_test::train_letter_dcsvm(ctx, *train);
     const kmx::CompactPredictor p = kmx::build_dcpred(ctx, model, *train, {});
     std::vector<double> full(static_cast<size_t>(test->n)), compact(full.size());
     kmx::model_predict(ctx, model, *test, full.data());
@@ -50,13 +44,7 @@ TEST(DcpredLetter, MulticlassStoragesKeepTheFloat64Labels) {
     const auto train = predict_test::load_example("letter_mc.train.libsvm");
     const auto test = predict_test::load_example("letter_mc.test.libsvm");
     kmx::Context ctx;
-    kmx::TrainOptions options;
-    options.method = KMX_METHOD_DCSVM;
-    options.C = 8;
-    kmx::KernelSpec rbf;
-    rbf.type = KMX_KERNEL_RBF;
-    rbf.gamma = 16;
-    const kmx::Model model = kmx::train_svm_model(ctx, options, rbf, *train);
+    const kmx::Model model = predict_test::train_letter_dcsvm(ctx, *train);
     const auto results = predict_test::compare_storages(ctx, model, *train, *test, 0.1);
     for (size_t s = 1; s < results.size(); ++s) {
         const predict_test::StorageResult &r = results[s];

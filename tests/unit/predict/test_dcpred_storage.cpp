@@ -14,13 +14,7 @@ TEST(DcpredStorage, LetterBinaryKeepsTheFloat64Labels) {
     const auto train = predict_test::load_example("letter_bin.train.libsvm");
     const auto test = predict_test::load_example("letter_bin.test.libsvm");
     kmx::Context ctx;
-    kmx::TrainOptions options;
-    options.method = KMX_METHOD_DCSVM;
-    options.C = 8;
-    kmx::KernelSpec rbf;
-    rbf.type = KMX_KERNEL_RBF;
-    rbf.gamma = 16;
-    const kmx::Model model = kmx::train_svm_model(ctx, options, rbf, *train);
+    const kmx::Model model = predict_test::train_letter_dcsvm(ctx, *train);
     const double tie = 0.05;
     const auto results = predict_test::compare_storages(ctx, model, *train, *test, tie);
     for (size_t s = 1; s < results.size(); ++s) {
