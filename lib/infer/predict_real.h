@@ -98,11 +98,15 @@ static REAL FN(kernel)(const kmx_infer_predictor *p, const double *x, const REAL
  * dequantized into u: center + scale·q. */
 static const REAL *FN(landmark)(const kmx_infer_predictor *p, const infer_leaf *leaf, size_t j, REAL *u) {
     const REAL *center = (const REAL *)leaf->center;
+    const REAL scale = (REAL)leaf->scale;
     const int16_t *q16 = (const int16_t *)leaf->landmarks + j * p->d;
     const int8_t *q8 = (const int8_t *)leaf->landmarks + j * p->d;
     size_t k;
     if (!QUANTIZED || p->landmark_bits == 0) return (const REAL *)leaf->landmarks + j * p->d;
-    for (k = 0; k < p->d; ++k) u[k] = center[k] + (REAL)leaf->scale * (REAL)(p->landmark_bits == 16 ? q16[k] : q8[k]);
+    if (p->landmark_bits == 16)
+        for (k = 0; k < p->d; ++k) u[k] = center[k] + scale * (REAL)q16[k];
+    else
+        for (k = 0; k < p->d; ++k) u[k] = center[k] + scale * (REAL)q8[k];
     return u;
 }
 

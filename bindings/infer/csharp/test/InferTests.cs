@@ -235,7 +235,7 @@ namespace Kmx.Infer.Tests
                     using (var scratch = predictor.NewScratch())
                         predictor.Predict(c.Row(i % c.Count), scratch);
             };
-            openMany();  // the first round lets the runtime make what it keeps (marshalling stubs, ...)
+            openMany();  // the first round lets the runtime make what it keeps (marshalling thunks, ...)
             ulong before = mallinfo2().InUse;
             openMany();
             long grown = (long)mallinfo2().InUse - (long)before;
