@@ -13,8 +13,9 @@ public final class Predictor extends NativeResource {
 
     /**
      * Builds a predictor from model and its labelled training data. SVM models: params "leaves=4 landmarks=16
-     * pseudo=32 float32=1" (null for defaults); KRR-family models use their own centers (float32
-     * only). ctx (may be null) gives threads, seed and budget.
+     * pseudo=32 float32=1" (null for defaults), or a budget "max_bytes=65536 max_us=2" (the most
+     * accurate predictor within it, searched on a validation split); KRR-family models use their own
+     * centers (float32 only). ctx (may be null) gives threads, seed and memory budget.
      */
     public static Predictor build(Context ctx, Model model, Dataset train, String params) {
         return new Predictor(kmx.kmx_predictor_build(ctx, model, train, params));
@@ -99,6 +100,29 @@ public final class Predictor extends NativeResource {
     /** True if it stores floats (half the bytes), false for doubles. */
     public boolean isFloat32() {
         return info(PredictorInfoKey.PREDICTOR_FLOAT32) != 0;
+    }
+
+    /**
+     * Built to a budget (params max_bytes=B and/or max_us=T): the fraction of the validation rows
+     * (a fifth of the training rows) it predicted right; NaN for other predictors.
+     */
+    public double validationAccuracy() {
+        return info(PredictorInfoKey.PREDICTOR_VALIDATION_ACCURACY);
+    }
+
+    /** Built to a budget: microseconds per row measured on the validation rows when built (on that machine); else NaN. */
+    public double validationMicroseconds() {
+        return info(PredictorInfoKey.PREDICTOR_VALIDATION_US);
+    }
+
+    /** Built to a budget: the landmarks-per-leaf knob the search chose; else NaN. */
+    public double landmarksPerLeaf() {
+        return info(PredictorInfoKey.PREDICTOR_LANDMARKS_PER_LEAF);
+    }
+
+    /** Built to a budget: how many candidate predictors the search built and measured; else NaN. */
+    public double candidates() {
+        return info(PredictorInfoKey.PREDICTOR_CANDIDATES);
     }
 
     /** True for a predictor of a regression model. */
