@@ -217,24 +217,45 @@ private:
     std::unique_ptr<CompactPredictor> best_;
     size_t best_index_ = 0;
 
-    // Landmarks up the ladder at `leaves`, then pseudo-landmarks on the best;
-    // false when even the fewest landmarks are over the byte budget.
+    // Landmarks up the ladder at `leaves`; under a byte budget, one more m
+    // between the last that fit and the first over (bytes interpolated);
+    // then pseudo-landmarks on the best. False when even the fewest
+    // landmarks are over the byte budget.
     bool explore_leaves(StorageKnob storage, int64_t leaves) {
-        std::optional<size_t> best_here;
-        bool first = true;
+        std::optional<size_t> best_here, last_within, first_over;
         for (int64_t m : landmark_ladder(model_.support_vectors, leaves)) {
             const size_t i = measure(storage, leaves, m, 0);
-            const BudgetCandidate &c = explored_[i];
-            if (!within_bytes(budget_, double(c.bytes))) return !first;
-            first = false;
-            if (c.fits && (!best_here || better(c, explored_[*best_here]))) best_here = i;
-            if (budget_.max_us > 0 && c.us > kTimeStopFactor * budget_.max_us) break;
+            consider(i, best_here);
+            if (!within_bytes(budget_, double(explored_[i].bytes))) {
+                first_over = i;
+                break;
+            }
+            last_within = i;
+            if (budget_.max_us > 0 && explored_[i].us > kTimeStopFactor * budget_.max_us) break;
+        }
+        if (!last_within) return false;  // more leaves only take more bytes
+        if (first_over) {
+            const int64_t m = interpolated_landmarks(explored_[*last_within], explored_[*first_over]);
+            if (m > explored_[*last_within].landmarks) consider(measure(storage, leaves, m, 0), best_here);
         }
         if (best_here && explored_[*best_here].landmarks >= 2) {
             const int64_t m = explored_[*best_here].landmarks;
             measure(storage, leaves, m, m);
         }
         return true;
+    }
+
+    // Keeps candidate i as best_here if it fits and beats it.
+    void consider(size_t i, std::optional<size_t> &best_here) const {
+        if (explored_[i].fits && (!best_here || better(explored_[i], explored_[*best_here]))) best_here = i;
+    }
+
+    // The landmarks whose bytes, interpolated between a candidate within the
+    // byte budget and one over it, reach the budget (a little below).
+    int64_t interpolated_landmarks(const BudgetCandidate &within, const BudgetCandidate &over) const {
+        const double slope = double(over.bytes - within.bytes) / double(over.landmarks - within.landmarks);
+        const double room = 0.97 * budget_.max_bytes - double(within.bytes);
+        return std::min(over.landmarks - 1, within.landmarks + int64_t(std::floor(room / slope)));
     }
 
     // Builds and measures one candidate; keeps it if it is the best within

@@ -22,8 +22,9 @@
 //   landmarks m = ratio · S / L for ratio in 1/16, 1/4, 1/2, 1, 5/2 (at least 1);
 //   pseudo    0, and m for the best candidate of each (storage, L).
 // Bytes grow with m and with L, so a (storage, L) stops at the first m over
-// the byte budget (or twice over the time budget), and larger L stop when
-// the smallest m is over the byte budget.
+// the byte budget (or twice over the time budget) and tries one m between
+// the last within and that one (bytes interpolated to the budget); larger L
+// stop when the smallest m is over the byte budget.
 //
 // Budgets nothing can meet fail with KMX_E_INVALID_ARGUMENT: before any
 // work when even the smallest predictor the format holds (one leaf, one
