@@ -14,7 +14,12 @@
 //   bench_dcpred TRAIN TEST --C 8 --gamma 16 [--model FILE] [--leaves K] [--top T]
 //                [--landmarks M] [--pseudo P] [--kind auto|triangle|products|both]
 //                [--estimate -1|0|1|2] [--repeat R] [--seed S]
-// Prints key=value lines.
+//                [--max-bytes B | --max-bytes-fraction F] [--max-us T]
+// Prints key=value lines. With a budget (B bytes, or F × the model file's
+// bytes; T µs per row) it runs compress_to_budget instead of the two
+// storages: one `candidate=` line per explored predictor (knobs, bytes,
+// validation µs and accuracy, test accuracy, within the budget), then the
+// chosen one reported as `budget_*` like the others.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -33,7 +38,9 @@
 #include "io/text_reader.h"
 #include "linalg/linalg.h"
 #include "predict/compact_predict.h"
+#include "predict/compress_to_budget.h"
 #include "predict/dcpred.h"
+#include "predict/predictor_storage.h"
 #include "model/model.h"
 #include "svm/multiclass.h"
 
@@ -45,6 +52,8 @@ struct Args {
     kmx::DcpredOptions dcpred;
     int repeat = 5;
     uint64_t seed = 1;
+    kmx::PredictorBudget budget;
+    double max_bytes_fraction = 0;
 };
 
 [[noreturn]] void usage() {
@@ -96,6 +105,12 @@ Args parse(int argc, char **argv) {
             a.repeat = std::max(1, std::atoi(value));
         else if (key == "--seed")
             a.seed = std::strtoull(value, nullptr, 10);
+        else if (key == "--max-bytes")
+            a.budget.max_bytes = std::atof(value);
+        else if (key == "--max-bytes-fraction")
+            a.max_bytes_fraction = std::atof(value);
+        else if (key == "--max-us")
+            a.budget.max_us = std::atof(value);
         else if (key == "--kind") {
             const std::string k = value;
             a.dcpred.pseudo_kind = k == "triangle"   ? kmx::PseudoKind::triangle
@@ -244,6 +259,28 @@ void report_predictor(kmx::Context &ctx, const Args &a, const char *name, const 
                 median(batch_times) / rows.linear);
 }
 
+// The budget search: every candidate with its test accuracy, then the chosen one in full.
+void run_budget(kmx::Context &ctx, const Args &a, const kmx::Model &model, const kmx::Dataset &train,
+                const kmx::Dataset &test, const Linear &linear, const kmx::PredictorBudget &budget) {
+    std::printf("budget_max_bytes=%.0f\nbudget_max_us=%g\n", budget.max_bytes, budget.max_us);
+    std::vector<double> labels(size_t(test.n));
+    const auto observe = [&](const kmx::BudgetCandidate &c, const kmx::CompactPredictor &p) {
+        kmx::compact_predict(ctx, p, test, nullptr, labels.data());
+        std::printf("candidate=%s,%lld,%lld,%lld,%zu,%.5f,%.5f,%.5f,%d\n", kmx::storage_name(kmx::PredictorStorage(c.storage)),
+                    static_cast<long long>(c.leaves), static_cast<long long>(c.landmarks),
+                    static_cast<long long>(c.pseudo), c.bytes, c.us, c.accuracy, accuracy(labels, test.y), c.fits);
+        std::fflush(stdout);
+    };
+    const auto start = std::chrono::steady_clock::now();
+    const kmx::BudgetSearch r = kmx::compress_to_budget(ctx, model, train, a.dcpred, budget, observe);
+    const kmx::BudgetCandidate &c = r.explored[r.chosen];
+    std::printf("budget_search_seconds=%.3f\nbudget_chosen=%zu\nbudget_blob_bytes=%zu\n", seconds_since(start),
+                r.chosen, r.blob.size());
+    std::printf("budget_validation_accuracy=%.5f\nbudget_validation_us=%.5f\nbudget_landmarks=%lld\n", c.accuracy,
+                c.us, static_cast<long long>(c.landmarks));
+    report_predictor(ctx, a, "budget", r.predictor, test, linear);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -254,6 +291,7 @@ int main(int argc, char **argv) {
     const auto test = kmx::read_dataset_file(ctx, a.test.c_str(), KMX_FORMAT_AUTO)->to_dense();
     double train_s = 0;
     const kmx::Model model = full_model(ctx, a, *train, train_s);
+    std::printf("d=%lld\n", static_cast<long long>(train->d));
     std::printf("model_train_seconds=%.3f\nmodel_support_vectors=%lld\nmodel_bytes=%zu\n", train_s,
                 static_cast<long long>(model.support_vectors), kmx::model_to_bytes(model).size());
     std::vector<double> full(size_t(test->n));
@@ -265,6 +303,13 @@ int main(int argc, char **argv) {
     }
     std::printf("model_accuracy=%.4f\nmodel_us_per_sample=%.4f\n", accuracy(full, test->y), median(full_times) * 1e6);
     const Linear linear = fit_linear(*train);
+    if (a.max_bytes_fraction > 0 || a.budget.max_bytes > 0 || a.budget.max_us > 0) {
+        kmx::PredictorBudget budget = a.budget;
+        if (a.max_bytes_fraction > 0)
+            budget.max_bytes = std::floor(a.max_bytes_fraction * double(kmx::model_to_bytes(model).size()));
+        run_budget(ctx, a, model, *train, *test, linear, budget);
+        return 0;
+    }
     kmx::DcpredOptions options = a.dcpred;
     const std::pair<kmx::PredictorStorage, const char *> storages[] = {{kmx::PredictorStorage::float64, "dcpred64"},
                                                                         {kmx::PredictorStorage::float32, "dcpred32"},

@@ -11,8 +11,18 @@ runs). One thread throughout.
 
   /usr/bin/python3 bench/run_dcpred.py [--build build] [--data ../shared/data]
                                        [--only NAME] [--repeat R] [-- extra bench_dcpred options]
+
+--budget runs compression to a budget instead (kmx compress --max-bytes): on Letter binary at
+64 KB, at a tenth of the model's bytes and at the model's bytes (the whole grid: the frontier), and
+on the digits set of --digits (make_digits_large.py --rows 20000 --test-rows 5000 --no-csv) at a
+tenth and at the model's bytes; each search's candidates (with their test accuracy) go to
+bench/results/budget_NAME.json and the accuracy-vs-bytes and accuracy-vs-µs frontiers, with the full
+model and a linear model as points, to bench/results/budget_NAME.png:
+
+  /usr/bin/python3 bench/run_dcpred.py --budget [--digits /tmp/digits20k] [--only NAME]
 """
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -95,14 +105,127 @@ def table(name, lib, v):
               f"{speed:.0f} | {smaller} |")
 
 
+# (name, train, test, C, gamma, byte budgets: numbers are bytes, strings "x" fractions of the model's bytes)
+BUDGET_DATASETS = [
+    ("letter_bin", "letter/letter_bin.train.libsvm", "letter/letter_bin.test.libsvm", 8, 16,
+     [65536, "0.1", "1.0"]),
+    ("digits20k", "{digits}/digits16_bin.train.libsvm", "{digits}/digits16_bin.test.libsvm", 8, 0.1614,
+     ["0.1", "1.0"]),
+]
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+
+
+def budget_run(build, train, test, c, gamma, tmp, budget):
+    """One search: its candidates and the chosen predictor's values."""
+    option = ["--max-bytes-fraction", budget] if isinstance(budget, str) else ["--max-bytes", str(budget)]
+    exe = os.path.join(build, "bench", "bench_dcpred")
+    out = run([exe, train, test, "--C", str(c), "--gamma", str(gamma), "--model", os.path.join(tmp, "kmx.model"),
+               "--repeat", "20", *option])
+    values, candidates = {}, []
+    for line in out.splitlines():
+        key, _, value = line.partition("=")
+        if key == "candidate":
+            storage, leaves, m, pseudo, size, us, val, test_acc, fits = value.split(",")
+            candidates.append({"storage": storage, "leaves": int(leaves), "landmarks": int(m),
+                               "pseudo": int(pseudo), "bytes": int(size), "us": float(us),
+                               "validation_accuracy": float(val), "test_accuracy": float(test_acc),
+                               "fits": fits == "1"})
+        else:
+            values[key] = float(value)
+    return {"budget": budget, "values": values, "candidates": candidates}
+
+
+def pareto(points):
+    """The points no other point beats in both cost (smaller) and accuracy (larger), by cost."""
+    best, front = -1.0, []
+    for cost, acc in sorted(points):
+        if acc > best:
+            front.append((cost, acc))
+            best = acc
+    return front
+
+
+def plot_budget(name, runs, lib, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    full = runs[-1]
+    v, cands = full["values"], full["candidates"]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, key, label in ((axes[0], "bytes", "predictor bytes"), (axes[1], "us", "µs per row (one row at a time)")):
+        for storage, marker in (("float64", "o"), ("float32", "s")):
+            pts = [(c[key], 100 * c["test_accuracy"]) for c in cands if c["storage"] == storage]
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, s=18, alpha=0.5,
+                       label=f"DC-Pred++ candidates ({storage})")
+        front = pareto([(c[key], 100 * c["test_accuracy"]) for c in cands])
+        ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="k", lw=1, label="frontier")
+        for run_ in runs[:-1]:
+            b = run_["values"]
+            cost = b["budget_blob_bytes"] if key == "bytes" else b["budget_row_us_per_sample"]
+            ax.scatter([cost], [100 * b["budget_accuracy"]], marker="*", s=160, zorder=5,
+                       label=f"chosen within {int(b['budget_max_bytes'])} bytes")
+        model_cost = v["model_bytes"] if key == "bytes" else v["model_us_per_sample"]
+        ax.scatter([model_cost], [100 * v["model_accuracy"]], marker="D", color="red", s=50,
+                   label="full kernel model (kmx, batched µs)")
+        if lib:
+            lib_cost = lib["bytes"] if key == "bytes" else lib["us"]
+            ax.scatter([lib_cost], [100 * lib["accuracy"]], marker="P", color="purple", s=60, label="LIBSVM")
+        if key == "us":
+            ax.scatter([v["linear_us_per_sample"]], [100 * v["linear_accuracy"]], marker="X", color="green", s=60,
+                       label="linear model")
+        else:
+            linear_bytes = 8 * (v.get("d", 0) + 1)
+            if linear_bytes > 8:
+                ax.scatter([linear_bytes], [100 * v["linear_accuracy"]], marker="X", color="green", s=60,
+                           label="linear model (d+1 doubles)")
+        ax.set_xscale("log")
+        ax.set_xlabel(label)
+        ax.set_ylabel("test accuracy (%)")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=6.5, loc="lower right")
+    fig.suptitle(f"{name}: DC-Pred++ predictors explored by kmx compress --max-bytes (test accuracy)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def budget_main(args):
+    os.makedirs(RESULTS, exist_ok=True)
+    for name, train, test, c, gamma, budgets in BUDGET_DATASETS:
+        if args.only and args.only != name:
+            continue
+        base = args.data if "{digits}" not in train else ""
+        train = os.path.join(base, train.format(digits=args.digits))
+        test = os.path.join(base, test.format(digits=args.digits))
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = libsvm(train, test, c, gamma, tmp) if args.libsvm else None
+            runs = [budget_run(args.build, train, test, c, gamma, tmp, b) for b in budgets]
+        for r in runs:
+            b = r["values"]
+            print(f"{name} budget {r['budget']}: {int(b['budget_blob_bytes'])} bytes "
+                  f"(max {int(b['budget_max_bytes'])}, model {int(b['model_bytes'])}), test accuracy "
+                  f"{100 * b['budget_accuracy']:.2f}% (model {100 * b['model_accuracy']:.2f}%, linear "
+                  f"{100 * b['linear_accuracy']:.2f}%), {b['budget_row_us_per_sample']:.3f} µs/row = "
+                  f"{b['budget_row_vs_linear']:.1f}x linear, {len(r['candidates'])} candidates in "
+                  f"{b['budget_search_seconds']:.0f} s")
+        with open(os.path.join(RESULTS, f"budget_{name}.json"), "w") as f:
+            json.dump({"libsvm": lib, "runs": runs}, f, indent=1)
+        plot_budget(name, runs, lib, os.path.join(RESULTS, f"budget_{name}.png"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
     parser.add_argument("--data", default="../shared/data")
     parser.add_argument("--only")
     parser.add_argument("--repeat", type=int, default=100)
+    parser.add_argument("--budget", action="store_true", help="compression to a budget (see above)")
+    parser.add_argument("--digits", default="/tmp/digits20k")
+    parser.add_argument("--libsvm", type=int, default=1, help="--budget: 0 leaves LIBSVM out of the plots")
     parser.add_argument("extra", nargs="*", help="options passed to bench_dcpred (after --)")
     args = parser.parse_args()
+    if args.budget:
+        budget_main(args)
+        return
     for name, train, test, c, gamma in DATASETS:
         if args.only and args.only != name:
             continue

@@ -32,6 +32,8 @@
  * Params): BiasMode.BiasOff, ModelInfoKey.InfoSupportVectors. (SWIG garbles
  * this rule beyond about 145 characters: keep it short.) */
 %rename("%(regex:/^KMX_(?:(?:PARAM|LOG|FORMAT|KERNEL|METHOD|MULTICLASS|E)_)?(.)([^_]*)_?(.?)([^_]*)_?(.?)([^_]*)$/\\1\\L\\2\\E\\3\\L\\4\\E\\5\\L\\6/)s", %$isenumitem) "";
+/* The rule above takes at most three words after the prefix. */
+%rename(PredictorLandmarksPerLeaf) KMX_PREDICTOR_LANDMARKS_PER_LEAF;
 %rename(Status) kmx_status;
 %rename(Param) kmx_param;
 %rename(LogSeverity) kmx_log_level; /* LogLevel is a Param */

@@ -144,6 +144,10 @@ typedef enum kmx_param {
     KMX_PARAM_OVERSAMPLING = 504,
     KMX_PARAM_RANK_BY_SIZE = 505,
     /* compact predictors (kmx_predictor) */
+    /* a budget: kmx_predictor_build searches the knobs below on a validation
+     * split of the training rows for the most accurate predictor within it */
+    KMX_PARAM_MAX_BYTES = 610, /* the blob's bytes at most; 0 = no limit */
+    KMX_PARAM_MAX_US = 611,    /* microseconds per row, one row at a time, on this machine; 0 = no limit */
     KMX_PARAM_LEAVES = 600,
     KMX_PARAM_LANDMARKS = 601,
     KMX_PARAM_PSEUDO = 602,
@@ -494,6 +498,12 @@ typedef enum kmx_predictor_info_key {
     KMX_PREDICTOR_OUTPUTS = 7,                 /* decision values per row */
     KMX_PREDICTOR_FLOAT32 = 8,                 /* 1 if its real arrays are float (storage float32, int16, int8) */
     KMX_PREDICTOR_STORAGE = 9,                 /* its kmx_storage */
+    /* A predictor built to a budget (KMX_PARAM_MAX_BYTES / KMX_PARAM_MAX_US)
+     * carries how it was chosen; NaN for other predictors. */
+    KMX_PREDICTOR_VALIDATION_ACCURACY = 16, /* fraction right on the validation rows */
+    KMX_PREDICTOR_VALIDATION_US = 17,       /* us per row measured there, when built (machine-dependent) */
+    KMX_PREDICTOR_LANDMARKS_PER_LEAF = 18,  /* the landmarks knob chosen (leaves may hold fewer) */
+    KMX_PREDICTOR_CANDIDATES = 19,          /* predictors the search built and measured */
     KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_predictor_info_key;
 
@@ -510,7 +520,14 @@ typedef enum kmx_storage {
  * the full DC-Pred++ (params: leaves, landmarks, pseudo, storage or float32; the
  * leaves' models are fitted to the stored, rounded or quantized, numbers);
  * KRR-family models: their own centers become the landmarks (params: storage
- * or float32; int16/int8 quantize the centers under the model's beta). */
+ * or float32; int16/int8 quantize the centers under the model's beta).
+ * SVM models with max_bytes and/or max_us: the most accurate predictor within
+ * that budget, its knobs searched on a validation split (a fifth) of the
+ * training rows (leaves, landmarks, pseudo, storage, float32 are then ignored); a
+ * budget nothing meets is KMX_E_INVALID_ARGUMENT, before the search when even
+ * the smallest predictor is over it. SVM models without a budget or landmarks
+ * given: never larger than the model's file (a more compact storage unless one
+ * was given, then fewer landmarks per leaf, as needed). */
 KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, const kmx_model *model,
                                        const kmx_dataset *train, const char *params);
 KMX_API void kmx_predictor_free(kmx_predictor *predictor);

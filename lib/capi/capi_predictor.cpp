@@ -11,17 +11,23 @@
 #include "io/binary_file.h"
 #include "predict/c_export.h"
 #include "predict/compact_predict.h"
+#include "predict/compress_to_budget.h"
 #include "predict/dcpred.h"
 #include "predict/predictor_blob.h"
+#include "predict/no_larger_than_model.h"
 #include "predict/predictor_from_expansion.h"
 #include "predict/predictor_storage.h"
+#include "predict/predictor_notes.h"
 #include "krr/expansion_model.h"
 
-// Immutable after creation: the predictor, its blob, the arena it needs.
+// Immutable after creation: the predictor, its blob, the arena it needs, and
+// how a budget search chose it (has_notes: built to a budget).
 struct kmx_predictor {
     kmx::CompactPredictor impl;
     std::vector<unsigned char> blob;
     size_t arena_bytes = 0;
+    bool has_notes = false;
+    kmx::PredictorNotes notes;
 };
 
 namespace kmx::capi {
@@ -50,18 +56,51 @@ DcpredOptions dcpred_options(const ParamList &list, const Model &model) {
     return o;
 }
 
-CompactPredictor build(Context &ctx, const Model &model, const Dataset &train, const char *params) {
+// A predictor and its blob (with notes when a budget search chose it).
+struct Built {
+    CompactPredictor predictor;
+    std::vector<unsigned char> blob;
+};
+
+PredictorBudget budget_of(const ParamList &list) {
+    return {list.get_or_default(KMX_PARAM_MAX_BYTES), list.get_or_default(KMX_PARAM_MAX_US)};
+}
+
+bool given(const ParamList &list, kmx_param param) { return !std::isnan(list.get(param, NAN)); }
+
+// SVM models: to a budget, else never larger than the model unless the
+// landmarks are given, else exactly as asked.
+Built build_svm(Context &ctx, const Model &model, const Dataset &train, const ParamList &list) {
+    const DcpredOptions options = dcpred_options(list, model);
+    const PredictorBudget budget = budget_of(list);
+    if (budget.max_bytes > 0 || budget.max_us > 0) {
+        BudgetSearch search = compress_to_budget(ctx, model, train, options, budget);
+        return {std::move(search.predictor), std::move(search.blob)};
+    }
+    CompactPredictor predictor =
+        given(list, KMX_PARAM_LANDMARKS)
+            ? build_dcpred(ctx, model, train, options)
+            : build_no_larger_than_model(ctx, model, train, options,
+                                         given(list, KMX_PARAM_FLOAT32) || given(list, KMX_PARAM_STORAGE));
+    std::vector<unsigned char> blob = write_predictor_blob(predictor);
+    return {std::move(predictor), std::move(blob)};
+}
+
+Built build(Context &ctx, const Model &model, const Dataset &train, const char *params) {
     const ParamList list = kmx::ParamList(params, kmx::kPredictorParams);
-    if (!model.krr()) return build_dcpred(ctx, model, train, dcpred_options(list, model));
-    for (const kmx_param tree_param : {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO})
-        if (!std::isnan(list.get(tree_param, NAN)))
+    if (!model.krr()) return build_svm(ctx, model, train, list);
+    for (const kmx_param tree_param :
+         {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO, KMX_PARAM_MAX_BYTES, KMX_PARAM_MAX_US})
+        if (given(list, tree_param))
             fail(KMX_E_INVALID_ARGUMENT,
                  "parameter %s applies to SVM models; a kernel ridge regression model's "
                  "predictor keeps the model's own centers",
                  find_param(tree_param)->name);
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
-    return predictor_from_expansion(expansion_from_model(model), task, model.classes, KMX_MULTICLASS_OVR,
-                                    storage(list));
+    CompactPredictor predictor = predictor_from_expansion(expansion_from_model(model), task, model.classes,
+                                                          KMX_MULTICLASS_OVR, storage(list));
+    std::vector<unsigned char> blob = write_predictor_blob(predictor);
+    return {std::move(predictor), std::move(blob)};
 }
 
 // The handle for a predictor: its blob written once, the inference arena it needs.
@@ -70,8 +109,13 @@ kmx_predictor *adopt(CompactPredictor predictor, std::vector<unsigned char> blob
     const kmx_infer_status status = kmx_infer_required_bytes(&arena, blob.data(), int64_t(blob.size()));
     if (status != KMX_INFER_OK)
         fail(KMX_E_INTERNAL, "the inference subset rejects a predictor blob: %s", kmx_infer_status_name(status));
-    return new kmx_predictor{std::move(predictor), std::move(blob), size_t(arena)};
+    kmx_predictor *handle = new kmx_predictor{std::move(predictor), std::move(blob), size_t(arena), false, {}};
+    handle->has_notes = find_predictor_notes(handle->blob.data(), handle->blob.size(), handle->notes);
+    return handle;
 }
+
+// A value of the budget search's notes; NaN when the predictor was not built to a budget.
+double note_value(const kmx_predictor &h, double value) { return h.has_notes ? value : NAN; }
 
 const kmx_predictor &predictor_of(const kmx_predictor *predictor) {
     require_pointer(predictor, "predictor");
@@ -107,6 +151,14 @@ double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
             return stores_float(p.storage) ? 1 : 0;
         case KMX_PREDICTOR_STORAGE:
             return double(p.storage);
+        case KMX_PREDICTOR_VALIDATION_ACCURACY:
+            return note_value(h, h.notes.validation_accuracy);
+        case KMX_PREDICTOR_VALIDATION_US:
+            return note_value(h, h.notes.validation_us);
+        case KMX_PREDICTOR_LANDMARKS_PER_LEAF:
+            return note_value(h, double(h.notes.landmarks));
+        case KMX_PREDICTOR_CANDIDATES:
+            return note_value(h, double(h.notes.candidates));
         default:
             fail(KMX_E_INVALID_ARGUMENT, "unknown predictor information key %d", int(key));
     }
@@ -145,9 +197,8 @@ KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, co
         const kmx::Model &m = model_of(model, "model");
         const kmx::Dataset &ds = dataset_of(train, "train");
         CallContext call(ctx);
-        kmx::CompactPredictor predictor = build(*call, m, ds, params);
-        std::vector<unsigned char> blob = kmx::write_predictor_blob(predictor);
-        *out = adopt(std::move(predictor), std::move(blob));
+        Built built = build(*call, m, ds, params);
+        *out = adopt(std::move(built.predictor), std::move(built.blob));
     });
 }
 

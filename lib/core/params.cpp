@@ -138,6 +138,12 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_RANK_BY_SIZE, "rank_by_size", 0, 1, KMX_BOUND_INTEGER, 0, nullptr, kSolverApprox, kMeka,
      "MEKA: 1 = ranks proportional to cluster sizes, 0 = equal ranks"},
     // compact predictors
+    {KMX_PARAM_MAX_BYTES, "max_bytes", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr, kOwnerPredictor, 0,
+     "SVM models: the predictor's blob in at most this many bytes, the most accurate found on a validation split; "
+     "0 = no limit"},
+    {KMX_PARAM_MAX_US, "max_us", 0, kInf, KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerPredictor, 0,
+     "SVM models: at most this many microseconds per row (one row at a time, measured on this machine), the most "
+     "accurate found on a validation split; 0 = no limit"},
     {KMX_PARAM_LEAVES, "leaves", 0, 1e6, KMX_BOUND_INTEGER, 0, nullptr, kOwnerPredictor, 0,
      "k-means tree leaves; 0 = auto: about 16 support vectors per leaf, at most 256"},
     {KMX_PARAM_LANDMARKS, "landmarks", 0, 1e5, KMX_BOUND_INTEGER, 0, nullptr, kOwnerPredictor, 0,

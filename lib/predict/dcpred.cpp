@@ -55,8 +55,14 @@ struct Build {
 };
 
 // ------------------------------------------------------------------- knobs
-// auto_leaves: the leaf count when options.leaves is 0.
-Plan resolve_plan(const DcpredOptions &o, const KernelSpec &kernel, int64_t n, int64_t auto_leaves) {
+// Automatic landmarks per leaf: kAutoLandmarkRatio × the weighted rows
+// (support vectors; regression: rows) per leaf.
+constexpr double kAutoLandmarkRatio = 2.5;
+
+// auto_leaves: the leaf count when options.leaves is 0; weighted_rows: the
+// rows whose α is not 0 (classification: the model's support vectors).
+Plan resolve_plan(const DcpredOptions &o, const KernelSpec &kernel, int64_t n, int64_t auto_leaves,
+                  int64_t weighted_rows) {
     Plan plan{};
     plan.leaves = o.leaves > 0 ? o.leaves : std::clamp<int64_t>(auto_leaves, 1, std::min<int64_t>(256, n));
     require(o.leaves >= 0, "dcpred: leaves must be >= 1 (0 = auto)");
@@ -66,7 +72,8 @@ Plan resolve_plan(const DcpredOptions &o, const KernelSpec &kernel, int64_t n, i
     plan.top =
         o.top > 0 ? std::min(o.top, plan.leaves) : std::max<int64_t>(1, std::llround(std::sqrt(double(plan.leaves))));
     require(o.landmarks >= 0, "dcpred: landmarks must be >= 1 (0 = auto)");
-    plan.m = o.landmarks > 0 ? o.landmarks : 40;
+    const double auto_m = std::ceil(kAutoLandmarkRatio * double(weighted_rows) / double(plan.leaves));
+    plan.m = o.landmarks > 0 ? o.landmarks : std::max<int64_t>(1, int64_t(auto_m));
     require(o.pseudo >= -1, "dcpred: pseudo must be >= 0 (-1 = auto)");
     const int64_t p = o.pseudo >= 0 ? o.pseudo : 0;
     PseudoKind kind = o.pseudo_kind;
@@ -719,7 +726,7 @@ CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &t
     // About 16 support vectors per leaf (the leaves' exact local models then
     // fit in ~40 landmarks), and at least ~24 rows per leaf (~48 with overlap) to learn from.
     const int64_t auto_leaves = std::min((model.support_vectors + 8) / 16, train.n / 24);
-    Build b{ctx, options, resolve_plan(options, model.kernel, train.n, auto_leaves), dense_rows(train, model.d),
+    Build b{ctx, options, resolve_plan(options, model.kernel, train.n, auto_leaves, model.support_vectors), dense_rows(train, model.d),
             train.n};
     b.label_class = class_indices(model, train);
     b.machines = model_machines(model);
@@ -749,7 +756,7 @@ CompactPredictor build_dcpred_regression(Context &ctx, const KernelSpec &kernel,
     require(lambda > 0 && std::isfinite(lambda), "dcpred: lambda must be > 0");
     require(train.y != nullptr, "dcpred: training data needs targets");
     check_finite(train.y, train.n, 1, "targets");
-    Build b{ctx, options, resolve_plan(options, kernel, train.n, train.n / 48), dense_rows(train, train.d), train.n};
+    Build b{ctx, options, resolve_plan(options, kernel, train.n, train.n / 48, train.n / 3), dense_rows(train, train.d), train.n};
     b.y.assign(train.y, train.y + train.n);
     b.lambda = lambda;
     b.data = Dataset::dense_borrow(b.x.data(), b.n, train.d, nullptr);

@@ -54,7 +54,8 @@ struct DcpredOptions {
     int64_t leaves = 0;     // k leaves in total; 0 = auto: classification min(support vectors / 16,
                             // n / 24), regression n / 48; at most 256
     int64_t top = 0;        // top nodes; 0 = auto: round(√leaves)
-    int64_t landmarks = 0;  // m per leaf; 0 = auto: 40 (fewer in leaves with fewer support vectors)
+    int64_t landmarks = 0;  // m per leaf; 0 = auto: 2.5 x the support vectors per leaf (regression: rows / 3
+                            // per leaf, ~40); leaves with fewer weighted rows hold fewer
     int64_t pseudo = -1;    // pseudo-landmarks per leaf; -1 = auto: 0 (see bench/README.md: with
                             // many small leaves they cost more time than they return accuracy)
     PseudoKind pseudo_kind = PseudoKind::automatic;  // automatic: both for stationary kernels, else products

@@ -123,7 +123,7 @@ std::string param_value(const OptionSpec &spec, const std::string &text) {
     if (!spec.takes_value) return "1";
     if (spec.param == KMX_PARAM_MEMORY_BUDGET && text == "unlimited")
         return std::to_string((long long)kUnlimitedMemory);
-    if (spec.param == KMX_PARAM_MEMORY_BUDGET || spec.param == KMX_PARAM_CACHE_SIZE)
+    if (spec.param == KMX_PARAM_MEMORY_BUDGET || spec.param == KMX_PARAM_CACHE_SIZE || spec.param == KMX_PARAM_MAX_BYTES)
         return std::to_string((long long)to_bytes(text, spec.long_name));
     return text;
 }

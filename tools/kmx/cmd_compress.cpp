@@ -1,6 +1,7 @@
 // kmx compress [options] MODEL_FILE TRAIN_FILE PREDICTOR_FILE — builds a
 // compact (DC-Pred++) predictor from a model and its training data.
 // kmx export --c PREDICTOR_FILE OUT.h — writes a predictor as a C header.
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -19,6 +20,14 @@ const std::vector<OptionSpec> &compress_options() {
             {nullptr, "--pseudo", true, "triangle and product pseudo-landmarks", KMX_PARAM_PSEUDO},
             {nullptr, "--storage", true, nullptr, KMX_PARAM_STORAGE},
             {nullptr, "--float32", false, "the same as --storage float32", KMX_PARAM_FLOAT32},
+            {nullptr, "--max-bytes", true,
+             "budget: the most accurate predictor of at most this many bytes (K/M/G suffixes allowed), its knobs "
+             "searched on a validation split of TRAIN_FILE (-v lists the candidates)",
+             KMX_PARAM_MAX_BYTES},
+            {nullptr, "--max-us", true,
+             "budget: ... of at most this many microseconds per row, one row at a time, as measured on this machine "
+             "while compressing",
+             KMX_PARAM_MAX_US},
         },
         false);
     return specs;
@@ -43,6 +52,21 @@ const char *storage_detail(double storage) {
         return " (landmarks as integers with a scale per leaf; the other arrays float32)";
     return "";
 }
+
+namespace {
+
+// How a budget search chose the predictor (nothing for other predictors).
+void print_budget_choice(const kmx_predictor *predictor, const char *prefix) {
+    const double accuracy = predictor_info(predictor, KMX_PREDICTOR_VALIDATION_ACCURACY);
+    if (std::isnan(accuracy)) return;
+    std::printf("%slandmarks per leaf=%g validation accuracy=%.2f%% validation us/row=%.4g (this machine, when built) "
+                "of %g candidates\n",
+                prefix, predictor_info(predictor, KMX_PREDICTOR_LANDMARKS_PER_LEAF), 100 * accuracy,
+                predictor_info(predictor, KMX_PREDICTOR_VALIDATION_US),
+                predictor_info(predictor, KMX_PREDICTOR_CANDIDATES));
+}
+
+}  // namespace
 
 int run_compress(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, compress_options());
@@ -71,6 +95,7 @@ int run_compress(int argc, char **argv) {
         predictor_info(predictor, KMX_PREDICTOR_PSEUDO), storage_name(predictor),
         predictor_info(predictor, KMX_PREDICTOR_BYTES), (long long)model_bytes,
         predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES), seconds);
+    print_budget_choice(predictor, "compressed to a budget: ");
     return 0;
 }
 
@@ -110,6 +135,7 @@ int describe_predictor(const char *path) {
     std::printf("landmarks %g\n", predictor_info(predictor, KMX_PREDICTOR_LANDMARKS));
     std::printf("pseudo    %g\n", predictor_info(predictor, KMX_PREDICTOR_PSEUDO));
     std::printf("arena     %g bytes (kmx_infer_open)\n", predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES));
+    print_budget_choice(predictor, "budget    ");
     return 0;
 }
 

@@ -14,7 +14,8 @@ namespace Kmx
         internal PredictorHandle Handle => (PredictorHandle)RawHandle;
 
         /// <summary>Builds a predictor from model and its labelled training data (kmx_predictor_build). SVM models take
-        /// "leaves=4 landmarks=16 pseudo=32 storage=int8" (storage float64, float32, int16 or int8; float32=1 is storage=float32);
+        /// "leaves=4 landmarks=16 pseudo=32 storage=int8" (storage float64, float32, int16 or int8; float32=1 is storage=float32),
+        /// or a budget "max_bytes=65536 max_us=2" (the most accurate predictor within it, searched on a validation split);
         /// KRR-family models use their own centers (storage only); null for defaults.</summary>
         public static Predictor Build(Model model, Dataset train, string parameters = null, Context ctx = null)
         {
@@ -85,6 +86,22 @@ namespace Kmx
 
         /// <summary>How its blob stores its numbers, the storage=... it was built with (PredictorInfoKey.PredictorStorage).</summary>
         public StorageType Storage => (StorageType)(int)Info(PredictorInfoKey.PredictorStorage);
+
+        /// <summary>Built to a budget ("max_bytes=65536 max_us=2"): the fraction of the validation rows (a fifth of the training
+        /// rows) it predicted right; NaN for other predictors (PredictorInfoKey.PredictorValidationAccuracy).</summary>
+        public double ValidationAccuracy => Info(PredictorInfoKey.PredictorValidationAccuracy);
+
+        /// <summary>Built to a budget: microseconds per row measured on the validation rows when built, on that machine; else NaN
+        /// (PredictorInfoKey.PredictorValidationUs).</summary>
+        public double ValidationMicroseconds => Info(PredictorInfoKey.PredictorValidationUs);
+
+        /// <summary>Built to a budget: the landmarks-per-leaf knob the search chose; else NaN
+        /// (PredictorInfoKey.PredictorLandmarksPerLeaf).</summary>
+        public double LandmarksPerLeaf => Info(PredictorInfoKey.PredictorLandmarksPerLeaf);
+
+        /// <summary>Built to a budget: how many candidates the search built and measured; else NaN
+        /// (PredictorInfoKey.PredictorCandidates).</summary>
+        public double Candidates => Info(PredictorInfoKey.PredictorCandidates);
 
         /// <summary>True for the predictor of a regression model.</summary>
         public bool IsRegression => Classes == 0;

@@ -61,6 +61,22 @@ namespace Kmx.Tests
         }
 
         [Test]
+        public void AByteBudgetGivesTheBestPredictorWithinIt()
+        {
+            Assert.IsNaN(predictor.ValidationAccuracy);
+            using (var small = Predictor.Build(model, train, "max_bytes=8000", ctx))
+            {
+                Assert.LessOrEqual(small.Bytes, 8000);
+                Assert.That(small.ValidationAccuracy, Is.InRange(0.5, 1.0));
+                Assert.Greater(small.ValidationMicroseconds, 0);
+                Assert.GreaterOrEqual(small.LandmarksPerLeaf, 1);
+                Assert.GreaterOrEqual(small.Candidates, 1);
+            }
+            var impossible = Assert.Throws<KmxException>(() => Predictor.Build(model, train, "max_bytes=100", ctx));
+            Assert.AreEqual(Status.InvalidArgument, impossible.Status);
+        }
+
+        [Test]
         public void InfoDescribesThePredictor()
         {
             Assert.AreEqual(4, predictor.Leaves);

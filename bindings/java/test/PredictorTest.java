@@ -141,6 +141,24 @@ public class PredictorTest {
     }
 
     @Test
+    public void aByteBudgetGivesTheBestPredictorWithinIt() {
+        assertTrue(Double.isNaN(predictor.validationAccuracy()));
+        try (Predictor small = Predictor.build(ctx, model, train, "max_bytes=8000")) {
+            assertTrue(small.bytes() <= 8000);
+            assertTrue(small.validationAccuracy() > 0.5 && small.validationAccuracy() <= 1);
+            assertTrue(small.validationMicroseconds() > 0);
+            assertTrue(small.landmarksPerLeaf() >= 1);
+            assertTrue(small.candidates() >= 1);
+            try (Predictor back = Predictor.fromBytes(small.toBytes())) {
+                assertEquals(small.validationAccuracy(), back.validationAccuracy(), 0);
+            }
+        }
+        KmxException impossible =
+            assertThrows(KmxException.class, () -> Predictor.build(ctx, model, train, "max_bytes=100"));
+        assertEquals(Status.INVALID_ARGUMENT, impossible.status());
+    }
+
+    @Test
     public void blobsAndFilesRoundTrip() throws Exception {
         byte[] blob = predictor.toBytes();
         Path path = folder.getRoot().toPath().resolve("letter.kmxp");

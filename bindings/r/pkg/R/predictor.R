@@ -21,13 +21,14 @@
 }
 
 kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, pseudo = NULL,
-                          float32 = NULL, ctx = NULL, storage = NULL) {
+                          float32 = NULL, ctx = NULL, storage = NULL, max_bytes = NULL, max_us = NULL) {
   ptr <- .ptr(model, "kmx_model")
   if (!is.null(storage)) storage <- match.arg(storage, .value_names("storage"))
   data <- .predictor_data(model, x, y)
   if (!identical(data, x)) on.exit(kmx_free(data)) # the predictor keeps its own blob
   options <- .given(leaves = leaves, landmarks = landmarks, pseudo = pseudo,
-                    float32 = if (!is.null(float32)) as.numeric(float32), storage = storage)
+                    float32 = if (!is.null(float32)) as.numeric(float32), storage = storage,
+                    max_bytes = max_bytes, max_us = max_us)
   params <- if (length(options)) do.call(.params_string, options)
   .new_predictor(C_kmx_predictor_build(.ptr(ctx, "kmx_context", TRUE), ptr,
                                        .ptr(data, "kmx_dataset"), params),
@@ -36,7 +37,8 @@ kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, p
 
 # What kmx_predictor_info() reports, in kmx_predictor_info_key order.
 .predictor_keys <- c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes", "columns", "classes",
-                     "outputs", "float32", "storage")
+                     "outputs", "float32", "storage", "validation_accuracy", "validation_us",
+                     "landmarks_per_leaf", "candidates")
 
 kmx_predictor_info <- function(predictor, key = NULL) {
   ptr <- .ptr(predictor, "kmx_predictor")
@@ -84,6 +86,9 @@ print.summary.kmx_predictor <- function(x, ...) {
   cat(sprintf("%.0f leaves, %.0f landmarks, %.0f pseudo-landmarks, %s\n", x$leaves, x$landmarks,
               x$pseudo, x$storage))
   cat(sprintf("blob %.0f bytes, inference arena %.0f bytes\n", x$bytes, x$arena_bytes))
+  if (!is.nan(x$validation_accuracy))
+    cat(sprintf("built to a budget: %.0f landmarks per leaf, validation accuracy %.2f%%, %.3g us/row there, %.0f candidates\n",
+                x$landmarks_per_leaf, 100 * x$validation_accuracy, x$validation_us, x$candidates))
   invisible(x)
 }
 

@@ -14,8 +14,9 @@ public final class Predictor extends NativeResource {
     /**
      * Builds a predictor from model and its labelled training data. SVM models: params "leaves=4 landmarks=16
      * pseudo=32 storage=int8" (null for defaults; storage float64, float32, int16 or int8, float32=1 is
-     * storage=float32); KRR-family models use their own centers (storage only). ctx (may be null) gives
-     * threads, seed and budget.
+     * storage=float32), or a budget "max_bytes=65536 max_us=2" (the most accurate predictor within it,
+     * searched on a validation split); KRR-family models use their own centers (storage only). ctx (may
+     * be null) gives threads, seed and memory budget.
      */
     public static Predictor build(Context ctx, Model model, Dataset train, String params) {
         return new Predictor(kmx.kmx_predictor_build(ctx, model, train, params));
@@ -105,6 +106,29 @@ public final class Predictor extends NativeResource {
     /** How its blob stores its numbers (the storage=... parameter it was built with). */
     public Storage storage() {
         return Storage.swigToEnum((int) info(PredictorInfoKey.PREDICTOR_STORAGE));
+    }
+
+    /**
+     * Built to a budget (params max_bytes=B and/or max_us=T): the fraction of the validation rows
+     * (a fifth of the training rows) it predicted right; NaN for other predictors.
+     */
+    public double validationAccuracy() {
+        return info(PredictorInfoKey.PREDICTOR_VALIDATION_ACCURACY);
+    }
+
+    /** Built to a budget: microseconds per row measured on the validation rows when built (on that machine); else NaN. */
+    public double validationMicroseconds() {
+        return info(PredictorInfoKey.PREDICTOR_VALIDATION_US);
+    }
+
+    /** Built to a budget: the landmarks-per-leaf knob the search chose; else NaN. */
+    public double landmarksPerLeaf() {
+        return info(PredictorInfoKey.PREDICTOR_LANDMARKS_PER_LEAF);
+    }
+
+    /** Built to a budget: how many candidate predictors the search built and measured; else NaN. */
+    public double candidates() {
+        return info(PredictorInfoKey.PREDICTOR_CANDIDATES);
     }
 
     /** True for a predictor of a regression model. */

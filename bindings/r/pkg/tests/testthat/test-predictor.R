@@ -13,7 +13,10 @@ test_that("a predictor follows its SVM model and keeps factor labels", {
   expect_identical(dim(decision), c(150L, 3L)) # one-vs-one pairs of three classes
   info <- kmx_predictor_info(p)
   expect_identical(names(info), c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes",
-                                  "columns", "classes", "outputs", "float32", "storage"))
+                                  "columns", "classes", "outputs", "float32", "storage",
+                                  "validation_accuracy", "validation_us", "landmarks_per_leaf",
+                                  "candidates"))
+  expect_true(is.nan(info[["validation_accuracy"]])) # not built to a budget
   expect_identical(info[["leaves"]], 2)
   expect_identical(info[["columns"]], 4)
   expect_identical(info[["classes"]], 3)
@@ -51,6 +54,14 @@ test_that("a Letter DC-SVM predictor is accurate and far smaller than its model"
   accuracy <- mean(predict(p, d$test_x) == d$test_y)
   expect_gt(accuracy, 0.6) # well above chance; the model reaches about 0.95
   expect_lt(kmx_predictor_info(p, "bytes"), length(kmx_model_to_raw(fit)))
+  budget <- kmx_predictor(fit, d$x, d$y, max_bytes = 8000)
+  info <- kmx_predictor_info(budget)
+  expect_lte(info[["bytes"]], 8000)
+  expect_gt(info[["validation_accuracy"]], 0.5)
+  expect_gt(info[["validation_us"]], 0)
+  expect_gte(info[["candidates"]], 1)
+  expect_output(print(summary(budget)), "built to a budget")
+  expect_error(kmx_predictor(fit, d$x, d$y, max_bytes = 100), "no predictor of this model is that small")
 })
 
 test_that("predictors round-trip through files and raw vectors, and outlive their model", {

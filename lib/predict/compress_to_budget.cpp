@@ -1,0 +1,336 @@
+// compress_to_budget.cpp — the budget search of compress_to_budget.h.
+#include "compress_to_budget.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <string>
+
+#include "compact_predict.h"
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "model/model.h"
+#include "predictor_blob.h"
+#include "predictor_storage.h"
+
+namespace kmx {
+
+namespace {
+
+// ------------------------------------------------------- the storage knob
+// The storage precisions the search tries, largest first.
+constexpr PredictorStorage kStorageKnob[] = {PredictorStorage::float64, PredictorStorage::float32,
+                                             PredictorStorage::int16, PredictorStorage::int8};
+constexpr PredictorStorage kMostCompactStorage = kStorageKnob[std::size(kStorageKnob) - 1];
+
+// ------------------------------------------------------------ the knobs
+constexpr double kValidationFraction = 0.2;
+constexpr int64_t kMaxLeafRows = 2000;                           // rows per leaf at the fewest leaves tried
+constexpr double kLandmarkRatios[] = {1.0 / 16, 0.25, 0.5, 1.0, 2.5};  // landmarks per leaf / support vectors per leaf
+constexpr int64_t kTimingRows = 1000;                            // validation rows timed per pass
+constexpr int kTimingPasses = 7;
+constexpr double kTimeStopFactor = 2;  // a (storage, leaves) stops adding landmarks this far over max_us
+
+// L_lo, 2 L_lo, … up to DC-Pred++'s automatic leaf count.
+std::vector<int64_t> leaf_ladder(int64_t support_vectors, int64_t n) {
+    const int64_t top = std::clamp<int64_t>(std::min((support_vectors + 8) / 16, n / 24), 1, std::min<int64_t>(256, n));
+    const int64_t low = std::min(top, std::max<int64_t>(1, (n + kMaxLeafRows - 1) / kMaxLeafRows));
+    std::vector<int64_t> ladder;
+    for (int64_t leaves = low; leaves < top; leaves *= 2) ladder.push_back(leaves);
+    ladder.push_back(top);
+    return ladder;
+}
+
+// Landmarks per leaf for `leaves` leaves: the ratios times the support vectors per leaf, increasing, distinct.
+std::vector<int64_t> landmark_ladder(int64_t support_vectors, int64_t leaves) {
+    std::vector<int64_t> ladder;
+    for (double ratio : kLandmarkRatios) {
+        const int64_t m = std::max<int64_t>(1, std::llround(ratio * double(support_vectors) / double(leaves)));
+        if (ladder.empty() || m > ladder.back()) ladder.push_back(m);
+    }
+    return ladder;
+}
+
+// ------------------------------------------------------- the split
+struct Split {
+    int64_t d = 0, fit_n = 0, validation_n = 0;
+    std::vector<double> fit_x, fit_y, validation_x, validation_y;  // dense, d columns
+    std::unique_ptr<Dataset> fit, validation;                      // borrow the vectors above
+};
+
+// Rows in a seeded random order: the first kValidationFraction validate.
+Split split_rows(const Context &ctx, const Dataset &train, int64_t d) {
+    require(train.y != nullptr, "compress to a budget: the training data needs labels");
+    if (train.n < kMinBudgetRows)
+        fail(KMX_E_INVALID_ARGUMENT, "compress to a budget: %lld training rows; the validation split needs at least %lld",
+             static_cast<long long>(train.n), static_cast<long long>(kMinBudgetRows));
+    if (train.d > d)
+        fail(KMX_E_INVALID_ARGUMENT, "compress to a budget: training data has %lld columns, the model %lld",
+             static_cast<long long>(train.d), static_cast<long long>(d));
+    std::vector<int64_t> order(static_cast<size_t>(train.n));
+    std::iota(order.begin(), order.end(), 0);
+    Rng rng(ctx.seed ^ 0xB0D6E7);
+    for (size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[size_t(rng.below(uint64_t(i + 1)))]);
+    Split s;
+    s.d = d;
+    s.validation_n = std::max<int64_t>(1, std::llround(kValidationFraction * double(train.n)));
+    s.fit_n = train.n - s.validation_n;
+    std::vector<double> row(static_cast<size_t>(train.d));
+    for (int64_t k = 0; k < train.n; ++k) {
+        const bool validates = k < s.validation_n;
+        std::vector<double> &x = validates ? s.validation_x : s.fit_x;
+        train.copy_rows(order[size_t(k)], order[size_t(k)] + 1, row.data());
+        x.insert(x.end(), row.begin(), row.end());
+        x.resize(x.size() + size_t(d - train.d), 0.0);
+        (validates ? s.validation_y : s.fit_y).push_back(train.y[order[size_t(k)]]);
+    }
+    s.fit = Dataset::dense_borrow(s.fit_x.data(), s.fit_n, d, s.fit_y.data());
+    s.validation = Dataset::dense_borrow(s.validation_x.data(), s.validation_n, d, s.validation_y.data());
+    return s;
+}
+
+// ------------------------------------------------------- measurements
+size_t blob_bytes(const CompactPredictor &predictor) {
+    return append_predictor_notes(write_predictor_blob(predictor), PredictorNotes{}).size();
+}
+
+double validation_accuracy(Context &ctx, const CompactPredictor &predictor, const Split &split) {
+    std::vector<double> labels(static_cast<size_t>(split.validation_n));
+    compact_predict(ctx, predictor, *split.validation, nullptr, labels.data());
+    int64_t right = 0;
+    for (int64_t i = 0; i < split.validation_n; ++i) right += labels[size_t(i)] == split.validation_y[size_t(i)];
+    return double(right) / double(split.validation_n);
+}
+
+// µs per row, one row at a time: the fastest of kTimingPasses passes.
+double validation_us(const CompactPredictor &predictor, const Split &split) {
+    const CompactRowPredictor rows(predictor);
+    std::vector<double> scratch(rows.scratch_size()), outputs(static_cast<size_t>(predictor.outputs));
+    const int64_t count = std::min(split.validation_n, kTimingRows);
+    double fastest = INFINITY, labels = 0;
+    for (int pass = 0; pass < kTimingPasses; ++pass) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int64_t i = 0; i < count; ++i)
+            labels += rows.predict(&split.validation_x[size_t(i * split.d)], outputs.data(), scratch.data());
+        fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    volatile double keep = labels;  // the predictions must happen
+    (void)keep;
+    return fastest / double(count) * 1e6;
+}
+
+// The smallest predictor the format holds for this model: one top node, one
+// leaf, one landmark (values irrelevant: only its bytes and time count).
+CompactPredictor smallest_predictor(const Model &model, PredictorStorage storage) {
+    CompactPredictor p;
+    p.kernel = model.kernel;
+    p.kernel.gamma = model.kernel.gamma_for(model.d);
+    p.d = model.d;
+    p.multiclass = model.multiclass;
+    p.classes = model.classes;
+    p.outputs = int64_t(model.machines.size());
+    p.top_centers.assign(size_t(p.d), 0.0);
+    p.top_leaf_begin = {0, 1};
+    PredictorLeaf leaf;
+    leaf.center.assign(size_t(p.d), 0.0);
+    leaf.m = 1;
+    leaf.landmarks.assign(size_t(p.d), 0.0);
+    leaf.beta.assign(size_t(p.outputs), 0.0);
+    leaf.bias.assign(size_t(p.outputs), 0.0);
+    p.leaves.push_back(std::move(leaf));
+    p.storage = storage;
+    store_landmarks(p.leaves.back(), storage);
+    return p;
+}
+
+bool within_bytes(const PredictorBudget &budget, double bytes) {
+    return budget.max_bytes <= 0 || bytes <= budget.max_bytes;
+}
+bool within_us(const PredictorBudget &budget, double us) { return budget.max_us <= 0 || us <= budget.max_us; }
+
+// Fails before any work when even the smallest predictor is over the budget.
+void check_budget_reachable(const Model &model, const Split &split, const PredictorBudget &budget) {
+    const CompactPredictor smallest = smallest_predictor(model, kMostCompactStorage);
+    const size_t bytes = blob_bytes(smallest);
+    if (!within_bytes(budget, double(bytes)))
+        fail(KMX_E_INVALID_ARGUMENT,
+             "max_bytes = %.0f: no predictor of this model is that small (one leaf with one landmark in %s takes "
+             "%zu bytes)",
+             budget.max_bytes, storage_name(kMostCompactStorage), bytes);
+    const double us = validation_us(smallest, split);
+    if (!within_us(budget, us))
+        fail(KMX_E_INVALID_ARGUMENT,
+             "max_us = %g: no predictor of this model is that fast here (one leaf with one landmark takes %.3g us "
+             "per row on this machine now)",
+             budget.max_us, us);
+}
+
+// ------------------------------------------------------------ the search
+class Search {
+public:
+    Search(Context &ctx, const Model &model, const Split &split, const DcpredOptions &base,
+           const PredictorBudget &budget, const CandidateObserver &observer)
+        : ctx_(ctx), model_(model), split_(split), base_(base), budget_(budget), observer_(observer) {}
+
+    void run() {
+        const std::vector<int64_t> leaves = leaf_ladder(model_.support_vectors, split_.fit_n);
+        for (PredictorStorage storage : kStorageKnob)
+            for (int64_t l : leaves)
+                if (!explore_leaves(storage, l)) break;  // more leaves only take more bytes
+    }
+
+    BudgetSearch result() {
+        if (!best_) fail(KMX_E_INVALID_ARGUMENT, "%s", nothing_fits().c_str());
+        BudgetSearch out;
+        out.explored = explored_;
+        out.chosen = best_index_;
+        const BudgetCandidate &c = explored_[best_index_];
+        out.notes = {c.leaves, c.landmarks, c.pseudo, c.storage, c.accuracy, c.us, split_.validation_n,
+                     int64_t(explored_.size()), budget_.max_bytes, budget_.max_us};
+        out.predictor = std::move(*best_);
+        out.blob = append_predictor_notes(write_predictor_blob(out.predictor), out.notes);
+        ctx_.log(KMX_LOG_INFO, "compress: chose #%zu of %zu: %s", best_index_ + 1, explored_.size(),
+                 describe(c).c_str());
+        return out;
+    }
+
+private:
+    Context &ctx_;
+    const Model &model_;
+    const Split &split_;
+    const DcpredOptions &base_;
+    const PredictorBudget &budget_;
+    const CandidateObserver &observer_;
+    std::vector<BudgetCandidate> explored_;
+    std::unique_ptr<CompactPredictor> best_;
+    size_t best_index_ = 0;
+
+    // Landmarks up the ladder at `leaves`; under a byte budget, one more m
+    // between the last that fit and the first over (bytes interpolated);
+    // then pseudo-landmarks on the best. False when even the fewest
+    // landmarks are over the byte budget.
+    bool explore_leaves(PredictorStorage storage, int64_t leaves) {
+        std::optional<size_t> best_here, last_within, first_over;
+        for (int64_t m : landmark_ladder(model_.support_vectors, leaves)) {
+            const size_t i = measure(storage, leaves, m, 0);
+            consider(i, best_here);
+            if (!within_bytes(budget_, double(explored_[i].bytes))) {
+                first_over = i;
+                break;
+            }
+            last_within = i;
+            if (budget_.max_us > 0 && explored_[i].us > kTimeStopFactor * budget_.max_us) break;
+        }
+        if (!last_within) return false;  // more leaves only take more bytes
+        if (first_over) {
+            const int64_t m = interpolated_landmarks(explored_[*last_within], explored_[*first_over]);
+            if (m > explored_[*last_within].landmarks) consider(measure(storage, leaves, m, 0), best_here);
+        }
+        if (best_here && explored_[*best_here].landmarks >= 2) {
+            const int64_t m = explored_[*best_here].landmarks;
+            measure(storage, leaves, m, m);
+        }
+        return true;
+    }
+
+    // Keeps candidate i as best_here if it fits and beats it.
+    void consider(size_t i, std::optional<size_t> &best_here) const {
+        if (explored_[i].fits && (!best_here || better(explored_[i], explored_[*best_here]))) best_here = i;
+    }
+
+    // The landmarks whose bytes, interpolated between a candidate within the
+    // byte budget and one over it, reach the budget (a little below).
+    int64_t interpolated_landmarks(const BudgetCandidate &within, const BudgetCandidate &over) const {
+        const double slope = double(over.bytes - within.bytes) / double(over.landmarks - within.landmarks);
+        const double room = 0.97 * budget_.max_bytes - double(within.bytes);
+        return std::min(over.landmarks - 1, within.landmarks + int64_t(std::floor(room / slope)));
+    }
+
+    // Builds and measures one candidate; keeps it if it is the best within
+    // the budget. Returns its index in explored_.
+    size_t measure(PredictorStorage storage, int64_t leaves, int64_t m, int64_t pseudo) {
+        ctx_.check_cancel();
+        DcpredOptions options = base_;
+        options.leaves = leaves;
+        options.landmarks = m;
+        options.pseudo = pseudo;
+        options.storage = storage;
+        CompactPredictor predictor = build_dcpred(ctx_, model_, *split_.fit, options);
+        BudgetCandidate c;
+        c.leaves = leaves, c.landmarks = m, c.pseudo = pseudo, c.storage = int64_t(storage);
+        c.bytes = blob_bytes(predictor);
+        c.us = validation_us(predictor, split_);
+        c.accuracy = validation_accuracy(ctx_, predictor, split_);
+        c.fits = within_bytes(budget_, double(c.bytes)) && within_us(budget_, c.us);
+        explored_.push_back(c);
+        ctx_.log(KMX_LOG_INFO, "compress: #%zu %s", explored_.size(), describe(c).c_str());
+        if (observer_) observer_(c, predictor);
+        if (c.fits && (!best_ || better(c, explored_[best_index_]))) {
+            best_ = std::make_unique<CompactPredictor>(std::move(predictor));
+            best_index_ = explored_.size() - 1;
+        }
+        return explored_.size() - 1;
+    }
+
+    // More accurate; then fewer bytes; then fewer µs.
+    static bool better(const BudgetCandidate &a, const BudgetCandidate &b) {
+        if (a.accuracy != b.accuracy) return a.accuracy > b.accuracy;
+        if (a.bytes != b.bytes) return a.bytes < b.bytes;
+        return a.us < b.us;
+    }
+
+    static std::string describe(const BudgetCandidate &c) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "storage=%s leaves=%lld landmarks=%lld pseudo=%lld bytes=%zu us=%.4g validation=%.2f%%%s",
+                      storage_name(PredictorStorage(c.storage)), static_cast<long long>(c.leaves),
+                      static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.bytes, c.us,
+                      100 * c.accuracy, c.fits ? "" : " (over budget)");
+        return line;
+    }
+
+    std::string nothing_fits() const {
+        size_t smallest = 0, fastest = 0;
+        for (size_t i = 1; i < explored_.size(); ++i) {
+            if (explored_[i].bytes < explored_[smallest].bytes) smallest = i;
+            if (explored_[i].us < explored_[fastest].us) fastest = i;
+        }
+        char text[512];
+        std::snprintf(text, sizeof text,
+                      "no predictor within max_bytes = %.0f, max_us = %g (0: none) among %zu candidates: the "
+                      "smallest took %zu bytes (%.3g us/row), the fastest %.3g us/row (%zu bytes)",
+                      budget_.max_bytes, budget_.max_us, explored_.size(), explored_[smallest].bytes,
+                      explored_[smallest].us, explored_[fastest].us, explored_[fastest].bytes);
+        return text;
+    }
+};
+
+}  // namespace
+
+
+BudgetSearch compress_to_budget(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &base,
+                                const PredictorBudget &budget, const CandidateObserver &observer) {
+    require(model.classes.size() >= 2 && !model.machines.empty(),
+            "compress to a budget: the model must be a trained classifier");
+    require(budget.max_bytes >= 0 && budget.max_us >= 0 && std::isfinite(budget.max_bytes) &&
+                std::isfinite(budget.max_us),
+            "compress to a budget: max_bytes and max_us must be >= 0 (0: no limit)");
+    require(budget.max_bytes > 0 || budget.max_us > 0, "compress to a budget: give max_bytes, max_us or both");
+    const Split split = split_rows(ctx, train, model.d);
+    check_budget_reachable(model, split, budget);
+    ctx.log(KMX_LOG_INFO, "compress: %lld rows fit, %lld validate; budget max_bytes=%.0f max_us=%g (0: none)",
+            static_cast<long long>(split.fit_n), static_cast<long long>(split.validation_n), budget.max_bytes,
+            budget.max_us);
+    Search search(ctx, model, split, base, budget, observer);
+    search.run();
+    return search.result();
+}
+
+}  // namespace kmx

@@ -1,0 +1,85 @@
+// compress_to_budget.h — the most accurate DC-Pred++ predictor within a size
+// and/or time budget (`kmx compress --max-bytes B --max-us T`).
+//
+// The training rows are split (seeded by the context): a validation part
+// (kValidationFraction of them) that no candidate trains on, and the fitting
+// part every candidate is built from. The search builds candidates over the
+// knobs — storage precision × leaves × landmarks per leaf (relative to the
+// model's support vectors per leaf) × pseudo-landmarks — and measures each
+// exactly: its blob's bytes (notes included), its µs per row predicted one
+// row at a time (CompactRowPredictor, the fastest of kTimingPasses passes
+// over the validation rows: other load on the machine only slows a pass),
+// and its accuracy on the validation rows. It returns the most accurate
+// candidate within the budget (ties: fewer bytes, then fewer µs), as built
+// from the fitting part, with notes (predictor_notes.h) saying how.
+//
+// The grid, with S support vectors and n fitting rows:
+//   storage   float64, float32, int16, int8 (kStorageKnob);
+//   leaves    L = L_lo, 2 L_lo, 4 L_lo, … up to L_auto (DC-Pred++'s automatic
+//             count, min(S/16, n/24) <= 256), L_lo = ceil(n / 2000) so that no
+//             leaf's local SVM trains on more than ~2000 rows (~4000 with
+//             overlap);
+//   landmarks m = ratio · S / L for ratio in 1/16, 1/4, 1/2, 1, 5/2 (at least 1);
+//   pseudo    0, and m for the best candidate of each (storage, L).
+// Bytes grow with m and with L, so a (storage, L) stops at the first m over
+// the byte budget (or twice over the time budget) and tries one m between
+// the last within and that one (bytes interpolated to the budget); larger L
+// stop when the smallest m is over the byte budget.
+//
+// Budgets nothing can meet fail with KMX_E_INVALID_ARGUMENT: before any
+// work when even the smallest predictor the format holds (one leaf, one
+// landmark, the most compact storage) is over the bytes or its measured time
+// over max_us, else after the search, naming the smallest and fastest
+// candidates seen. µs are measured on this machine now: another machine,
+// or this one under other load, gives other times.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "compact_predictor.h"
+#include "dcpred.h"
+#include "predictor_notes.h"
+
+namespace kmx {
+
+class Context;
+class Dataset;
+struct Model;
+
+struct PredictorBudget {
+    double max_bytes = 0;  // the blob's bytes at most; 0 = no limit
+    double max_us = 0;     // µs per row (one row at a time) at most; 0 = no limit
+};
+
+// One explored point of the frontier.
+struct BudgetCandidate {
+    int64_t leaves = 0, landmarks = 0, pseudo = 0, storage = 0;  // the knobs (storage: kmx_storage value)
+    size_t bytes = 0;                                            // the blob with notes, exactly
+    double us = 0;                                               // µs per row on the validation rows
+    double accuracy = 0;                                         // on the validation rows
+    bool fits = false;                                           // within the budget
+};
+
+struct BudgetSearch {
+    CompactPredictor predictor;         // the chosen candidate
+    std::vector<unsigned char> blob;    // its blob, notes appended
+    PredictorNotes notes;
+    std::vector<BudgetCandidate> explored;  // in the order built
+    size_t chosen = 0;                      // index into explored
+};
+
+// Called after each candidate is measured (for benchmarks: the candidate
+// predictor itself, e.g. to score it on a test set).
+using CandidateObserver = std::function<void(const BudgetCandidate &, const CompactPredictor &)>;
+
+// `base` gives every DC-Pred++ option the search does not turn (C, fit,
+// overlap, …); its leaves, landmarks, pseudo and storage are ignored. Needs
+// a trained SVM classifier and at least kMinBudgetRows labelled rows.
+BudgetSearch compress_to_budget(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &base,
+                                const PredictorBudget &budget, const CandidateObserver &observer = {});
+
+constexpr int64_t kMinBudgetRows = 20;
+
+}  // namespace kmx

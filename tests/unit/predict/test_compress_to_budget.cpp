@@ -1,0 +1,237 @@
+// test_compress_to_budget.cpp — compression to a budget (compress_to_budget.h)
+// and the no-budget default (no_larger_than_model.h): budgets respected
+// (bytes exactly, µs within kTimeSlack), the choice the most accurate of the
+// explored candidates within the budget, impossible budgets failing before
+// any candidate is built, the notes in the blob, and default predictors no
+// larger than their models on the bundled data and on a model whose rows are
+// nearly all support vectors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "model/model.h"
+#include "model/model_file.h"
+#include "predict/compact_predict.h"
+#include "predict/compress_to_budget.h"
+#include "predict/no_larger_than_model.h"
+#include "predict/predictor_blob.h"
+#include "predict/predictor_notes.h"
+#include "predict_test_support.h"
+#include "svm/multiclass.h"
+
+namespace {
+
+// A measured time may exceed the budget by this much when measured again
+// (the machine is shared: other processes slow single passes).
+constexpr double kTimeSlack = 1.5;
+
+kmx::Model train_svm(kmx::Context &ctx, const kmx::Dataset &data, double C, double gamma) {
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_SVM;
+    options.C = C;
+    kmx::KernelSpec rbf;
+    rbf.type = KMX_KERNEL_RBF;
+    rbf.gamma = gamma;
+    return kmx::train_svm_model(ctx, options, rbf, data);
+}
+
+// 2000 rows of binary Letter and their model (C = 8, γ = 16), built once.
+struct LetterSubset {
+    std::unique_ptr<kmx::Dataset> train = predict_test::load_example("letter_bin.train.libsvm", 2000);
+    kmx::Context ctx;
+    kmx::Model model = train_svm(ctx, *train, 8, 16);
+};
+
+const LetterSubset &letter() {
+    static const LetterSubset subset;
+    return subset;
+}
+
+kmx::BudgetSearch search(const kmx::PredictorBudget &budget, int *built = nullptr) {
+    kmx::Context ctx;
+    ctx.seed = 7;
+    int count = 0;
+    kmx::BudgetSearch result = kmx::compress_to_budget(
+        ctx, letter().model, *letter().train, {}, budget,
+        [&](const kmx::BudgetCandidate &, const kmx::CompactPredictor &) { ++count; });
+    if (built) *built = count;
+    return result;
+}
+
+// The chosen candidate is within the budget and at least as accurate as every explored one that is.
+void expect_best_within_budget(const kmx::BudgetSearch &r, const kmx::PredictorBudget &budget) {
+    ASSERT_LT(r.chosen, r.explored.size());
+    const kmx::BudgetCandidate &chosen = r.explored[r.chosen];
+    EXPECT_TRUE(chosen.fits);
+    for (const kmx::BudgetCandidate &c : r.explored) {
+        EXPECT_EQ(c.fits, (budget.max_bytes <= 0 || double(c.bytes) <= budget.max_bytes) &&
+                              (budget.max_us <= 0 || c.us <= budget.max_us));
+        if (c.fits) {
+            EXPECT_LE(c.accuracy, chosen.accuracy);
+        }
+    }
+}
+
+// µs per row of a predictor over the first rows of data, the fastest of 7 passes.
+double measured_us(const kmx::CompactPredictor &p, const kmx::Dataset &data) {
+    const kmx::CompactRowPredictor rows(p);
+    std::vector<double> scratch(rows.scratch_size()), outputs(size_t(p.outputs));
+    const int64_t count = std::min<int64_t>(data.n, 1000);
+    double fastest = INFINITY, sum = 0;
+    for (int pass = 0; pass < 7; ++pass) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int64_t i = 0; i < count; ++i) sum += rows.predict(data.x + i * data.d, outputs.data(), scratch.data());
+        fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    EXPECT_TRUE(std::isfinite(sum));
+    return fastest / double(count) * 1e6;
+}
+
+TEST(CompressToBudget, ByteBudgetIsRespectedExactlyAndTheMostAccurateIsChosen) {
+    const kmx::PredictorBudget budget{12000, 0};
+    const kmx::BudgetSearch r = search(budget);
+    EXPECT_LE(double(r.blob.size()), budget.max_bytes);
+    EXPECT_EQ(r.blob.size(), r.explored[r.chosen].bytes);
+    EXPECT_EQ(r.blob, kmx::append_predictor_notes(kmx::write_predictor_blob(r.predictor), r.notes));
+    expect_best_within_budget(r, budget);
+    EXPECT_GT(r.explored.size(), 3u);
+    EXPECT_GT(r.explored[r.chosen].accuracy, 0.6);  // measured 0.705 (the model: about 0.9 on these rows)
+    const kmx::CompactPredictor back = kmx::read_predictor_blob(r.blob.data(), r.blob.size());
+    EXPECT_EQ(back.leaves.size(), r.predictor.leaves.size());
+}
+
+TEST(CompressToBudget, TimeBudgetIsRespectedWithinTheSlack) {
+    // A time between the fastest and the slowest candidates of a byte budget
+    // (which also keeps the grid, and so the test, small).
+    const kmx::BudgetSearch loose = search({30000, 0});
+    std::vector<double> times;
+    for (const kmx::BudgetCandidate &c : loose.explored) times.push_back(c.us);
+    std::sort(times.begin(), times.end());
+    const kmx::PredictorBudget budget{30000, times[times.size() / 2]};
+    const kmx::BudgetSearch r = search(budget);
+    expect_best_within_budget(r, budget);
+    EXPECT_LE(r.explored[r.chosen].us, budget.max_us);
+    EXPECT_LE(measured_us(r.predictor, *letter().train), kTimeSlack * budget.max_us);
+    EXPECT_LT(r.explored.size(), loose.explored.size() + 20);
+}
+
+TEST(CompressToBudget, BothBudgetsTogether) {
+    const kmx::PredictorBudget budget{20000, 50};
+    const kmx::BudgetSearch r = search(budget);
+    expect_best_within_budget(r, budget);
+    EXPECT_LE(double(r.blob.size()), budget.max_bytes);
+}
+
+TEST(CompressToBudget, TheNotesSayHowThePredictorWasChosen) {
+    const kmx::PredictorBudget budget{15000, 0};
+    const kmx::BudgetSearch r = search(budget);
+    kmx::PredictorNotes notes;
+    ASSERT_TRUE(kmx::find_predictor_notes(r.blob.data(), r.blob.size(), notes));
+    const kmx::BudgetCandidate &c = r.explored[r.chosen];
+    EXPECT_EQ(notes.leaves, c.leaves);
+    EXPECT_EQ(notes.landmarks, c.landmarks);
+    EXPECT_EQ(notes.pseudo, c.pseudo);
+    EXPECT_EQ(notes.storage, c.storage);
+    EXPECT_EQ(notes.validation_accuracy, c.accuracy);
+    EXPECT_EQ(notes.validation_rows, 400);  // a fifth of 2000
+    EXPECT_EQ(notes.candidates, int64_t(r.explored.size()));
+    EXPECT_EQ(notes.max_bytes, 15000);
+    const std::vector<unsigned char> plain = kmx::write_predictor_blob(r.predictor);
+    EXPECT_FALSE(kmx::find_predictor_notes(plain.data(), plain.size(), notes));
+}
+
+TEST(CompressToBudget, ImpossibleBudgetsFailBeforeAnyCandidateIsBuilt) {
+    auto expect_impossible = [](const kmx::PredictorBudget &budget, const char *fragment) {
+        int built = -1;
+        try {
+            search(budget, &built);
+            ADD_FAILURE() << "expected an error mentioning " << fragment;
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT);
+            EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(built, -1);  // no search ran, so the observer never counted
+    };
+    expect_impossible({200, 0}, "max_bytes = 200: no predictor of this model is that small");
+    expect_impossible({0, 1e-6}, "no predictor of this model is that fast");
+    expect_impossible({0, 0}, "give max_bytes, max_us or both");
+    expect_impossible({-5, 0}, "must be >= 0");
+}
+
+TEST(CompressToBudget, ABudgetOnlyTheSmallestPredictorMeetsFailsAfterTheSearch) {
+    // One leaf with one landmark fits, but no candidate of the search is that small.
+    kmx::Context ctx;
+    const kmx::Model &model = letter().model;
+    try {
+        kmx::compress_to_budget(ctx, model, *letter().train, {}, {1000, 0});
+        ADD_FAILURE() << "expected no candidate within 1000 bytes";
+    } catch (const kmx::Error &e) {
+        EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(e.what()).find("no predictor within max_bytes = 1000"), std::string::npos) << e.what();
+    }
+}
+
+// ------------------------------------------------ the no-budget default
+
+size_t default_bytes(kmx::Context &ctx, const kmx::Model &model, const kmx::Dataset &train) {
+    const kmx::CompactPredictor p = kmx::build_no_larger_than_model(ctx, model, train, {}, false);
+    return kmx::write_predictor_blob(p).size();
+}
+
+TEST(NoLargerThanModel, DefaultPredictorsOfTheBundledDataAreNoLargerThanTheirModels) {
+    kmx::Context ctx;
+    for (const char *file : {"letter_bin.train.libsvm", "letter_mc.train.libsvm"}) {
+        const auto train = predict_test::load_example(file, 3000);
+        const kmx::Model model = train_svm(ctx, *train, 8, 16);
+        const size_t model_bytes = kmx::model_to_bytes(model).size();
+        const size_t bytes = default_bytes(ctx, model, *train);
+        std::printf("%s (3000 rows): model %zu bytes, default predictor %zu bytes\n", file, model_bytes, bytes);
+        EXPECT_LE(bytes, model_bytes) << file;
+    }
+}
+
+TEST(NoLargerThanModel, AModelOfNearlyAllSupportVectorsGetsASmallerPredictor) {
+    // Random labels: almost every row is a support vector, so the automatic
+    // landmarks (2.5 × the support vectors per leaf) ask for more than the model holds.
+    kmx::Context ctx;
+    kmx::Rng rng(3);
+    const int64_t n = 1500, d = 4;
+    std::vector<double> x(size_t(n * d)), y(static_cast<size_t>(n));
+    for (double &v : x) v = rng.uniform();
+    for (double &v : y) v = rng.uniform() < 0.5 ? -1 : 1;
+    const auto data = kmx::Dataset::dense_borrow(x.data(), n, d, y.data());
+    const kmx::Model model = train_svm(ctx, *data, 1, 4);
+    ASSERT_GT(model.support_vectors, n * 8 / 10);
+    const size_t model_bytes = kmx::model_to_bytes(model).size();
+    const kmx::DcpredOptions automatic;
+    const size_t unbounded = kmx::write_predictor_blob(kmx::build_dcpred(ctx, model, *data, automatic)).size();
+    const size_t bytes = default_bytes(ctx, model, *data);
+    std::printf("random labels: %lld SVs, model %zu bytes, plain auto %zu, default %zu\n",
+                static_cast<long long>(model.support_vectors), model_bytes, unbounded, bytes);
+    EXPECT_GT(unbounded, model_bytes);  // the case the default guards against
+    EXPECT_LE(bytes, model_bytes);
+}
+
+TEST(NoLargerThanModel, AutomaticLandmarksFollowTheSupportVectorsPerLeaf) {
+    kmx::Context ctx;
+    const kmx::Model &model = letter().model;
+    kmx::DcpredOptions options;
+    options.leaves = 8;
+    options.overlap = false;
+    const kmx::CompactPredictor p = kmx::build_dcpred(ctx, model, *letter().train, options);
+    int64_t largest = 0;
+    for (const kmx::PredictorLeaf &leaf : p.leaves) largest = std::max(largest, leaf.m);
+    const int64_t expected = int64_t(std::ceil(2.5 * double(model.support_vectors) / 8));
+    EXPECT_LE(largest, expected);
+    EXPECT_GT(largest, expected / 4);  // not a fixed 40
+}
+
+}  // namespace
