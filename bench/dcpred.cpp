@@ -13,7 +13,7 @@
 //
 //   bench_dcpred TRAIN TEST --C 8 --gamma 16 [--model FILE] [--leaves K] [--top T]
 //                [--landmarks M] [--pseudo P] [--kind auto|triangle|products|both]
-//                [--estimate -1|0|1|2] [--repeat R] [--seed S]
+//                [--estimate -1|0|1|2] [--refine ITERATIONS] [--gamma-scale S] [--repeat R] [--seed S]
 //                [--max-bytes B | --max-bytes-fraction F] [--max-us T]
 // Prints key=value lines. With a budget (B bytes, or F × the model file's
 // bytes; T µs per row) it runs compress_to_budget instead of the two
@@ -99,6 +99,10 @@ Args parse(int argc, char **argv) {
                                                            : kmx::DcpredFit::distill_local;
         else if (key == "--ridge")
             a.dcpred.ridge = std::atof(value);
+        else if (key == "--gamma-scale")
+            a.dcpred.gamma_scale = std::atof(value);
+        else if (key == "--refine")
+            a.dcpred.refine_iterations = std::atoi(value);
         else if (key == "--overlap")
             a.dcpred.overlap = std::atoi(value) != 0;
         else if (key == "--repeat")
@@ -266,9 +270,10 @@ void run_budget(kmx::Context &ctx, const Args &a, const kmx::Model &model, const
     std::vector<double> labels(size_t(test.n));
     const auto observe = [&](const kmx::BudgetCandidate &c, const kmx::CompactPredictor &p) {
         kmx::compact_predict(ctx, p, test, nullptr, labels.data());
-        std::printf("candidate=%s,%lld,%lld,%lld,%zu,%.5f,%.5f,%.5f,%d\n", kmx::storage_name(kmx::PredictorStorage(c.storage)),
-                    static_cast<long long>(c.leaves), static_cast<long long>(c.landmarks),
-                    static_cast<long long>(c.pseudo), c.bytes, c.us, c.accuracy, accuracy(labels, test.y), c.fits);
+        std::printf("candidate=%s,%lld,%lld,%lld,%zu,%.5f,%.5f,%.5f,%d,%g\n",
+                    kmx::storage_name(kmx::PredictorStorage(c.storage)), static_cast<long long>(c.leaves),
+                    static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.bytes, c.us, c.accuracy,
+                    accuracy(labels, test.y), c.fits, c.gamma_scale);
         std::fflush(stdout);
     };
     const auto start = std::chrono::steady_clock::now();

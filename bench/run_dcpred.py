@@ -125,9 +125,10 @@ def budget_run(build, train, test, c, gamma, tmp, budget):
     for line in out.splitlines():
         key, _, value = line.partition("=")
         if key == "candidate":
-            storage, leaves, m, pseudo, size, us, val, test_acc, fits = value.split(",")
+            storage, leaves, m, pseudo, size, us, val, test_acc, fits, gamma_scale = value.split(",")
             candidates.append({"storage": storage, "leaves": int(leaves), "landmarks": int(m),
-                               "pseudo": int(pseudo), "bytes": int(size), "us": float(us),
+                               "pseudo": int(pseudo), "gamma_scale": float(gamma_scale), "bytes": int(size),
+                               "us": float(us),
                                "validation_accuracy": float(val), "test_accuracy": float(test_acc),
                                "fits": fits == "1"})
         else:

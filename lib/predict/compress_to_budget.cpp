@@ -37,6 +37,7 @@ constexpr double kLandmarkRatios[] = {1.0 / 16, 0.25, 0.5, 1.0, 2.5};  // landma
 constexpr int64_t kTimingRows = 1000;                            // validation rows timed per pass
 constexpr int kTimingPasses = 7;
 constexpr double kTimeStopFactor = 2;  // a (storage, leaves) stops adding landmarks this far over max_us
+constexpr double kGammaScales[] = {0.5, 0.25};  // tried in turn on the best of each (storage, leaves) while they gain
 
 // L_lo, 2 L_lo, … up to DC-Pred++'s automatic leaf count.
 std::vector<int64_t> leaf_ladder(int64_t support_vectors, int64_t n) {
@@ -177,7 +178,14 @@ class Search {
 public:
     Search(Context &ctx, const Model &model, const Split &split, const DcpredOptions &base,
            const PredictorBudget &budget, const CandidateObserver &observer)
-        : ctx_(ctx), model_(model), split_(split), base_(base), budget_(budget), observer_(observer) {}
+        : ctx_(ctx), model_(model), split_(split), base_(base), budget_(budget), observer_(observer) {
+        // Every candidate distills the model's decision values at the fitting rows: computed once here.
+        ctx.check_budget(sizeof(double) * size_t(split.fit_n) * model.machines.size(), "compress (decision values)");
+        decision_.resize(size_t(split.fit_n) * model.machines.size());
+        model_decision_values(ctx, model, *split.fit, decision_.data());
+        base_.fit = DcpredFit::distill_model;
+        base_.model_decision = decision_.data();
+    }
 
     void run() {
         const std::vector<int64_t> leaves = leaf_ladder(model_.support_vectors, split_.fit_n);
@@ -205,8 +213,9 @@ private:
     Context &ctx_;
     const Model &model_;
     const Split &split_;
-    const DcpredOptions &base_;
+    DcpredOptions base_;
     const PredictorBudget &budget_;
+    std::vector<double> decision_;  // the model's at the fitting rows (fit_n x outputs)
     const CandidateObserver &observer_;
     std::vector<BudgetCandidate> explored_;
     std::unique_ptr<CompactPredictor> best_;
@@ -233,9 +242,13 @@ private:
             const int64_t m = interpolated_landmarks(explored_[*last_within], explored_[*first_over]);
             if (m > explored_[*last_within].landmarks) consider(measure(storage, leaves, m, 0), best_here);
         }
-        if (best_here && explored_[*best_here].landmarks >= 2) {
-            const int64_t m = explored_[*best_here].landmarks;
-            measure(storage, leaves, m, m);
+        if (!best_here) return true;
+        const int64_t m = explored_[*best_here].landmarks;
+        if (m >= 2) measure(storage, leaves, m, m);
+        for (double scale : kGammaScales) {  // a wider kernel: fewer landmarks cover more
+            const size_t i = measure(storage, leaves, m, 0, scale);
+            if (!(explored_[i].fits && better(explored_[i], explored_[*best_here]))) break;
+            best_here = i;
         }
         return true;
     }
@@ -255,16 +268,18 @@ private:
 
     // Builds and measures one candidate; keeps it if it is the best within
     // the budget. Returns its index in explored_.
-    size_t measure(PredictorStorage storage, int64_t leaves, int64_t m, int64_t pseudo) {
+    size_t measure(PredictorStorage storage, int64_t leaves, int64_t m, int64_t pseudo, double gamma_scale = 1) {
         ctx_.check_cancel();
         DcpredOptions options = base_;
         options.leaves = leaves;
         options.landmarks = m;
         options.pseudo = pseudo;
         options.storage = storage;
+        options.gamma_scale = gamma_scale;
         CompactPredictor predictor = build_dcpred(ctx_, model_, *split_.fit, options);
         BudgetCandidate c;
         c.leaves = leaves, c.landmarks = m, c.pseudo = pseudo, c.storage = int64_t(storage);
+        c.gamma_scale = gamma_scale;
         c.bytes = blob_bytes(predictor);
         c.us = validation_us(predictor, split_);
         c.accuracy = validation_accuracy(ctx_, predictor, split_);
@@ -289,9 +304,10 @@ private:
     static std::string describe(const BudgetCandidate &c) {
         char line[256];
         std::snprintf(line, sizeof line,
-                      "storage=%s leaves=%lld landmarks=%lld pseudo=%lld bytes=%zu us=%.4g validation=%.2f%%%s",
+                      "storage=%s leaves=%lld landmarks=%lld pseudo=%lld gamma_scale=%g bytes=%zu us=%.4g "
+                      "validation=%.2f%%%s",
                       storage_name(PredictorStorage(c.storage)), static_cast<long long>(c.leaves),
-                      static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.bytes, c.us,
+                      static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.gamma_scale, c.bytes, c.us,
                       100 * c.accuracy, c.fits ? "" : " (over budget)");
         return line;
     }

@@ -56,6 +56,7 @@ struct PredictorBudget {
 // One explored point of the frontier.
 struct BudgetCandidate {
     int64_t leaves = 0, landmarks = 0, pseudo = 0, storage = 0;  // the knobs (storage: kmx_storage value)
+    double gamma_scale = 1;                                      // the predictor's γ / the model's
     size_t bytes = 0;                                            // the blob with notes, exactly
     double us = 0;                                               // µs per row on the validation rows
     double accuracy = 0;                                         // on the validation rows

@@ -18,6 +18,7 @@
 #include "pseudo_landmarks.h"
 #include "model/model.h"
 #include "svm/svm_dual.h"
+#include "landmark_refinement.h"
 
 namespace kmx {
 
@@ -88,6 +89,8 @@ Plan resolve_plan(const DcpredOptions &o, const KernelSpec &kernel, int64_t n, i
     plan.submatrix = o.submatrix;
     require(o.eps > 0 && std::isfinite(o.eps), "dcpred: eps must be > 0");
     require(o.kmeans_iterations >= 1, "dcpred: kmeans_iterations must be >= 1");
+    require(o.gamma_scale > 0 && std::isfinite(o.gamma_scale), "dcpred: gamma_scale must be > 0");
+    require(o.refine_iterations >= 0, "dcpred: refine_iterations must be >= 0");
     return plan;
 }
 
@@ -359,8 +362,10 @@ std::vector<double> gather(const Build &b, const Rows &rows, int64_t d) {
 
 // Landmarks: k-means centroids of the leaf's rows with weight > 0, weighted
 // by α² (paper Theorem 3); at most m, at most the number of such rows.
-// With m >= the leaf's rows, the rows themselves.
-void choose_landmarks(Build &b, const Rows &leaf, const std::vector<double> &weight, int64_t d, PredictorLeaf &out) {
+// With m >= the leaf's rows, the rows themselves. `store`: as the storage
+// holds them (else in double, for refinement to move).
+void choose_landmarks(Build &b, const Rows &leaf, const std::vector<double> &weight, int64_t d, PredictorLeaf &out,
+                      bool store = true) {
     if (b.plan.m >= int64_t(leaf.size())) {  // every row is a landmark: the exact local kernel
         out.landmarks = gather(b, leaf, d);
         out.m = int64_t(leaf.size());
@@ -386,7 +391,7 @@ void choose_landmarks(Build &b, const Rows &leaf, const std::vector<double> &wei
     Arena scratch(kmeans_workspace_bytes(*data, km.k, b.ctx.threads));
     kmeans(b.ctx, scratch, *data, km, out.landmarks.data(), assignment.data());
     out.m = km.k;
-    store_landmarks(out, b.options.storage);
+    if (store) store_landmarks(out, b.options.storage);
 }
 
 // Triangle pseudo-landmarks from the leaf's weighted rows (the support
@@ -547,11 +552,46 @@ void constant_leaf(const Build &b, const Rows &leaf_rows, int64_t outputs, Predi
     }
 }
 
+// Instead of steps 5–6: the landmarks refined to fit the targets on at most
+// kRefineRows of the leaf's rows (seeded), then β and the bias refitted on
+// all its rows at the landmarks as stored.
+constexpr int64_t kRefineRows = 2000;
+void refine_leaf(Build &b, const CompactPredictor &p, const Rows &leaf_rows, const std::vector<double> &targets,
+                 Rng &rng, PredictorLeaf &leaf) {
+    const int64_t n = int64_t(leaf_rows.size()), d = p.d, k = p.outputs;
+    const std::vector<double> x = gather(b, leaf_rows, d);
+    const double lambda = p.task == PredictorTask::regression ? b.lambda : b.options.ridge;
+    const Rows sample = submatrix_rows(rng, n, std::min(n, kRefineRows));
+    std::vector<double> x_s(sample.size() * size_t(d)), t_s(sample.size() * size_t(k));
+    for (size_t i = 0; i < sample.size(); ++i) {
+        std::copy(&x[size_t(sample[i] * d)], &x[size_t((sample[i] + 1) * d)], &x_s[i * size_t(d)]);
+        std::copy(&targets[size_t(sample[i] * k)], &targets[size_t((sample[i] + 1) * k)], &t_s[i * size_t(k)]);
+    }
+    refine_landmarks(p.kernel, x_s.data(), int64_t(sample.size()), d, t_s.data(), k, leaf.landmarks, lambda,
+                     b.options.refine_iterations, b.ctx.threads);
+    store_landmarks(leaf, b.options.storage);
+    const LandmarkFit fit =
+        fit_landmark_weights(p.kernel, x.data(), n, d, targets.data(), k, leaf.landmarks, lambda, b.ctx.threads);
+    leaf.beta = fit.beta;
+    for (int64_t j = 0; j < k; ++j) leaf.bias[size_t(j)] += fit.bias[size_t(j)];
+}
+
+// Whether a leaf of n rows is refined: a ridge fit (regression, distill),
+// no pseudo-landmarks, fewer landmarks than rows.
+bool refines(const Build &b, const CompactPredictor &p, int64_t n) {
+    const bool ridge_fit = p.task == PredictorTask::regression || b.options.fit != DcpredFit::svm;
+    return ridge_fit && b.plan.p_tri + b.plan.p_prod == 0 && b.plan.m < n && b.options.refine_iterations > 0;
+}
+
 // Steps 3–6 for one leaf: landmarks from its α² weights, pseudo-landmarks,
 // W̄ on a random submatrix, and the refit (svm, or ridge on `targets`).
 void fit_leaf(Build &b, CompactPredictor &p, const Rows &leaf_rows, const std::vector<double> &weight,
               const std::vector<double> &targets, Rng &rng, PredictorLeaf &leaf) {
     const int64_t d = p.d;
+    if (refines(b, p, int64_t(leaf_rows.size()))) {
+        choose_landmarks(b, leaf_rows, weight, d, leaf, false);
+        return refine_leaf(b, p, leaf_rows, targets, rng, leaf);
+    }
     choose_landmarks(b, leaf_rows, weight, d, leaf);
     choose_pseudo_landmarks(b, rng, p.kernel, leaf_rows, weight, d, leaf);
     const int64_t F = leaf.features(), n = int64_t(leaf_rows.size());
@@ -652,6 +692,7 @@ void fit_leaves(Build &b, CompactPredictor &p, const std::vector<Rows> &rows, co
         b.ctx.progress(0.5 * double(l + 1) / double(rows.size()), "dcpred local models");
     }
     const uint64_t seed = b.ctx.seed ^ 0xDC9D;
+    p.kernel.gamma *= b.options.gamma_scale;  // the local models above used the model's kernel
     if (b.plan.auto_estimate) {
         double best = INFINITY;
         for (int e = 0; e < 3; ++e) {
@@ -736,9 +777,14 @@ CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &t
     b.data = Dataset::dense_borrow(b.x.data(), b.n, model.d, nullptr);
     require(options.ridge > 0 && std::isfinite(options.ridge), "dcpred: ridge must be > 0");
     if (options.fit == DcpredFit::distill_model) {
-        ctx.check_budget(sizeof(double) * size_t(b.n) * model.machines.size(), "dcpred (decision values)");
-        b.decision.resize(size_t(b.n) * model.machines.size());
-        model_decision_values(ctx, model, *b.data, b.decision.data());
+        const size_t values = size_t(b.n) * model.machines.size();
+        ctx.check_budget(sizeof(double) * values, "dcpred (decision values)");
+        if (options.model_decision) {
+            b.decision.assign(options.model_decision, options.model_decision + values);
+        } else {
+            b.decision.resize(values);
+            model_decision_values(ctx, model, *b.data, b.decision.data());
+        }
     }
     CompactPredictor p;
     p.kernel = model.kernel;

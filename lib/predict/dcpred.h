@@ -22,6 +22,11 @@
 //      exact local model's decision values — same accuracy on Letter, and it
 //      reproduces the local model exactly when its support vectors are the
 //      landmarks. Regression: ridge on the targets. A bias per leaf and output.
+// With refine_iterations > 0, a leaf fitted by ridge regression without
+// pseudo-landmarks replaces steps 5–6 by reduced-set refinement: its
+// landmarks move to minimise the ridge fit of the same targets on their exact
+// kernel values (landmark_refinement.h), then β and the bias are refitted on
+// the stored (rounded or quantized) landmarks.
 // With m >= a leaf's rows, the rows themselves are its landmarks; a leaf
 // whose rows are all one class (or one target value) is a constant leaf
 // (one landmark, β = 0). With `overlap` each row also trains the leaf of its
@@ -69,6 +74,12 @@ struct DcpredOptions {
     double ridge = 1e-6;                       // distill: λ of min (1/n_l)‖f̃ − f‖² + λ‖f̃‖² per leaf
     int kmeans_iterations = 30;                // Lloyd iterations for the tree and the landmarks
     bool overlap = true;                       // each row also trains the leaf of its second-nearest center
+    double gamma_scale = 1;      // the predictor's kernel γ = this × the model's (the local models keep the
+                                 // model's): a wider kernel needs fewer landmarks
+    const double *model_decision = nullptr;  // distill_model: the model's decision values at train's rows
+                                             // (n x outputs) when the caller has them; else computed
+    int refine_iterations = 30;  // ridge fits (distill, regression) of leaves without pseudo-landmarks: gradient
+                                 // steps that move the landmarks (landmark_refinement.h); 0 = k-means landmarks
 };
 
 // A compact predictor for a trained classifier `model`, whose training rows
