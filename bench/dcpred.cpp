@@ -14,10 +14,10 @@
 //   bench_dcpred TRAIN TEST --C 8 --gamma 16 [--model FILE] [--leaves K] [--top T]
 //                [--landmarks M] [--pseudo P] [--kind auto|triangle|products|both]
 //                [--estimate -1|0|1|2] [--refine ITERATIONS] [--gamma-scale S] [--repeat R] [--seed S]
-//                [--max-bytes B | --max-bytes-fraction F] [--max-us T]
+//                [--max-bytes B | --max-bytes-fraction F] [--max-us T | --max-us-linear R]
 // Prints key=value lines. With a budget (B bytes, or F × the model file's
-// bytes; T µs per row) it runs compress_to_budget instead of the two
-// storages: one `candidate=` line per explored predictor (knobs, bytes,
+// bytes; T µs per row, or R × the linear model's) it runs compress_to_budget
+// instead of the storages: one `candidate=` line per explored predictor (knobs, bytes,
 // validation µs and accuracy, test accuracy, within the budget), then the
 // chosen one reported as `budget_*` like the others.
 #include <sys/stat.h>
@@ -54,6 +54,7 @@ struct Args {
     uint64_t seed = 1;
     kmx::PredictorBudget budget;
     double max_bytes_fraction = 0;
+    double max_us_linear = 0;  // the time budget as a multiple of the linear model's µs per row
 };
 
 [[noreturn]] void usage() {
@@ -113,6 +114,8 @@ Args parse(int argc, char **argv) {
             a.budget.max_bytes = std::atof(value);
         else if (key == "--max-bytes-fraction")
             a.max_bytes_fraction = std::atof(value);
+        else if (key == "--max-us-linear")
+            a.max_us_linear = std::atof(value);
         else if (key == "--max-us")
             a.budget.max_us = std::atof(value);
         else if (key == "--kind") {
@@ -239,6 +242,21 @@ RowTimes time_rows(const Args &a, const kmx::Dataset &test, const Linear &linear
     return {median(lin_times), median(compact_times), median(ratios)};
 }
 
+// The linear model's µs per row, one row at a time: the fastest of 20 passes
+// over the test rows (as the budget search times its candidates).
+double fastest_linear_us(const kmx::Dataset &test, const Linear &linear) {
+    double fastest = INFINITY, sum = 0;
+    for (int pass = 0; pass < 20; ++pass) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int64_t i = 0; i < test.n; ++i) sum += linear_row(linear, test.x + i * test.d, test.d);
+        fastest = std::min(fastest, seconds_since(start) / double(test.n));
+    }
+    volatile double keep = sum;
+    (void)keep;
+    std::printf("linear_fastest_us_per_sample=%.5f\n", fastest * 1e6);
+    return fastest * 1e6;
+}
+
 void report_predictor(kmx::Context &ctx, const Args &a, const char *name, const kmx::CompactPredictor &p,
                       const kmx::Dataset &test, const Linear &linear) {
     std::vector<double> row_labels, batch_labels(size_t(test.n));
@@ -308,8 +326,9 @@ int main(int argc, char **argv) {
     }
     std::printf("model_accuracy=%.4f\nmodel_us_per_sample=%.4f\n", accuracy(full, test->y), median(full_times) * 1e6);
     const Linear linear = fit_linear(*train);
-    if (a.max_bytes_fraction > 0 || a.budget.max_bytes > 0 || a.budget.max_us > 0) {
+    if (a.max_bytes_fraction > 0 || a.budget.max_bytes > 0 || a.budget.max_us > 0 || a.max_us_linear > 0) {
         kmx::PredictorBudget budget = a.budget;
+        if (a.max_us_linear > 0) budget.max_us = a.max_us_linear * fastest_linear_us(*test, linear);
         if (a.max_bytes_fraction > 0)
             budget.max_bytes = std::floor(a.max_bytes_fraction * double(kmx::model_to_bytes(model).size()));
         run_budget(ctx, a, model, *train, *test, linear, budget);

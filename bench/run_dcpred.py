@@ -12,8 +12,9 @@ runs). One thread throughout.
   /usr/bin/python3 bench/run_dcpred.py [--build build] [--data ../shared/data]
                                        [--only NAME] [--repeat R] [-- extra bench_dcpred options]
 
---budget runs compression to a budget instead (kmx compress --max-bytes): on Letter binary at
-64 KB, at a tenth of the model's bytes and at the model's bytes (the whole grid: the frontier), and
+--budget runs compression to a budget instead (kmx compress --max-bytes/--max-us): on Letter binary
+at 64 KB and 10x the linear model's µs per row, at a tenth of the model's bytes and at the model's
+bytes (the whole grid: the frontier), and
 on the digits set of --digits (make_digits_large.py --rows 20000 --test-rows 5000 --no-csv) at a
 tenth and at the model's bytes; each search's candidates (with their test accuracy) go to
 bench/results/budget_NAME.json and the accuracy-vs-bytes and accuracy-vs-µs frontiers, with the full
@@ -105,19 +106,23 @@ def table(name, lib, v):
               f"{speed:.0f} | {smaller} |")
 
 
-# (name, train, test, C, gamma, byte budgets: numbers are bytes, strings "x" fractions of the model's bytes)
+# (name, train, test, C, gamma, budgets): each budget is (bytes, time): bytes a number, or a string "x" for that
+# fraction of the model's bytes; time None, or a multiple of the linear model's µs per row.
 BUDGET_DATASETS = [
     ("letter_bin", "letter/letter_bin.train.libsvm", "letter/letter_bin.test.libsvm", 8, 16,
-     [65536, "0.1", "1.0"]),
+     [(65536, 10), ("0.1", None), ("1.0", None)]),
     ("digits20k", "{digits}/digits16_bin.train.libsvm", "{digits}/digits16_bin.test.libsvm", 8, 0.1614,
-     ["0.1", "1.0"]),
+     [("0.1", None), ("1.0", None)]),
 ]
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
 
 def budget_run(build, train, test, c, gamma, tmp, budget):
     """One search: its candidates and the chosen predictor's values."""
-    option = ["--max-bytes-fraction", budget] if isinstance(budget, str) else ["--max-bytes", str(budget)]
+    size, times_linear = budget
+    option = ["--max-bytes-fraction", size] if isinstance(size, str) else ["--max-bytes", str(size)]
+    if times_linear:
+        option += ["--max-us-linear", str(times_linear)]
     exe = os.path.join(build, "bench", "bench_dcpred")
     out = run([exe, train, test, "--C", str(c), "--gamma", str(gamma), "--model", os.path.join(tmp, "kmx.model"),
                "--repeat", "20", *option])
@@ -125,15 +130,14 @@ def budget_run(build, train, test, c, gamma, tmp, budget):
     for line in out.splitlines():
         key, _, value = line.partition("=")
         if key == "candidate":
-            storage, leaves, m, pseudo, size, us, val, test_acc, fits, gamma_scale = value.split(",")
+            storage, leaves, m, pseudo, size_, us, val, test_acc, fits, gamma_scale = value.split(",")
             candidates.append({"storage": storage, "leaves": int(leaves), "landmarks": int(m),
-                               "pseudo": int(pseudo), "gamma_scale": float(gamma_scale), "bytes": int(size),
-                               "us": float(us),
-                               "validation_accuracy": float(val), "test_accuracy": float(test_acc),
-                               "fits": fits == "1"})
+                               "pseudo": int(pseudo), "gamma_scale": float(gamma_scale), "bytes": int(size_),
+                               "us": float(us), "validation_accuracy": float(val),
+                               "test_accuracy": float(test_acc), "fits": fits == "1"})
         else:
             values[key] = float(value)
-    return {"budget": budget, "values": values, "candidates": candidates}
+    return {"budget": list(budget), "values": values, "candidates": candidates}
 
 
 def pareto(points):
@@ -154,7 +158,7 @@ def plot_budget(name, runs, lib, path):
     v, cands = full["values"], full["candidates"]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, key, label in ((axes[0], "bytes", "predictor bytes"), (axes[1], "us", "µs per row (one row at a time)")):
-        for storage, marker in (("float64", "o"), ("float32", "s")):
+        for storage, marker in (("float64", "o"), ("float32", "s"), ("int16", "^"), ("int8", "v")):
             pts = [(c[key], 100 * c["test_accuracy"]) for c in cands if c["storage"] == storage]
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, s=18, alpha=0.5,
                        label=f"DC-Pred++ candidates ({storage})")
@@ -163,8 +167,11 @@ def plot_budget(name, runs, lib, path):
         for run_ in runs[:-1]:
             b = run_["values"]
             cost = b["budget_blob_bytes"] if key == "bytes" else b["budget_row_us_per_sample"]
+            within = f"{int(b['budget_max_bytes'])} bytes"
+            if b["budget_max_us"] > 0:
+                within += f", {b['budget_max_us']:.3g} µs"
             ax.scatter([cost], [100 * b["budget_accuracy"]], marker="*", s=160, zorder=5,
-                       label=f"chosen within {int(b['budget_max_bytes'])} bytes")
+                       label=f"chosen within {within}")
         model_cost = v["model_bytes"] if key == "bytes" else v["model_us_per_sample"]
         ax.scatter([model_cost], [100 * v["model_accuracy"]], marker="D", color="red", s=50,
                    label="full kernel model (kmx, batched µs)")
@@ -203,7 +210,8 @@ def budget_main(args):
         for r in runs:
             b = r["values"]
             print(f"{name} budget {r['budget']}: {int(b['budget_blob_bytes'])} bytes "
-                  f"(max {int(b['budget_max_bytes'])}, model {int(b['model_bytes'])}), test accuracy "
+                  f"(max {int(b['budget_max_bytes'])}, model {int(b['model_bytes'])}; max µs "
+                  f"{b['budget_max_us']:.3g}), test accuracy "
                   f"{100 * b['budget_accuracy']:.2f}% (model {100 * b['model_accuracy']:.2f}%, linear "
                   f"{100 * b['linear_accuracy']:.2f}%), {b['budget_row_us_per_sample']:.3f} µs/row = "
                   f"{b['budget_row_vs_linear']:.1f}x linear, {len(r['candidates'])} candidates in "

@@ -33,10 +33,11 @@ constexpr PredictorStorage kMostCompactStorage = kStorageKnob[std::size(kStorage
 // ------------------------------------------------------------ the knobs
 constexpr double kValidationFraction = 0.2;
 constexpr int64_t kMaxLeafRows = 2000;                           // rows per leaf at the fewest leaves tried
-constexpr double kLandmarkRatios[] = {1.0 / 16, 0.25, 0.5, 1.0, 2.5};  // landmarks per leaf / support vectors per leaf
+constexpr double kLandmarkRatios[] = {1.0 / 16, 1.0 / 8, 0.25, 0.5, 1.0, 2.5};  // landmarks per leaf / support vectors per leaf
 constexpr int64_t kTimingRows = 1000;                            // validation rows timed per pass
 constexpr int kTimingPasses = 7;
 constexpr double kTimeStopFactor = 2;  // a (storage, leaves) stops adding landmarks this far over max_us
+constexpr int64_t kMaxPseudo = 64;  // pseudo-landmarks are tried up to this many (their fit costs O(m²) per row)
 constexpr double kGammaScales[] = {0.5, 0.25};  // tried in turn on the best of each (storage, leaves) while they gain
 
 // L_lo, 2 L_lo, … up to DC-Pred++'s automatic leaf count.
@@ -244,7 +245,7 @@ private:
         }
         if (!best_here) return true;
         const int64_t m = explored_[*best_here].landmarks;
-        if (m >= 2) measure(storage, leaves, m, m);
+        if (m >= 2 && m <= kMaxPseudo) measure(storage, leaves, m, m);
         for (double scale : kGammaScales) {  // a wider kernel: fewer landmarks cover more
             const size_t i = measure(storage, leaves, m, 0, scale);
             if (!(explored_[i].fits && better(explored_[i], explored_[*best_here]))) break;

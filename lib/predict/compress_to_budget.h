@@ -13,14 +13,22 @@
 // candidate within the budget (ties: fewer bytes, then fewer µs), as built
 // from the fitting part, with notes (predictor_notes.h) saying how.
 //
+// Every candidate distills the model: its leaves fit the model's decision
+// values at the fitting rows (DcpredFit::distill_model, computed once), and
+// leaves without pseudo-landmarks refine their landmarks
+// (landmark_refinement.h).
+//
 // The grid, with S support vectors and n fitting rows:
 //   storage   float64, float32, int16, int8 (kStorageKnob);
 //   leaves    L = L_lo, 2 L_lo, 4 L_lo, … up to L_auto (DC-Pred++'s automatic
 //             count, min(S/16, n/24) <= 256), L_lo = ceil(n / 2000) so that no
 //             leaf's local SVM trains on more than ~2000 rows (~4000 with
 //             overlap);
-//   landmarks m = ratio · S / L for ratio in 1/16, 1/4, 1/2, 1, 5/2 (at least 1);
-//   pseudo    0, and m for the best candidate of each (storage, L).
+//   landmarks m = ratio · S / L for ratio in 1/16, 1/8, 1/4, 1/2, 1, 5/2 (at least 1);
+//   pseudo    0, and m for the best candidate of each (storage, L) if m <= 64;
+//   γ scale   1, then 1/2 and 1/4 in turn on the best candidate of each
+//             (storage, L) while they gain (a wider kernel than the model's:
+//             with few landmarks each must cover more).
 // Bytes grow with m and with L, so a (storage, L) stops at the first m over
 // the byte budget (or twice over the time budget) and tries one m between
 // the last within and that one (bytes interpolated to the budget); larger L

@@ -554,8 +554,18 @@ void constant_leaf(const Build &b, const Rows &leaf_rows, int64_t outputs, Predi
 
 // Instead of steps 5–6: the landmarks refined to fit the targets on at most
 // kRefineRows of the leaf's rows (seeded), then β and the bias refitted on
-// all its rows at the landmarks as stored.
-constexpr int64_t kRefineRows = 2000;
+// all its rows at the landmarks as stored. An iteration costs about
+// 2 n_s m (m + d + outputs) flops (its trial steps included); the leaves
+// share kRefineWork, so many landmarks per leaf get fewer iterations (none
+// when one does not fit: k-means landmarks are good when there are many).
+constexpr int64_t kRefineRows = 1000;
+constexpr double kRefineWork = 0x1p33;  // flops per predictor, over its leaves
+int refine_iterations(const Build &b, int64_t rows, int64_t m, int64_t d, int64_t outputs) {
+    const double per_iteration = 2.0 * double(rows) * double(m) * double(m + d + outputs);
+    const double leaf_share = kRefineWork / double(b.plan.leaves);
+    return int(std::min<double>(b.options.refine_iterations, std::floor(leaf_share / per_iteration)));
+}
+
 void refine_leaf(Build &b, const CompactPredictor &p, const Rows &leaf_rows, const std::vector<double> &targets,
                  Rng &rng, PredictorLeaf &leaf) {
     const int64_t n = int64_t(leaf_rows.size()), d = p.d, k = p.outputs;
@@ -567,8 +577,9 @@ void refine_leaf(Build &b, const CompactPredictor &p, const Rows &leaf_rows, con
         std::copy(&x[size_t(sample[i] * d)], &x[size_t((sample[i] + 1) * d)], &x_s[i * size_t(d)]);
         std::copy(&targets[size_t(sample[i] * k)], &targets[size_t((sample[i] + 1) * k)], &t_s[i * size_t(k)]);
     }
+    const int iterations = refine_iterations(b, int64_t(sample.size()), leaf.m, d, k);
     refine_landmarks(p.kernel, x_s.data(), int64_t(sample.size()), d, t_s.data(), k, leaf.landmarks, lambda,
-                     b.options.refine_iterations, b.ctx.threads);
+                     iterations, b.ctx.threads);
     store_landmarks(leaf, b.options.storage);
     const LandmarkFit fit =
         fit_landmark_weights(p.kernel, x.data(), n, d, targets.data(), k, leaf.landmarks, lambda, b.ctx.threads);

@@ -79,7 +79,8 @@ struct DcpredOptions {
     const double *model_decision = nullptr;  // distill_model: the model's decision values at train's rows
                                              // (n x outputs) when the caller has them; else computed
     int refine_iterations = 30;  // ridge fits (distill, regression) of leaves without pseudo-landmarks: gradient
-                                 // steps that move the landmarks (landmark_refinement.h); 0 = k-means landmarks
+                                 // steps that move the landmarks (landmark_refinement.h), fewer when the leaves'
+                                 // share of a fixed work bound (2^33 flops) runs out; 0 = k-means landmarks
 };
 
 // A compact predictor for a trained classifier `model`, whose training rows
