@@ -37,6 +37,7 @@ constexpr double kLandmarkRatios[] = {1.0 / 16, 1.0 / 8, 0.25, 0.5, 1.0, 2.5};  
 constexpr int64_t kTimingRows = 1000;                            // validation rows timed per pass
 constexpr int kTimingPasses = 7;
 constexpr double kTimeStopFactor = 2;  // a (storage, leaves) stops adding landmarks this far over max_us
+constexpr double kSearchRefineWork = 4;  // × DC-Pred++'s refinement work per candidate: accuracy is what a budget buys
 constexpr int64_t kMaxPseudo = 64;  // pseudo-landmarks are tried up to this many (their fit costs O(m²) per row)
 constexpr double kGammaScales[] = {0.5, 0.25};  // tried in turn on the best of each (storage, leaves) while they gain
 
@@ -185,6 +186,7 @@ public:
         decision_.resize(size_t(split.fit_n) * model.machines.size());
         model_decision_values(ctx, model, *split.fit, decision_.data());
         base_.fit = DcpredFit::distill_model;
+        base_.refine_work *= kSearchRefineWork;
         base_.model_decision = decision_.data();
     }
 

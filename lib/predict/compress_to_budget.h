@@ -16,7 +16,7 @@
 // Every candidate distills the model: its leaves fit the model's decision
 // values at the fitting rows (DcpredFit::distill_model, computed once), and
 // leaves without pseudo-landmarks refine their landmarks
-// (landmark_refinement.h).
+// (landmark_refinement.h) with 4× DC-Pred++'s default refinement work.
 //
 // The grid, with S support vectors and n fitting rows:
 //   storage   float64, float32, int16, int8 (kStorageKnob);

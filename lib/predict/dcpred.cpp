@@ -91,6 +91,7 @@ Plan resolve_plan(const DcpredOptions &o, const KernelSpec &kernel, int64_t n, i
     require(o.kmeans_iterations >= 1, "dcpred: kmeans_iterations must be >= 1");
     require(o.gamma_scale > 0 && std::isfinite(o.gamma_scale), "dcpred: gamma_scale must be > 0");
     require(o.refine_iterations >= 0, "dcpred: refine_iterations must be >= 0");
+    require(o.refine_work >= 0, "dcpred: refine_work must be >= 0");
     return plan;
 }
 
@@ -556,13 +557,13 @@ void constant_leaf(const Build &b, const Rows &leaf_rows, int64_t outputs, Predi
 // kRefineRows of the leaf's rows (seeded), then β and the bias refitted on
 // all its rows at the landmarks as stored. An iteration costs about
 // 2 n_s m (m + d + outputs) flops (its trial steps included); the leaves
-// share kRefineWork, so many landmarks per leaf get fewer iterations (none
-// when one does not fit: k-means landmarks are good when there are many).
+// share options.refine_work, so many landmarks per leaf get fewer
+// iterations (none when one does not fit: k-means landmarks are good when
+// there are many).
 constexpr int64_t kRefineRows = 1000;
-constexpr double kRefineWork = 0x1p33;  // flops per predictor, over its leaves
 int refine_iterations(const Build &b, int64_t rows, int64_t m, int64_t d, int64_t outputs) {
     const double per_iteration = 2.0 * double(rows) * double(m) * double(m + d + outputs);
-    const double leaf_share = kRefineWork / double(b.plan.leaves);
+    const double leaf_share = b.options.refine_work / double(b.plan.leaves);
     return int(std::min<double>(b.options.refine_iterations, std::floor(leaf_share / per_iteration)));
 }
 

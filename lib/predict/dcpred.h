@@ -80,7 +80,8 @@ struct DcpredOptions {
                                              // (n x outputs) when the caller has them; else computed
     int refine_iterations = 30;  // ridge fits (distill, regression) of leaves without pseudo-landmarks: gradient
                                  // steps that move the landmarks (landmark_refinement.h), fewer when the leaves'
-                                 // share of a fixed work bound (2^33 flops) runs out; 0 = k-means landmarks
+                                 // share of refine_work runs out; 0 = k-means landmarks
+    double refine_work = 0x1p33;  // flops the refinement may spend, over all leaves
 };
 
 // A compact predictor for a trained classifier `model`, whose training rows
