@@ -32,13 +32,14 @@ constexpr PredictorStorage kMostCompactStorage = kStorageKnob[std::size(kStorage
 
 // ------------------------------------------------------------ the knobs
 constexpr double kValidationFraction = 0.2;
-constexpr int64_t kMaxLeafRows = 2000;                           // rows per leaf at the fewest leaves tried
-constexpr double kLandmarkRatios[] = {1.0 / 16, 1.0 / 8, 0.25, 0.5, 1.0, 2.5};  // landmarks per leaf / support vectors per leaf
-constexpr int64_t kTimingRows = 1000;                            // validation rows timed per pass
+constexpr int64_t kMaxLeafRows = 2000;  // rows per leaf at the fewest leaves tried
+constexpr double kLandmarkRatios[] = {1.0 / 16, 1.0 / 8, 0.25,
+                                      0.5,      1.0,     2.5};  // landmarks per leaf / support vectors per leaf
+constexpr int64_t kTimingRows = 1000;                           // validation rows timed per pass
 constexpr int kTimingPasses = 7;
-constexpr double kTimeStopFactor = 2;  // a (storage, leaves) stops adding landmarks this far over max_us
+constexpr double kTimeStopFactor = 2;    // a (storage, leaves) stops adding landmarks this far over max_us
 constexpr double kSearchRefineWork = 4;  // × DC-Pred++'s refinement work per candidate: accuracy is what a budget buys
-constexpr int64_t kMaxPseudo = 64;  // pseudo-landmarks are tried up to this many (their fit costs O(m²) per row)
+constexpr int64_t kMaxPseudo = 64;       // pseudo-landmarks are tried up to this many (their fit costs O(m²) per row)
 constexpr double kGammaScales[] = {0.5, 0.25};  // tried in turn on the best of each (storage, leaves) while they gain
 
 // L_lo, 2 L_lo, … up to DC-Pred++'s automatic leaf count.
@@ -72,7 +73,8 @@ struct Split {
 Split split_rows(const Context &ctx, const Dataset &train, int64_t d) {
     require(train.y != nullptr, "compress to a budget: the training data needs labels");
     if (train.n < kMinBudgetRows)
-        fail(KMX_E_INVALID_ARGUMENT, "compress to a budget: %lld training rows; the validation split needs at least %lld",
+        fail(KMX_E_INVALID_ARGUMENT,
+             "compress to a budget: %lld training rows; the validation split needs at least %lld",
              static_cast<long long>(train.n), static_cast<long long>(kMinBudgetRows));
     if (train.d > d)
         fail(KMX_E_INVALID_ARGUMENT, "compress to a budget: training data has %lld columns, the model %lld",
@@ -203,8 +205,16 @@ public:
         out.explored = explored_;
         out.chosen = best_index_;
         const BudgetCandidate &c = explored_[best_index_];
-        out.notes = {c.leaves, c.landmarks, c.pseudo, c.storage, c.accuracy, c.us, split_.validation_n,
-                     int64_t(explored_.size()), budget_.max_bytes, budget_.max_us};
+        out.notes = {c.leaves,
+                     c.landmarks,
+                     c.pseudo,
+                     c.storage,
+                     c.accuracy,
+                     c.us,
+                     split_.validation_n,
+                     int64_t(explored_.size()),
+                     budget_.max_bytes,
+                     budget_.max_us};
         out.predictor = std::move(*best_);
         out.blob = append_predictor_notes(write_predictor_blob(out.predictor), out.notes);
         ctx_.log(KMX_LOG_INFO, "compress: chose #%zu of %zu: %s", best_index_ + 1, explored_.size(),
@@ -310,8 +320,8 @@ private:
                       "storage=%s leaves=%lld landmarks=%lld pseudo=%lld gamma_scale=%g bytes=%zu us=%.4g "
                       "validation=%.2f%%%s",
                       storage_name(PredictorStorage(c.storage)), static_cast<long long>(c.leaves),
-                      static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.gamma_scale, c.bytes, c.us,
-                      100 * c.accuracy, c.fits ? "" : " (over budget)");
+                      static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.gamma_scale, c.bytes,
+                      c.us, 100 * c.accuracy, c.fits ? "" : " (over budget)");
         return line;
     }
 
@@ -333,14 +343,13 @@ private:
 
 }  // namespace
 
-
 BudgetSearch compress_to_budget(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &base,
                                 const PredictorBudget &budget, const CandidateObserver &observer) {
     require(model.classes.size() >= 2 && !model.machines.empty(),
             "compress to a budget: the model must be a trained classifier");
-    require(budget.max_bytes >= 0 && budget.max_us >= 0 && std::isfinite(budget.max_bytes) &&
-                std::isfinite(budget.max_us),
-            "compress to a budget: max_bytes and max_us must be >= 0 (0: no limit)");
+    require(
+        budget.max_bytes >= 0 && budget.max_us >= 0 && std::isfinite(budget.max_bytes) && std::isfinite(budget.max_us),
+        "compress to a budget: max_bytes and max_us must be >= 0 (0: no limit)");
     require(budget.max_bytes > 0 || budget.max_us > 0, "compress to a budget: give max_bytes, max_us or both");
     const Split split = split_rows(ctx, train, model.d);
     check_budget_reachable(model, split, budget);

@@ -579,8 +579,8 @@ void refine_leaf(Build &b, const CompactPredictor &p, const Rows &leaf_rows, con
         std::copy(&targets[size_t(sample[i] * k)], &targets[size_t((sample[i] + 1) * k)], &t_s[i * size_t(k)]);
     }
     const int iterations = refine_iterations(b, int64_t(sample.size()), leaf.m, d, k);
-    refine_landmarks(p.kernel, x_s.data(), int64_t(sample.size()), d, t_s.data(), k, leaf.landmarks, lambda,
-                     iterations, b.ctx.threads);
+    refine_landmarks(p.kernel, x_s.data(), int64_t(sample.size()), d, t_s.data(), k, leaf.landmarks, lambda, iterations,
+                     b.ctx.threads);
     store_landmarks(leaf, b.options.storage);
     const LandmarkFit fit =
         fit_landmark_weights(p.kernel, x.data(), n, d, targets.data(), k, leaf.landmarks, lambda, b.ctx.threads);
@@ -779,8 +779,8 @@ CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &t
     // About 16 support vectors per leaf (the leaves' exact local models then
     // fit in ~40 landmarks), and at least ~24 rows per leaf (~48 with overlap) to learn from.
     const int64_t auto_leaves = std::min((model.support_vectors + 8) / 16, train.n / 24);
-    Build b{ctx, options, resolve_plan(options, model.kernel, train.n, auto_leaves, model.support_vectors), dense_rows(train, model.d),
-            train.n};
+    Build b{ctx, options, resolve_plan(options, model.kernel, train.n, auto_leaves, model.support_vectors),
+            dense_rows(train, model.d), train.n};
     b.label_class = class_indices(model, train);
     b.machines = model_machines(model);
     b.C = options.C > 0 ? options.C : model_c(model);
@@ -814,7 +814,8 @@ CompactPredictor build_dcpred_regression(Context &ctx, const KernelSpec &kernel,
     require(lambda > 0 && std::isfinite(lambda), "dcpred: lambda must be > 0");
     require(train.y != nullptr, "dcpred: training data needs targets");
     check_finite(train.y, train.n, 1, "targets");
-    Build b{ctx, options, resolve_plan(options, kernel, train.n, train.n / 48, train.n / 3), dense_rows(train, train.d), train.n};
+    Build b{ctx, options, resolve_plan(options, kernel, train.n, train.n / 48, train.n / 3), dense_rows(train, train.d),
+            train.n};
     b.y.assign(train.y, train.y + train.n);
     b.lambda = lambda;
     b.data = Dataset::dense_borrow(b.x.data(), b.n, train.d, nullptr);

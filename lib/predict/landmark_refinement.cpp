@@ -76,7 +76,8 @@ std::vector<double> residuals(const std::vector<double> &values, int64_t n, int6
                               int64_t outputs, double ridge, LandmarkFit &fit, int threads) {
     std::vector<double> r(size_t(n * outputs));
     for (int64_t i = 0; i < n; ++i)
-        for (int64_t k = 0; k < outputs; ++k) r[size_t(i * outputs + k)] = fit.bias[size_t(k)] - targets[i * outputs + k];
+        for (int64_t k = 0; k < outputs; ++k)
+            r[size_t(i * outputs + k)] = fit.bias[size_t(k)] - targets[i * outputs + k];
     linalg::gemm(Trans::No, Trans::No, n, outputs, m, 1.0, values.data(), m, fit.beta.data(), outputs, 1.0, r.data(),
                  outputs, threads);
     double squares = 0, norm = 0;
@@ -101,7 +102,8 @@ std::vector<double> loss_gradient(const KernelSpec &kernel, const double *x, int
             for (int64_t j = 0; j < m; ++j) {
                 const double w = c[size_t(i * m + j)] * gamma * values[size_t(i * m + j)];
                 const double *xi = x + i * d, *uj = &landmarks[size_t(j * d)];
-                for (int64_t t = 0; t < d; ++t) grad[size_t(j * d + t)] += w * double((xi[t] > uj[t]) - (xi[t] < uj[t]));
+                for (int64_t t = 0; t < d; ++t)
+                    grad[size_t(j * d + t)] += w * double((xi[t] > uj[t]) - (xi[t] < uj[t]));
             }
         return grad;
     }
@@ -135,9 +137,8 @@ constexpr double kStopImprovement = 1e-6;  // relative fall of L below which the
 
 }  // namespace
 
-LandmarkFit fit_landmark_weights(const KernelSpec &kernel, const double *x, int64_t n, int64_t d,
-                                 const double *targets, int64_t outputs, const std::vector<double> &landmarks,
-                                 double ridge, int threads) {
+LandmarkFit fit_landmark_weights(const KernelSpec &kernel, const double *x, int64_t n, int64_t d, const double *targets,
+                                 int64_t outputs, const std::vector<double> &landmarks, double ridge, int threads) {
     require(n > 0 && d > 0 && outputs > 0 && !landmarks.empty() && landmarks.size() % size_t(d) == 0 && ridge > 0,
             "landmark refinement: bad shapes or ridge");
     const int64_t m = int64_t(landmarks.size()) / d;
@@ -148,8 +149,8 @@ LandmarkFit fit_landmark_weights(const KernelSpec &kernel, const double *x, int6
 }
 
 std::vector<double> landmark_loss_gradient(const KernelSpec &kernel, const double *x, int64_t n, int64_t d,
-                                           const double *targets, int64_t outputs,
-                                           const std::vector<double> &landmarks, double ridge, int threads) {
+                                           const double *targets, int64_t outputs, const std::vector<double> &landmarks,
+                                           double ridge, int threads) {
     const int64_t m = int64_t(landmarks.size()) / d;
     const std::vector<double> values = kernel_values(kernel, x, n, d, landmarks, threads);
     LandmarkFit fit = solve_weights(values, n, m, targets, outputs, ridge, threads);

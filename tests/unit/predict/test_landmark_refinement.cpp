@@ -40,8 +40,8 @@ kmx::KernelSpec kernel_of(kmx_kernel_type type) {
 }
 
 // Targets of a known expansion f_k(x) = Σ_j β_jk k(x, c_j) + b_k at x.
-std::vector<double> expansion_targets(const kmx::KernelSpec &kernel, const std::vector<double> &x, int64_t n,
-                                      int64_t d, const std::vector<double> &centers, int64_t outputs) {
+std::vector<double> expansion_targets(const kmx::KernelSpec &kernel, const std::vector<double> &x, int64_t n, int64_t d,
+                                      const std::vector<double> &centers, int64_t outputs) {
     const int64_t m = int64_t(centers.size()) / d;
     std::vector<double> t(size_t(n * outputs));
     for (int64_t i = 0; i < n; ++i)
@@ -68,7 +68,8 @@ TEST(LandmarkRefinement, WeightsSatisfyTheNormalEquations) {
         for (int64_t i = 0; i < n; ++i) {
             double f = fit.bias[size_t(k)] - t[size_t(i * outputs + k)];
             for (int64_t j = 0; j < m; ++j)
-                f += fit.beta[size_t(j * outputs + k)] * kmx::kernel_eval(kernel, &x[size_t(i * d)], &u[size_t(j * d)], d);
+                f += fit.beta[size_t(j * outputs + k)] *
+                     kmx::kernel_eval(kernel, &x[size_t(i * d)], &u[size_t(j * d)], d);
             r[size_t(i)] = f;
             sum += f;
         }
@@ -83,8 +84,8 @@ TEST(LandmarkRefinement, WeightsSatisfyTheNormalEquations) {
 }
 
 TEST(LandmarkRefinement, GradientEqualsFiniteDifferencesForEveryKernel) {
-    for (kmx_kernel_type type : {KMX_KERNEL_RBF, KMX_KERNEL_LAPLACIAN, KMX_KERNEL_LINEAR, KMX_KERNEL_POLYNOMIAL,
-                                 KMX_KERNEL_SIGMOID}) {
+    for (kmx_kernel_type type :
+         {KMX_KERNEL_RBF, KMX_KERNEL_LAPLACIAN, KMX_KERNEL_LINEAR, KMX_KERNEL_POLYNOMIAL, KMX_KERNEL_SIGMOID}) {
         SCOPED_TRACE(int(type));
         kmx::Rng rng(11);
         const int64_t n = 40, d = 3, m = 4, outputs = 2;
