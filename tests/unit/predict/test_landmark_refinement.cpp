@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/context.h"
+#include "core/error.h"
 #include "core/rng.h"
 #include "kernel/kernel.h"
 #include "model/model.h"
@@ -163,6 +165,32 @@ TEST(LandmarkRefinement, FewLandmarksPerLeafPredictLetterBetterRefined) {
     }
     std::printf("Letter 3000/2000, 32 x 8 landmarks: k-means %.4f, refined %.4f\n", accuracy[0], accuracy[1]);
     EXPECT_GT(accuracy[1], accuracy[0] + 0.03);
+}
+
+TEST(LandmarkRefinement, BadRefinementOptionsAreRejectedNamingThem) {
+    const auto train = predict_test::load_example("letter_bin.train.libsvm", 300);
+    kmx::Context ctx;
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_SVM;
+    options.C = 8;
+    kmx::KernelSpec rbf;
+    rbf.gamma = 16;
+    const kmx::Model model = kmx::train_svm_model(ctx, options, rbf, *train);
+    const auto expect_rejected = [&](void (*change)(kmx::DcpredOptions &), const char *fragment) {
+        kmx::DcpredOptions o;
+        change(o);
+        try {
+            kmx::build_dcpred(ctx, model, *train, o);
+            ADD_FAILURE() << "expected an error naming " << fragment;
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT);
+            EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+        }
+    };
+    expect_rejected([](kmx::DcpredOptions &o) { o.gamma_scale = 0; }, "gamma_scale must be > 0");
+    expect_rejected([](kmx::DcpredOptions &o) { o.gamma_scale = NAN; }, "gamma_scale must be > 0");
+    expect_rejected([](kmx::DcpredOptions &o) { o.refine_iterations = -1; }, "refine_iterations must be >= 0");
+    expect_rejected([](kmx::DcpredOptions &o) { o.refine_work = -1; }, "refine_work must be >= 0");
 }
 
 }  // namespace
