@@ -236,8 +236,8 @@ private:
 
     // Landmarks up the ladder at `leaves`; under a byte budget, one more m
     // between the last that fit and the first over (bytes interpolated);
-    // then pseudo-landmarks on the best. False when even the fewest
-    // landmarks are over the byte budget.
+    // then pseudo-landmarks and wider kernels (kGammaScales) on the best.
+    // False when even the fewest landmarks are over the byte budget.
     bool explore_leaves(PredictorStorage storage, int64_t leaves) {
         std::optional<size_t> best_here, last_within, first_over;
         for (int64_t m : landmark_ladder(model_.support_vectors, leaves)) {
