@@ -667,6 +667,10 @@ void check_leaf_budget(Build &b, const CompactPredictor &p, const std::vector<Ro
     plan.add_bytes(std::max(svm_dual_workspace_bytes(n, std::max(d, F), cache), linalg::pinv_workspace_bytes(s, F)));
     if (p.task == PredictorTask::regression)
         plan.add<double>(size_t(std::min(n, kExactKrrRows) * std::min(n, kExactKrrRows)));
+    if (refines(b, p, n)) {  // kernel values, trial values, [K 1], gradient weights and scales; the normal equations
+        const int64_t rows = std::min(n, kRefineRows), m = std::min(b.plan.m, n);
+        plan.add<double>(size_t(6 * rows * (m + 1) + (m + 1) * (m + 1) + 2 * rows * (d + p.outputs)));
+    }
     b.ctx.check_budget(plan.bytes(), "dcpred (leaves)");
 }
 
