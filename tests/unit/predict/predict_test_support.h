@@ -10,6 +10,8 @@
 #include "core/dataset.h"
 #include "core/rng.h"
 #include "io/text_reader.h"
+#include "model/model.h"
+#include "svm/multiclass.h"
 #include "predict/compact_predictor.h"
 #include "predict/pseudo_landmarks.h"
 
@@ -66,6 +68,17 @@ inline std::unique_ptr<kmx::Dataset> load_example(const char *file, int64_t rows
     const std::unique_ptr<kmx::Dataset> dense = all->to_dense();
     const int64_t n = std::min(rows, dense->n);
     return kmx::Dataset::dense_copy(dense->x, n, dense->d, dense->y);
+}
+
+// An exact C-SVC with the RBF kernel (the dual solver, as LIBSVM's -s 0 -t 2).
+inline kmx::Model train_rbf_svm(kmx::Context &ctx, const kmx::Dataset &data, double C, double gamma) {
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_SVM;
+    options.C = C;
+    kmx::KernelSpec rbf;
+    rbf.type = KMX_KERNEL_RBF;
+    rbf.gamma = gamma;
+    return kmx::train_svm_model(ctx, options, rbf, data);
 }
 
 }  // namespace predict_test

@@ -33,21 +33,11 @@ namespace {
 // (the machine is shared: other processes slow single passes).
 constexpr double kTimeSlack = 1.5;
 
-kmx::Model train_svm(kmx::Context &ctx, const kmx::Dataset &data, double C, double gamma) {
-    kmx::TrainOptions options;
-    options.method = KMX_METHOD_SVM;
-    options.C = C;
-    kmx::KernelSpec rbf;
-    rbf.type = KMX_KERNEL_RBF;
-    rbf.gamma = gamma;
-    return kmx::train_svm_model(ctx, options, rbf, data);
-}
-
 // 1200 rows of binary Letter and their model (C = 8, γ = 16), built once.
 struct LetterSubset {
     std::unique_ptr<kmx::Dataset> train = predict_test::load_example("letter_bin.train.libsvm", 1200);
     kmx::Context ctx;
-    kmx::Model model = train_svm(ctx, *train, 8, 16);
+    kmx::Model model = predict_test::train_rbf_svm(ctx, *train, 8, 16);
 };
 
 const LetterSubset &letter() {
@@ -187,7 +177,7 @@ TEST(NoLargerThanModel, DefaultPredictorsOfTheBundledDataAreNoLargerThanTheirMod
     kmx::Context ctx;
     for (const char *file : {"letter_bin.train.libsvm", "letter_mc.train.libsvm"}) {
         const auto train = predict_test::load_example(file, 3000);
-        const kmx::Model model = train_svm(ctx, *train, 8, 16);
+        const kmx::Model model = predict_test::train_rbf_svm(ctx, *train, 8, 16);
         const size_t model_bytes = kmx::model_to_bytes(model).size();
         const size_t bytes = default_bytes(ctx, model, *train);
         std::printf("%s (3000 rows): model %zu bytes, default predictor %zu bytes\n", file, model_bytes, bytes);
@@ -205,7 +195,7 @@ TEST(NoLargerThanModel, AModelOfNearlyAllSupportVectorsGetsASmallerPredictor) {
     for (double &v : x) v = rng.uniform();
     for (double &v : y) v = rng.uniform() < 0.5 ? -1 : 1;
     const auto data = kmx::Dataset::dense_borrow(x.data(), n, d, y.data());
-    const kmx::Model model = train_svm(ctx, *data, 1, 4);
+    const kmx::Model model = predict_test::train_rbf_svm(ctx, *data, 1, 4);
     ASSERT_GT(model.support_vectors, n * 8 / 10);
     const size_t model_bytes = kmx::model_to_bytes(model).size();
     const kmx::DcpredOptions automatic;

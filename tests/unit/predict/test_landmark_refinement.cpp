@@ -146,12 +146,7 @@ TEST(LandmarkRefinement, FewLandmarksPerLeafPredictLetterBetterRefined) {
     const auto train = predict_test::load_example("letter_bin.train.libsvm", 3000);
     const auto test = predict_test::load_example("letter_bin.test.libsvm", 2000);
     kmx::Context ctx;
-    kmx::TrainOptions options;
-    options.method = KMX_METHOD_SVM;
-    options.C = 8;
-    kmx::KernelSpec rbf;
-    rbf.gamma = 16;
-    const kmx::Model model = kmx::train_svm_model(ctx, options, rbf, *train);
+    const kmx::Model model = predict_test::train_rbf_svm(ctx, *train, 8, 16);
     double accuracy[2];
     for (int refine = 0; refine < 2; ++refine) {
         kmx::DcpredOptions o;
@@ -170,12 +165,7 @@ TEST(LandmarkRefinement, FewLandmarksPerLeafPredictLetterBetterRefined) {
 TEST(LandmarkRefinement, BadRefinementOptionsAreRejectedNamingThem) {
     const auto train = predict_test::load_example("letter_bin.train.libsvm", 300);
     kmx::Context ctx;
-    kmx::TrainOptions options;
-    options.method = KMX_METHOD_SVM;
-    options.C = 8;
-    kmx::KernelSpec rbf;
-    rbf.gamma = 16;
-    const kmx::Model model = kmx::train_svm_model(ctx, options, rbf, *train);
+    const kmx::Model model = predict_test::train_rbf_svm(ctx, *train, 8, 16);
     const auto expect_rejected = [&](void (*change)(kmx::DcpredOptions &), const char *fragment) {
         kmx::DcpredOptions o;
         change(o);
