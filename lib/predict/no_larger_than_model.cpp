@@ -33,6 +33,15 @@ int64_t shrunk_landmarks(int64_t m, size_t bytes, size_t limit) {
     return std::clamp<int64_t>(int64_t(scaled), 1, m - 1);
 }
 
+// The blob's bytes were `predictor` stored as `storage`: a storage changes
+// the numbers, not the structure (leaves, landmarks, pseudo-landmarks), so a
+// rebuild would take exactly these.
+size_t bytes_as(CompactPredictor predictor, PredictorStorage storage) {
+    predictor.storage = storage;
+    for (PredictorLeaf &leaf : predictor.leaves) store_landmarks(leaf, storage);
+    return write_predictor_blob(predictor).size();
+}
+
 }  // namespace
 
 CompactPredictor build_no_larger_than_model(Context &ctx, const Model &model, const Dataset &train,
@@ -40,22 +49,26 @@ CompactPredictor build_no_larger_than_model(Context &ctx, const Model &model, co
     const size_t limit = model_to_bytes(model).size();
     for (;;) {
         CompactPredictor predictor = build_dcpred(ctx, model, train, options);
-        const size_t bytes = write_predictor_blob(predictor).size();
-        if (bytes <= limit) return predictor;
-        const int64_t m = built_landmarks(predictor);
-        if (!storage_given && options.storage != kMostCompactStorage) {
+        const size_t built = write_predictor_blob(predictor).size();
+        if (built <= limit) return predictor;
+        size_t bytes = built;
+        while (!storage_given && options.storage != kMostCompactStorage && bytes > limit) {
             options.storage = more_compact(options.storage);
-        } else if (m > 1) {
+            bytes = bytes_as(predictor, options.storage);
+        }
+        if (bytes > limit) {
+            const int64_t m = built_landmarks(predictor);
+            if (m <= 1)
+                fail(KMX_E_INVALID_ARGUMENT,
+                     "no predictor of this model is smaller than the model (%zu bytes): %lld leaves with one landmark "
+                     "take %zu bytes; ask for fewer leaves or a budget",
+                     limit, static_cast<long long>(predictor.leaves.size()), bytes);
             options.landmarks = shrunk_landmarks(m, bytes, limit);
-        } else {
-            fail(KMX_E_INVALID_ARGUMENT,
-                 "no predictor of this model is smaller than the model (%zu bytes): %lld leaves with one landmark "
-                 "take %zu bytes; ask for fewer leaves or a budget",
-                 limit, static_cast<long long>(predictor.leaves.size()), bytes);
         }
         ctx.log(KMX_LOG_INFO,
                 "compress: %zu bytes > the model's %zu: rebuilding with %s and %lld landmarks per leaf (0: auto)",
-                bytes, limit, storage_name(options.storage), static_cast<long long>(options.landmarks));
+                built, limit, storage_name(options.storage),
+                static_cast<long long>(options.landmarks));
     }
 }
 

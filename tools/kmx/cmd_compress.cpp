@@ -41,6 +41,8 @@ double predictor_info(const kmx_predictor *predictor, kmx_predictor_info_key key
     return value;
 }
 
+namespace {
+
 // "float64", "float32", "int16" or "int8".
 const char *storage_name(const kmx_predictor *predictor) {
     return kmx_param_value_name(KMX_PARAM_STORAGE, predictor_info(predictor, KMX_PREDICTOR_STORAGE));
@@ -52,8 +54,6 @@ const char *storage_detail(double storage) {
         return " (landmarks as integers with a scale per leaf; the other arrays float32)";
     return "";
 }
-
-namespace {
 
 // How a budget search chose the predictor (nothing for other predictors).
 void print_budget_choice(const kmx_predictor *predictor, const char *prefix) {

@@ -70,10 +70,12 @@ inline std::unique_ptr<kmx::Dataset> load_example(const char *file, int64_t rows
     return kmx::Dataset::dense_copy(dense->x, n, dense->d, dense->y);
 }
 
-// An exact C-SVC with the RBF kernel (the dual solver, as LIBSVM's -s 0 -t 2).
-inline kmx::Model train_rbf_svm(kmx::Context &ctx, const kmx::Dataset &data, double C, double gamma) {
+// An exact C-SVC with the RBF kernel (the dual solver, as LIBSVM's -s 0 -t 2,
+// or another exact method such as DC-SVM).
+inline kmx::Model train_rbf_svm(kmx::Context &ctx, const kmx::Dataset &data, double C, double gamma,
+                                kmx_method method = KMX_METHOD_SVM) {
     kmx::TrainOptions options;
-    options.method = KMX_METHOD_SVM;
+    options.method = method;
     options.C = C;
     kmx::KernelSpec rbf;
     rbf.type = KMX_KERNEL_RBF;

@@ -15,6 +15,7 @@
 #include "predict/compact_predict.h"
 #include "predict/dcpred.h"
 #include "predict/predictor_blob.h"
+#include "predict_test_support.h"
 #include "svm/multiclass.h"
 #include "predict/predictor_storage.h"
 
@@ -22,13 +23,7 @@ namespace predict_test {
 
 // DC-SVM on a Letter training set as LIBSVM is run on it (C = 8, γ = 16).
 inline kmx::Model train_letter_dcsvm(kmx::Context &ctx, const kmx::Dataset &train) {
-    kmx::TrainOptions options;
-    options.method = KMX_METHOD_DCSVM;
-    options.C = 8;
-    kmx::KernelSpec rbf;
-    rbf.type = KMX_KERNEL_RBF;
-    rbf.gamma = 16;
-    return kmx::train_svm_model(ctx, options, rbf, train);
+    return train_rbf_svm(ctx, train, 8, 16, KMX_METHOD_DCSVM);
 }
 
 struct StorageResult {
