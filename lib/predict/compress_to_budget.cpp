@@ -35,7 +35,7 @@ constexpr double kValidationFraction = 0.2;
 constexpr int64_t kMaxLeafRows = 2000;  // rows per leaf at the fewest leaves tried
 // Landmarks per leaf / support vectors per leaf.
 constexpr double kLandmarkRatios[] = {1.0 / 16, 1.0 / 8, 0.25, 0.5, 1.0, 2.5};
-constexpr int64_t kTimingRows = 1000;                           // validation rows timed per pass
+constexpr int64_t kTimingRows = 1000;  // validation rows timed per pass
 constexpr int kTimingPasses = 7;
 constexpr double kTimeStopFactor = 2;    // a (storage, leaves) stops adding landmarks this far over max_us
 constexpr double kSearchRefineWork = 4;  // × DC-Pred++'s refinement work per candidate: accuracy is what a budget buys

@@ -67,8 +67,7 @@ CompactPredictor build_no_larger_than_model(Context &ctx, const Model &model, co
         }
         ctx.log(KMX_LOG_INFO,
                 "compress: %zu bytes > the model's %zu: rebuilding with %s and %lld landmarks per leaf (0: auto)",
-                built, limit, storage_name(options.storage),
-                static_cast<long long>(options.landmarks));
+                built, limit, storage_name(options.storage), static_cast<long long>(options.landmarks));
     }
 }
 
