@@ -28,7 +28,9 @@ RowPartition partition_rows(const Dataset &data, int64_t width, int threads) {
     partition.rows = data.n;
     partition.block_rows = rows_per_block(data, width);
     partition.blocks = (data.n + partition.block_rows - 1) / partition.block_rows;
-    partition.slots = int(std::min<int64_t>(std::max(threads, 1), partition.blocks));
+    // As many slots as a pass over the rows (2 d flops per row and center) keeps busy.
+    const double pass_flops = 2.0 * double(data.n) * double(data.d) * double(std::max<int64_t>(width, 1));
+    partition.slots = int(std::min<int64_t>(threads_for_work(threads, pass_flops), partition.blocks));
     return partition;
 }
 

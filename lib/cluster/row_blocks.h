@@ -27,7 +27,8 @@ struct RowPartition {
     int64_t first_block(int64_t slot) const { return blocks * slot / slots; }
 };
 
-// Blocks for `data` whose rows meet `width` centers at a time, on `threads` threads.
+// Blocks for `data` whose rows meet `width` centers at a time, on up to
+// `threads` threads (fewer when a pass over the rows is too small to share).
 RowPartition partition_rows(const Dataset &data, int64_t width, int threads);
 
 // Per-slot buffers of one block: `rows` holds a dense copy of the block's rows

@@ -3,11 +3,26 @@
 // partition). An exception thrown by the body is carried out of the
 // parallel region and rethrown on the calling thread.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <mutex>
 
 namespace kmx {
+
+// Flops below which one more thread costs more than it saves: waking a
+// sleeping OpenMP worker takes microseconds on an idle machine and a
+// scheduler time slice (milliseconds) on a busy one, and a worker left
+// spinning between many small loops takes a core from whatever else runs,
+// so a thread joins only for at least ~4 MFLOP (tens of microseconds) of its own.
+constexpr double kFlopsPerThread = 4e6;
+
+// The threads worth using for about `flops` of work: at most `threads`, at least 1.
+inline int threads_for_work(int threads, double flops) {
+    const double useful = std::max(1.0, std::floor(flops / kFlopsPerThread));
+    return threads > 1 ? int(std::min(double(threads), useful)) : 1;
+}
 
 // Calls body(i) for i in [0, count) on up to `threads` threads.
 template <class Body>

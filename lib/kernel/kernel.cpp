@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/parallel.h"
 #include "kernel_blocks.h"
 
 namespace kmx {
@@ -66,6 +67,8 @@ void kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t l
                   int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads) {
     require_block_shape(spec, na, lda, nb, ldb, d, ldo);
     if (na == 0 || nb == 0) return;
+    // A dot product (2d flops) per entry and its map (norms, exp: ~16 more).
+    threads = threads_for_work(threads, double(na) * double(nb) * (2.0 * double(d) + 16));
     if (spec.type == KMX_KERNEL_LAPLACIAN)
         kernel_detail::l1_kernel_block(spec, a, na, lda, b, nb, ldb, d, out, ldo, threads);
     else

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/parallel.h"
 #include "linalg.h"
 
 namespace kmx::linalg {
@@ -17,16 +18,18 @@ namespace {
 trans_t blis_trans(Trans t) { return t == Trans::Yes ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE; }
 uplo_t blis_uplo(Uplo u) { return u == Uplo::Lower ? BLIS_LOWER : BLIS_UPPER; }
 
-// Flops below which one more thread costs more than it saves: waking a
-// sleeping OpenMP worker takes microseconds on an idle machine and a
-// scheduler time slice (milliseconds) on a busy one, so a thread joins only
-// for at least ~4 MFLOP (tens of microseconds of GEMM) of its own.
-constexpr double kFlopsPerThread = 4e6;
+// BLIS's threads wait for each other at several barriers per call, spinning
+// (bli_thrcomm_barrier_atomic: no OpenMP wait policy applies). On a busy
+// machine a spinning thread burns its whole time slice while the one it waits
+// for is descheduled: measured, two 2-thread budget searches side by side
+// took 11x their time alone. So a BLIS thread joins only for ~50 MFLOP (a
+// few milliseconds) of its own; kmx's own loops, whose workers sleep, split
+// finer (kFlopsPerThread).
+constexpr double kBlisFlopsPerThread = 5e7;
 
 // BLIS's run-time settings for a call of `flops` on at most `threads` threads.
 rntm_t runtime_for(int threads, double flops) {
-    const double useful = std::max(1.0, std::floor(flops / kFlopsPerThread));
-    const int used = threads > 1 ? int(std::min(double(threads), useful)) : 1;
+    const int used = threads_for_work(threads, flops * (kFlopsPerThread / kBlisFlopsPerThread));
     rntm_t rntm = BLIS_RNTM_INITIALIZER;
     bli_rntm_set_num_threads(used, &rntm);
     return rntm;

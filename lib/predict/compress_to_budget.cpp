@@ -192,11 +192,13 @@ public:
         base_.model_decision = decision_.data();
     }
 
+    // Leaves outside, storage inside, so that one tree and its local models
+    // (DcpredStages) serve every candidate of a leaf count and rounding.
     void run() {
-        const std::vector<int64_t> leaves = leaf_ladder(model_.support_vectors, split_.fit_n);
-        for (PredictorStorage storage : kStorageKnob)
-            for (int64_t l : leaves)
-                if (!explore_leaves(storage, l)) break;  // more leaves only take more bytes
+        std::vector<bool> done(std::size(kStorageKnob));  // more leaves only take more bytes
+        for (int64_t l : leaf_ladder(model_.support_vectors, split_.fit_n))
+            for (size_t s = 0; s < std::size(kStorageKnob); ++s)
+                if (!done[s]) done[s] = !explore_leaves(kStorageKnob[s], l);
     }
 
     BudgetSearch result() {
@@ -233,6 +235,7 @@ private:
     std::vector<BudgetCandidate> explored_;
     std::unique_ptr<CompactPredictor> best_;
     size_t best_index_ = 0;
+    std::unique_ptr<DcpredStages> stages_;  // of the last candidate's leaves and rounding
 
     // Landmarks up the ladder at `leaves`; under a byte budget, one more m
     // between the last that fit and the first over (bytes interpolated);
@@ -289,10 +292,16 @@ private:
         options.pseudo = pseudo;
         options.storage = storage;
         options.gamma_scale = gamma_scale;
-        CompactPredictor predictor = build_dcpred(ctx_, model_, *split_.fit, options);
+        const auto start = std::chrono::steady_clock::now();
+        if (!stages_ || !stages_->same_stages(options)) {
+            stages_.reset();  // one at a time: each holds a copy of the rows
+            stages_ = std::make_unique<DcpredStages>(ctx_, model_, *split_.fit, options);
+        }
+        CompactPredictor predictor = stages_->build(options);
         BudgetCandidate c;
         c.leaves = leaves, c.landmarks = m, c.pseudo = pseudo, c.storage = int64_t(storage);
         c.gamma_scale = gamma_scale;
+        c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         c.bytes = blob_bytes(predictor);
         c.us = validation_us(predictor, split_);
         c.accuracy = validation_accuracy(ctx_, predictor, split_);
@@ -318,10 +327,10 @@ private:
         char line[256];
         std::snprintf(line, sizeof line,
                       "storage=%s leaves=%lld landmarks=%lld pseudo=%lld gamma_scale=%g bytes=%zu us=%.4g "
-                      "validation=%.2f%%%s",
+                      "validation=%.2f%% build=%.2fs%s",
                       storage_name(PredictorStorage(c.storage)), static_cast<long long>(c.leaves),
                       static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.gamma_scale, c.bytes,
-                      c.us, 100 * c.accuracy, c.fits ? "" : " (over budget)");
+                      c.us, 100 * c.accuracy, c.seconds, c.fits ? "" : " (over budget)");
         return line;
     }
 

@@ -69,11 +69,12 @@ struct BudgetCandidate {
     double us = 0;                                               // µs per row on the validation rows
     double accuracy = 0;                                         // on the validation rows
     bool fits = false;                                           // within the budget
+    double seconds = 0;  // to build it (its share of a shared tree and local models included)
 };
 
 struct BudgetSearch {
-    CompactPredictor predictor;         // the chosen candidate
-    std::vector<unsigned char> blob;    // its blob, notes appended
+    CompactPredictor predictor;       // the chosen candidate
+    std::vector<unsigned char> blob;  // its blob, notes appended
     PredictorNotes notes;
     std::vector<BudgetCandidate> explored;  // in the order built
     size_t chosen = 0;                      // index into explored

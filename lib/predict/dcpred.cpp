@@ -43,7 +43,7 @@ struct Build {
     Build(Context &c, const DcpredOptions &o, const Plan &p, std::vector<double> rows, int64_t n_rows)
         : ctx(c), options(o), plan(p), x(std::move(rows)), n(n_rows) {}
     Context &ctx;
-    const DcpredOptions &options;
+    DcpredOptions options;  // of the stage being built (DcpredStages: of the predictor steps 3–6 build)
     Plan plan;
     std::vector<double> x;  // n x d, dense, padded to the predictor's d
     int64_t n = 0;
@@ -694,26 +694,53 @@ void leaf_targets(const Build &b, const CompactPredictor &p, const Rows &leaf, c
     }
 }
 
-// Steps 2–6 over every leaf, after the tree.
-void fit_leaves(Build &b, CompactPredictor &p, const std::vector<Rows> &rows, const Model *model) {
-    check_leaf_budget(b, p, rows);
-    std::vector<std::vector<double>> weights(rows.size()), targets(rows.size()), offsets(rows.size());
-    std::vector<bool> constant(rows.size());
-    for (size_t l = 0; l < rows.size(); ++l) {
-        weights[l] = p.task == PredictorTask::regression
-                         ? regression_weights(b, p.kernel, rows[l], p.d)
-                         : classification_weights(b, p.kernel, model->has_bias, rows[l], targets[l], offsets[l]);
-        leaf_targets(b, p, rows[l], model, targets[l], offsets[l]);
-        constant[l] = std::all_of(weights[l].begin(), weights[l].end(), [](double w) { return w == 0; });
-        b.ctx.progress(0.5 * double(l + 1) / double(rows.size()), "dcpred local models");
+// Steps 1–2: the tree (a predictor with its centers, no landmarks yet), the
+// rows of each leaf, their α² weights, the targets of a ridge refit and the
+// leaves' biases, and which leaves are constant.
+struct LocalModels {
+    CompactPredictor tree;
+    std::vector<Rows> rows;
+    std::vector<std::vector<double>> weights, targets, offsets;
+    std::vector<bool> constant;
+};
+
+// Step 2 over every leaf, after the tree.
+void fit_local_models(Build &b, LocalModels &s, const Model *model) {
+    const CompactPredictor &p = s.tree;
+    const size_t leaves = s.rows.size();
+    s.weights.resize(leaves), s.targets.resize(leaves), s.offsets.resize(leaves), s.constant.resize(leaves);
+    for (size_t l = 0; l < leaves; ++l) {
+        s.weights[l] =
+            p.task == PredictorTask::regression
+                ? regression_weights(b, p.kernel, s.rows[l], p.d)
+                : classification_weights(b, p.kernel, model->has_bias, s.rows[l], s.targets[l], s.offsets[l]);
+        leaf_targets(b, p, s.rows[l], model, s.targets[l], s.offsets[l]);
+        s.constant[l] = std::all_of(s.weights[l].begin(), s.weights[l].end(), [](double w) { return w == 0; });
+        b.ctx.progress(0.5 * double(l + 1) / double(leaves), "dcpred local models");
     }
+}
+
+LocalModels grow(Build &b, CompactPredictor p, const Model *model) {
+    check_tree_budget(b, p.d);
+    LocalModels s;
+    s.rows = build_tree(b, p);
+    s.tree = std::move(p);
+    check_leaf_budget(b, s.tree, s.rows);
+    fit_local_models(b, s, model);
+    return s;
+}
+
+// Steps 3–6 over every leaf, after steps 1–2, with b's options and plan.
+CompactPredictor finish(Build &b, const LocalModels &s) {
+    CompactPredictor p = s.tree;
+    check_leaf_budget(b, p, s.rows);
     const uint64_t seed = b.ctx.seed ^ 0xDC9D;
-    p.kernel.gamma *= b.options.gamma_scale;  // the local models above used the model's kernel
+    p.kernel.gamma *= b.options.gamma_scale;  // the local models used the model's kernel
     if (b.plan.auto_estimate) {
         double best = INFINITY;
         for (int e = 0; e < 3; ++e) {
             p.triangle_estimate = TriangleEstimate(e);
-            const double error = approximation_error(b, p, rows, weights, constant, seed);
+            const double error = approximation_error(b, p, s.rows, s.weights, s.constant, seed);
             b.ctx.log(KMX_LOG_DEBUG, "dcpred: triangle estimate %d: relative kernel error %.4g", e, error);
             if (error < best) best = error, p.triangle_estimate = TriangleEstimate(e);
         }
@@ -721,19 +748,23 @@ void fit_leaves(Build &b, CompactPredictor &p, const std::vector<Rows> &rows, co
     } else if (b.options.triangle_estimate >= 0) {
         p.triangle_estimate = TriangleEstimate(b.options.triangle_estimate);
     }
-    for (size_t l = 0; l < rows.size(); ++l) {
+    for (size_t l = 0; l < s.rows.size(); ++l) {
         PredictorLeaf &leaf = p.leaves[l];
-        leaf.bias = offsets[l];
-        if (constant[l]) {
-            constant_leaf(b, rows[l], p.outputs, leaf);
+        leaf.bias = s.offsets[l];
+        if (s.constant[l]) {
+            constant_leaf(b, s.rows[l], p.outputs, leaf);
         } else {
             Rng rng = Rng(seed).split(l);
-            fit_leaf(b, p, rows[l], weights[l], targets[l], rng, leaf);
+            fit_leaf(b, p, s.rows[l], s.weights[l], s.targets[l], rng, leaf);
         }
         round_reals(leaf.beta, b.options.storage);
         round_reals(leaf.bias, b.options.storage);
-        b.ctx.progress(0.5 + 0.5 * double(l + 1) / double(rows.size()), "dcpred leaves");
+        b.ctx.progress(0.5 + 0.5 * double(l + 1) / double(s.rows.size()), "dcpred leaves");
     }
+    round_reals(p.top_centers, b.options.storage);
+    p.storage = b.options.storage;
+    check_compact_predictor(p);
+    return p;
 }
 
 // The model's binary problems in its decision-value order.
@@ -766,25 +797,35 @@ double model_c(const Model &model) {
     return c;
 }
 
-CompactPredictor build(Build &b, CompactPredictor p, const Model *model) {
-    check_tree_budget(b, p.d);
-    const std::vector<Rows> rows = build_tree(b, p);
-    fit_leaves(b, p, rows, model);
-    round_reals(p.top_centers, b.options.storage);
-    p.storage = b.options.storage;
-    check_compact_predictor(p);
-    return p;
-}
-
 }  // namespace
 
-CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &options) {
+// ------------------------------------------------------------ the stages
+struct DcpredStages::State {
+    State(Context &ctx, const Model &m, const DcpredOptions &o, int64_t n, int64_t leaves_when_auto,
+          std::vector<double> x)
+        : model(m),
+          stage_options(o),
+          auto_leaves(leaves_when_auto),
+          stage_plan(plan_for(o, n)),
+          build(ctx, o, stage_plan, std::move(x), n) {}
+    Plan plan_for(const DcpredOptions &o, int64_t n) const {
+        return resolve_plan(o, model.kernel, n, auto_leaves, model.support_vectors);
+    }
+    const Model &model;
+    DcpredOptions stage_options;  // what steps 1–2 were built with
+    int64_t auto_leaves;
+    Plan stage_plan;
+    Build build;
+    LocalModels local;
+};
+
+DcpredStages::DcpredStages(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &options) {
     require(model.classes.size() >= 2 && !model.machines.empty(), "dcpred: the model must be a trained classifier");
     // About 16 support vectors per leaf (the leaves' exact local models then
     // fit in ~40 landmarks), and at least ~24 rows per leaf (~48 with overlap) to learn from.
     const int64_t auto_leaves = std::min((model.support_vectors + 8) / 16, train.n / 24);
-    Build b{ctx, options, resolve_plan(options, model.kernel, train.n, auto_leaves, model.support_vectors),
-            dense_rows(train, model.d), train.n};
+    state_ = std::make_unique<State>(ctx, model, options, train.n, auto_leaves, dense_rows(train, model.d));
+    Build &b = state_->build;
     b.label_class = class_indices(model, train);
     b.machines = model_machines(model);
     b.C = options.C > 0 ? options.C : model_c(model);
@@ -810,7 +851,31 @@ CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &t
     p.multiclass = model.multiclass;
     p.classes = model.classes;
     p.outputs = int64_t(model.machines.size());
-    return build(b, std::move(p), &model);
+    state_->local = grow(b, std::move(p), &model);
+}
+
+DcpredStages::~DcpredStages() = default;
+
+bool DcpredStages::same_stages(const DcpredOptions &o) const {
+    const State &s = *state_;
+    const DcpredOptions &a = s.stage_options;
+    const Plan plan = s.plan_for(o, s.build.n);
+    return plan.leaves == s.stage_plan.leaves && plan.top == s.stage_plan.top && o.overlap == a.overlap &&
+           o.kmeans_iterations == a.kmeans_iterations && o.C == a.C && o.eps == a.eps && o.fit == a.fit &&
+           o.model_decision == a.model_decision && stores_float(o.storage) == stores_float(a.storage);
+}
+
+CompactPredictor DcpredStages::build(const DcpredOptions &options) {
+    require(same_stages(options),
+            "dcpred: these options need another tree or other local models than the stages were built with");
+    Build &b = state_->build;
+    b.plan = state_->plan_for(options, b.n);
+    b.options = options;
+    return finish(b, state_->local);
+}
+
+CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &options) {
+    return DcpredStages(ctx, model, train, options).build(options);
 }
 
 CompactPredictor build_dcpred_regression(Context &ctx, const KernelSpec &kernel, double lambda, const Dataset &train,
@@ -829,7 +894,7 @@ CompactPredictor build_dcpred_regression(Context &ctx, const KernelSpec &kernel,
     p.d = train.d;
     p.task = PredictorTask::regression;
     p.outputs = 1;
-    return build(b, std::move(p), nullptr);
+    return finish(b, grow(b, std::move(p), nullptr));
 }
 
 size_t compact_predictor_bytes(const CompactPredictor &p, PredictorStorage storage) {

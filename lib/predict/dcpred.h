@@ -33,6 +33,7 @@
 // second-nearest center (prediction still uses the nearest).
 #pragma once
 #include <cstdint>
+#include <memory>
 
 #include "compact_predictor.h"
 
@@ -68,19 +69,19 @@ struct DcpredOptions {
     int64_t submatrix = 1000;    // |I| for W̄ (capped at the leaf's rows)
     PredictorStorage storage = PredictorStorage::float64;  // how the blob stores it (compact_predictor.h);
                                                            // rounded/quantized before β is fitted
-    double C = 0;                // classification; 0 = the model's: its largest |y_i α_i|
-    double eps = 1e-3;           // KKT tolerance of the local and retrained SVMs
-    DcpredFit fit = DcpredFit::distill_local;  // classification only
-    double ridge = 1e-6;                       // distill: λ of min (1/n_l)‖f̃ − f‖² + λ‖f̃‖² per leaf
-    int kmeans_iterations = 30;                // Lloyd iterations for the tree and the landmarks
-    bool overlap = true;                       // each row also trains the leaf of its second-nearest center
+    double C = 0;                                          // classification; 0 = the model's: its largest |y_i α_i|
+    double eps = 1e-3;                                     // KKT tolerance of the local and retrained SVMs
+    DcpredFit fit = DcpredFit::distill_local;              // classification only
+    double ridge = 1e-6;         // distill: λ of min (1/n_l)‖f̃ − f‖² + λ‖f̃‖² per leaf
+    int kmeans_iterations = 30;  // Lloyd iterations for the tree and the landmarks
+    bool overlap = true;         // each row also trains the leaf of its second-nearest center
     double gamma_scale = 1;      // the predictor's kernel γ = this × the model's (the local models keep the
                                  // model's): a wider kernel needs fewer landmarks
     const double *model_decision = nullptr;  // distill_model: the model's decision values at train's rows
                                              // (n x outputs) when the caller has them; else computed
-    int refine_iterations = 30;  // ridge fits (distill, regression) of leaves without pseudo-landmarks: gradient
-                                 // steps that move the landmarks (landmark_refinement.h), fewer when the leaves'
-                                 // share of refine_work runs out; 0 = k-means landmarks
+    int refine_iterations = 30;   // ridge fits (distill, regression) of leaves without pseudo-landmarks: gradient
+                                  // steps that move the landmarks (landmark_refinement.h), fewer when the leaves'
+                                  // share of refine_work runs out; 0 = k-means landmarks
     double refine_work = 0x1p33;  // flops the refinement may spend, over all leaves
 };
 
@@ -92,6 +93,28 @@ struct DcpredOptions {
 // among the model's classes, columns beyond the model's d; and with
 // KMX_E_OUT_OF_MEMORY before any work if ctx's budget is too small.
 CompactPredictor build_dcpred(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &options);
+
+// DC-Pred++ in two stages, for a caller that builds several predictors of
+// one model and data (the budget search): steps 1–2 (the tree and the
+// leaves' local models, most of the work) once at construction, steps 3–6
+// for each build(options). Every build must agree with the construction's
+// options in what steps 1–2 use — leaves, top, overlap, kmeans_iterations,
+// C, eps, fit, model_decision, and whether storage is float64 (the tree's
+// centers are rounded to it) — which same_stages() tells; the predictor is
+// then the one build_dcpred makes with those options. Errors as build_dcpred.
+class DcpredStages {
+public:
+    DcpredStages(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &options);
+    ~DcpredStages();
+    DcpredStages(const DcpredStages &) = delete;
+    DcpredStages &operator=(const DcpredStages &) = delete;
+    bool same_stages(const DcpredOptions &options) const;
+    CompactPredictor build(const DcpredOptions &options);  // KMX_E_INVALID_ARGUMENT unless same_stages
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // The same for kernel ridge regression with `kernel` and λ (convention of
 // center_expansion.h: min (1/n)Σ(f(x_i) − y_i)² + λ‖f‖²), per leaf.

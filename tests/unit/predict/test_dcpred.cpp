@@ -15,6 +15,7 @@
 #include "linalg/linalg.h"
 #include "predict/compact_predict.h"
 #include "predict/dcpred.h"
+#include "predict/predictor_blob.h"
 #include "predict/pseudo_landmarks.h"
 #include "predict_test_support.h"
 #include "model/model.h"
@@ -273,6 +274,51 @@ TEST(Dcpred, RegressionFitsASmoothFunction) {
     double se = 0;
     for (int i = 0; i < 200; ++i) se += (out[size_t(i)] - y[size_t(1000 + i)]) * (out[size_t(i)] - y[size_t(1000 + i)]);
     EXPECT_LT(std::sqrt(se / 200), 0.05);
+}
+
+// DcpredStages: one tree and its local models serve predictors that differ in
+// landmarks, pseudo-landmarks, storage of the same rounding and γ scale, each
+// byte for byte what build_dcpred makes from scratch; other leaves or
+// rounding are other stages, refused.
+TEST(Dcpred, StagesBuildWhatBuildDcpredBuilds) {
+    kmx::Context ctx;
+    const Points train = ring_points(600, 9);
+    const kmx::Model model = train_svm(ctx, *train.data, 4, 8);
+    kmx::DcpredOptions base;
+    base.leaves = 4;
+    base.fit = kmx::DcpredFit::distill_model;
+    auto variant = [&](kmx::PredictorStorage storage, int64_t m, int64_t pseudo, double gamma_scale) {
+        kmx::DcpredOptions o = base;
+        o.storage = storage, o.landmarks = m, o.pseudo = pseudo, o.gamma_scale = gamma_scale;
+        return o;
+    };
+    using S = kmx::PredictorStorage;
+    const std::vector<std::vector<kmx::DcpredOptions>> by_rounding = {
+        {variant(S::float64, 8, 0, 1), variant(S::float64, 20, 4, 1), variant(S::float64, 12, 0, 0.5)},
+        {variant(S::float32, 8, 0, 1), variant(S::int16, 20, 0, 1), variant(S::int8, 12, 0, 0.25)}};
+    for (const auto &options : by_rounding) {
+        kmx::DcpredStages stages(ctx, model, *train.data, options[0]);
+        for (const kmx::DcpredOptions &o : options) {
+            ASSERT_TRUE(stages.same_stages(o));
+            const auto staged = kmx::write_predictor_blob(stages.build(o));
+            const auto fresh = kmx::write_predictor_blob(kmx::build_dcpred(ctx, model, *train.data, o));
+            EXPECT_EQ(staged, fresh) << "storage " << int(o.storage) << " m " << o.landmarks << " pseudo " << o.pseudo
+                                     << " gamma scale " << o.gamma_scale;
+        }
+    }
+    kmx::DcpredStages stages(ctx, model, *train.data, base);
+    kmx::DcpredOptions other = base;
+    other.leaves = 8;
+    EXPECT_FALSE(stages.same_stages(other));
+    other = variant(S::int8, 8, 0, 1);
+    EXPECT_FALSE(stages.same_stages(other));
+    try {
+        stages.build(other);
+        ADD_FAILURE() << "a build from other stages must fail";
+    } catch (const kmx::Error &e) {
+        EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(e.what()).find("another tree"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Dcpred, BadInputIsRejectedWithAClearMessage) {
