@@ -15,8 +15,10 @@ DATA = sys.argv.pop(1)
 LETTER = os.path.join(DATA, "letter_bin.train.libsvm")
 
 
-def run(*args):
-    return subprocess.run([KMX, *args], capture_output=True, text=True, timeout=120)
+def run(*args, timeout=120):
+    """kmx with these arguments; `timeout` seconds guard against a hang (a search gets more: under the
+    sanitizers, beside another test on 2 cores, it runs several times slower than alone)."""
+    return subprocess.run([KMX, *args], capture_output=True, text=True, timeout=timeout)
 
 
 def read_libsvm_rows(path, count, d):
@@ -478,7 +480,7 @@ class CompactPredictors(LetterFiles):
         """--max-bytes: the blob is within it, the choice is printed and kmx info shows it; a budget no
         predictor meets is an error before the search."""
         predictor = self.path("budget.kmxp")
-        out = run("compress", "--max-bytes", "8K", self.model, self.train, predictor)
+        out = run("compress", "--max-bytes", "8K", self.model, self.train, predictor, timeout=600)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertRegex(out.stdout, r"compressed to a budget: landmarks per leaf=\d+ validation accuracy=[\d.]+% "
                                      r"validation us/row=\S+ \(this machine, when built\) of \d+ candidates\n")
