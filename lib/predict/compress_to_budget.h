@@ -69,7 +69,7 @@ struct BudgetCandidate {
     double us = 0;                                               // µs per row on the validation rows
     double accuracy = 0;                                         // on the validation rows
     bool fits = false;                                           // within the budget
-    double seconds = 0;  // to build it (its share of a shared tree and local models included)
+    double seconds = 0;  // to build it (the first of its leaves and rounding also builds their tree and local models)
 };
 
 struct BudgetSearch {
