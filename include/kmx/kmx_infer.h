@@ -4,12 +4,12 @@
  * Plain C99, no dependency on kmx.h, no allocation, no stdio, no BLAS; only
  * exp/sqrt/fabs/tanh (and their float versions) from libm.
  *
- * The predictor blob is the file `kmx export` writes (layout: the comment at
- * the top of lib/predict/predictor_blob.h; byte offsets in
- * lib/infer/blob_layout.h): little-endian, versioned, CRC-32 checked, every
- * array 8-byte aligned. It is read in place, never copied, so it may sit in
- * read-only flash; it must start at an 8-byte aligned address (the header
- * `kmx export --c` writes declares it so) and outlive the predictor.
+ * The predictor blob is the file `kmx export` writes (its fields and byte
+ * offsets: <kmx/blob_layout.h>, installed beside this header): little-endian,
+ * versioned, CRC-32 checked, every array 8-byte aligned. It is read in place,
+ * never copied, so it may sit in read-only flash; it must start at an 8-byte
+ * aligned address (the header `kmx export --c` writes declares it so) and
+ * outlive the predictor.
  *
  * Usage:
  *     int64_t bytes;

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""`meson install` into a temporary folder, then what a user runs from there with a clean environment
+(no LD_LIBRARY_PATH, no PKG_CONFIG_PATH of the build tree): the kmx program, the README's C quick start
+linked against the installed shared library (rpath from pkg-config's libdir) and against libkmx.a
+(`-Wl,-Bstatic $(pkg-config --static --libs kmx)`), and the installed headers on their own.
+
+Arguments: MESON BUILD_ROOT SOURCE_ROOT PREFIX BINDIR LIBDIR INCLUDEDIR (the build's options)."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+MESON, BUILD_ROOT, SOURCE_ROOT, PREFIX, BINDIR, LIBDIR, INCLUDEDIR = sys.argv[1:8]
+del sys.argv[1:8]
+
+
+def under(root, folder):
+    """An install folder (absolute, or relative to the prefix) inside the destdir `root`."""
+    return os.path.join(root, os.path.join(PREFIX, folder).lstrip("/"))
+
+
+def clean_environment():
+    return {"PATH": "/usr/bin:/bin"}
+
+
+class Installed(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if os.environ.get("KMX_TEST_PRELOAD"):
+            # tools/sanitize.sh builds only what its suites load, and an instrumented libkmx needs the ASan
+            # runtime preloaded (tests/meson.build names it here): not what a user installs.
+            raise unittest.SkipTest("sanitizer build")
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.root = os.path.join(cls.tmp.name, "root")
+        out = subprocess.run([MESON, "install", "-C", BUILD_ROOT, "--destdir", cls.root, "--no-rebuild", "--quiet"],
+                             capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stdout + out.stderr
+        cls.bindir, cls.libdir, cls.includedir = (under(cls.root, f) for f in (BINDIR, LIBDIR, INCLUDEDIR))
+        cls.pkg_config = ["pkg-config", "--define-variable=prefix=" + under(cls.root, "")]
+        cls.pkg_env = dict(clean_environment(), PKG_CONFIG_PATH=os.path.join(cls.libdir, "pkgconfig"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def pkg(self, *args):
+        out = subprocess.run(self.pkg_config + list(args), env=self.pkg_env, capture_output=True, text=True,
+                             check=True)
+        return out.stdout.split()
+
+    def test_the_program_runs(self):
+        out = subprocess.run([os.path.join(self.bindir, "kmx"), "version", "-v"], env=clean_environment(),
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"^kmx \d+\.\d+\.\d+")
+        self.assertIn("blis kernel set", out.stdout)
+
+    def build_and_run_quick_start(self, link_flags):
+        readme = open(os.path.join(SOURCE_ROOT, "README.md")).read()
+        snippet = re.search(r"```c\n(.*?)```", readme, re.S).group(1)
+        c_file, exe = (os.path.join(self.tmp.name, name) for name in ("quick.c", "quick"))
+        open(c_file, "w").write(snippet)
+        compile_line = ["cc", "-std=c99", "-Wall", "-Werror", c_file, *self.pkg("--cflags", "kmx"), *link_flags,
+                        "-o", exe]
+        built = subprocess.run(compile_line, capture_output=True, text=True)
+        self.assertEqual(built.returncode, 0, " ".join(compile_line) + "\n" + built.stderr)
+        out = subprocess.run([exe], cwd=SOURCE_ROOT, env=clean_environment(), capture_output=True, text=True,
+                             timeout=300)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("k-means objective", out.stdout)
+        return exe
+
+    def test_a_c_program_links_the_shared_library(self):
+        libdir = self.pkg("--variable=libdir", "kmx")[0]
+        self.build_and_run_quick_start([*self.pkg("--libs", "kmx"), "-Wl,-rpath," + libdir])
+
+    def test_a_c_program_links_the_static_library(self):
+        exe = self.build_and_run_quick_start(["-Wl,-Bstatic", *self.pkg("--static", "--libs", "kmx")])
+        linked = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
+        self.assertNotIn("libkmx", linked)
+
+    def test_the_headers_stand_alone(self):
+        c_file = os.path.join(self.tmp.name, "headers.c")
+        with open(c_file, "w") as f:
+            f.write("#include <kmx/kmx.h>\n#include <kmx/kmx_infer.h>\n#include <kmx/blob_layout.h>\n"
+                    "#include <kmx/kmx_version.h>\nint main(void) { return KMX_BLOB_MAGIC_BYTES != 8; }\n")
+        out = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", "-I", self.includedir, c_file, "-o",
+                              os.path.join(self.tmp.name, "headers")], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
