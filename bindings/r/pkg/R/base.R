@@ -12,7 +12,35 @@
 .ptr <- function(x, class, allow_null = FALSE) {
   if (is.null(x) && allow_null) return(NULL)
   if (!inherits(x, class)) stop(sprintf("kmx: expected a %s object", class), call. = FALSE)
+  if (!is.null(x$saved) && .is_nil(x$ptr)) return(.revived(x))
   x$ptr
+}
+
+# Whether an external pointer points nowhere: R writes every external pointer
+# as nil, so a handle read back by readRDS() or unserialize() is one.
+.is_nil <- function(ptr) identical(ptr, new("externalptr"))
+
+# A model or predictor read back by readRDS() or unserialize() (its handle nil,
+# its saved form in `saved`): the native object made again from those bytes,
+# once, kept in the object's `revived` environment. kmx_free() marks it freed
+# there, and a freed object stays freed.
+.revived <- function(x) {
+  state <- x$revived
+  if (isTRUE(state$freed)) return(x$ptr)
+  if (is.null(state$ptr)) {
+    state$ptr <- if (inherits(x, "kmx_model")) C_kmx_model_load_from_buffer(x$saved)
+                 else C_kmx_predictor_load_from_buffer(x$saved)
+  }
+  state$ptr
+}
+
+# A model's or predictor's saved form travels with it (so that saveRDS() and
+# serialize() keep it) unless options(kmx.keep_bytes = FALSE): it costs as
+# much R memory as the saved file's size.
+.with_bytes <- function(handle, bytes) {
+  handle$revived <- new.env(parent = emptyenv())
+  if (isTRUE(getOption("kmx.keep_bytes", TRUE))) handle$saved <- as.vector(bytes())
+  handle
 }
 
 .new_handle <- function(ptr, class, ...) structure(list(ptr = ptr, ...), class = class)
@@ -137,6 +165,10 @@ kmx_free <- function(x) {
     stop(paste("kmx: kmx_free() takes a kmx_context, kmx_dataset, kmx_kernel, kmx_solver,",
                "kmx_model, kmx_approx or kmx_predictor"), call. = FALSE)
   C_kmx_r_free(x$ptr)
+  if (is.environment(x$revived)) {
+    if (!is.null(x$revived$ptr)) C_kmx_r_free(x$revived$ptr)
+    x$revived$freed <- TRUE
+  }
   invisible(x)
 }
 

@@ -5,7 +5,8 @@
 .as_numeric_matrix <- function(x, what = "x") {
   if (is.data.frame(x)) {
     if (!all(vapply(x, is.numeric, NA)))
-      stop(sprintf("kmx: every column of '%s' must be numeric", what), call. = FALSE)
+      stop(sprintf("kmx: every column of '%s' must be numeric (a formula, y ~ ., with data = expands factors)",
+                   what), call. = FALSE)
     x <- as.matrix(x)
   }
   if (is.null(dim(x))) x <- matrix(x, nrow = 1L)

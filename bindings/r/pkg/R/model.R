@@ -5,8 +5,13 @@
 # A model handle; `levels` are the factor levels its labels stand for (NULL
 # for numeric labels), `columns` the training column names.
 .new_model <- function(ptr, levels = NULL, columns = NULL, call = NULL) {
-  .new_handle(ptr, "kmx_model", levels = levels, columns = columns, call = call)
+  model <- .new_handle(ptr, "kmx_model", levels = levels, columns = columns, call = call)
+  .with_bytes(model, function() .model_bytes(ptr))
 }
+
+# Kernel type names of e1071 and kernlab, as kmx calls them.
+.kernel_aliases <- c(radial = "rbf", rbfdot = "rbf", laplacedot = "laplacian", polydot = "polynomial",
+                     vanilladot = "linear", tanhdot = "sigmoid")
 
 # The kernel for kmx_svm: a kmx_kernel as given, or a new one of that type.
 .svm_kernel <- function(kernel, gamma, coef0, degree) {
@@ -19,33 +24,83 @@
   }
   if (!is.character(kernel) || length(kernel) != 1L)
     stop("kmx: 'kernel' must be a kernel type name or a kmx_kernel", call. = FALSE)
+  if (kernel %in% names(.kernel_aliases)) kernel <- .kernel_aliases[[kernel]]
   do.call(kmx_kernel, c(list(kernel), as.list(params)))
 }
 
 # The training data of kmx_svm and kmx_krr: a labelled dataset as given, or
-# one made from x, y and weights (to free once the model is trained).
-.training_data <- function(x, y, weights, caller) {
+# one made (to free once the model is trained) from a formula and a
+# data.frame (model.frame and model.matrix, without an intercept column, as
+# e1071 does: factors become indicator columns) or from x, y and weights;
+# rows with missing values go as `na.action` says. `terms` and `xlevels`
+# let predict() build the same columns from new data.
+.training_data <- function(x, y, weights, caller, data = NULL, na.action = stats::na.omit) {
   if (inherits(x, "kmx_dataset")) {
     if (!is.null(y) || !is.null(weights))
       stop("kmx: a kmx_dataset brings its own labels and weights", call. = FALSE)
     return(list(data = x, columns = NULL, made = FALSE))
   }
-  if (is.null(y)) stop(sprintf("kmx: %s() needs labels 'y'", caller), call. = FALSE)
+  terms <- NULL
+  xlevels <- NULL
+  if (inherits(x, "formula")) {
+    if (!is.null(y)) stop("kmx: a formula brings its own response; 'y' must be NULL", call. = FALSE)
+    frame <- stats::model.frame(x, data = data, na.action = na.action)
+    terms <- attr(frame, "terms")
+    attr(terms, "intercept") <- 0L
+    xlevels <- stats::.getXlevels(terms, frame)
+    y <- stats::model.response(frame)
+    if (!is.null(weights)) weights <- .kept_rows(weights, attr(frame, "na.action"))
+    x <- stats::model.matrix(terms, frame)
+    terms <- stats::delete.response(terms)
+  } else {
+    if (is.null(y)) stop(sprintf("kmx: %s() needs labels 'y'", caller), call. = FALSE)
+    kept <- .complete_rows(.as_numeric_matrix(x), y, weights, na.action)
+    x <- kept$x
+    y <- kept$y
+    weights <- kept$weights
+  }
   if (is.logical(y)) y <- factor(y)
-  x <- .as_numeric_matrix(x)
-  list(data = kmx_dataset(x, y, weights), columns = colnames(x), made = TRUE)
+  list(data = kmx_dataset(x, y, weights), columns = colnames(x), made = TRUE, terms = terms,
+       xlevels = xlevels)
+}
+
+# x, y and weights with the rows `na.action` drops (na.omit, na.exclude) left
+# out; na.fail stops at a missing value, na.pass passes it on (to kmx's error).
+.complete_rows <- function(x, y, weights, na.action) {
+  if (length(y) != nrow(x))
+    stop(sprintf("kmx: %d rows and %d labels", nrow(x), length(y)), call. = FALSE)
+  frame <- data.frame(row = seq_len(nrow(x)))
+  frame$x <- x
+  frame$y <- y
+  if (!is.null(weights)) frame$weights <- weights
+  rows <- na.action(frame)$row
+  list(x = x[rows, , drop = FALSE], y = y[rows], weights = weights[rows])
+}
+
+.kept_rows <- function(values, omitted) if (is.null(omitted)) values else values[-omitted]
+
+# A trained model with what kmx_svm and kmx_krr add: the training column
+# names, the call, the formula's terms, and the predictions on the training
+# rows (fitted = TRUE, as e1071 keeps them; one more pass over the data).
+.fitted_model <- function(model, training, call, fitted) {
+  model$columns <- training$columns
+  model$call <- call
+  model$terms <- training$terms
+  model$xlevels <- training$xlevels
+  if (isTRUE(fitted)) model$fitted <- predict(model, training$data)
+  model
 }
 
 kmx_svm <- function(x, y = NULL, method = "dcsvm",
                     kernel = "rbf", C = NULL, gamma = NULL, coef0 = NULL, degree = NULL, ...,
-                    class_weights = NULL, weights = NULL, ctx = NULL) {
+                    class_weights = NULL, weights = NULL, ctx = NULL, data = NULL,
+                    na.action = stats::na.omit, fitted = TRUE) {
   call <- match.call()
   method <- match.arg(method, .methods_using("C"))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
   solver <- do.call(kmx_solver, c(list(method), .given(C = C), list(...)))
-  training <- .training_data(x, y, weights, "kmx_svm")
+  training <- .training_data(x, y, weights, "kmx_svm", data, na.action)
   data <- training$data
-  columns <- training$columns
   if (training$made) on.exit(kmx_free(data)) # the model does not depend on it
   if (length(class_weights)) {
     if (is.null(names(class_weights)))
@@ -54,27 +109,21 @@ kmx_svm <- function(x, y = NULL, method = "dcsvm",
     if (is.null(data$levels)) labels <- as.numeric(labels)
     kmx_set_class_weight(solver, labels, class_weights, levels = data$levels)
   }
-  model <- kmx_train(solver, kernel, data, ctx = ctx)
-  model$columns <- columns
-  model$call <- call
-  model
+  .fitted_model(kmx_train(solver, kernel, data, ctx = ctx), training, call, fitted)
 }
 
 # Kernel ridge regression: numeric targets give a regression model (predict()
 # returns values); a factor gives a one-vs-rest classifier.
 kmx_krr <- function(x, y = NULL, method = "falkon",
                     kernel = "rbf", lambda = NULL, gamma = NULL, coef0 = NULL, degree = NULL, ...,
-                    weights = NULL, ctx = NULL) {
+                    weights = NULL, ctx = NULL, data = NULL, na.action = stats::na.omit, fitted = TRUE) {
   call <- match.call()
   method <- match.arg(method, .methods_using("lambda"))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
   solver <- do.call(kmx_solver, c(list(method), .given(lambda = lambda), list(...)))
-  training <- .training_data(x, y, weights, "kmx_krr")
+  training <- .training_data(x, y, weights, "kmx_krr", data, na.action)
   if (training$made) on.exit(kmx_free(training$data))
-  model <- kmx_train(solver, kernel, training$data, ctx = ctx)
-  model$columns <- training$columns
-  model$call <- call
-  model
+  .fitted_model(kmx_train(solver, kernel, training$data, ctx = ctx), training, call, fitted)
 }
 
 # What kmx_model_info() reports, in kmx_model_info_key order.
@@ -122,18 +171,29 @@ kmx_model_classes <- function(model) {
   paste(classes[pairs[, 1L]], classes[pairs[, 2L]], sep = "/")
 }
 
-# newdata as a kmx dataset: given, or made from a matrix or data.frame whose
-# columns are picked by the training names when it has them all.
+# The columns a model was trained on, from a matrix or data.frame: a
+# formula's terms applied to a data.frame; then the training names picked,
+# in order, when the data has them all; otherwise the columns by position.
+.model_columns <- function(model, x) {
+  if (!is.null(model$terms) && is.data.frame(x)) {  # trained from a formula
+    frame <- stats::model.frame(model$terms, x, na.action = stats::na.pass, xlev = model$xlevels)
+    x <- stats::model.matrix(model$terms, frame)
+  }
+  columns <- model$columns
+  if (!is.null(columns) && all(nzchar(columns)) && !is.null(colnames(x)) && all(columns %in% colnames(x)))
+    x <- x[, columns, drop = FALSE]
+  x
+}
+
+# newdata as a kmx dataset: given, or made from .model_columns().
 .model_data <- function(model, newdata) {
   if (inherits(newdata, "kmx_dataset")) return(newdata)
-  columns <- model$columns
-  if (!is.null(columns) && !is.null(colnames(newdata)) && all(columns %in% colnames(newdata)))
-    newdata <- newdata[, columns, drop = FALSE]
-  kmx_dataset(.as_numeric_matrix(newdata, "newdata"))
+  kmx_dataset(.as_numeric_matrix(.model_columns(model, newdata), "newdata"))
 }
 
 predict.kmx_model <- function(object, newdata, type = c("class", "decision"), ctx = NULL, ...) {
   type <- match.arg(type)
+  if (missing(newdata)) return(.fitted_values(object, type))
   ptr <- .ptr(object, "kmx_model")
   ctx_ptr <- .ptr(ctx, "kmx_context", TRUE)
   data <- .model_data(object, newdata)
@@ -146,6 +206,15 @@ predict.kmx_model <- function(object, newdata, type = c("class", "decision"), ct
   values <- C_kmx_model_decision_values(n * count, ctx_ptr, ptr, data$ptr)
   matrix(values, nrow = n, ncol = count, byrow = TRUE,
          dimnames = list(NULL, .decision_names(object)))
+}
+
+# predict(model) without newdata: the predictions on the training rows.
+.fitted_values <- function(model, type) {
+  if (type != "class") stop("kmx: decision values need 'newdata'", call. = FALSE)
+  if (is.null(model$fitted))
+    stop("kmx: this model keeps no fitted values (made with fitted = FALSE, by kmx_train or loaded); give 'newdata'",
+         call. = FALSE)
+  model$fitted
 }
 
 summary.kmx_model <- function(object, ...) {
@@ -197,14 +266,17 @@ kmx_load_model <- function(path, levels = NULL, columns = NULL) {
 # The saved form as a raw vector: a size query, then the copy. R-side facts
 # (factor levels, column names) travel as attributes.
 kmx_model_to_raw <- function(model) {
-  ptr <- .ptr(model, "kmx_model")
-  size <- C_kmx_model_save_to_buffer(0, ptr)[[2L]]
-  saved <- C_kmx_model_save_to_buffer(size, ptr)
-  if (saved[[2L]] != size) stop("kmx: the model's saved size changed", call. = FALSE)
-  raw <- saved[[1L]]
+  raw <- .model_bytes(.ptr(model, "kmx_model"))
   attr(raw, "kmx_levels") <- model$levels
   attr(raw, "kmx_columns") <- model$columns
   raw
+}
+
+.model_bytes <- function(ptr) {
+  size <- C_kmx_model_save_to_buffer(0, ptr)[[2L]]
+  saved <- C_kmx_model_save_to_buffer(size, ptr)
+  if (saved[[2L]] != size) stop("kmx: the model's saved size changed", call. = FALSE)
+  saved[[1L]]
 }
 
 kmx_model_from_raw <- function(raw, levels = attr(raw, "kmx_levels"),

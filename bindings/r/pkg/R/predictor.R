@@ -2,7 +2,8 @@
 # trained model: prediction, facts, and saving and loading its blob.
 
 .new_predictor <- function(ptr, levels = NULL, columns = NULL) {
-  .new_handle(ptr, "kmx_predictor", levels = levels, columns = columns)
+  predictor <- .new_handle(ptr, "kmx_predictor", levels = levels, columns = columns)
+  .with_bytes(predictor, function() .predictor_bytes(ptr))
 }
 
 # The labelled training data: a dataset as given, or one made from x (its
@@ -13,11 +14,8 @@
     return(x)
   }
   if (is.null(y)) stop("kmx: kmx_predictor() needs the training labels 'y'", call. = FALSE)
-  columns <- model$columns
-  if (!is.null(columns) && !is.null(colnames(x)) && all(columns %in% colnames(x)))
-    x <- x[, columns, drop = FALSE]
   if (!is.null(model$levels)) y <- factor(y, levels = model$levels)
-  kmx_dataset(.as_numeric_matrix(x), y)
+  kmx_dataset(.as_numeric_matrix(.model_columns(model, x)), y)
 }
 
 kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, pseudo = NULL,
@@ -30,9 +28,12 @@ kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, p
                     float32 = if (!is.null(float32)) as.numeric(float32), storage = storage,
                     max_bytes = max_bytes, max_us = max_us)
   params <- if (length(options)) do.call(.params_string, options)
-  .new_predictor(C_kmx_predictor_build(.ptr(ctx, "kmx_context", TRUE), ptr,
-                                       .ptr(data, "kmx_dataset"), params),
-                 levels = model$levels, columns = model$columns)
+  predictor <- .new_predictor(C_kmx_predictor_build(.ptr(ctx, "kmx_context", TRUE), ptr,
+                                                    .ptr(data, "kmx_dataset"), params),
+                              levels = model$levels, columns = model$columns)
+  predictor$terms <- model$terms # a formula's columns, for predict()
+  predictor$xlevels <- model$xlevels
+  predictor
 }
 
 # What kmx_predictor_info() reports, in kmx_predictor_info_key order.
@@ -118,13 +119,15 @@ kmx_load_predictor <- function(path, levels = NULL, columns = NULL) {
 # The blob as a raw vector: a size query, then the copy. Factor levels and
 # column names travel as attributes, as for models.
 kmx_predictor_to_raw <- function(predictor) {
-  ptr <- .ptr(predictor, "kmx_predictor")
-  size <- C_kmx_predictor_save_to_buffer(0, ptr)[[2L]]
-  saved <- C_kmx_predictor_save_to_buffer(size, ptr)
-  raw <- saved[[1L]]
+  raw <- .predictor_bytes(.ptr(predictor, "kmx_predictor"))
   attr(raw, "kmx_levels") <- predictor$levels
   attr(raw, "kmx_columns") <- predictor$columns
   raw
+}
+
+.predictor_bytes <- function(ptr) {
+  size <- C_kmx_predictor_save_to_buffer(0, ptr)[[2L]]
+  C_kmx_predictor_save_to_buffer(size, ptr)[[1L]]
 }
 
 kmx_predictor_from_raw <- function(raw, levels = attr(raw, "kmx_levels"),
