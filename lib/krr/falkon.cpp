@@ -14,9 +14,9 @@
 // (bad data, over its budget) stops them all with its message.
 //
 // kernel_float32: K_nM's blocks are computed (kernel_block_rows_f32) and
-// cached as floats, and each block is widened to double just before its rows
-// are used, so everything after K_nM's values (the dots, the binned sums, CG)
-// is the double computation on rounded kernel values.
+// cached as floats, and each row is widened to double just before it is used
+// (one row buffer per thread), so everything after K_nM's values (the dots,
+// the binned sums, CG) is the double computation on rounded kernel values.
 //
 // Notation (paper): n rows, M centers, Y (n x k targets), K_nM (n x M),
 // H = K_nMᵀK_nM + λn K_MM, B = (1/√n) T⁻¹A⁻¹. CG solves, as Alg. 1 writes it,
@@ -77,8 +77,8 @@ struct Work {
     double *x, *r, *p, *ap, *tmp;  // q x k (carved M x k)
     double *v, *w;                 // M x k: T⁻¹A⁻¹p and K_nMᵀ K_nM v
     double *best_x;                // M x k: the best iterate on the validation rows
-    double *kernel_block;          // block x M rows of K_nM
-    float *kernel_block32;         // the same in float32 before widening (kernel_float32, else empty)
+    double *kernel_block;          // block x M rows of K_nM (empty with kernel_float32)
+    float *kernel_block32;         // the same in float32 (kernel_float32, else empty)
     double *cache;                 // the first cached_blocks blocks of K_nM (opt-in, else empty)
     float *cache32;                // the same in float32 (kernel_float32: cache is empty)
     int64_t cached_blocks;
@@ -87,6 +87,7 @@ struct Work {
     double *val_out, *val_dir;          // validation x k: f on the held-out rows, K_val v
     double *tridiagonal, *eigen;        // t x t and t: the Lanczos matrix of one output
     std::vector<double> v_columns;      // k x M: v's columns, each contiguous
+    std::vector<double> wide_rows;      // kernel_float32: one row of K_nM in double per thread
     BinnedSum target_sum, product_sum;  // K_nMᵀY and K_nMᵀK_nM v, binned
 };
 
@@ -114,7 +115,7 @@ Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block
     carve_cache(c, w, n, m, block, cache_bytes, float32);
     for (double **vec : {&w.x, &w.r, &w.p, &w.ap, &w.tmp, &w.v, &w.w}) *vec = c.take<double>(size_t(m * k));
     w.best_x = c.take<double>(size_t(early_stopping ? m * k : 0));
-    w.kernel_block = c.take<double>(size_t(block * m));
+    w.kernel_block = c.take<double>(size_t(float32 ? 0 : block * m));
     w.kernel_block32 = c.take<float>(size_t(float32 ? block * m : 0));
     w.z = c.take<double>(size_t(block * k));
     w.val_out = c.take<double>(size_t(validation * k));
@@ -223,35 +224,36 @@ void split_validation(Problem &pr, const Landmarks &centers, double fraction, ui
 
 // ------------------------------------------------------------ K_nM passes
 
-// to ← from (count floats widened to double, exactly).
-void widen(const float *from, int64_t count, double *to, int threads) {
-    constexpr int64_t kChunk = int64_t(1) << 16;
-    parallel_for((count + kChunk - 1) / kChunk, threads_for_work(threads, double(count)), [&](int64_t c) {
-        std::copy(from + c * kChunk, from + std::min(count, (c + 1) * kChunk), to + c * kChunk);
-    });
-}
-
-// kernel_float32: rows [begin, end) of K_nM in float32, from the cache
-// (filling it on the first pass) or computed into the float block, then
-// widened into the double block, so every product and sum after it is double.
-const double *knm_block_f32(Context &ctx, const Problem &pr, int64_t begin, int64_t end, Work &work, Arena &arena) {
-    const bool cached = begin / pr.block < work.cached_blocks;
-    float *values = cached ? work.cache32 + begin * pr.m : work.kernel_block32;
-    if (!cached || !work.cache_ready)
-        kernel_block_rows_f32(pr.kernel, *pr.data, begin, end, *pr.centers, 0, pr.m, values, pr.m, arena, ctx.threads);
-    widen(values, (end - begin) * pr.m, work.kernel_block, ctx.threads);
-    return work.kernel_block;
-}
+// Rows [begin, end) of K_nM, as stored: doubles, or floats with
+// kernel_float32.
+struct KnmRows {
+    const double *wide;
+    const float *narrow;
+};
 
 // Rows [begin, end) of K_nM: from the cache (filling it on the first pass)
-// or computed into the one block buffer.
-const double *knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t end, Work &work, Arena &arena) {
-    if (pr.kernel_float32) return knm_block_f32(ctx, pr, begin, end, work, arena);
-    const bool cached = begin / pr.block < work.cached_blocks;
+// or computed into the one block buffer, in the kernel's precision.
+KnmRows knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t end, Work &work, Arena &arena) {
+    const bool cached = begin / pr.block < work.cached_blocks, fill = !cached || !work.cache_ready;
+    if (pr.kernel_float32) {
+        float *out = cached ? work.cache32 + begin * pr.m : work.kernel_block32;
+        if (fill)
+            kernel_block_rows_f32(pr.kernel, *pr.data, begin, end, *pr.centers, 0, pr.m, out, pr.m, arena, ctx.threads);
+        return {nullptr, out};
+    }
     double *out = cached ? work.cache + begin * pr.m : work.kernel_block;
-    if (!cached || !work.cache_ready)
-        kernel_block_rows(pr.kernel, *pr.data, begin, end, *pr.centers, 0, pr.m, out, pr.m, arena, ctx.threads);
-    return out;
+    if (fill) kernel_block_rows(pr.kernel, *pr.data, begin, end, *pr.centers, 0, pr.m, out, pr.m, arena, ctx.threads);
+    return {out, nullptr};
+}
+
+// Row r of a block as doubles: in place, or a float row widened (exactly)
+// into the calling thread's row buffer just before it is used, so every
+// product and sum after it is double.
+const double *knm_row(const KnmRows &rows, int64_t r, int64_t m, Work &work) {
+    if (rows.wide) return rows.wide + r * m;
+    double *wide = work.wide_rows.data() + int64_t(thread_index()) * m;
+    std::copy(rows.narrow + r * m, rows.narrow + (r + 1) * m, wide);
+    return wide;
 }
 
 // z_i = K_i v (one row of K_nM, k outputs) by fixed-order dots, so a row's
@@ -271,9 +273,9 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
     BinnedSum *const sums[] = {&sum};
     for (int64_t begin = 0; begin < pr.n; begin += pr.block) {
         const int64_t end = std::min(pr.n, begin + pr.block);
-        const double *kb = knm_block(ctx, pr, begin, end, work, arena);
+        const KnmRows kb = knm_block(ctx, pr, begin, end, work, arena);
         binned_rows(ctx.threads, begin, end, sums, 1, [&](int64_t i, BinnedSum *const *into) {
-            const double *row = kb + (i - begin) * m;
+            const double *row = knm_row(kb, i - begin, m, work);
             double *z = work.z + (i - begin) * k;
             if (v)
                 row_times(row, m, k, work, z);
@@ -640,6 +642,7 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
             carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()), pr.validation_total > 0,
                        options.iterations, cache_in_workspace(options), options.kernel_float32);
         if (options.auto_cache) cache_arena = reserve_auto_cache(ctx, pr, options, work);
+        if (pr.kernel_float32) work.wide_rows.assign(size_t(std::max(ctx.threads, 1)) * size_t(pr.m), 0.0);
     });
     stats.workspace_bytes += cache_arena.capacity();
     stats.cached_rows = std::min(pr.n, work.cached_blocks * pr.block);

@@ -41,8 +41,8 @@ struct FalkonOptions {
     bool auto_cache = false;
     // Compute K_nM's row blocks in float32 (kernel_block_f32: sgemm, twice
     // dgemm's rate) and cache them as floats (half the bytes: twice the rows
-    // in the same budget). Each block is widened to double before it is used,
-    // so K_nM v, K_nMᵀu and every sum stay double, as do K_MM, the
+    // in the same budget). Each row is widened to double just before it is
+    // used, so K_nM v, K_nMᵀu and every sum stay double, as do K_MM, the
     // preconditioner and the CG vectors; only K_nM's values carry float32's
     // rounding (relative 2⁻²⁴ for the maps, d·2⁻²⁴ for the dot products).
     // The preconditioner's jitter is then at least float's epsilon (2⁻²³),
@@ -67,9 +67,9 @@ struct FalkonStats {
 
 // Bytes of the solver's workspace for `data` (dense or sparse), M centers
 // and `outputs` columns: K_MM/T and A (2 M²), the CG vectors (about 8 M x
-// outputs), one block of K_nM rows (at most 2²² values; with kernel_float32
-// also its float32 copy) and its scratch; an explicit cache_size's K_nM rows
-// are doubles, or floats with kernel_float32.
+// outputs), one block of K_nM rows (at most 2²² values) and its scratch; the
+// block and an explicit cache_size's K_nM rows are doubles, or floats with
+// kernel_float32.
 // Choosing the centers reserves its own scratch on top (landmarks.h), and
 // with auto_cache the K_nM cache comes after both, from what is left.
 size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t centers, int64_t outputs,
