@@ -43,8 +43,8 @@ size_t kernel_block_rows_workspace_bytes(const KernelSpec &spec, const Dataset &
                                          int64_t nb);
 
 // The same in float32 (kernel_block_f32.cpp): float rows in, a float block
-// out, at about twice the speed and half the memory (FALKON's K_nM with
-// kernel_float32). The dot products come from sgemm, each within about
+// out in half the memory, its GEMM at sgemm's rate, about twice dgemm's
+// (FALKON's K_nM with kernel_float32). The dot products come from sgemm, each within about
 // d·2⁻²⁴·‖a‖‖b‖ of exact; the norms, γ and the elementwise maps (exp, tanh,
 // powers) compute in double from the floats, and each value is rounded to
 // float once. The Laplacian has no GEMM form: it is computed in double from
