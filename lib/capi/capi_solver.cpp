@@ -66,6 +66,9 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_VALIDATION:
             o.validation = value;
             break;
+        case KMX_PARAM_KERNEL_PRECISION:
+            o.kernel_float32 = value == KMX_PRECISION_FLOAT32;
+            break;
         case KMX_PARAM_RANK:
             o.rank = int64_t(value);
             break;
@@ -136,6 +139,8 @@ double value_of(const TrainOptions &o, kmx_param param) {
             return o.tolerance;
         case KMX_PARAM_VALIDATION:
             return o.validation;
+        case KMX_PARAM_KERNEL_PRECISION:
+            return o.kernel_float32 ? KMX_PRECISION_FLOAT32 : KMX_PRECISION_FLOAT64;
         case KMX_PARAM_RANK:
             return double(o.rank);
         case KMX_PARAM_CLUSTERS:

@@ -40,20 +40,32 @@ Dataset Dataset::view() const {
     return view;
 }
 
-void Dataset::copy_rows(int64_t begin, int64_t end, double *out) const {
-    const int64_t rows = end - begin;
-    if (x) {
-        std::memcpy(out, x + begin * d, sizeof(double) * size_t(rows * d));
+namespace {
+
+// Rows [begin, end) of `data` as dense row-major T values (double: exact;
+// float: doubles rounded to the nearest float).
+template <class T>
+void copy_rows_as(const Dataset &data, int64_t begin, int64_t end, T *out) {
+    const int64_t d = data.d, rows = end - begin;
+    if (data.x) {
+        std::copy(data.x + begin * d, data.x + end * d, out);
         return;
     }
-    if (x32) {  // float to double is exact: the rows are the float32 values
-        std::copy(x32 + begin * d, x32 + end * d, out);
+    if (data.x32) {  // float to double is exact: the rows are the float32 values
+        std::copy(data.x32 + begin * d, data.x32 + end * d, out);
         return;
     }
-    std::memset(out, 0, sizeof(double) * size_t(rows * d));
+    std::fill(out, out + rows * d, T(0));
     for (int64_t r = begin; r < end; ++r)
-        for (int64_t e = row_ptr[r]; e < row_ptr[r + 1]; ++e) out[(r - begin) * d + col[e]] = value(e);
+        for (int64_t e = data.row_ptr[r]; e < data.row_ptr[r + 1]; ++e)
+            out[(r - begin) * d + data.col[e]] = T(data.value(e));
 }
+
+}  // namespace
+
+void Dataset::copy_rows(int64_t begin, int64_t end, double *out) const { copy_rows_as(*this, begin, end, out); }
+
+void Dataset::copy_rows(int64_t begin, int64_t end, float *out) const { copy_rows_as(*this, begin, end, out); }
 
 size_t Dataset::dense_bytes(int64_t n, int64_t d, bool with_labels, bool with_weights) {
     WorkspacePlan plan;

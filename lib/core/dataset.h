@@ -57,6 +57,8 @@ public:
 
     // Writes rows [begin, end) as dense row-major values into out ((end-begin)*d).
     void copy_rows(int64_t begin, int64_t end, double *out) const;
+    // The same as floats (doubles rounded to the nearest float).
+    void copy_rows(int64_t begin, int64_t end, float *out) const;
 
     // A dataset that owns one block holding everything it points to.
     static std::unique_ptr<Dataset> dense_copy(const double *x, int64_t n, int64_t d, const double *y);

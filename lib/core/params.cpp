@@ -115,6 +115,11 @@ const ParamSpec kParams[] = {
      "FALKON: stop when the relative residual is below it (0: iterations only)"},
     {KMX_PARAM_VALIDATION, "validation", 0, 0.5, KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerSolver, bit(KMX_METHOD_FALKON),
      "FALKON: fraction of rows held out for early stopping (0: none)"},
+    {KMX_PARAM_KERNEL_PRECISION, "kernel_precision", 0, 1, KMX_BOUND_ENUM, KMX_PRECISION_FLOAT64, kPrecisionNames,
+     kOwnerSolver, bit(KMX_METHOD_FALKON),
+     "FALKON: float32 computes K_nM's row blocks by sgemm and caches them in half the bytes (faster where the "
+     "kernel GEMM dominates: large d, K_nM recomputed); K_MM, the preconditioner, the CG vectors and every sum stay "
+     "float64"},
     // nystrom_tron: min 1/2 b'Wb + C sum_i c_i loss(y_i, K(x_i, B) b) by TRON
     {KMX_PARAM_LOSS, "loss", 0, 3, KMX_BOUND_ENUM, KMX_LOSS_AUTO, kLossNames, kOwnerSolver, kTron,
      "nystrom_tron loss; auto = squared_hinge for classification, squared for regression"},

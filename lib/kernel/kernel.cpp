@@ -31,6 +31,10 @@ double l1_distance(const double *a, const double *b, int64_t d) {
     return sum;
 }
 
+}  // namespace
+
+namespace kernel_detail {
+
 void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_t nb, int64_t ldb, int64_t d,
                          int64_t ldo) {
     if (na < 0 || nb < 0 || d < 0)
@@ -43,7 +47,7 @@ void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_
         fail(KMX_E_INVALID_ARGUMENT, "polynomial degree %d must be at least 1", spec.degree);
 }
 
-}  // namespace
+}  // namespace kernel_detail
 
 double kernel_eval(const KernelSpec &spec, const double *a, const double *b, int64_t d) {
     const double gamma = spec.gamma_for(d);
@@ -65,10 +69,9 @@ double kernel_eval(const KernelSpec &spec, const double *a, const double *b, int
 
 void kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb,
                   int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads) {
-    require_block_shape(spec, na, lda, nb, ldb, d, ldo);
+    kernel_detail::require_block_shape(spec, na, lda, nb, ldb, d, ldo);
     if (na == 0 || nb == 0) return;
-    // A dot product (2d flops) per entry and its map (norms, exp: ~16 more).
-    threads = threads_for_work(threads, double(na) * double(nb) * (2.0 * double(d) + 16));
+    threads = kernel_detail::kernel_block_threads(threads, na, nb, d);
     if (spec.type == KMX_KERNEL_LAPLACIAN)
         kernel_detail::l1_kernel_block(spec, a, na, lda, b, nb, ldb, d, out, ldo, threads);
     else

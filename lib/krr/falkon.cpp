@@ -13,6 +13,11 @@
 // phase ends in an agreement (Communicator::agree), so a rank that fails
 // (bad data, over its budget) stops them all with its message.
 //
+// kernel_float32: K_nM's blocks are computed (kernel_block_rows_f32) and
+// cached as floats, and each row is widened to double just before it is used
+// (one row buffer per thread), so everything after K_nM's values (the dots,
+// the binned sums, CG) is the double computation on rounded kernel values.
+//
 // Notation (paper): n rows, M centers, Y (n x k targets), K_nM (n x M),
 // H = K_nMᵀK_nM + λn K_MM, B = (1/√n) T⁻¹A⁻¹. CG solves, as Alg. 1 writes it,
 //   (BᵀHB) β = r,   BᵀHB u = A⁻ᵀ(T⁻ᵀ K_nMᵀ K_nM T⁻¹A⁻¹u / n + λ A⁻¹u),
@@ -29,6 +34,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/fixed_order_dot.h"
+#include "core/parallel.h"
 #include "core/params.h"
 #include "core/reproducible_sum.h"
 #include "core/rng.h"
@@ -59,6 +65,7 @@ struct Problem {
     int64_t n, m, k, block;           // n: this rank's rows
     int64_t total_rows, first_row;    // all ranks' rows; this rank's first in their numbering
     int64_t train_rows;               // all ranks' rows minus the validation rows
+    bool kernel_float32;              // K_nM's blocks computed and cached in float32
     std::vector<uint8_t> held_out;    // n flags: 1 = validation row (empty: none)
     std::vector<int64_t> validation;  // this rank's validation rows, increasing
     int64_t validation_total = 0;     // all ranks' validation rows
@@ -70,24 +77,30 @@ struct Work {
     double *x, *r, *p, *ap, *tmp;  // q x k (carved M x k)
     double *v, *w;                 // M x k: T⁻¹A⁻¹p and K_nMᵀ K_nM v
     double *best_x;                // M x k: the best iterate on the validation rows
-    double *kernel_block;          // block x M rows of K_nM
+    double *kernel_block;          // block x M rows of K_nM (empty with kernel_float32)
+    float *kernel_block32;         // the same in float32 (kernel_float32, else empty)
     double *cache;                 // the first cached_blocks blocks of K_nM (opt-in, else empty)
+    float *cache32;                // the same in float32 (kernel_float32: cache is empty)
     int64_t cached_blocks;
     bool cache_ready;                   // filled by the first pass
     double *z;                          // block x k: K_b v (or Y_b)
     double *val_out, *val_dir;          // validation x k: f on the held-out rows, K_val v
     double *tridiagonal, *eigen;        // t x t and t: the Lanczos matrix of one output
     std::vector<double> v_columns;      // k x M: v's columns, each contiguous
+    std::vector<double> wide_rows;      // kernel_float32: one row of K_nM in double per thread
     BinnedSum target_sum, product_sum;  // K_nMᵀY and K_nMᵀK_nM v, binned
 };
 
 // The cache holds min(cache_bytes, all of K_nM), of which whole blocks are
 // used (carving the unrounded size keeps the sizing an upper bound when
-// k-means returns fewer centers than planned).
-void carve_cache(ScratchCarver &c, Work &w, int64_t n, int64_t m, int64_t block, size_t cache_bytes) {
-    const int64_t cache_values = std::min(int64_t(cache_bytes / sizeof(double)), n * m);
+// k-means returns fewer centers than planned). Values are floats with
+// kernel_float32: twice as many fit.
+void carve_cache(ScratchCarver &c, Work &w, int64_t n, int64_t m, int64_t block, size_t cache_bytes, bool float32) {
+    const size_t value_bytes = float32 ? sizeof(float) : sizeof(double);
+    const int64_t cache_values = std::min(int64_t(cache_bytes / value_bytes), n * m);
     w.cached_blocks = cache_values / (block * m) + (cache_values == n * m && n % block != 0 ? 1 : 0);
-    w.cache = c.take<double>(size_t(cache_values));
+    w.cache = c.take<double>(size_t(float32 ? 0 : cache_values));
+    w.cache32 = c.take<float>(size_t(float32 ? cache_values : 0));
 }
 
 // The K_nM cache bytes carved with the rest of the workspace: the explicit
@@ -97,12 +110,13 @@ size_t cache_in_workspace(const FalkonOptions &o) { return o.auto_cache ? 0 : o.
 // validation: this rank's held-out rows (at most); early_stopping: whether
 // any rank holds some.
 Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block, int64_t validation,
-                bool early_stopping, int iterations, size_t cache_bytes) {
+                bool early_stopping, int iterations, size_t cache_bytes, bool float32) {
     Work w{};
-    carve_cache(c, w, n, m, block, cache_bytes);
+    carve_cache(c, w, n, m, block, cache_bytes, float32);
     for (double **vec : {&w.x, &w.r, &w.p, &w.ap, &w.tmp, &w.v, &w.w}) *vec = c.take<double>(size_t(m * k));
     w.best_x = c.take<double>(size_t(early_stopping ? m * k : 0));
-    w.kernel_block = c.take<double>(size_t(block * m));
+    w.kernel_block = c.take<double>(size_t(float32 ? 0 : block * m));
+    w.kernel_block32 = c.take<float>(size_t(float32 ? block * m : 0));
     w.z = c.take<double>(size_t(block * k));
     w.val_out = c.take<double>(size_t(validation * k));
     w.val_dir = c.take<double>(size_t(validation * k));
@@ -111,11 +125,13 @@ Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block
     return w;
 }
 
-size_t kernel_scratch_bytes(const KernelSpec &kernel, const Dataset &data, int64_t block, int64_t m) {
+// K_nM's blocks (in float32 with kernel_float32) and K_MM's (double).
+size_t kernel_scratch_bytes(const KernelSpec &kernel, const Dataset &data, int64_t block, int64_t m, bool float32) {
     double dummy = 0;
     const auto centers = Dataset::dense_borrow(&dummy, m, data.d, nullptr);
-    return std::max(kernel_block_rows_workspace_bytes(kernel, data, block, *centers, m),
-                    kernel_block_rows_workspace_bytes(kernel, *centers, m, *centers, m));
+    const size_t knm = float32 ? kernel_block_rows_f32_workspace_bytes(kernel, data, block, *centers, m)
+                               : kernel_block_rows_workspace_bytes(kernel, data, block, *centers, m);
+    return std::max(knm, kernel_block_rows_workspace_bytes(kernel, *centers, m, *centers, m));
 }
 
 // ------------------------------------------------------------ validation
@@ -208,15 +224,36 @@ void split_validation(Problem &pr, const Landmarks &centers, double fraction, ui
 
 // ------------------------------------------------------------ K_nM passes
 
+// Rows [begin, end) of K_nM, as stored: doubles, or floats with
+// kernel_float32.
+struct KnmRows {
+    const double *wide;
+    const float *narrow;
+};
+
 // Rows [begin, end) of K_nM: from the cache (filling it on the first pass)
-// or computed into the one block buffer.
-const double *knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t end, Work &work, Arena &arena) {
-    const int64_t index = begin / pr.block;
-    const bool cached = index < work.cached_blocks;
+// or computed into the one block buffer, in the kernel's precision.
+KnmRows knm_block(Context &ctx, const Problem &pr, int64_t begin, int64_t end, Work &work, Arena &arena) {
+    const bool cached = begin / pr.block < work.cached_blocks, fill = !cached || !work.cache_ready;
+    if (pr.kernel_float32) {
+        float *out = cached ? work.cache32 + begin * pr.m : work.kernel_block32;
+        if (fill)
+            kernel_block_rows_f32(pr.kernel, *pr.data, begin, end, *pr.centers, 0, pr.m, out, pr.m, arena, ctx.threads);
+        return {nullptr, out};
+    }
     double *out = cached ? work.cache + begin * pr.m : work.kernel_block;
-    if (!cached || !work.cache_ready)
-        kernel_block_rows(pr.kernel, *pr.data, begin, end, *pr.centers, 0, pr.m, out, pr.m, arena, ctx.threads);
-    return out;
+    if (fill) kernel_block_rows(pr.kernel, *pr.data, begin, end, *pr.centers, 0, pr.m, out, pr.m, arena, ctx.threads);
+    return {out, nullptr};
+}
+
+// Row r of a block as doubles: in place, or a float row widened (exactly)
+// into the calling thread's row buffer just before it is used, so every
+// product and sum after it is double.
+const double *knm_row(const KnmRows &rows, int64_t r, int64_t m, Work &work) {
+    if (rows.wide) return rows.wide + r * m;
+    double *wide = work.wide_rows.data() + int64_t(thread_index()) * m;
+    std::copy(rows.narrow + r * m, rows.narrow + (r + 1) * m, wide);
+    return wide;
 }
 
 // z_i = K_i v (one row of K_nM, k outputs) by fixed-order dots, so a row's
@@ -236,9 +273,9 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
     BinnedSum *const sums[] = {&sum};
     for (int64_t begin = 0; begin < pr.n; begin += pr.block) {
         const int64_t end = std::min(pr.n, begin + pr.block);
-        const double *kb = knm_block(ctx, pr, begin, end, work, arena);
+        const KnmRows kb = knm_block(ctx, pr, begin, end, work, arena);
         binned_rows(ctx.threads, begin, end, sums, 1, [&](int64_t i, BinnedSum *const *into) {
-            const double *row = kb + (i - begin) * m;
+            const double *row = knm_row(kb, i - begin, m, work);
             double *z = work.z + (i - begin) * k;
             if (v)
                 row_times(row, m, k, work, z);
@@ -449,12 +486,12 @@ size_t workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t m,
     ScratchCarver carver;
     carver.take<double>(size_t(m * m));  // K_MM, then T
     carve_work(carver, data.n, m, k, block, std::min(data.n, validation), validation > 0, o.iterations,
-               cache_in_workspace(o));
+               cache_in_workspace(o), o.kernel_float32);
     WorkspacePlan plan;
     plan.add_bytes(carver.bytes());
     plan.add_bytes(falkon_preconditioner_workspace_bytes(m));
-    plan.add_bytes(
-        std::max(kernel_scratch_bytes(kernel, data, block, m), linalg::eig_sym_workspace_bytes(o.iterations)));
+    plan.add_bytes(std::max(kernel_scratch_bytes(kernel, data, block, m, o.kernel_float32),
+                            linalg::eig_sym_workspace_bytes(o.iterations)));
     return plan.bytes();
 }
 
@@ -469,14 +506,17 @@ namespace {
 
 constexpr size_t kCacheHeadroom = size_t(1) << 20;  // left to the call's small allocations
 
+// Bytes of one cached K_nM value.
+size_t knm_value_bytes(const Problem &pr) { return pr.kernel_float32 ? sizeof(float) : sizeof(double); }
+
 // auto_cache, once the workspace is reserved and the centers chosen: the
-// bytes of K_nM (n x M doubles) that fit what the budget leaves, also within
+// bytes of K_nM (n x M doubles, or floats with kernel_float32) that fit what the budget leaves, also within
 // the memory the machine can give now; at most options.kernel_cache_bytes
 // when that is nonzero.
 size_t auto_cache_bytes(const Context &ctx, const Problem &pr, const FalkonOptions &options) {
     const size_t limit = std::min(ctx.memory_budget, machine_memory_budget());
     const size_t used = ctx.reserved_bytes() + kCacheHeadroom;
-    size_t bytes = std::min(limit > used ? limit - used : 0, size_t(pr.n) * size_t(pr.m) * sizeof(double));
+    size_t bytes = std::min(limit > used ? limit - used : 0, size_t(pr.n) * size_t(pr.m) * knm_value_bytes(pr));
     if (options.kernel_cache_bytes > 0) bytes = std::min(bytes, options.kernel_cache_bytes);
     return bytes;
 }
@@ -486,26 +526,39 @@ Arena reserve_auto_cache(Context &ctx, const Problem &pr, const FalkonOptions &o
     const size_t bytes = auto_cache_bytes(ctx, pr, options);
     Arena arena = ctx.reserve(bytes, "FALKON K_nM cache");
     ScratchCarver carver(arena);
-    carve_cache(carver, work, pr.n, pr.m, pr.block, bytes);
+    carve_cache(carver, work, pr.n, pr.m, pr.block, bytes, pr.kernel_float32);
     return arena;
 }
 
 // -v: whether K_nM is kept across the CG passes, and why not.
 void log_cache_choice(const Context &ctx, const Problem &pr, const Work &work, const FalkonOptions &options) {
     const int64_t blocks = (pr.n + pr.block - 1) / pr.block;
-    const double whole_mb = double(pr.n) * double(pr.m) * sizeof(double) / 1048576.0;
+    const double whole_mb = double(pr.n) * double(pr.m) * double(knm_value_bytes(pr)) / 1048576.0;
+    const char *precision = pr.kernel_float32 ? "float32" : "float64";
     if (work.cached_blocks >= blocks)
-        ctx.log(KMX_LOG_INFO, "FALKON: K_nM cached (%.0f MB, %lld x %lld)", whole_mb, (long long)pr.n, (long long)pr.m);
+        ctx.log(KMX_LOG_INFO, "FALKON: K_nM cached (%s, %.0f MB, %lld x %lld)", precision, whole_mb, (long long)pr.n,
+                (long long)pr.m);
     else
-        ctx.log(KMX_LOG_INFO,
-                "FALKON: K_nM (%.0f MB) %s: %lld of %lld blocks of %lld rows cached, the rest recomputed every pass",
-                whole_mb, options.auto_cache ? "does not fit the memory budget" : "over cache_size",
-                (long long)work.cached_blocks, (long long)blocks, (long long)pr.block);
+        ctx.log(
+            KMX_LOG_INFO,
+            "FALKON: K_nM (%s, %.0f MB) %s: %lld of %lld blocks of %lld rows cached, the rest recomputed every pass",
+            precision, whole_mb, options.auto_cache ? "does not fit the memory budget" : "over cache_size",
+            (long long)work.cached_blocks, (long long)blocks, (long long)pr.block);
 }
 
 }  // namespace
 
 namespace {
+
+// ε of T = chol(K_MM + εM I): with kernel_float32 at least float's epsilon,
+// as the FALKON library takes its precision's. T⁻¹ multiplies K_nM's
+// rounding errors, and near-duplicate centers make K_MM nearly singular:
+// measured on 60 rows along a curve (λ = 1e-2, M = 20), double's ε let
+// float32's 1e-7 errors move predictions by 5e-2.
+double preconditioner_jitter(const FalkonOptions &o) {
+    constexpr double kFloatEpsilon = 0x1p-23;
+    return o.kernel_float32 ? std::max(o.jitter, kFloatEpsilon) : o.jitter;
+}
 
 // Only uniform or given centers are the same on every rank without one
 // process seeing every row.
@@ -549,6 +602,7 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
     pr.total_rows = shards.total_rows;
     pr.first_row = shards.first_row;
     pr.k = targets.outputs;
+    pr.kernel_float32 = options.kernel_float32;
     size_t bytes = 0;
     Arena arena;
     run_agreed(ctx.comm, [&] {
@@ -577,18 +631,21 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
         ScratchCarver carver(arena);
         double *kmm = carver.take<double>(size_t(pr.m * pr.m));
         kernel_block_rows(pr.kernel, *centers, 0, pr.m, *centers, 0, pr.m, kmm, pr.m, arena, ctx.threads);
-        pc = falkon_preconditioner(kmm, pr.m, options.lambda, options.jitter, arena, ctx.threads);
+        pc = falkon_preconditioner(kmm, pr.m, options.lambda, preconditioner_jitter(options), arena, ctx.threads);
     });
     share_preconditioner(ctx.comm, pc);
     Work work{};
     Arena cache_arena;
     run_agreed(ctx.comm, [&] {
         ScratchCarver work_carver(arena);
-        work = carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()),
-                          pr.validation_total > 0, options.iterations, cache_in_workspace(options));
+        work =
+            carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()), pr.validation_total > 0,
+                       options.iterations, cache_in_workspace(options), options.kernel_float32);
         if (options.auto_cache) cache_arena = reserve_auto_cache(ctx, pr, options, work);
+        if (pr.kernel_float32) work.wide_rows.assign(size_t(std::max(ctx.threads, 1)) * size_t(pr.m), 0.0);
     });
     stats.workspace_bytes += cache_arena.capacity();
+    stats.cached_rows = std::min(pr.n, work.cached_blocks * pr.block);
     stats.rank = pc.rank;
     log_cache_choice(ctx, pr, work, options);
     if (pc.low_rank)

@@ -39,6 +39,15 @@ struct FalkonOptions {
     // workspace (all of it when it fits; kernel_cache_bytes, if nonzero, caps
     // it), within kMachineBudgetShare of the memory available now.
     bool auto_cache = false;
+    // Compute K_nM's row blocks in float32 (kernel_block_f32: sgemm, twice
+    // dgemm's rate) and cache them as floats (half the bytes: twice the rows
+    // in the same budget). Each row is widened to double just before it is
+    // used, so K_nM v, K_nMᵀu and every sum stay double, as do K_MM, the
+    // preconditioner and the CG vectors; only K_nM's values carry float32's
+    // rounding (relative 2⁻²⁴ for the maps, d·2⁻²⁴ for the dot products).
+    // The preconditioner's jitter is then at least float's epsilon (2⁻²³),
+    // as in the FALKON library, so T⁻¹ does not blow those errors up.
+    bool kernel_float32 = false;
 };
 
 struct FalkonStats {
@@ -52,12 +61,15 @@ struct FalkonStats {
     double seconds = 0;                     // wall time of falkon_fit
     double center_seconds = 0;              // of which choosing the centers
     size_t workspace_bytes = 0;             // the solver's arenas (checked against the budget), K_nM's cache included
+    int64_t cached_rows = 0;                // rows of K_nM kept across CG passes (this rank's)
     size_t peak_bytes = 0;                  // peak reserved by the call (centers + solver)
 };
 
 // Bytes of the solver's workspace for `data` (dense or sparse), M centers
 // and `outputs` columns: K_MM/T and A (2 M²), the CG vectors (about 8 M x
-// outputs), one block of K_nM rows (at most 2²² values) and its scratch.
+// outputs), one block of K_nM rows (at most 2²² values) and its scratch; the
+// block and an explicit cache_size's K_nM rows are doubles, or floats with
+// kernel_float32.
 // Choosing the centers reserves its own scratch on top (landmarks.h), and
 // with auto_cache the K_nM cache comes after both, from what is left.
 size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t centers, int64_t outputs,

@@ -40,6 +40,7 @@ FalkonOptions falkon_options(const TrainOptions &o, int64_t n) {
     f.validation_fraction = o.validation;
     f.auto_cache = true;                   // K_nM kept across passes as far as the budget allows,
     f.kernel_cache_bytes = o.cache_bytes;  // at most cache_size bytes of it if that is nonzero
+    f.kernel_float32 = o.kernel_float32;
     return f;
 }
 

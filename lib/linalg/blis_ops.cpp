@@ -52,21 +52,37 @@ void require_data(const void *p, int64_t elements, const char *name, const char 
     if (elements > 0 && !p) fail(KMX_E_INVALID_ARGUMENT, "%s: %s is NULL", op, name);
 }
 
+// gemm's and sgemm's checks: sizes, leading dimensions, non-null operands.
+void require_gemm_args(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
+                       const void *b, int64_t ldb, const void *c, int64_t ldc, const char *op) {
+    require_sizes(m, n, k, op);
+    require_ld(lda, trans_a == Trans::No ? k : m, "A", op);
+    require_ld(ldb, trans_b == Trans::No ? n : k, "B", op);
+    require_ld(ldc, n, "C", op);
+    require_data(a, m * k, "A", op);
+    require_data(b, k * n, "B", op);
+    require_data(c, m * n, "C", op);
+}
+
 }  // namespace
 
 void gemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
           const double *b, int64_t ldb, double beta, double *c, int64_t ldc, int threads) {
-    require_sizes(m, n, k, "gemm");
-    require_ld(lda, trans_a == Trans::No ? k : m, "A", "gemm");
-    require_ld(ldb, trans_b == Trans::No ? n : k, "B", "gemm");
-    require_ld(ldc, n, "C", "gemm");
-    require_data(a, m * k, "A", "gemm");
-    require_data(b, k * n, "B", "gemm");
-    require_data(c, m * n, "C", "gemm");
+    require_gemm_args(trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc, "gemm");
     if (m == 0 || n == 0) return;
     rntm_t rntm = runtime_for(threads, 2.0 * double(m) * double(n) * double(k));
     bli_dgemm_ex(blis_trans(trans_a), blis_trans(trans_b), m, n, k, &alpha, const_cast<double *>(a), lda, 1,
                  const_cast<double *>(b), ldb, 1, &beta, c, ldc, 1, nullptr, &rntm);
+}
+
+void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+           const float *b, int64_t ldb, float beta, float *c, int64_t ldc, int threads) {
+    require_gemm_args(trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc, "sgemm");
+    if (m == 0 || n == 0) return;
+    // Threads by time, as for gemm: a float32 flop takes half a float64 one's.
+    rntm_t rntm = runtime_for(threads, double(m) * double(n) * double(k));
+    bli_sgemm_ex(blis_trans(trans_a), blis_trans(trans_b), m, n, k, &alpha, const_cast<float *>(a), lda, 1,
+                 const_cast<float *>(b), ldb, 1, &beta, c, ldc, 1, nullptr, &rntm);
 }
 
 void syrk(Uplo uplo, Trans trans, int64_t n, int64_t k, double alpha, const double *a, int64_t lda, double beta,

@@ -409,6 +409,29 @@ class KernelRidge(LetterFiles):
                 outputs.append(f.read())
         self.assertEqual(outputs[0], outputs[1])
 
+    def test_falkon_kernel_precision_float32(self):
+        """K_nM in float32: the same accuracy floor, labels nearly all the float64 fit's; bad values refused."""
+        labels = {}
+        for precision in ("float64", "float32"):
+            model, out_file = self.path(precision + ".kmx"), self.path(precision + ".out")
+            out = run("train", "-s", "falkon", "-g", "16", "-l", "1e-5", "-m", "1000", "--kernel-precision", precision,
+                      "-v", self.train, model)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("K_nM cached (" + precision, out.stderr)
+            out = run("predict", model, self.test, out_file)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertGreater(int(out.stdout.split("(")[1].split("/")[0]) / 1000, 0.88)
+            with open(out_file) as f:
+                labels[precision] = f.read().split()
+        same = sum(a == b for a, b in zip(labels["float64"], labels["float32"]))
+        self.assertGreaterEqual(same, 995)
+        for bad in ("float16", "2"):
+            with self.subTest(bad=bad):
+                out = run("train", "-s", "falkon", "--kernel-precision", bad, self.train, self.path("x.kmx"))
+                self.assertEqual(out.returncode, 1)
+                self.assertIn("kernel_precision", out.stderr)
+                self.assertFalse(os.path.exists(self.path("x.kmx")))
+
     def test_bad_lambda_and_centers(self):
         out = run("train", "-s", "falkon", "-l", "0", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)

@@ -33,6 +33,8 @@ const std::vector<OptionSpec> &train_options() {
             {nullptr, "--iterations", true, nullptr, KMX_PARAM_ITERATIONS},
             {nullptr, "--tolerance", true, nullptr, KMX_PARAM_TOLERANCE},
             {nullptr, "--validation", true, nullptr, KMX_PARAM_VALIDATION},
+            {nullptr, "--kernel-precision", true, "float32: FALKON's K_nM in float32 (half the cache)",
+             KMX_PARAM_KERNEL_PRECISION},
             {nullptr, "--cache-size", true, "K/M/G allowed; -v says which cache FALKON keeps", KMX_PARAM_CACHE_SIZE},
             {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
             {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},

@@ -2,7 +2,9 @@
 // products, residuals, known spectra, the Moore–Penrose conditions.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <initializer_list>
 #include <cstdio>
 #include <limits>
 #include <thread>
@@ -38,24 +40,79 @@ Matrix combine(double alpha, const Matrix &x, double beta, const Matrix &y) {
 
 // ------------------------------------------------------------------ BLAS
 
-TEST(Gemm, MatchesNaiveProductForAllTransposesAndThreads) {
-    std::mt19937_64 rng(11);
-    const int64_t shapes[][3] = {{7, 5, 3}, {1, 9, 4}, {13, 11, 17}, {64, 33, 65}, {5, 1, 1}, {3, 4, 0}};
-    const double alpha = -1.3, beta = 0.7;
+// Calls f(m, n, k, trans_a, trans_b, threads) for each shape {m, n, k},
+// each transpose of each operand and 1 and 2 threads, under a trace.
+template <class F>
+void for_each_gemm_case(std::initializer_list<std::array<int64_t, 3>> shapes, F &&f) {
     for (const auto &shape : shapes)
         for (Trans ta : {Trans::No, Trans::Yes})
             for (Trans tb : {Trans::No, Trans::Yes})
                 for (int threads : {1, 2}) {
-                    const int64_t m = shape[0], n = shape[1], k = shape[2];
-                    SCOPED_TRACE(::testing::Message() << "m=" << m << " n=" << n << " k=" << k << " op=" << name(ta)
-                                                      << name(tb) << " threads=" << threads);
-                    const Matrix a = random_operand(m, k, ta, rng), b = random_operand(k, n, tb, rng);
-                    Matrix c = random_matrix(m, n, rng, 5);
-                    const Matrix expected = combine(alpha, multiply(op(a, ta), op(b, tb)), beta, c);
-                    gemm(ta, tb, m, n, k, alpha, a.p(), a.ld, b.p(), b.ld, beta, c.p(), c.ld, threads);
-                    EXPECT_LT(relative_difference(c, expected), 1e-14);
-                    EXPECT_TRUE(padding_intact(c));
+                    SCOPED_TRACE(::testing::Message() << "m=" << shape[0] << " n=" << shape[1] << " k=" << shape[2]
+                                                      << " op=" << name(ta) << name(tb) << " threads=" << threads);
+                    f(shape[0], shape[1], shape[2], ta, tb, threads);
                 }
+}
+
+TEST(Gemm, MatchesNaiveProductForAllTransposesAndThreads) {
+    std::mt19937_64 rng(11);
+    const double alpha = -1.3, beta = 0.7;
+    for_each_gemm_case({{7, 5, 3}, {1, 9, 4}, {13, 11, 17}, {64, 33, 65}, {5, 1, 1}, {3, 4, 0}},
+                       [&](int64_t m, int64_t n, int64_t k, Trans ta, Trans tb, int threads) {
+                           const Matrix a = random_operand(m, k, ta, rng), b = random_operand(k, n, tb, rng);
+                           Matrix c = random_matrix(m, n, rng, 5);
+                           const Matrix expected = combine(alpha, multiply(op(a, ta), op(b, tb)), beta, c);
+                           gemm(ta, tb, m, n, k, alpha, a.p(), a.ld, b.p(), b.ld, beta, c.p(), c.ld, threads);
+                           EXPECT_LT(relative_difference(c, expected), 1e-14);
+                           EXPECT_TRUE(padding_intact(c));
+                       });
+}
+
+// A Matrix's values rounded to float, padding included (ld kept).
+std::vector<float> to_float(const Matrix &m) { return std::vector<float>(m.data.begin(), m.data.end()); }
+
+// sgemm against the naive product of the same float values in double: each
+// entry within 2 γ_k Σ|α a_il b_lj| + 2 u |β c_ij| + u |result| (u = 2⁻²⁴,
+// γ_k = k u / (1 − k u), Higham §3.5; the factor 2 is headroom), and the
+// padding (ld > cols) untouched.
+// One sgemm case: fails on an entry beyond its bound or a written padding
+// value; returns the largest error / bound.
+double sgemm_error_over_bound(int64_t m, int64_t n, int64_t k, Trans ta, Trans tb, int threads, std::mt19937_64 &rng) {
+    const float alpha = -1.25f, beta = 0.5f;
+    const double u = 0x1p-24, gamma_k = double(k) * u / (1 - double(k) * u);
+    const Matrix a = random_operand(m, k, ta, rng), b = random_operand(k, n, tb, rng), c0 = random_matrix(m, n, rng, 5);
+    std::vector<float> af = to_float(a), bf = to_float(b), cf = to_float(c0);
+    sgemm(ta, tb, m, n, k, alpha, af.data(), a.ld, bf.data(), b.ld, beta, cf.data(), c0.ld, threads);
+    double worst = 0;
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            double exact = 0, magnitude = 0;
+            for (int64_t l = 0; l < k; ++l) {
+                const double ail = af[size_t(ta == Trans::No ? i * a.ld + l : l * a.ld + i)];
+                const double blj = bf[size_t(tb == Trans::No ? l * b.ld + j : j * b.ld + l)];
+                exact += ail * blj;
+                magnitude += std::fabs(ail * blj);
+            }
+            const double c_ij = double(float(c0(i, j)));
+            const double expected = alpha * exact + beta * c_ij, got = cf[size_t(i * c0.ld + j)];
+            const double bound =
+                2 * gamma_k * std::fabs(alpha) * magnitude + 2 * u * std::fabs(beta * c_ij) + u * std::fabs(got);
+            EXPECT_LE(std::fabs(got - expected), bound) << "i=" << i << " j=" << j;
+            worst = std::max(worst, std::fabs(got - expected) / bound);
+        }
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = n; j < c0.ld; ++j) EXPECT_EQ(cf[size_t(i * c0.ld + j)], float(kPad));
+    return worst;
+}
+
+TEST(Sgemm, MatchesNaiveLoopWithinFloatRounding) {
+    std::mt19937_64 rng(12);
+    double worst = 0;
+    for_each_gemm_case({{7, 5, 3}, {13, 11, 300}, {64, 33, 65}, {1, 9, 4}, {3, 4, 0}},
+                       [&](int64_t m, int64_t n, int64_t k, Trans ta, Trans tb, int threads) {
+                           worst = std::max(worst, sgemm_error_over_bound(m, n, k, ta, tb, threads, rng));
+                       });
+    std::printf("  sgemm: largest error / bound %.3f\n", worst);
 }
 
 TEST(Gemm, BetaZeroOverwritesNaN) {
@@ -224,6 +281,12 @@ TEST(BlasArguments, AreRejectedBeforeBlisSeesThem) {
     expect_status(KMX_E_INVALID_ARGUMENT, [&] { gemm(Trans::Yes, Trans::No, 3, 2, 2, 1, p, 2, p, 2, 0, p, 2, 1); });
     expect_status(KMX_E_INVALID_ARGUMENT,
                   [&] { gemm(Trans::No, Trans::No, 2, 2, 2, 1, p, 2, p, 2, 0, nullptr, 2, 1); });
+    std::vector<float> floats(64, 1.0f);
+    float *f = floats.data();
+    expect_status(KMX_E_INVALID_ARGUMENT, [&] { sgemm(Trans::No, Trans::No, 2, -1, 2, 1, f, 2, f, 2, 0, f, 2, 1); });
+    expect_status(KMX_E_INVALID_ARGUMENT, [&] { sgemm(Trans::No, Trans::Yes, 2, 3, 2, 1, f, 2, f, 1, 0, f, 3, 1); });
+    expect_status(KMX_E_INVALID_ARGUMENT,
+                  [&] { sgemm(Trans::No, Trans::No, 2, 2, 2, 1, nullptr, 2, f, 2, 0, f, 2, 1); });
     expect_status(KMX_E_INVALID_ARGUMENT, [&] { syrk(Uplo::Lower, Trans::No, 3, 2, 1, p, 2, 0, p, 2, 1); });
     expect_status(KMX_E_INVALID_ARGUMENT, [&] { gemv(Trans::No, 2, 3, 1, p, 3, nullptr, 0, p, 1); });
     expect_status(KMX_E_INVALID_ARGUMENT, [&] { trsm(Side::Right, Uplo::Lower, Trans::No, 4, 3, 1, p, 2, p, 3); });
