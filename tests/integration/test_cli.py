@@ -49,6 +49,37 @@ class Cli(unittest.TestCase):
         self.assertIn("unknown option --bogus", out.stderr)
         self.assertEqual(run("kernel", "-g").returncode, 2)
 
+    def test_option_spellings_and_operands(self):
+        """--name=value as --name value; a misspelt option names the nearest; a missing or extra operand is
+        named; a flag given a value is refused; kmx help COMMAND is COMMAND --help."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        train = os.path.join(tmp.name, "train.libsvm")
+        write_head(LETTER, train, 300)
+        models = [os.path.join(tmp.name, name) for name in ("a.kmx", "b.kmx")]
+        self.assertEqual(run("train", "-s", "svm", "-c", "8", "-g", "16", train, models[0]).returncode, 0)
+        out = run("train", "--solver=svm", "--cost=8", "--gamma=16", train, models[1])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(models[0], "rb") as a, open(models[1], "rb") as b:
+            self.assertEqual(len(a.read()), len(b.read()))
+        for misspelt, nearest in (("--gama", "--gamma"), ("--thread", "--threads"), ("--solvr", "--solver")):
+            out = run("train", misspelt, "1", train, models[1])
+            self.assertEqual(out.returncode, 2)
+            self.assertIn("unknown option %s (did you mean %s?)" % (misspelt, nearest), out.stderr)
+        out = run("train", "--zzzzzz", "1", train, models[1])
+        self.assertNotIn("did you mean", out.stderr)
+        out = run("train", train)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("kmx train: missing operand MODEL_FILE", out.stderr)
+        out = run("predict", models[0], train, "out.txt", "extra")
+        self.assertIn("kmx predict: extra operand 'extra'", out.stderr)
+        out = run("train", "--ovr=1", train, models[1])
+        self.assertIn("option --ovr takes no value", out.stderr)
+        helped = run("help", "train")
+        self.assertEqual(helped.returncode, 0)
+        self.assertEqual(helped.stderr, run("train", "--help").stderr)
+        self.assertEqual(run("help", "nothing").returncode, 2)
+
     def test_params_lists_every_parameter_of_the_header_once(self):
         header = open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                                    "include", "kmx", "kmx.h")).read()

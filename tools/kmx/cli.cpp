@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <optional>
+#include <sstream>
 
 namespace kmx_cli {
 
@@ -55,30 +57,66 @@ std::string ParsedArgs::get(const char *long_name, const std::string &fallback) 
 }
 
 namespace {
-const OptionSpec *find_option(const std::vector<OptionSpec> &specs, const char *arg) {
+const OptionSpec *find_option(const std::vector<OptionSpec> &specs, const std::string &arg) {
     for (const OptionSpec &spec : specs)
-        if ((spec.short_name && std::strcmp(arg, spec.short_name) == 0) || std::strcmp(arg, spec.long_name) == 0)
-            return &spec;
+        if ((spec.short_name && arg == spec.short_name) || arg == spec.long_name) return &spec;
     return nullptr;
+}
+
+// Levenshtein distance: how many letters to insert, delete or change.
+size_t edit_distance(const std::string &a, const std::string &b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// "unknown option --gama (did you mean --gamma?)": the nearest long name
+// within a third of its length, if any.
+std::string unknown_option(const std::vector<OptionSpec> &specs, const std::string &arg) {
+    const OptionSpec *nearest = nullptr;
+    size_t best = arg.size() / 3 + 1;
+    for (const OptionSpec &spec : specs) {
+        const size_t distance = edit_distance(arg, spec.long_name);
+        if (distance < best) best = distance, nearest = &spec;
+    }
+    std::string message = "unknown option " + arg;
+    if (nearest) message += std::string(" (did you mean ") + nearest->long_name + "?)";
+    return message;
 }
 }  // namespace
 
 ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &specs) {
     ParsedArgs parsed;
     for (int i = 0; i < argc; ++i) {
-        const char *arg = argv[i];
-        if (arg[0] != '-' || arg[1] == '\0') {
-            parsed.positional.emplace_back(arg);
+        std::string arg = argv[i];
+        if (arg.size() < 2 || arg[0] != '-') {
+            parsed.positional.push_back(arg);
             continue;
         }
+        std::optional<std::string> attached;  // --name=value
+        const size_t equals = arg.find('=');
+        if (arg.compare(0, 2, "--") == 0 && equals != std::string::npos) {
+            attached = arg.substr(equals + 1);
+            arg.resize(equals);
+        }
         const OptionSpec *spec = find_option(specs, arg);
-        if (!spec) throw UsageError{std::string("unknown option ") + arg};
+        if (!spec) throw UsageError{unknown_option(specs, arg)};
         if (!spec->takes_value) {
+            if (attached) throw UsageError{"option " + arg + " takes no value"};
             parsed.options.emplace_back(spec->long_name, "");
             continue;
         }
-        if (i + 1 >= argc) throw UsageError{std::string("option ") + arg + " needs a value"};
-        parsed.options.emplace_back(spec->long_name, argv[++i]);
+        if (!attached && i + 1 >= argc) throw UsageError{"option " + arg + " needs a value"};
+        parsed.options.emplace_back(spec->long_name, attached ? *attached : argv[++i]);
     }
     return parsed;
 }
@@ -123,7 +161,8 @@ std::string param_value(const OptionSpec &spec, const std::string &text) {
     if (!spec.takes_value) return "1";
     if (spec.param == KMX_PARAM_MEMORY_BUDGET && text == "unlimited")
         return std::to_string((long long)kUnlimitedMemory);
-    if (spec.param == KMX_PARAM_MEMORY_BUDGET || spec.param == KMX_PARAM_CACHE_SIZE || spec.param == KMX_PARAM_MAX_BYTES)
+    if (spec.param == KMX_PARAM_MEMORY_BUDGET || spec.param == KMX_PARAM_CACHE_SIZE ||
+        spec.param == KMX_PARAM_MAX_BYTES)
         return std::to_string((long long)to_bytes(text, spec.long_name));
     return text;
 }
@@ -161,7 +200,37 @@ void print_options(const std::vector<OptionSpec> &specs) {
     }
 }
 
+namespace {
+// The operands a synopsis names after its options ("TRAIN_FILE", "[OUTPUT_FILE]").
+std::vector<std::string> operands(const char *synopsis) {
+    std::istringstream words(synopsis);
+    std::vector<std::string> names;
+    std::string word;
+    words >> word;           // the command
+    bool in_option = false;  // inside "[--name NAME]"
+    while (words >> word) {
+        const bool option = word[0] == '-' || word.compare(0, 2, "[-") == 0 || word == "[options]";
+        if (!in_option && !option) names.push_back(word);
+        in_option = (in_option || option) && word.back() != ']';
+    }
+    return names;
+}
+
+// "missing operand MODEL_FILE" or "extra operand 'x'" for `given` operands.
+std::string operand_problem(const char *synopsis, const std::vector<std::string> &given) {
+    const std::vector<std::string> names = operands(synopsis);
+    size_t required = 0;
+    while (required < names.size() && names[required][0] != '[') ++required;
+    if (given.size() < required) return "missing operand " + names[given.size()];
+    if (given.size() > names.size()) return "extra operand '" + given[names.size()] + "'";
+    return "";
+}
+}  // namespace
+
 int usage(const ParsedArgs &args, const char *synopsis, const std::vector<OptionSpec> &specs) {
+    const std::string problem = args.has("--help") ? "" : operand_problem(synopsis, args.positional);
+    if (!problem.empty())
+        std::fprintf(stderr, "kmx %.*s: %s\n", int(std::strcspn(synopsis, " ")), synopsis, problem.c_str());
     std::fprintf(stderr, "usage: kmx %s\n", synopsis);
     print_options(specs);
     return args.has("--help") ? 0 : 2;
@@ -298,9 +367,9 @@ int draw_progress(void *user, double fraction, const char *phase) {
     bar.drawn_at = elapsed;
     bar.drawn = true;
     const int width = 40, filled = percent * width / 100;
-    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s %7s %-11s", filled, "========================================",
-                 width - filled, "", percent, phase, duration_text(elapsed).c_str(),
-                 eta_text(fraction, elapsed).c_str());
+    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24.24s %7s %-11s", filled,
+                 "========================================", width - filled, "", percent, phase,
+                 duration_text(elapsed).c_str(), eta_text(fraction, elapsed).c_str());
     std::fflush(stderr);
     return 0;
 }

@@ -89,7 +89,28 @@ const Command kCommands[] = {
 void usage() {
     std::fprintf(stderr, "usage: kmx COMMAND [options] FILES\n\ncommands:\n");
     for (const Command &command : kCommands) std::fprintf(stderr, "  %-10s %s\n", command.name, command.summary);
-    std::fprintf(stderr, "\n'kmx COMMAND --help' describes a command's options.\n");
+    std::fprintf(stderr, "\n'kmx help COMMAND' or 'kmx COMMAND --help' describes a command's options.\n");
+}
+
+// kmx help [COMMAND]: the list of commands, or COMMAND --help.
+int run_help(int argc, char **argv) {
+    if (argc == 0) {
+        usage();
+        return 0;
+    }
+    for (const Command &command : kCommands) {
+        if (std::strcmp(argv[0], command.name) != 0) continue;
+        if (command.run == run_version) {
+            std::fprintf(stderr, "usage: kmx version [-v]\n  %s\n", command.summary);
+            return 0;
+        }
+        char help[] = "--help";
+        char *args[] = {help, nullptr};
+        return command.run(1, args);
+    }
+    std::fprintf(stderr, "kmx help: unknown command '%s'\n\n", argv[0]);
+    usage();
+    return 2;
 }
 
 }  // namespace
@@ -114,6 +135,7 @@ int main(int argc, char **argv) {
         return argc < 2 ? 2 : 0;
     }
     if (std::strcmp(argv[1], "--version") == 0) return run_version(0, argv);
+    if (std::strcmp(argv[1], "help") == 0) return run_help(argc - 2, argv + 2);
     for (const Command &command : kCommands) {
         if (std::strcmp(argv[1], command.name) != 0) continue;
         try {
