@@ -45,7 +45,7 @@ def main():
             _, _, loading_mb, _ = timed([binary, "info", "--threads", str(a.threads), train])
             m = falkon_centers(n)
             runs = {
-                "falkon": (["-s", "falkon", "-m", str(m)], 8 * n * m + 8 * m * m),
+                "falkon": (["-s", "falkon", "--num-centers", str(m)], 8 * n * m + 8 * m * m),
                 "meka-krr": (["-s", "meka-krr", "--rank", str(a.rank), "--clusters", str(a.clusters)],
                              8 * n * a.rank + 8 * (a.clusters * a.rank) ** 2),
             }

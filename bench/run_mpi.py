@@ -73,7 +73,7 @@ def kmx_train(args, kmx, solver, data, m, ranks, stages, tmp):
         method = ["-s", "nystrom-tron", "-c", str(args.c), "--stages", str(stages)]
     if args.cache_size:
         method += ["--cache-size", args.cache_size]
-    train = ["/usr/bin/time", "-f", "peak_kb=%M", kmx, "train", *method, "-g", str(args.gamma), "-m", str(m),
+    train = ["/usr/bin/time", "-f", "peak_kb=%M", kmx, "train", *method, "-g", str(args.gamma), "--num-centers", str(m),
              "--threads", "1", "-v", data, model]
     if ranks > 1:
         train = ["mpirun", "--oversubscribe", "--bind-to", "core", "-n", str(ranks)] + train

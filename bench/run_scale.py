@@ -97,7 +97,7 @@ def available_bytes():
 
 def kmx_run(binary, method, train, test, c, gamma, n, threads, tmp, limit):
     model = os.path.join(tmp, f"kmx.{method}.model")
-    extra = ["--lambda", str(LAMBDA), "-m", str(falkon_centers(n))] if method == "falkon" else ["-c", str(c), "--cache-size", LIBSVM_CACHE]
+    extra = ["--lambda", str(LAMBDA), "--num-centers", str(falkon_centers(n))] if method == "falkon" else ["-c", str(c), "--cache-size", LIBSVM_CACHE]
     _, train_s, mb, cpu = timed([binary, "train", "-s", method, "-g", str(gamma), "--threads", str(threads), *extra,
                                  train, model], limit)
     out, _, _, _ = timed([binary, "predict", "--threads", str(threads), model, test])

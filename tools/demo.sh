@@ -34,5 +34,5 @@ $kmx predict --threads "$threads" "$models/letter.kmxp" $test
 echo; echo "== kmx export --c: the predictor as a C header for the inference subset (<kmx/kmx_infer.h>)"
 $kmx export --c --name letter_predictor "$models/letter.kmxp" "$models/letter_predictor.h"
 echo; echo "== kmx train -s falkon: Nystrom kernel ridge regression by preconditioned CG, then predict"
-$kmx train -s falkon -g 16 -l 1e-6 -m 2000 --threads "$threads" $train "$models/falkon.kmx"
+$kmx train -s falkon -g 16 -l 1e-6 --num-centers 2000 --threads "$threads" $train "$models/falkon.kmx"
 $kmx predict --threads "$threads" "$models/falkon.kmx" $test

@@ -75,10 +75,50 @@ class Cli(unittest.TestCase):
         self.assertIn("kmx predict: extra operand 'extra'", out.stderr)
         out = run("train", "--ovr=1", train, models[1])
         self.assertIn("option --ovr takes no value", out.stderr)
+        self.assertEqual(run("help", "nothing").returncode, 2)
         helped = run("help", "train")
         self.assertEqual(helped.returncode, 0)
         self.assertEqual(helped.stderr, run("train", "--help").stderr)
-        self.assertEqual(run("help", "nothing").returncode, 2)
+
+    def test_libsvm_letters_mean_what_they_mean_to_svm_train(self):
+        """-t numbers, -h shrinking, -m cache MB, -wLABEL weights and -q as svm-train/svm-predict; -v N, -b 1,
+        -n and -t 4 refused (exit 2, no model written). A weight w on every class is C × w: the same model."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        train = os.path.join(tmp.name, "train.libsvm")
+        write_head(LETTER, train, 400)
+        path = lambda name: os.path.join(tmp.name, name)
+
+        def trained(name, *options):
+            out = run("train", "-s", "svm", *options, train, path(name))
+            self.assertEqual(out.returncode, 0, out.stderr)
+            info = run("info", path(name)).stdout
+            return [line for line in info.splitlines() if line.startswith(("sv ", "objective"))], out.stdout
+
+        self.assertEqual(trained("t0.kmx", "-t", "0")[0], trained("linear.kmx", "-k", "linear")[0])
+        self.assertEqual(trained("t2.kmx", "-t", "2", "-g", "16")[0], trained("rbf.kmx", "-g", "16")[0])
+        self.assertEqual(trained("h0.kmx", "-h", "0", "-g", "16")[0],
+                         trained("shrink0.kmx", "--shrinking", "0", "-g", "16")[0])
+        self.assertEqual(trained("m.kmx", "-m", "1", "-g", "16")[0],
+                         trained("cache.kmx", "--cache-size=1M", "-g", "16")[0])
+        # γ = 1: some α reach C here, so C matters (at γ = 16 none does on these rows).
+        weighted, _ = trained("w.kmx", "-c", "0.5", "-w1", "2", "-w-1", "2", "-g", "1")
+        self.assertEqual(weighted, trained("c8.kmx", "-c", "1", "-g", "1")[0])
+        self.assertNotEqual(weighted, trained("c05.kmx", "-c", "0.5", "-g", "1")[0])
+        self.assertNotEqual(trained("w1.kmx", "-c", "0.5", "-w1", "3", "-g", "1")[0], weighted)
+        self.assertEqual(trained("q.kmx", "-q", "-g", "16")[1], "")
+        for options, words in ((["-v", "5"], "cross-validation"), (["-b", "1"], "probability"), (["-n", "0.5"], "nu"),
+                               (["-t", "4"], "precomputed"), (["-t", "7"], "0 (linear)"), (["-h"], "shrinking"),
+                               (["-w1"], "-w1")):
+            out = run("train", "-s", "svm", *options, train, path("refused.kmx"))
+            self.assertEqual(out.returncode, 2, options)
+            self.assertIn(words, out.stderr)
+            self.assertFalse(os.path.exists(path("refused.kmx")))
+        labels = path("labels.txt")
+        out = run("predict", "-q", path("c8.kmx"), train, labels)
+        self.assertEqual((out.returncode, out.stdout), (0, ""))
+        self.assertEqual(len(open(labels).read().split()), 400)
+        self.assertIn("probability", run("predict", "-b", "1", path("c8.kmx"), train).stderr)
 
     def test_params_lists_every_parameter_of_the_header_once(self):
         header = open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -188,7 +228,7 @@ class NystromTron(LetterFiles):
 
     def test_train_predict_compress(self):
         model, labels, predictor, compressed = (self.path(n) for n in ("t.kmx", "t.out", "t.kmxp", "c.out"))
-        out = run("train", "-s", "nystrom-tron", "-g", "16", "-m", "500", "--stages", "2", "--centers", "kmeans",
+        out = run("train", "-s", "nystrom-tron", "-g", "16", "--num-centers", "500", "--stages", "2", "--centers", "kmeans",
                   self.train, model)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertRegex(out.stdout, r"^trained nystrom-tron: n=2000 d=16 classes=2 sv=500 time=\S+s\n$")
@@ -206,7 +246,7 @@ class NystromTron(LetterFiles):
     def test_bad_options_fail_and_write_nothing(self):
         cases = [(["--loss", "logistic", "--task", "regression"], "regression takes loss=squared"),
                  (["--centers", "leverage"], "uniform or kmeans"),
-                 (["-m", "5000"], "at most n = 2000"),
+                 (["--num-centers", "5000"], "at most n = 2000"),
                  (["-c", "0"], "C = 0"),
                  (["--stages", "31"], "stages")]
         for extra, words in cases:
@@ -420,7 +460,7 @@ class KernelRidge(LetterFiles):
         for solver, floor in floors.items():
             with self.subTest(solver=solver):
                 model = self.path(solver + ".kmx")
-                out = run("train", "-s", solver, "-g", "16", "-l", "1e-5", "-m", "1000", self.train, model)
+                out = run("train", "-s", solver, "-g", "16", "-l", "1e-5", "--num-centers", "1000", self.train, model)
                 self.assertEqual(out.returncode, 0, out.stderr)
                 self.assertRegex(out.stdout, r"^trained " + solver + r": n=2000 d=16 classes=2 sv=\d+ time=\S+s\n$")
                 out = run("predict", model, self.test)
@@ -432,7 +472,7 @@ class KernelRidge(LetterFiles):
         outputs = []
         for extra in ([], ["--cache-size", "64M"]):
             model, labels = self.path("f.kmx"), self.path("f%d.out" % len(outputs))
-            out = run("train", "-s", "falkon", "-g", "16", "-m", "500", *extra, self.train, model)
+            out = run("train", "-s", "falkon", "-g", "16", "--num-centers", "500", *extra, self.train, model)
             self.assertEqual(out.returncode, 0, out.stderr)
             out = run("predict", model, self.test, labels)
             self.assertEqual(out.returncode, 0, out.stderr)
@@ -445,8 +485,8 @@ class KernelRidge(LetterFiles):
         labels = {}
         for precision in ("float64", "float32"):
             model, out_file = self.path(precision + ".kmx"), self.path(precision + ".out")
-            out = run("train", "-s", "falkon", "-g", "16", "-l", "1e-5", "-m", "1000", "--kernel-precision", precision,
-                      "-v", self.train, model)
+            out = run("train", "-s", "falkon", "-g", "16", "-l", "1e-5", "--num-centers", "1000", "--kernel-precision", precision,
+                      "--verbose", self.train, model)
             self.assertEqual(out.returncode, 0, out.stderr)
             self.assertIn("K_nM cached (" + precision, out.stderr)
             out = run("predict", model, self.test, out_file)
@@ -467,7 +507,7 @@ class KernelRidge(LetterFiles):
         out = run("train", "-s", "falkon", "-l", "0", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)
         self.assertIn("lambda", out.stderr)
-        out = run("train", "-s", "falkon", "-m", "5000", self.train, self.path("x.kmx"))
+        out = run("train", "-s", "falkon", "--num-centers", "5000", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)
         self.assertFalse(os.path.exists(self.path("x.kmx")))
 
@@ -680,7 +720,7 @@ class Convert(LetterFiles):
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("rows      2000", out.stdout)
         self.assertIn("storage   dense (32000 stored values, float64)", out.stdout)
-        for solver, options in [("dcsvm", ["-c", "8"]), ("falkon", ["-m", "200", "-l", "1e-6"])]:
+        for solver, options in [("dcsvm", ["-c", "8"]), ("falkon", ["--num-centers", "200", "-l", "1e-6"])]:
             with self.subTest(solver=solver):
                 from_text, model = self.train_bytes(self.train, solver, *options)
                 from_kmxd, _ = self.train_bytes(train, solver, *options)
@@ -706,9 +746,9 @@ class Convert(LetterFiles):
         rounded = self.path("rounded.libsvm")
         write_rounded_to_float32(self.train, rounded)
         methods = [("svm", ["-c", "8"]), ("dcsvm", ["-c", "8"]), ("dcsvm-early", ["-c", "8", "--early-level", "1"]),
-                   ("bka", ["-c", "8"]), ("krr", ["-l", "1e-4"]), ("nystrom-krr", ["-m", "100", "-l", "1e-6"]),
+                   ("bka", ["-c", "8"]), ("krr", ["-l", "1e-4"]), ("nystrom-krr", ["--num-centers", "100", "-l", "1e-6"]),
                    ("meka-krr", ["--rank", "16", "--clusters", "4", "-l", "1e-6"]),
-                   ("falkon", ["-m", "200", "-l", "1e-6"])]
+                   ("falkon", ["--num-centers", "200", "-l", "1e-6"])]
         for solver, options in methods:
             with self.subTest(solver=solver):
                 from_rounded, model = self.train_bytes(rounded, solver, *options)

@@ -81,10 +81,10 @@ def check_c_api(tmp):
 
 
 METHODS = {
-    "falkon": ["-s", "falkon", "-g", "0.02", "-l", "1e-4", "-m", "200", "--iterations", "30"],
-    "falkon-lambda-1e-6": ["-s", "falkon", "-g", "0.02", "-l", "1e-6", "-m", "200", "--iterations", "30"],
-    "nystrom-tron": ["-s", "nystrom-tron", "-g", "0.02", "-m", "200", "--stages", "2"],
-    "nystrom-tron-tight": ["-s", "nystrom-tron", "-g", "0.02", "-m", "200", "--stages", "2", "-e", "1e-12"],
+    "falkon": ["-s", "falkon", "-g", "0.02", "-l", "1e-4", "--num-centers", "200", "--iterations", "30"],
+    "falkon-lambda-1e-6": ["-s", "falkon", "-g", "0.02", "-l", "1e-6", "--num-centers", "200", "--iterations", "30"],
+    "nystrom-tron": ["-s", "nystrom-tron", "-g", "0.02", "--num-centers", "200", "--stages", "2"],
+    "nystrom-tron-tight": ["-s", "nystrom-tron", "-g", "0.02", "--num-centers", "200", "--stages", "2", "-e", "1e-12"],
 }
 # How close P ranks' models must be to one process's: β and decision values
 # within 1e-8 relative (the issue's bound), the same labels. Before the sums
@@ -119,7 +119,7 @@ def check_method(tmp, method, data, rank_counts=(1, 2, 3, 4)):
 def allreduced_per_step(m):
     """2 ranks, one stage of basis m: the bytes rank 0 AllReduced per Newton
     or CG step, from -v ("... N Newton steps, K CG steps, ..., B bytes AllReduced")."""
-    args = [KMX, "train", "-s", "nystrom-tron", "-g", "0.02", "-m", str(m), "--threads", "1", "-v",
+    args = [KMX, "train", "-s", "nystrom-tron", "-g", "0.02", "--num-centers", str(m), "--threads", "1", "--verbose",
             TRAIN, os.devnull]
     code, out, err, _ = run(args, 2)
     found = re.search(r"(\d+) Newton steps, (\d+) CG steps, .*, (\d+) bytes AllReduced", err)

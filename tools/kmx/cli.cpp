@@ -35,12 +35,33 @@ const OptionSpec kKernelOptions[4] = {
     {"-r", "--coef0", true, nullptr, KMX_PARAM_COEF0},
 };
 
+// The command's own options, then the shared ones; a shared option whose
+// short name the command uses for something else (train's -h and -v, as
+// LIBSVM's svm-train) keeps its long name only.
 std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel) {
-    if (kernel) own.insert(own.end(), std::begin(kKernelOptions), std::end(kKernelOptions));
-    own.push_back(kFormatOption);
-    own.push_back({"-h", "--help", false, "show this help"});
-    own.insert(own.end(), std::begin(kContextOptions), std::end(kContextOptions));
+    std::vector<OptionSpec> shared;
+    if (kernel) shared.insert(shared.end(), std::begin(kKernelOptions), std::end(kKernelOptions));
+    shared.push_back(kFormatOption);
+    shared.push_back({"-h", "--help", false, "show this help"});
+    shared.insert(shared.end(), std::begin(kContextOptions), std::end(kContextOptions));
+    const size_t own_count = own.size();
+    for (OptionSpec spec : shared) {
+        for (size_t i = 0; i < own_count && spec.short_name; ++i)
+            if (own[i].short_name && std::strcmp(own[i].short_name, spec.short_name) == 0) spec.short_name = nullptr;
+        own.push_back(spec);
+    }
     return own;
+}
+
+void refuse_libsvm_options(const ParsedArgs &args) {
+    if (args.has("--cross-validation"))
+        throw UsageError{"-v " + args.get("--cross-validation", "") +
+                         " is LIBSVM's cross-validation, which kmx does not have yet (--verbose logs what the "
+                         "library does)"};
+    if (args.has("--probability") && args.get("--probability", "") != "0")
+        throw UsageError{"-b " + args.get("--probability", "") +
+                         ": kmx has no probability estimates yet (LIBSVM's -b 1); -b 0 is the default"};
+    if (args.has("--nu")) throw UsageError{"-n (LIBSVM's nu) is refused: kmx has no nu-SVM or one-class SVM yet"};
 }
 
 bool ParsedArgs::has(const char *long_name) const {
@@ -115,7 +136,9 @@ ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &spec
             parsed.options.emplace_back(spec->long_name, "");
             continue;
         }
-        if (!attached && i + 1 >= argc) throw UsageError{"option " + arg + " needs a value"};
+        if (!attached && i + 1 >= argc)
+            throw UsageError{"option " + arg + " needs a value" +
+                             (arg == "-h" ? " (LIBSVM's shrinking, 0 or 1; --help shows the help)" : "")};
         parsed.options.emplace_back(spec->long_name, attached ? *attached : argv[++i]);
     }
     return parsed;
@@ -156,14 +179,25 @@ std::string option_help(const OptionSpec &spec) {
     return help;
 }
 
+// LIBSVM's -t numbers as kmx's kernel names.
+std::string libsvm_kernel(const std::string &number) {
+    static const char *const kNames[] = {"linear", "polynomial", "rbf", "sigmoid"};
+    if (number.size() == 1 && number[0] >= '0' && number[0] <= '3') return kNames[number[0] - '0'];
+    if (number == "4") throw UsageError{"-t 4 (LIBSVM's precomputed kernel) is not in kmx yet"};
+    throw UsageError{"-t must be LIBSVM's 0 (linear), 1 (polynomial), 2 (rbf) or 3 (sigmoid), not '" + number +
+                     "' (-k takes kmx's kernel names)"};
+}
+
 // The option's value as the parameter string takes it.
 std::string param_value(const OptionSpec &spec, const std::string &text) {
     if (!spec.takes_value) return "1";
     if (spec.param == KMX_PARAM_MEMORY_BUDGET && text == "unlimited")
         return std::to_string((long long)kUnlimitedMemory);
-    if (spec.param == KMX_PARAM_MEMORY_BUDGET || spec.param == KMX_PARAM_CACHE_SIZE ||
-        spec.param == KMX_PARAM_MAX_BYTES)
+    if (spec.param == KMX_PARAM_CACHE_SIZE)  // MB, as LIBSVM's -m, unless a suffix says otherwise
+        return std::to_string((long long)to_bytes(text, spec.long_name, 1 << 20));
+    if (spec.param == KMX_PARAM_MEMORY_BUDGET || spec.param == KMX_PARAM_MAX_BYTES)
         return std::to_string((long long)to_bytes(text, spec.long_name));
+    if (std::strcmp(spec.long_name, "--kernel-type") == 0) return libsvm_kernel(text);
     return text;
 }
 }  // namespace
@@ -297,9 +331,9 @@ Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs
     return make<Dataset>(kmx_dataset_load, ctx, path.c_str(), format_option(args));
 }
 
-double to_bytes(const std::string &text, const char *name) {
+double to_bytes(const std::string &text, const char *name, double unit) {
     static const char kSuffixes[] = "KMG";
-    double scale = 1;
+    double scale = unit;
     std::string number = text;
     const char *suffix =
         text.empty() ? nullptr : std::strchr(kSuffixes, std::toupper(static_cast<unsigned char>(text.back())));
@@ -311,6 +345,7 @@ double to_bytes(const std::string &text, const char *name) {
 }
 
 Kernel make_kernel(const ParsedArgs &args, const std::vector<OptionSpec> &specs) {
+    if (args.has("--kernel") && args.has("--kernel-type")) throw UsageError{"-k and -t exclude each other"};
     return make<Kernel>(kmx_kernel_create_from_string, param_string(args, specs, KMX_PARAM_OWNER_KERNEL).c_str());
 }
 

@@ -79,7 +79,7 @@ double to_double(const std::string &text, const char *name);
 // (--memory takes bytes with an optional K, M or G suffix: 512M, 2G).
 Context make_context(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
 extern const OptionSpec kContextOptions[5];
-double to_bytes(const std::string &text, const char *name);
+double to_bytes(const std::string &text, const char *name, double unit = 1);  // unit: of a number without K/M/G
 
 // -f/--format: auto (default), libsvm, csv or kmxd.
 extern const OptionSpec kFormatOption;
@@ -101,6 +101,9 @@ Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs
 // A command's full option list: its own options, then the kernel options
 // (kernel = true), -f/--format, -h/--help and all four context options.
 std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel);
+// LIBSVM's letters kmx has no counterpart for (-v N cross-validation, -b 1
+// probabilities, -n nu): a UsageError saying so, when given.
+void refuse_libsvm_options(const ParsedArgs &args);
 
 // --format: auto (default), libsvm, csv or kmxd.
 kmx_format format_option(const ParsedArgs &args);

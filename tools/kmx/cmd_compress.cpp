@@ -59,11 +59,11 @@ const char *storage_detail(double storage) {
 void print_budget_choice(const kmx_predictor *predictor, const char *prefix) {
     const double accuracy = predictor_info(predictor, KMX_PREDICTOR_VALIDATION_ACCURACY);
     if (std::isnan(accuracy)) return;
-    std::printf("%slandmarks per leaf=%g validation accuracy=%.2f%% validation us/row=%.4g (this machine, when built) "
-                "of %g candidates\n",
-                prefix, predictor_info(predictor, KMX_PREDICTOR_LANDMARKS_PER_LEAF), 100 * accuracy,
-                predictor_info(predictor, KMX_PREDICTOR_VALIDATION_US),
-                predictor_info(predictor, KMX_PREDICTOR_CANDIDATES));
+    std::printf(
+        "%slandmarks per leaf=%g validation accuracy=%.2f%% validation us/row=%.4g (this machine, when built) "
+        "of %g candidates\n",
+        prefix, predictor_info(predictor, KMX_PREDICTOR_LANDMARKS_PER_LEAF), 100 * accuracy,
+        predictor_info(predictor, KMX_PREDICTOR_VALIDATION_US), predictor_info(predictor, KMX_PREDICTOR_CANDIDATES));
 }
 
 }  // namespace

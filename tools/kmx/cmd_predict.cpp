@@ -16,7 +16,12 @@ namespace {
 
 const std::vector<OptionSpec> &predict_options() {
     static const std::vector<OptionSpec> specs = {
-        kFormatOption,      {"-h", "--help", false, "show this help"}, kContextOptions[0], kContextOptions[2],
+        kFormatOption,
+        {"-h", "--help", false, "show this help"},
+        {"-q", "--quiet", false, "print nothing (LIBSVM's -q); the labels still go to OUTPUT_FILE"},
+        {"-b", "--probability", true, "LIBSVM's probability estimates: only 0 (kmx has none yet)"},
+        kContextOptions[0],
+        kContextOptions[2],
         kContextOptions[4],
     };
     return specs;
@@ -97,10 +102,12 @@ int run_predict(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, predict_options());
     if (args.has("--help") || args.positional.size() < 2 || args.positional.size() > 3)
         return usage(args, "predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE]", predict_options());
+    refuse_libsvm_options(args);
     const Context ctx = make_context(args, predict_options());
     const Predictions p =
         predict_file(ctx.get(), args.positional[0].c_str(), args.positional[1].c_str(), format_option(args));
     if (args.positional.size() == 3) write_labels(args.positional[2].c_str(), p.predicted);
+    if (args.has("--quiet")) return 0;
     if (p.regression)
         report_rmse(p.predicted, p.truth);
     else

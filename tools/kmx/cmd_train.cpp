@@ -28,14 +28,23 @@ const std::vector<OptionSpec> &train_options() {
             {nullptr, "--sample-size", true, nullptr, KMX_PARAM_SAMPLE_SIZE},
             {"-l", "--lambda", true, nullptr, KMX_PARAM_LAMBDA},
             {nullptr, "--task", true, nullptr, KMX_PARAM_TASK},
-            {"-m", "--num-centers", true, nullptr, KMX_PARAM_CENTERS},
+            {nullptr, "--num-centers", true, nullptr, KMX_PARAM_CENTERS},
             {nullptr, "--centers", true, nullptr, KMX_PARAM_CENTER_METHOD},
             {nullptr, "--iterations", true, nullptr, KMX_PARAM_ITERATIONS},
             {nullptr, "--tolerance", true, nullptr, KMX_PARAM_TOLERANCE},
             {nullptr, "--validation", true, nullptr, KMX_PARAM_VALIDATION},
             {nullptr, "--kernel-precision", true, "float32: FALKON's K_nM in float32 (half the cache)",
              KMX_PARAM_KERNEL_PRECISION},
-            {nullptr, "--cache-size", true, "K/M/G allowed; -v says which cache FALKON keeps", KMX_PARAM_CACHE_SIZE},
+            {"-m", "--cache-size", true,
+             "MB as LIBSVM's -m, or with a K/M/G suffix; --verbose says which cache FALKON keeps",
+             KMX_PARAM_CACHE_SIZE},
+            {"-h", "--shrinking", true, nullptr, KMX_PARAM_SHRINKING},
+            {"-t", "--kernel-type", true, "LIBSVM's kernel numbers: 0 linear, 1 polynomial, 2 rbf, 3 sigmoid",
+             KMX_PARAM_KERNEL},
+            {"-q", "--quiet", false, "print nothing when training succeeds (LIBSVM's -q)"},
+            {"-v", "--cross-validation", true, "LIBSVM's n-fold cross-validation: not in kmx yet, refused"},
+            {"-b", "--probability", true, "LIBSVM's probability estimates: only 0 (kmx has none yet)"},
+            {"-n", "--nu", true, "LIBSVM's nu: refused (kmx has no nu-SVM yet)"},
             {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
             {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
             {nullptr, "--threshold", true, nullptr, KMX_PARAM_THRESHOLD},
@@ -57,6 +66,25 @@ Solver make_solver(const ParsedArgs &args) {
     return make<Solver>(kmx_solver_create_from_string, params.c_str());
 }
 
+// LIBSVM's -wLABEL WEIGHT (C × WEIGHT for the class LABEL, e.g. -w1 2 -w-1 0.5),
+// taken out of argv; the other arguments into `rest`.
+struct ClassWeight {
+    double label, weight;
+};
+std::vector<ClassWeight> class_weights(int argc, char **argv, std::vector<char *> &rest) {
+    std::vector<ClassWeight> weights;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.size() < 3 || arg.compare(0, 2, "-w") != 0) {
+            rest.push_back(argv[i]);
+            continue;
+        }
+        if (i + 1 >= argc) throw UsageError{"option " + arg + " needs a weight (LIBSVM's -wLABEL WEIGHT)"};
+        weights.push_back({to_double(arg.substr(2), "the label of -wLABEL"), to_double(argv[++i], arg.c_str())});
+    }
+    return weights;
+}
+
 // The methods that train across ranks: every sum over rows is AllReduced.
 void check_distributed(const ParsedArgs &args) {
     if (ranks().size == 1) return;
@@ -76,11 +104,15 @@ Dataset load_training_data(kmx_context *ctx, const std::string &path, const Pars
 }  // namespace
 
 int run_train(int argc, char **argv) {
-    const ParsedArgs args = parse_args(argc, argv, train_options());
+    std::vector<char *> rest;
+    const std::vector<ClassWeight> weights = class_weights(argc, argv, rest);
+    const ParsedArgs args = parse_args(int(rest.size()), rest.data(), train_options());
     if (args.has("--help") || args.positional.size() != 2)
         return usage(args, "train [options] TRAIN_FILE MODEL_FILE", train_options());
+    refuse_libsvm_options(args);
     check_distributed(args);
     const Solver solver = make_solver(args);
+    for (const ClassWeight &w : weights) check(kmx_solver_set_class_weight(solver.get(), w.label, w.weight));
     const Kernel kernel = make_kernel(args, train_options());
     const Context ctx = make_context(args, train_options());
     attach_ranks(ctx.get());
@@ -103,6 +135,7 @@ int run_train(int argc, char **argv) {
     d = max_over_ranks(d);
     if (ranks().rank != 0) return 0;  // every rank holds the same model: rank 0 writes it
     check(kmx_model_save(model.get(), args.positional[1].c_str()));
+    if (args.has("--quiet")) return 0;
     std::printf("trained %s: n=%lld d=%lld classes=%g sv=%g time=%.3fs\n",
                 method_name(model_info(model.get(), KMX_INFO_METHOD)).c_str(), (long long)n, (long long)d,
                 model_info(model.get(), KMX_INFO_CLASSES), model_info(model.get(), KMX_INFO_SUPPORT_VECTORS), seconds);
