@@ -174,6 +174,7 @@ class Cli(unittest.TestCase):
         n, gamma = 40, 0.7
         out = run("kernel", "-k", "rbf", "-g", str(gamma), "-n", str(n), "-m", str(n), "--repeat", "1", LETTER)
         self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("kernel    rbf gamma=%g\n" % gamma, out.stdout)  # no coef0 or degree an RBF does not use
         mean = float(out.stdout.split("mean K")[1].split()[0])
         x = read_libsvm_rows(LETTER, n, 16)
         expected = sum(math.exp(-gamma * sum((a - b) ** 2 for a, b in zip(xi, xj))) for xi in x for xj in x) / n**2
@@ -436,7 +437,7 @@ class KernelRidge(LetterFiles):
         gamma, lam = 0.5, 1e-3
         out = run("train", "-s", "krr", "-g", str(gamma), "-l", str(lam), self.BOSTON, model)
         self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertRegex(out.stdout, r"^trained krr: n=106 d=13 classes=0 sv=106 time=\S+s\n$")
+        self.assertRegex(out.stdout, r"^trained krr: n=106 d=13 regression sv=106 time=\S+s\n$")
         out = run("predict", model, self.BOSTON, labels)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertRegex(out.stdout.splitlines()[0], r"^rmse = \S+$")

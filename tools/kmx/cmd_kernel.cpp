@@ -33,8 +33,14 @@ void print_kernel(const kmx_kernel *kernel, int64_t cols) {
     check(kmx_kernel_get_param(&gamma, kernel, KMX_PARAM_GAMMA));
     check(kmx_kernel_get_param(&coef0, kernel, KMX_PARAM_COEF0));
     check(kmx_kernel_get_param(&degree, kernel, KMX_PARAM_DEGREE));
-    std::printf("kernel    %s gamma=%g%s coef0=%g degree=%g\n", kmx_param_value_name(KMX_PARAM_KERNEL, type),
-                gamma > 0 ? gamma : 1.0 / double(cols), gamma > 0 ? "" : " (auto: 1/columns)", coef0, degree);
+    // Only what the kernel uses: linear none, rbf/laplacian γ, sigmoid γ and coef0, polynomial all three.
+    const kmx_kernel_type kind = kmx_kernel_type(type);
+    std::printf("kernel    %s", kmx_param_value_name(KMX_PARAM_KERNEL, type));
+    if (kind != KMX_KERNEL_LINEAR)
+        std::printf(" gamma=%g%s", gamma > 0 ? gamma : 1.0 / double(cols), gamma > 0 ? "" : " (auto: 1/columns)");
+    if (kind == KMX_KERNEL_POLYNOMIAL || kind == KMX_KERNEL_SIGMOID) std::printf(" coef0=%g", coef0);
+    if (kind == KMX_KERNEL_POLYNOMIAL) std::printf(" degree=%g", degree);
+    std::printf("\n");
 }
 
 }  // namespace

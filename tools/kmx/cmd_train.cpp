@@ -136,9 +136,12 @@ int run_train(int argc, char **argv) {
     if (ranks().rank != 0) return 0;  // every rank holds the same model: rank 0 writes it
     check(kmx_model_save(model.get(), args.positional[1].c_str()));
     if (args.has("--quiet")) return 0;
-    std::printf("trained %s: n=%lld d=%lld classes=%g sv=%g time=%.3fs\n",
-                method_name(model_info(model.get(), KMX_INFO_METHOD)).c_str(), (long long)n, (long long)d,
-                model_info(model.get(), KMX_INFO_CLASSES), model_info(model.get(), KMX_INFO_SUPPORT_VECTORS), seconds);
+    const bool regression = model_info(model.get(), KMX_INFO_TASK) == KMX_TASK_REGRESSION;
+    const std::string task =
+        regression ? "regression" : "classes=" + std::to_string((long long)model_info(model.get(), KMX_INFO_CLASSES));
+    std::printf("trained %s: n=%lld d=%lld %s sv=%g time=%.3fs\n",
+                method_name(model_info(model.get(), KMX_INFO_METHOD)).c_str(), (long long)n, (long long)d, task.c_str(),
+                model_info(model.get(), KMX_INFO_SUPPORT_VECTORS), seconds);
     return 0;
 }
 
