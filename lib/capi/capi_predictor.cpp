@@ -96,6 +96,11 @@ Built build(Context &ctx, const Model &model, const Dataset &train, const char *
                  "parameter %s applies to SVM classifiers; a kernel ridge regression or SVR model's "
                  "predictor keeps the model's own centers (support vectors)",
                  find_param(tree_param)->name);
+    if (model.n_points == 0)
+        fail(KMX_E_INVALID_ARGUMENT,
+             "the model has no support vectors (every training row lies inside the epsilon tube): it predicts the "
+             "constant %g everywhere, with nothing to compress",
+             model.machines.empty() ? 0.0 : model.machines[0].bias);
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
     CompactPredictor predictor = predictor_from_expansion(expansion_from_model(model), task, model.classes,
                                                           KMX_MULTICLASS_OVR, storage(list));

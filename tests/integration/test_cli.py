@@ -497,6 +497,19 @@ class SupportVectorRegression(unittest.TestCase):
         for a, b in zip(*values):
             self.assertAlmostEqual(a, b, delta=1e-9 * max(1.0, abs(a)))
 
+    def test_a_tube_holding_every_row_predicts_a_constant(self):
+        model, sv = self.train("-p", "100")
+        self.assertEqual(sv, 0)
+        labels = self.path("c.out")
+        out = run("predict", model, self.BOSTON, labels)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(labels) as f:
+            self.assertEqual(len(set(f.read().split())), 1)
+        out = run("compress", model, self.BOSTON, self.path("c.kmxp"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("no support vectors", out.stderr)
+        self.assertFalse(os.path.exists(self.path("c.kmxp")))
+
     def test_bad_epsilon_is_an_error_and_writes_nothing(self):
         for bad in ("-0.1", "nan", "inf", "x"):
             with self.subTest(epsilon=bad):

@@ -24,6 +24,7 @@
 #include "svm/kernel_cache.h"
 #include "svm/svm_dual.h"
 #include "svm/svm_q_matrix.h"
+#include "../common/status_of.h"
 
 namespace {
 
@@ -187,14 +188,7 @@ SvmOptions options_with(bool bias, double eps = 1e-3, bool shrinking = true) {
     return options;
 }
 
-kmx_status status_of(const std::function<void()> &call) {
-    try {
-        call();
-    } catch (const kmx::Error &e) {
-        return e.status();
-    }
-    return KMX_OK;
-}
+using test_common::status_of;
 
 // ------------------------------------------------------------ KKT, objective
 

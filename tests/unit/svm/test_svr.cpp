@@ -22,6 +22,7 @@
 #include "model/train_options.h"
 #include "svm/svm_dual.h"
 #include "svm/svr.h"
+#include "../common/status_of.h"
 
 namespace {
 
@@ -152,14 +153,7 @@ std::vector<double> coordinate_descent(const std::vector<double> &k, const doubl
     return beta;
 }
 
-kmx_status status_of(const std::function<void()> &call) {
-    try {
-        call();
-    } catch (const kmx::Error &e) {
-        return e.status();
-    }
-    return KMX_OK;
-}
+using test_common::status_of;
 
 // ------------------------------------------------------------ the dual
 
