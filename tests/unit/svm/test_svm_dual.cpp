@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <numeric>
@@ -24,6 +23,7 @@
 #include "svm/kernel_cache.h"
 #include "svm/svm_dual.h"
 #include "svm/svm_q_matrix.h"
+#include "../common/rbf_kernel.h"
 #include "../common/status_of.h"
 
 namespace {
@@ -34,12 +34,7 @@ using kmx::SvmOptions;
 using kmx::SvmProblem;
 using kmx::SvmSolution;
 
-KernelSpec rbf(double gamma) {
-    KernelSpec spec;
-    spec.type = KMX_KERNEL_RBF;
-    spec.gamma = gamma;
-    return spec;
-}
+using test_common::rbf;
 
 // A problem over the first n rows of a dataset, owning its labels and bounds.
 struct Problem {

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <memory>
 #include <random>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "model/train_options.h"
 #include "svm/svm_dual.h"
 #include "svm/svr.h"
+#include "../common/rbf_kernel.h"
 #include "../common/status_of.h"
 
 namespace {
@@ -32,12 +32,7 @@ using kmx::SvmOptions;
 using kmx::SvmSolution;
 using kmx::SvrDual;
 
-KernelSpec rbf(double gamma) {
-    KernelSpec spec;
-    spec.type = KMX_KERNEL_RBF;
-    spec.gamma = gamma;
-    return spec;
-}
+using test_common::rbf;
 
 // z = sin(3 x_0) + x_1² + noise, x uniform in [−1, 1]^d.
 std::unique_ptr<Dataset> regression_data(int64_t n, int64_t d, uint32_t seed) {
