@@ -137,6 +137,8 @@ typedef enum kmx_param {
     KMX_PARAM_STAGES = 419,
     KMX_PARAM_NEWTON_ITERATIONS = 420,
     KMX_PARAM_PRECONDITION = 421,
+    /* svr (with C, eps, bias, shrinking, cache_size) */
+    KMX_PARAM_EPSILON_SVR = 423, /* the width of the epsilon-insensitive tube (LIBSVM's -p) */
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
     KMX_PARAM_APPROX = 500, /* a kmx_approx_method */
     KMX_PARAM_RANK = 501,
@@ -344,6 +346,7 @@ typedef enum kmx_method {
     KMX_METHOD_FALKON = 7,             /* FALKON: Nystrom KRR by preconditioned conjugate gradient, O(M^2) memory */
     KMX_METHOD_NYSTROM_TRON = 8,       /* Nystrom kernel machine in the primal by TRON (squared hinge, logistic,
                                           squared loss), rank-ready: sums over rows AllReduced */
+    KMX_METHOD_SVR = 9,                /* epsilon-SVR by the dual solver (LIBSVM's svm-train -s 3): regression */
     KMX_METHOD_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_method;
 /* 1 if training with `method` uses the (solver) parameter, else 0. */
@@ -362,7 +365,7 @@ typedef enum kmx_multiclass {
 } kmx_multiclass;
 /* What a KRR-family model fits. Auto: regression when a label is not a whole
  * number or there are more than 256 distinct labels, else classification
- * (one-vs-rest on +-1 targets). SVM methods always classify. */
+ * (one-vs-rest on +-1 targets). SVM methods always classify; svr always regresses. */
 typedef enum kmx_task {
     KMX_TASK_AUTO = 0,
     KMX_TASK_CLASSIFICATION = 1,
@@ -398,7 +401,7 @@ typedef enum kmx_model_info_key {
     KMX_INFO_MULTICLASS = 10,        /* kmx_multiclass */
     KMX_INFO_TASK = 11,              /* kmx_task: classification or regression (never auto) */
     KMX_INFO_LAMBDA = 12,            /* KRR methods: the ridge lambda; SVM methods and nystrom_tron: 0 */
-    KMX_INFO_C = 13,                 /* SVM methods and nystrom_tron: the cost C; KRR methods: 0 */
+    KMX_INFO_C = 13,                 /* SVM methods, svr and nystrom_tron: the cost C; KRR methods: 0 */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 

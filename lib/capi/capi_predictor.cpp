@@ -88,14 +88,19 @@ Built build_svm(Context &ctx, const Model &model, const Dataset &train, const Pa
 
 Built build(Context &ctx, const Model &model, const Dataset &train, const char *params) {
     const ParamList list = kmx::ParamList(params, kmx::kPredictorParams);
-    if (!model.krr()) return build_svm(ctx, model, train, list);
+    if (!model.krr() && !model.svr()) return build_svm(ctx, model, train, list);
     for (const kmx_param tree_param :
          {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO, KMX_PARAM_MAX_BYTES, KMX_PARAM_MAX_US})
         if (given(list, tree_param))
             fail(KMX_E_INVALID_ARGUMENT,
-                 "parameter %s applies to SVM models; a kernel ridge regression model's "
-                 "predictor keeps the model's own centers",
+                 "parameter %s applies to SVM classifiers; a kernel ridge regression or SVR model's "
+                 "predictor keeps the model's own centers (support vectors)",
                  find_param(tree_param)->name);
+    if (model.n_points == 0)
+        fail(KMX_E_INVALID_ARGUMENT,
+             "the model has no support vectors (every training row lies inside the epsilon tube): it predicts the "
+             "constant %g everywhere, with nothing to compress",
+             model.machines.empty() ? 0.0 : model.machines[0].bias);
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
     CompactPredictor predictor = predictor_from_expansion(expansion_from_model(model), task, model.classes,
                                                           KMX_MULTICLASS_OVR, storage(list));

@@ -96,6 +96,9 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_PRECONDITION:
             o.precondition = value != 0;
             break;
+        case KMX_PARAM_EPSILON_SVR:
+            o.epsilon_svr = value;
+            break;
         default:
             fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }
@@ -159,6 +162,8 @@ double value_of(const TrainOptions &o, kmx_param param) {
             return o.newton_iterations;
         case KMX_PARAM_PRECONDITION:
             return o.precondition ? 1 : 0;
+        case KMX_PARAM_EPSILON_SVR:
+            return o.epsilon_svr;
         default:
             fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }

@@ -62,7 +62,8 @@ Model model_from_expansion(const CenterExpansion &expansion, const KrrTargets &t
 }
 
 CenterExpansion expansion_from_model(const Model &model) {
-    if (!model.krr()) fail(KMX_E_INVALID_ARGUMENT, "the model is an SVM, not a kernel ridge regression");
+    if (!model.krr() && !model.svr())
+        fail(KMX_E_INVALID_ARGUMENT, "the model is an SVM classifier, not a kernel ridge regression or an SVR");
     CenterExpansion e;
     e.kernel = model.kernel;
     e.d = model.d;
@@ -74,6 +75,8 @@ CenterExpansion expansion_from_model(const Model &model) {
         const BinaryMachine &machine = model.machines[size_t(k)];
         for (size_t j = 0; j < machine.sv.size(); ++j) e.beta[size_t(machine.sv[j] * e.outputs + k)] += machine.coef[j];
     }
+    if (model.has_bias)
+        for (const BinaryMachine &machine : model.machines) e.bias.push_back(machine.bias);
     e.cluster_centers = model.route_centers;
     if (model.routes > 0) e.cluster_begin = model.machines[0].local.cluster_begin;
     return e;

@@ -23,6 +23,7 @@ void check_expansion(const CenterExpansion &e) {
     require(e.m >= 1 && e.d >= 1 && e.outputs >= 1, "center expansion: no centers, features or outputs");
     require(e.centers.size() == size_t(e.m * e.d), "center expansion: centers must hold m x d values");
     require(e.beta.size() == size_t(e.m * e.outputs), "center expansion: beta must hold m x outputs values");
+    require(e.bias.empty() || e.bias.size() == size_t(e.outputs), "center expansion: bias must hold outputs values");
     const int64_t c = e.clusters();
     if (c == 0) return;
     require(e.cluster_centers.size() == size_t(c * e.d), "center expansion: cluster_centers must hold c x d values");
@@ -68,6 +69,13 @@ void expand(Context &ctx, const CenterExpansion &e, const double *points, int64_
                  ctx.threads);
     linalg::gemm(linalg::Trans::No, linalg::Trans::No, count, e.outputs, m, 1.0, b.kernel, m,
                  e.beta.data() + first * e.outputs, e.outputs, 0.0, b.outputs, e.outputs, ctx.threads);
+}
+
+// out (n x outputs) += b.
+void add_bias(const CenterExpansion &e, int64_t n, double *out) {
+    if (e.bias.empty()) return;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t k = 0; k < e.outputs; ++k) out[i * e.outputs + k] += e.bias[size_t(k)];
 }
 
 }  // namespace
@@ -133,6 +141,7 @@ void center_expansion_predict(Context &ctx, const CenterExpansion &e, const Data
         }
         ctx.check_cancel();
     }
+    add_bias(e, data.n, out);
 }
 
 }  // namespace kmx

@@ -2,12 +2,13 @@
 // KRR, Nyström KRR, MEKA KRR, FALKON): outputs that are kernel expansions
 // over a set of centers,
 //
-//   f_k(x) = Σ_j K(x, u_j) β_{j,k},   k = 0 … outputs−1,
+//   f_k(x) = Σ_j K(x, u_j) β_{j,k} + b_k,   k = 0 … outputs−1,
 //
 // either one expansion for every x (exact KRR: the centers are the training
 // rows; Nyström KRR and FALKON: the landmarks), or one per input-space
 // cluster (MEKA: x uses the centers of its nearest cluster center, Euclidean
-// distance, ties to the lowest index).
+// distance, ties to the lowest index). KRR fits no bias (b = 0); an ε-SVR
+// model seen as an expansion (its support vectors) has one.
 //
 // Regularisation convention (FALKON's, shared by every KRR form):
 //   min_f (1/n) Σ_i ‖f(x_i) − y_i‖² + λ ‖f‖²_H,
@@ -31,6 +32,7 @@ struct CenterExpansion {
     int64_t m = 0;                // centers
     std::vector<double> centers;  // m x d row-major
     std::vector<double> beta;     // m x outputs row-major
+    std::vector<double> bias;     // outputs values b_k, or empty: none
     // Optional partition (empty = one global expansion): cluster s owns
     // centers and β rows [cluster_begin[s], cluster_begin[s+1]).
     std::vector<double> cluster_centers;  // c x d row-major

@@ -58,7 +58,9 @@ struct TrainStats {
 // form: points are the expansion's centers, one machine per output column
 // (coefficients β, no bias); classification is one-vs-rest (or one machine
 // for two classes); regression has no classes and one machine whose
-// decision value is the prediction.
+// decision value is the prediction. ε-SVR models (KMX_METHOD_SVR) are
+// regression models of that shape with the SVM's support vectors,
+// coefficients α_i − α*_i and bias.
 struct Model {
     kmx_method method = KMX_METHOD_DCSVM;
     kmx_multiclass multiclass = KMX_MULTICLASS_OVO;
@@ -82,7 +84,8 @@ struct Model {
 
     int64_t decision_values() const { return int64_t(machines.size()); }
     bool regression() const { return classes.empty(); }
-    bool krr() const { return method >= KMX_METHOD_KRR; }
+    bool krr() const { return method >= KMX_METHOD_KRR && method <= KMX_METHOD_NYSTROM_TRON; }
+    bool svr() const { return method == KMX_METHOD_SVR; }
     bool early() const;  // true if the machines predict through partitions (all or none do)
 };
 

@@ -177,7 +177,7 @@ struct Counts {
 Counts read_meta(ByteReader &r, Model &m) {
     const uint32_t method = r.u32(), multiclass = r.u32(), bias = r.u32(), kernel = r.u32();
     require_format(
-        method <= KMX_METHOD_NYSTROM_TRON && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID, r,
+        method <= KMX_METHOD_SVR && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID, r,
         "bad method, multiclass, bias or kernel code");
     m.method = kmx_method(method);
     m.multiclass = kmx_multiclass(multiclass);
@@ -195,9 +195,11 @@ Counts read_meta(ByteReader &r, Model &m) {
     const uint64_t sv = r.u64();
     c.machines = r.u64();
     require_format(d >= 1 && d <= (uint64_t(1) << 31), r, "bad column count");
-    const bool krr = m.method >= KMX_METHOD_KRR;
-    require_format((c.classes >= 2 || (krr && c.classes == 0)) && c.classes <= (uint64_t(1) << 31), r,
-                   "bad class count");
+    const bool krr = m.method >= KMX_METHOD_KRR && m.method <= KMX_METHOD_NYSTROM_TRON;
+    const bool svr = m.method == KMX_METHOD_SVR;
+    require_format(
+        (svr ? c.classes == 0 : c.classes >= 2 || (krr && c.classes == 0)) && c.classes <= (uint64_t(1) << 31), r,
+        "bad class count");
     require_format(sv <= c.points, r, "more support vectors than points");
     m.d = int64_t(d);
     m.support_vectors = int64_t(sv);

@@ -3,7 +3,7 @@
 namespace kmx {
 
 bool TrainOptions::uses_bias() const {
-    if (bias == KMX_BIAS_AUTO) return method == KMX_METHOD_SVM;
+    if (bias == KMX_BIAS_AUTO) return method == KMX_METHOD_SVM || method == KMX_METHOD_SVR;
     return bias == KMX_BIAS_ON;
 }
 

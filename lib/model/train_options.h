@@ -44,6 +44,8 @@ struct TrainOptions {
     int stages = 1;
     int newton_iterations = 100;
     bool precondition = true;
+    // ε-SVR (svm/svr.h); with C, eps, bias, shrinking, cache_bytes.
+    double epsilon_svr = 0.1;
 
     bool uses_bias() const;
     double class_weight(double label) const;

@@ -16,7 +16,10 @@ namespace {
 PredictorLeaf expansion_leaf(const CenterExpansion &e, int64_t begin, int64_t end, const double *center) {
     PredictorLeaf leaf;
     leaf.center.assign(center, center + e.d);
-    leaf.bias.assign(size_t(e.outputs), 0.0);
+    if (e.bias.empty())
+        leaf.bias.assign(size_t(e.outputs), 0.0);
+    else
+        leaf.bias = e.bias;
     if (begin == end) {  // no centers: f = 0 here
         leaf.m = 1;
         leaf.landmarks = leaf.center;

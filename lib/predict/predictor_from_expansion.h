@@ -3,7 +3,8 @@
 // cluster) as a compact predictor, so every KRR-family model can be shipped
 // to the inference runtime: landmarks = the centers, one top node, one leaf
 // per cluster (routing by the nearest cluster center, as the expansion
-// does) or one global leaf, no pseudo-landmarks, β as fitted, bias 0.
+// does) or one global leaf, no pseudo-landmarks, β as fitted, the
+// expansion's bias (0 when it has none) in every leaf.
 #pragma once
 #include <vector>
 

@@ -87,6 +87,7 @@ int64_t scheduled_clusters(const DcsvmOptions &options, const Schedule &schedule
 
 void check_options(const SvmProblem &problem, const DcsvmOptions &options) {
     require(problem.data && problem.y && problem.upper && problem.n > 0, "DC-SVM: the problem has no rows");
+    require(!problem.linear, "DC-SVM: C-SVC only (its subproblems take p = -1, not a linear term)");
     require(options.levels >= 1, "DC-SVM: levels must be at least 1");
     require(options.clusters_per_level >= 2, "DC-SVM: clusters_per_level must be at least 2");
     require(options.sample_size >= 2, "DC-SVM: sample_size must be at least 2");

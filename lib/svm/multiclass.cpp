@@ -96,15 +96,6 @@ int64_t largest_problem(const std::vector<BinaryTask> &tasks, const std::vector<
     return largest;
 }
 
-SvmOptions svm_options(const TrainOptions &options, size_t cache_bytes) {
-    SvmOptions svm;
-    svm.bias = options.uses_bias();
-    svm.eps = options.eps;
-    svm.shrinking = options.shrinking;
-    svm.cache_bytes = cache_bytes;
-    return svm;
-}
-
 DcsvmOptions dcsvm_options(const TrainOptions &options) {
     DcsvmOptions dc;
     dc.levels = options.levels;
@@ -115,22 +106,6 @@ DcsvmOptions dcsvm_options(const TrainOptions &options) {
     dc.early_auto = options.method == KMX_METHOD_DCSVM_EARLY && options.early_level == 0;
     dc.svm = svm_options(options, options.cache_bytes);
     return dc;
-}
-
-constexpr size_t kTwoColumns = 2;  // the kernel cache columns (of floats) one SMO step needs
-
-// The smallest workspace a binary problem of n rows can be solved in: the
-// solver's with a kernel cache of two columns.
-size_t smallest_solver_bytes(int64_t n, int64_t d) {
-    return svm_dual_workspace_bytes(n, d, kTwoColumns * size_t(n) * sizeof(float));
-}
-
-// The kernel cache for method svm: as asked, or what the budget leaves.
-size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, int64_t d, size_t held) {
-    if (options.cache_bytes > 0) return options.cache_bytes;
-    const size_t fixed = held + svm_dual_workspace_bytes(n, d, 0);
-    const size_t left = ctx.left_bytes() > fixed ? ctx.left_bytes() - fixed : 0;
-    return std::max(svm_auto_cache_bytes(n, left), kTwoColumns * size_t(n) * sizeof(float));
 }
 
 // A solved machine, its support vectors still named by dataset row.
@@ -212,8 +187,7 @@ void add_stats(TrainStats &stats, const SvmSolution &solution) {
 }
 
 void check_options(const TrainOptions &options) {
-    if (!(options.C > 0) || !std::isfinite(options.C))
-        fail(KMX_E_INVALID_ARGUMENT, "parameter C = %g must be positive and finite", options.C);
+    check_cost(options.C);
     if (options.method == KMX_METHOD_DCSVM_EARLY && options.early_level > options.levels)
         fail(KMX_E_INVALID_ARGUMENT, "parameter early_level = %d exceeds levels = %d", options.early_level,
              options.levels);
@@ -308,6 +282,32 @@ std::vector<SolvedMachine> solve_tasks(Context &ctx, const TrainOptions &options
 }
 
 }  // namespace
+
+SvmOptions svm_options(const TrainOptions &options, size_t cache_bytes) {
+    SvmOptions svm;
+    svm.bias = options.uses_bias();
+    svm.eps = options.eps;
+    svm.shrinking = options.shrinking;
+    svm.cache_bytes = cache_bytes;
+    return svm;
+}
+
+constexpr size_t kTwoColumns = 2;  // the kernel cache columns (of floats) one SMO step needs
+
+size_t smallest_solver_bytes(int64_t n, int64_t d) {
+    return svm_dual_workspace_bytes(n, d, kTwoColumns * size_t(n) * sizeof(float));
+}
+
+size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, int64_t d, size_t held) {
+    if (options.cache_bytes > 0) return options.cache_bytes;
+    const size_t fixed = held + svm_dual_workspace_bytes(n, d, 0);
+    const size_t left = ctx.left_bytes() > fixed ? ctx.left_bytes() - fixed : 0;
+    return std::max(svm_auto_cache_bytes(n, left), kTwoColumns * size_t(n) * sizeof(float));
+}
+
+void check_cost(double C) {
+    if (!(C > 0) || !std::isfinite(C)) fail(KMX_E_INVALID_ARGUMENT, "parameter C = %g must be positive and finite", C);
+}
 
 Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
     const auto start = std::chrono::steady_clock::now();

@@ -10,11 +10,24 @@
 #include "kmx/kmx.h"
 #include "model/model.h"
 #include "model/train_options.h"
+#include "svm_dual.h"
 
 namespace kmx {
 
 class Context;
 class Dataset;
+
+// What the SVM methods and svr (svr.h) share.
+// The dual solver's options that `options` asks for, with this kernel cache.
+SvmOptions svm_options(const TrainOptions &options, size_t cache_bytes);
+// The smallest workspace a problem of n variables can be solved in: the
+// solver's with a kernel cache of two columns.
+size_t smallest_solver_bytes(int64_t n, int64_t d);
+// The kernel cache of one dual solve of n variables: as asked, or what the
+// budget leaves after `held` bytes and the solver's other arrays.
+size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, int64_t d, size_t held);
+// Throws KMX_E_INVALID_ARGUMENT unless C is positive and finite.
+void check_cost(double C);
 
 // Trains an SVM model on data (labels required, at least two classes).
 // Sample weights, if any, multiply C per row. (krr/train_krr.h trains the KRR

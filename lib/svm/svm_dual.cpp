@@ -1,8 +1,11 @@
-// svm_dual.cpp — the C-SVC dual by LIBSVM's decomposition method (Chang & Lin,
+// svm_dual.cpp — the SVM dual by LIBSVM's decomposition method (Chang & Lin,
 // "LIBSVM: a library for support vector machines", 2011; Fan, Chen & Lin,
 // "Working set selection using second order information", JMLR 2005):
 //
-//   min_α f(α) = ½ αᵀQα − eᵀα,  0 ≤ α_t ≤ C_t,  with bias also yᵀα = 0.
+//   min_α f(α) = ½ αᵀQα + pᵀα,  0 ≤ α_t ≤ C_t,  with bias also yᵀα = 0
+//
+// (p = −e for C-SVC; the linear term enters only ∇f = Qα + p, so the
+// selection, the steps, shrinking and the bias read it through ∇f).
 //
 // With bias, SMO on pairs: I_up = {t : y_t = +1, α_t < C_t or y_t = −1, α_t > 0},
 // I_low = {t : y_t = +1, α_t > 0 or y_t = −1, α_t < C_t},
@@ -18,7 +21,7 @@
 // variable whose clipped Newton step α_t ← clip(α_t − ∇f_t / Q_tt, 0, C_t)
 // decreases f the most (second-order selection) and take that step.
 //
-// Both keep ∇f = Qα − e up to date over the active variables, and
+// Both keep ∇f = Qα + p up to date over the active variables, and
 // Ḡ = Σ_{α_t = C_t} C_t Q_{·t} over all of them, so that shrinking (LIBSVM's
 // heuristic: every min(n, 1000) iterations drop bound variables whose
 // gradients say they stay at their bound; when the active set has converged,
@@ -105,13 +108,22 @@ void validate(const SvmProblem &problem, const SvmOptions &options, const double
                  problem.upper[t]);
         if (!std::isfinite(alpha[t]))
             fail(KMX_E_INVALID_ARGUMENT, "SVM warm start: alpha[%lld] = %g is not finite", (long long)t, alpha[t]);
+        if (problem.linear && !std::isfinite(problem.linear[t]))
+            fail(KMX_E_INVALID_ARGUMENT, "SVM problem: linear[%lld] = %g is not finite", (long long)t,
+                 problem.linear[t]);
     }
 }
 
 class DualSolver {
 public:
     DualSolver(Context &ctx, Arena &arena, SvmQMatrix &q, const SvmProblem &problem, const SvmOptions &options)
-        : ctx_(ctx), q_(q), options_(options), n_(problem.n), active_(problem.n), final_active_(problem.n) {
+        : ctx_(ctx),
+          q_(q),
+          options_(options),
+          linear_(problem.linear),
+          n_(problem.n),
+          active_(problem.n),
+          final_active_(problem.n) {
         alpha_ = arena.alloc<double>(size_t(n_));
         grad_ = arena.alloc<double>(size_t(n_));
         grad_bar_ = arena.alloc<double>(size_t(n_));
@@ -132,6 +144,8 @@ private:
     bool at_upper(int64_t t) const { return status_[t] & kUpperBound; }
     bool at_lower(int64_t t) const { return status_[t] & kLowerBound; }
     bool is_free(int64_t t) const { return !(status_[t] & (kLowerBound | kUpperBound)); }
+    // p_t of the variable now at position t (index_ maps it to the problem's order).
+    double linear_term(int64_t t) const { return linear_ ? linear_[index_[t]] : -1.0; }
     // I_up: y_t = +1 and α_t < C_t, or y_t = −1 and α_t > 0; I_low the other way round.
     void update_status(int64_t t) {
         const bool at_c = alpha_[t] >= upper_[t], at_0 = !at_c && alpha_[t] <= 0;
@@ -174,6 +188,7 @@ private:
     Context &ctx_;
     SvmQMatrix &q_;
     const SvmOptions &options_;
+    const double *linear_;               // p in the problem's order (nullptr: −1 each)
     int64_t n_, active_;                 // variables [0, active_) are active
     double *alpha_, *grad_, *grad_bar_;  // α, ∇f, Ḡ (current order)
     double *pending_;                    // changes of C_t in Ḡ's sum not yet added to Ḡ
@@ -188,7 +203,7 @@ private:
 };
 
 // Clips the warm start into the box, makes it feasible, and computes
-// ∇f = Qα − e and Ḡ from the α_t > 0 in kernel blocks.
+// ∇f = Qα + p and Ḡ from the α_t > 0 in kernel blocks.
 void DualSolver::start_from(const double *alpha) {
     for (int64_t t = 0; t < n_; ++t) alpha_[t] = std::clamp(alpha[t], 0.0, upper_[t]);
     if (options_.bias) make_feasible();
@@ -198,9 +213,9 @@ void DualSolver::start_from(const double *alpha) {
         if (alpha_[t] > 0) index_[positive++] = t;
     }
     if (positive > 0) {
-        q_.add_gradient_terms(index_, positive, alpha_, upper_, grad_, grad_bar_);
+        q_.add_gradient_terms(index_, positive, alpha_, upper_, linear_, grad_, grad_bar_);
     } else {
-        std::fill(grad_, grad_ + n_, -1.0);
+        for (int64_t t = 0; t < n_; ++t) grad_[t] = linear_ ? linear_[t] : -1.0;
         std::fill(grad_bar_, grad_bar_ + n_, 0.0);
     }
     for (int64_t t = 0; t < n_; ++t) index_[t] = t;
@@ -610,13 +625,13 @@ void DualSolver::swap_variables(int64_t a, int64_t b) {
     std::swap(index_[a], index_[b]);
 }
 
-// ∇f_t of the shrunk variables: −1 + Ḡ_t + Σ_{free k} α_k Q_tk, the free
+// ∇f_t of the shrunk variables: p_t + Ḡ_t + Σ_{free k} α_k Q_tk, the free
 // variables' kernel rows over the shrunk ones only (as LIBSVM's cheaper side,
 // |free| · (n − active) entries), several rows per GEMM.
 void DualSolver::reconstruct_gradient() {
     if (active_ == n_) return;
     flush_grad_bar();
-    for (int64_t t = active_; t < n_; ++t) grad_[t] = grad_bar_[t] - 1.0;
+    for (int64_t t = active_; t < n_; ++t) grad_[t] = grad_bar_[t] + linear_term(t);
     add_weighted_columns(
         active_, [&](int64_t k) { return is_free(k) ? alpha_[k] : 0.0; }, active_, n_, grad_);
 }
@@ -708,9 +723,9 @@ SvmSolution DualSolver::finish(double *alpha) {
     s.iterations = iterations_;
     s.final_active = final_active_;
     s.bias = options_.bias ? bias() : 0.0;
-    double twice_objective = 0;  // αᵀQα − 2eᵀα = Σ α_t (∇f_t − 1)
+    double twice_objective = 0;  // αᵀQα + 2pᵀα = Σ α_t (∇f_t + p_t)
     for (int64_t t = 0; t < n_; ++t) {
-        twice_objective += alpha_[t] * (grad_[t] - 1.0);
+        twice_objective += alpha_[t] * (grad_[t] + linear_term(t));
         s.support_vectors += alpha_[t] > 0;
         s.bounded_support += at_upper(t);
         alpha[index_[t]] = alpha_[t];

@@ -1,8 +1,12 @@
-// svm_dual.h — the C-SVC dual solver (LIBSVM's algorithm): SMO with
+// svm_dual.h — the SVM dual solver (LIBSVM's algorithm): SMO with
 // second-order working-set selection, shrinking, an LRU kernel cache, warm
 // start, with or without the bias term.
 //
-//   min_α ½ αᵀQα − eᵀα,  0 ≤ α_i ≤ C_i,  (with bias: yᵀα = 0),  Q_ij = y_i y_j K(x_i, x_j)
+//   min_α ½ αᵀQα + pᵀα,  0 ≤ α_i ≤ C_i,  (with bias: yᵀα = 0),  Q_ij = y_i y_j K(x_i, x_j)
+//
+// C-SVC has p = −e. ε-SVR (svr.h) is the same problem over 2n variables, each
+// row twice (y = +1, then −1), p = [ε − z; ε + z] for targets z (LIBSVM's
+// solve_epsilon_svr).
 //
 // Decision value: f(x) = Σ_i y_i α_i K(x_i, x) + b (b = 0 without bias).
 #pragma once
@@ -24,6 +28,7 @@ struct SvmProblem {
     int64_t n = 0;
     const double *y = nullptr;      // n labels, each +1 or −1
     const double *upper = nullptr;  // n upper bounds C_i (C × class weight × sample weight), > 0
+    const double *linear = nullptr;  // n entries of the linear term p; nullptr: −1 each (C-SVC)
     KernelSpec kernel;
 };
 
@@ -39,7 +44,7 @@ struct SvmOptions {
 };
 
 struct SvmSolution {
-    double objective = 0;      // ½ αᵀQα − eᵀα
+    double objective = 0;      // ½ αᵀQα + pᵀα
     double bias = 0;           // b (0 without bias)
     double kkt_violation = 0;  // final maximal violation (<= eps when converged)
     int64_t iterations = 0;

@@ -184,7 +184,7 @@ void SvmQMatrix::swap_index(int64_t i, int64_t j) {
 }
 
 void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,
-                                    double *grad, double *grad_bar) {
+                                    const double *linear, double *grad, double *grad_bar) {
     // The kernel rows of the first `kept` of them become cached Q columns (the
     // solver needs most of them again right away), as many as the cache holds
     // besides one block of scratch; with no room, all of the cache is scratch.
@@ -221,9 +221,9 @@ void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const do
                 for (int64_t j = 0; j < n_; ++j) grad_bar[j] += c * kr[j];
         }
     }
-    // ∇f = Qα − e, Ḡ = Σ_{α_r = C_r} C_r Q_r
+    // ∇f = Qα + p, Ḡ = Σ_{α_r = C_r} C_r Q_r
     for (int64_t j = 0; j < n_; ++j) {
-        grad[j] = y_[j] * grad[j] - 1.0;
+        grad[j] = y_[j] * grad[j] + (linear ? linear[j] : -1.0);
         grad_bar[j] *= y_[j];
     }
 }

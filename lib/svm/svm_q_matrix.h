@@ -69,13 +69,13 @@ public:
     void swap_index(int64_t i, int64_t j);
 
     // The warm start's gradients from the variables `rows` (count of them,
-    // those with α_r > 0): grad = Qα − e and grad_bar = Ḡ = Σ_{α_r ≥ C_r} C_r Q_{·r}
+    // those with α_r > 0): grad = Qα + p (p = linear, nullptr: −1 each) and grad_bar = Ḡ = Σ_{α_r ≥ C_r} C_r Q_{·r}
     // (n entries each, overwritten). Kernel blocks of kBlockRows rows by one
     // GEMM, in the cache's storage: call it only while nothing is cached.
     // When the cache has room for them and a block besides, the rows' Q
     // columns stay cached (full length) for the solver.
-    void add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper, double *grad,
-                            double *grad_bar);
+    void add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,
+                            const double *linear, double *grad, double *grad_bar);
 
     int64_t size() const { return n_; }
 

@@ -527,6 +527,94 @@ class KernelRidge(LetterFiles):
         self.assertEqual(out.returncode, 1)
 
 
+class SupportVectorRegression(unittest.TestCase):
+    """kmx train -s svr (epsilon-SVR, LIBSVM's -s 3): predict's errors, info, compress, bad epsilon."""
+
+    BOSTON = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def train(self, *options):
+        model = self.path("svr.kmx")
+        out = run("train", "-s", "svr", "-c", "10", "-g", "0.5", *options, self.BOSTON, model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"^trained svr: n=106 d=13 classes=0 sv=\d+ time=\S+s\n$")
+        return model, int(re.search(r"sv=(\d+)", out.stdout).group(1))
+
+    def test_predict_prints_rmse_and_mean_squared_error(self):
+        model, sv = self.train("-p", "0.5")
+        labels = self.path("svr.out")
+        out = run("predict", model, self.BOSTON, labels)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.splitlines()
+        self.assertRegex(lines[0], r"^rmse = \S+$")
+        self.assertRegex(lines[1], r"^Mean squared error = \S+ \(regression\)$")
+        with open(self.BOSTON) as f:
+            y = [float(line.split()[0]) for line in f]
+        with open(labels) as f:
+            predicted = [float(v) for v in f.read().split()]
+        mse = sum((p - t) ** 2 for p, t in zip(predicted, y)) / len(y)
+        self.assertAlmostEqual(float(lines[0].split()[2]), math.sqrt(mse), delta=1e-5 * math.sqrt(mse))
+        self.assertAlmostEqual(float(lines[1].split()[4]), mse, delta=1e-5 * mse)
+        mean = sum(y) / len(y)  # it fits: well below the variance (the error of predicting the mean)
+        self.assertLess(mse, 0.25 * sum((t - mean) ** 2 for t in y) / len(y))
+        info = run("info", model)
+        self.assertEqual(info.returncode, 0, info.stderr)
+        self.assertIn("method    svr\n", info.stdout)
+        self.assertIn("task      regression\n", info.stdout)
+        self.assertIn("sv        %d\n" % sv, info.stdout)
+        self.assertIn("C         10\n", info.stdout)
+        self.assertIn("bias      yes\n", info.stdout)
+        self.assertRegex(info.stdout, r"objective -\S+ \(kkt violation")
+
+    def test_a_wider_tube_keeps_fewer_support_vectors(self):
+        _, narrow = self.train("-p", "0.1")
+        _, wide = self.train("--epsilon-svr", "3")
+        self.assertLess(wide, narrow)
+
+    def test_compressed_predictor_predicts_as_the_model(self):
+        model, _ = self.train("-p", "0.5")
+        predictor = self.path("svr.kmxp")
+        out = run("compress", "--storage", "float64", model, self.BOSTON, predictor)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        values = []
+        for path in (model, predictor):
+            labels = self.path("p.out")
+            out = run("predict", path, self.BOSTON, labels)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            with open(labels) as f:
+                values.append([float(v) for v in f.read().split()])
+        for a, b in zip(*values):
+            self.assertAlmostEqual(a, b, delta=1e-9 * max(1.0, abs(a)))
+
+    def test_a_tube_holding_every_row_predicts_a_constant(self):
+        model, sv = self.train("-p", "100")
+        self.assertEqual(sv, 0)
+        labels = self.path("c.out")
+        out = run("predict", model, self.BOSTON, labels)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(labels) as f:
+            self.assertEqual(len(set(f.read().split())), 1)
+        out = run("compress", model, self.BOSTON, self.path("c.kmxp"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("no support vectors", out.stderr)
+        self.assertFalse(os.path.exists(self.path("c.kmxp")))
+
+    def test_bad_epsilon_is_an_error_and_writes_nothing(self):
+        for bad in ("-0.1", "nan", "inf", "x"):
+            with self.subTest(epsilon=bad):
+                model = self.path("bad.kmx")
+                out = run("train", "-s", "svr", "-p", bad, self.BOSTON, model)
+                self.assertEqual(out.returncode, 1, out.stdout)
+                self.assertIn("epsilon_svr", out.stderr)
+                self.assertFalse(os.path.exists(model))
+
+
 class CompactPredictors(LetterFiles):
     """kmx compress, kmx info and kmx predict on a predictor, kmx export --c."""
 

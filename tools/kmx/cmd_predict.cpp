@@ -1,5 +1,6 @@
 // kmx predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE] — labels one per
-// line to OUTPUT_FILE (as svm-predict), accuracy (rmse for regression) and
+// line to OUTPUT_FILE (as svm-predict), accuracy (for regression rmse and
+// svm-predict's mean squared error) and
 // speed on stdout. MODEL_FILE may be a model or a compact predictor.
 #include <algorithm>
 #include <cmath>
@@ -45,7 +46,9 @@ void report_accuracy(const std::vector<double> &predicted, const std::vector<dou
 void report_rmse(const std::vector<double> &predicted, const std::vector<double> &truth) {
     double squares = 0;
     for (size_t i = 0; i < predicted.size(); ++i) squares += (predicted[i] - truth[i]) * (predicted[i] - truth[i]);
-    std::printf("rmse = %.6g\n", predicted.empty() ? 0.0 : std::sqrt(squares / double(predicted.size())));
+    const double mse = predicted.empty() ? 0.0 : squares / double(predicted.size());
+    std::printf("rmse = %.6g\n", std::sqrt(mse));
+    std::printf("Mean squared error = %g (regression)\n", mse);
 }
 
 // Says so when the library padded the data (only LIBSVM's rows may be narrower

@@ -1,4 +1,4 @@
-// kmx train [options] TRAIN_FILE MODEL_FILE — trains a kernel SVM or KRR and
+// kmx train [options] TRAIN_FILE MODEL_FILE — trains a kernel SVM, SVR or KRR and
 // saves the model; a progress bar on stderr when it is a terminal. Under
 // mpirun (ranks.h) every rank trains on its shard of TRAIN_FILE and rank 0
 // writes the model.
@@ -21,6 +21,7 @@ const std::vector<OptionSpec> &train_options() {
             {"-s", "--solver", true, nullptr, KMX_PARAM_METHOD},
             {"-c", "--cost", true, nullptr, KMX_PARAM_C},
             {"-e", "--eps", true, nullptr, KMX_PARAM_EPS},
+            {"-p", "--epsilon-svr", true, nullptr, KMX_PARAM_EPSILON_SVR},
             {nullptr, "--bias", true, nullptr, KMX_PARAM_BIAS},
             {nullptr, "--levels", true, nullptr, KMX_PARAM_LEVELS},
             {nullptr, "--clusters-per-level", true, nullptr, KMX_PARAM_CLUSTERS_PER_LEVEL},

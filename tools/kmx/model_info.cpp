@@ -28,11 +28,12 @@ int describe_model(const char *path) {
         for (double label : labels) std::printf(" %g", label);
         std::printf("\n");
     }
-    const bool krr = model_info(model, KMX_INFO_METHOD) >= KMX_METHOD_KRR;
+    const double method = model_info(model, KMX_INFO_METHOD);
+    const bool krr = method >= KMX_METHOD_KRR && method <= KMX_METHOD_NYSTROM_TRON;
     std::printf("machines  %g (%s)\n", model_info(model, KMX_INFO_DECISION_VALUES),
                 krr || model_info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
     std::printf("%s %g\n", krr ? "centers  " : "sv       ", model_info(model, KMX_INFO_SUPPORT_VECTORS));
-    if (model_info(model, KMX_INFO_METHOD) == KMX_METHOD_NYSTROM_TRON) {
+    if (method == KMX_METHOD_NYSTROM_TRON) {
         std::printf("C         %g\n", model_info(model, KMX_INFO_C));
         std::printf("objective %.10g (%g Newton iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
                     model_info(model, KMX_INFO_ITERATIONS));

@@ -94,6 +94,21 @@ namespace Kmx.Tests
             }
         }
 
+        /// <summary>epsilon-SVR (method=svr): a regression model with C and epsilon_svr that fits the function.</summary>
+        [Test]
+        public void SvrFitsASmoothFunction()
+        {
+            using (Model model = Train("method=svr C=10 epsilon_svr=0.05"))
+            {
+                double rmse = Rmse(testTargets, model.Predict(test));
+                Console.WriteLine("Svr: held-out rmse {0:G4}", rmse);
+                Assert.AreEqual(SolverMethod.Svr, model.Method);
+                Assert.AreEqual(LearningTask.TaskRegression, model.Task);
+                Assert.AreEqual(10.0, model.C);
+                Assert.Less(rmse, 0.1);
+            }
+        }
+
         [Test]
         public void FalkonApproachesExactKrr()
         {

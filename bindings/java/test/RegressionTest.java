@@ -118,6 +118,24 @@ public class RegressionTest {
         }
     }
 
+    /** epsilon-SVR (method=svr): a regression model with a bias, C and epsilon_svr, that fits f. */
+    @Test
+    public void svrFitsASmoothFunction() {
+        try (Solver solver = Solver.create(Method.SVR)) {
+            solver.setParam(Param.C, 10);
+            solver.setParam(Param.EPSILON_SVR, 0.05);
+            try (Model model = solver.train(ctx, rbf, train)) {
+                double error = rmse(testTargets, model.predict(ctx, test));
+                System.out.printf("RegressionTest: svr held-out rmse %.4g%n", error);
+                assertSame(Method.SVR, model.method());
+                assertSame(Task.TASK_REGRESSION, model.task());
+                assertEquals(10, model.cost(), 0);
+                assertTrue(model.supportVectors() > 0 && model.supportVectors() < 600);
+                assertTrue("svr rmse " + error, error < 0.1);
+            }
+        }
+    }
+
     /** FALKON converges to the exact KRR solution on the same centers as iterations grow. */
     @Test
     public void falkonApproachesExactKrr() {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../common/blobs.h"
+#include "../common/status_of.h"
 #include "core/dataset.h"
 #include "core/error.h"
 #include "kernel/kernel.h"
@@ -179,14 +180,6 @@ inline Blobs blobs(int64_t n, int64_t d, int clusters, double spread, double noi
 }
 
 // The status of the kmx::Error `body` throws (KMX_OK if none).
-template <class Body>
-kmx_status status_of(Body &&body) {
-    try {
-        body();
-    } catch (const kmx::Error &e) {
-        return e.status();
-    }
-    return KMX_OK;
-}
+using test_common::status_of;
 
 }  // namespace approx_test

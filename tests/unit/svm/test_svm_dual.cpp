@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <numeric>
@@ -24,6 +23,8 @@
 #include "svm/kernel_cache.h"
 #include "svm/svm_dual.h"
 #include "svm/svm_q_matrix.h"
+#include "../common/rbf_kernel.h"
+#include "../common/status_of.h"
 
 namespace {
 
@@ -33,12 +34,7 @@ using kmx::SvmOptions;
 using kmx::SvmProblem;
 using kmx::SvmSolution;
 
-KernelSpec rbf(double gamma) {
-    KernelSpec spec;
-    spec.type = KMX_KERNEL_RBF;
-    spec.gamma = gamma;
-    return spec;
-}
+using test_common::rbf;
 
 // A problem over the first n rows of a dataset, owning its labels and bounds.
 struct Problem {
@@ -187,14 +183,7 @@ SvmOptions options_with(bool bias, double eps = 1e-3, bool shrinking = true) {
     return options;
 }
 
-kmx_status status_of(const std::function<void()> &call) {
-    try {
-        call();
-    } catch (const kmx::Error &e) {
-        return e.status();
-    }
-    return KMX_OK;
-}
+using test_common::status_of;
 
 // ------------------------------------------------------------ KKT, objective
 

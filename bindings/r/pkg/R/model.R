@@ -1,4 +1,4 @@
-# model.R: kmx_model (a trained SVM / DC-SVM classifier, or a kernel ridge
+# model.R: kmx_model (a trained SVM / DC-SVM classifier or SVR, or a kernel ridge
 # regression model): the high-level kmx_svm() and kmx_krr(), prediction,
 # model facts, and saving and loading (files and raw vectors).
 

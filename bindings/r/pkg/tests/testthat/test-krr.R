@@ -96,3 +96,17 @@ test_that("bad KRR parameters are kmx errors", {
   expect_kmx_error(kmx_solver("falkon", validation = 0.9), "KMX_E_INVALID_ARGUMENT")
   expect_error(kmx_krr(train$x), "needs labels")
 })
+
+test_that("kmx_svm(method = \"svr\") fits a smooth function (epsilon-SVR)", {
+  train <- smooth_problem(600, 5)
+  test <- smooth_problem(200, 6)
+  fit <- kmx_svm(train$x, train$y, method = "svr", C = 10, gamma = 4, epsilon_svr = 0.05)
+  expect_lt(rmse(predict(fit, test$x), test$y), 0.1)
+  info <- kmx_model_info(fit)
+  expect_identical(info[["method"]], 9)
+  expect_identical(info[["task"]], 2)
+  expect_identical(info[["C"]], 10)
+  expect_identical(info[["bias"]], 1)
+  expect_identical(summary(fit)$method, "svr")
+  expect_error(kmx_svm(train$x, train$y, method = "svr", epsilon_svr = -1), "epsilon_svr")
+})

@@ -1,0 +1,152 @@
+// ε-SVR: the 2n-variable dual (see svr.h) solved by the dual solver, and
+// its solution as a regression Model.
+#include "svr.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "multiclass.h"
+
+namespace kmx {
+
+namespace {
+
+void check_epsilon(double epsilon) {
+    if (!(epsilon >= 0) || !std::isfinite(epsilon))
+        fail(KMX_E_INVALID_ARGUMENT, "parameter epsilon_svr = %g must be finite and >= 0", epsilon);
+}
+
+WorkspacePlan svr_dual_plan(int64_t n) {
+    const size_t variables = 2 * size_t(n);
+    WorkspacePlan plan;
+    plan.add<int64_t>(variables).add<double>(variables).add<double>(variables).add<double>(variables).add<double>(
+        variables);
+    return plan;
+}
+
+int64_t rows_with_weight(const Dataset &data) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < data.n; ++i) m += !data.w || data.w[i] > 0;
+    return m;
+}
+
+// Row k of the m used: variable k is α (y = +1, p = ε − z), variable k + m
+// is α* (y = −1, p = ε + z), both bounded by C × the row's weight.
+void fill_variables(const Dataset &data, double C, double epsilon, SvrDual &dual) {
+    const int64_t m = dual.rows_used;
+    int64_t k = 0;
+    for (int64_t i = 0; i < data.n; ++i) {
+        const double weight = data.w ? data.w[i] : 1.0;
+        if (weight <= 0) continue;
+        for (const int64_t v : {k, k + m}) {
+            dual.rows[v] = i;
+            dual.upper[v] = C * weight;
+            dual.alpha[v] = 0;
+        }
+        dual.y[k] = 1.0;
+        dual.y[k + m] = -1.0;
+        dual.linear[k] = epsilon - data.y[i];
+        dual.linear[k + m] = epsilon + data.y[i];
+        ++k;
+    }
+}
+
+// The rows with α ≠ α* become the model's points, in row order, with their
+// coefficients α − α*; the one machine predicts the value.
+void collect_support_vectors(Context &ctx, const Dataset &data, const SvrDual &dual, Model &model) {
+    BinaryMachine machine;
+    machine.positive = 0;
+    machine.negative = kRestOfClasses;
+    for (int64_t k = 0; k < dual.rows_used; ++k) {
+        const double coef = dual.coefficient(k);
+        if (coef == 0) continue;
+        machine.sv.push_back(int64_t(machine.sv.size()));
+        machine.coef.push_back(coef);
+    }
+    model.support_vectors = model.n_points = int64_t(machine.sv.size());
+    ctx.check_budget(size_t(model.n_points * model.d) * sizeof(double), "the model's support vectors");
+    model.points.resize(size_t(model.n_points * model.d));
+    double *point = model.points.data();
+    for (int64_t k = 0; k < dual.rows_used; ++k) {
+        if (dual.coefficient(k) == 0) continue;
+        data.copy_rows(dual.rows[k], dual.rows[k] + 1, point);
+        point += model.d;
+    }
+    model.machines.push_back(std::move(machine));
+}
+
+Model untrained_svr_model(const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+    Model model;
+    model.method = KMX_METHOD_SVR;
+    model.multiclass = KMX_MULTICLASS_OVR;
+    model.has_bias = options.uses_bias();
+    model.C = options.C;
+    model.kernel = kernel;
+    model.kernel.gamma = kernel.gamma_for(data.d);
+    model.d = data.d;
+    return model;
+}
+
+}  // namespace
+
+size_t svr_dual_bytes(int64_t n) { return svr_dual_plan(n).bytes(); }
+
+SvrDual carve_svr_dual(Arena &arena, const Dataset &data, double C, double epsilon) {
+    check_cost(C);
+    check_epsilon(epsilon);
+    if (!data.y) fail(KMX_E_INVALID_ARGUMENT, "the training data has no labels");
+    SvrDual dual;
+    dual.rows_used = rows_with_weight(data);
+    if (dual.rows_used == 0) fail(KMX_E_INVALID_ARGUMENT, "no training row has a positive weight");
+    const size_t variables = size_t(dual.variables());
+    dual.rows = arena.alloc<int64_t>(variables);
+    dual.y = arena.alloc<double>(variables);
+    dual.upper = arena.alloc<double>(variables);
+    dual.linear = arena.alloc<double>(variables);
+    dual.alpha = arena.alloc<double>(variables);
+    fill_variables(data, C, epsilon, dual);
+    return dual;
+}
+
+SvmProblem svr_problem(const SvrDual &dual, const Dataset &data, const KernelSpec &kernel) {
+    SvmProblem problem;
+    problem.data = &data;
+    problem.rows = dual.rows;
+    problem.n = dual.variables();
+    problem.y = dual.y;
+    problem.upper = dual.upper;
+    problem.linear = dual.linear;
+    problem.kernel = kernel;
+    return problem;
+}
+
+Model train_svr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+    const auto start = std::chrono::steady_clock::now();
+    Model model = untrained_svr_model(options, kernel, data);
+    const int64_t variables = 2 * data.n, d = data.d;
+    const size_t arrays = svr_dual_bytes(data.n);
+    if (arrays + smallest_solver_bytes(variables, d) > ctx.left_bytes())
+        fail(KMX_E_OUT_OF_MEMORY,
+             "svr needs at least %zu bytes (%lld variables with a two-column kernel cache) but the memory budget "
+             "leaves %zu",
+             arrays + smallest_solver_bytes(variables, d), (long long)variables, ctx.left_bytes());
+    const size_t cache = svm_cache_bytes(ctx, options, variables, d, arrays);
+    Arena arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, d, cache), "training workspace");
+    SvrDual dual = carve_svr_dual(arena, data, options.C, options.epsilon_svr);
+    const SvmSolution solution =
+        solve_svm_dual(ctx, arena, svr_problem(dual, data, model.kernel), svm_options(options, cache), dual.alpha);
+    model.stats.objective = solution.objective;
+    model.stats.kkt_violation = solution.kkt_violation;
+    model.stats.iterations = solution.iterations;
+    collect_support_vectors(ctx, data, dual, model);
+    model.machines[0].bias = solution.bias;
+    ctx.release(arena);
+    model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ctx.progress(1.0, "done");
+    return model;
+}
+
+}  // namespace kmx
