@@ -543,7 +543,7 @@ class SupportVectorRegression(unittest.TestCase):
         model = self.path("svr.kmx")
         out = run("train", "-s", "svr", "-c", "10", "-g", "0.5", *options, self.BOSTON, model)
         self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertRegex(out.stdout, r"^trained svr: n=106 d=13 classes=0 sv=\d+ time=\S+s\n$")
+        self.assertRegex(out.stdout, r"^trained svr: n=106 d=13 regression sv=\d+ time=\S+s\n$")
         return model, int(re.search(r"sv=(\d+)", out.stdout).group(1))
 
     def test_predict_prints_rmse_and_mean_squared_error(self):

@@ -91,17 +91,20 @@
   model
 }
 
-kmx_svm <- function(x, y = NULL, method = "dcsvm",
-                    kernel = "rbf", C = NULL, gamma = NULL, coef0 = NULL, degree = NULL, ...,
+# Without a method, as e1071: a numeric response (no factor levels) trains
+# epsilon-SVR, anything else a classifier by DC-SVM.
+kmx_svm <- function(x, y = NULL, method = NULL,
+                    kernel = "rbf", C = NULL, gamma = NULL, coef0 = NULL, degree = NULL, epsilon = NULL, ...,
                     class_weights = NULL, weights = NULL, ctx = NULL, data = NULL,
                     na.action = stats::na.omit, fitted = TRUE) {
   call <- match.call()
-  method <- match.arg(method, .methods_using("C"))
-  kernel <- .svm_kernel(kernel, gamma, coef0, degree)
-  solver <- do.call(kmx_solver, c(list(method), .given(C = C), list(...)))
   training <- .training_data(x, y, weights, "kmx_svm", data, na.action)
   data <- training$data
   if (training$made) on.exit(kmx_free(data)) # the model does not depend on it
+  if (is.null(method)) method <- if (training$made && is.null(data$levels)) "svr" else "dcsvm"
+  method <- match.arg(method, .methods_using("C"))
+  kernel <- .svm_kernel(kernel, gamma, coef0, degree)
+  solver <- do.call(kmx_solver, c(list(method), .given(C = C, epsilon_svr = epsilon), list(...)))
   if (length(class_weights)) {
     if (is.null(names(class_weights)))
       stop("kmx: 'class_weights' must be named by class", call. = FALSE)

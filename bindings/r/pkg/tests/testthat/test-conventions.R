@@ -101,3 +101,19 @@ test_that("a formula expands factors as e1071 does and predict() rebuilds the co
   compact <- kmx_predictor(fit, train, train$label, leaves = 2, landmarks = 8)
   expect_identical(predict(compact, test), predict(compact, by_hand(d$test_x)))
 })
+
+test_that("a numeric response trains epsilon-SVR without a method, as e1071; a factor a classifier", {
+  set.seed(11)
+  x <- matrix(runif(400), 200, 2)
+  y <- sin(3 * x[, 1]) + x[, 2]^2
+  fit <- kmx_svm(x, y, C = 10, gamma = 4, epsilon = 0.05)
+  expect_identical(summary(fit)$method, "svr")
+  explicit <- kmx_svm(x, y, method = "svr", C = 10, gamma = 4, epsilon_svr = 0.05)
+  expect_identical(predict(fit, x), predict(explicit, x))
+  expect_lt(sqrt(mean((predict(fit) - y)^2)), 0.1)
+  labels <- factor(ifelse(y > median(y), "high", "low"))
+  expect_identical(summary(kmx_svm(x, labels, C = 10, gamma = 4))$method, "dcsvm")
+  # Numeric labels still classify when a classification method is named.
+  numeric_labels <- ifelse(y > median(y), 1, -1)
+  expect_identical(kmx_model_info(kmx_svm(x, numeric_labels, method = "svm", C = 10, gamma = 4), "classes"), 2)
+})
