@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/kernel_spec.h"
 #include "core/arena.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -21,14 +22,7 @@ using kmx::KernelSpec;
 constexpr double kTolerance = 1e-12;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-KernelSpec make_spec(kmx_kernel_type type, double gamma = 0, double coef0 = 0, int degree = 3) {
-    KernelSpec spec;
-    spec.type = type;
-    spec.gamma = gamma;
-    spec.coef0 = coef0;
-    spec.degree = degree;
-    return spec;
-}
+using test_common::kernel_spec;
 
 std::string describe(const KernelSpec &spec) {
     return "kernel " + std::to_string(int(spec.type)) + " gamma " + std::to_string(spec.gamma) + " coef0 " +
@@ -138,16 +132,16 @@ struct Shape {
 // Every kernel the library has, with default and explicit parameters.
 std::vector<KernelSpec> all_specs() {
     std::vector<KernelSpec> specs = {
-        make_spec(KMX_KERNEL_RBF),
-        make_spec(KMX_KERNEL_RBF, 0.37),
-        make_spec(KMX_KERNEL_LAPLACIAN),
-        make_spec(KMX_KERNEL_LAPLACIAN, 0.21),
-        make_spec(KMX_KERNEL_LINEAR),
-        make_spec(KMX_KERNEL_SIGMOID),
-        make_spec(KMX_KERNEL_SIGMOID, 0.4, -0.2),
+        kernel_spec(KMX_KERNEL_RBF),
+        kernel_spec(KMX_KERNEL_RBF, 0.37),
+        kernel_spec(KMX_KERNEL_LAPLACIAN),
+        kernel_spec(KMX_KERNEL_LAPLACIAN, 0.21),
+        kernel_spec(KMX_KERNEL_LINEAR),
+        kernel_spec(KMX_KERNEL_SIGMOID),
+        kernel_spec(KMX_KERNEL_SIGMOID, 0.4, -0.2),
     };
     for (int degree = 1; degree <= 5; ++degree)
-        specs.push_back(make_spec(KMX_KERNEL_POLYNOMIAL, degree % 2 ? 0.3 : 0, degree % 2 ? 0.5 : -1.25, degree));
+        specs.push_back(kernel_spec(KMX_KERNEL_POLYNOMIAL, degree % 2 ? 0.3 : 0, degree % 2 ? 0.5 : -1.25, degree));
     return specs;
 }
 
@@ -206,8 +200,8 @@ TEST(KernelEval, MatchesDirectFormula) {
 
 TEST(KernelEval, SameRowGivesOneForStationaryKernels) {
     const double x[] = {1e3, -2.5, 7};
-    EXPECT_EQ(kmx::kernel_eval(make_spec(KMX_KERNEL_RBF, 5), x, x, 3), 1.0);
-    EXPECT_EQ(kmx::kernel_eval(make_spec(KMX_KERNEL_LAPLACIAN, 5), x, x, 3), 1.0);
+    EXPECT_EQ(kmx::kernel_eval(kernel_spec(KMX_KERNEL_RBF, 5), x, x, 3), 1.0);
+    EXPECT_EQ(kmx::kernel_eval(kernel_spec(KMX_KERNEL_LAPLACIAN, 5), x, x, 3), 1.0);
 }
 
 TEST(KernelBlock, IdenticalRowsGiveExactlyOneAndNothingExceedsOne) {
@@ -219,7 +213,7 @@ TEST(KernelBlock, IdenticalRowsGiveExactlyOneAndNothingExceedsOne) {
         for (int64_t i = 0; i < a.rows; ++i)
             std::memcpy(reversed.v.data() + i * d, a.row(a.rows - 1 - i), sizeof(double) * size_t(d));
         for (double gamma : {0.0, 3.0, 1e6}) {
-            const KernelSpec spec = make_spec(KMX_KERNEL_RBF, gamma);
+            const KernelSpec spec = kernel_spec(KMX_KERNEL_RBF, gamma);
             const std::vector<double> out = run_block(spec, a, reversed, a.rows, 2);
             for (int64_t i = 0; i < a.rows; ++i) {
                 EXPECT_EQ(out[size_t(i * a.rows + (a.rows - 1 - i))], 1.0) << "d=" << d << " gamma=" << gamma;
@@ -234,7 +228,7 @@ TEST(KernelBlock, HugeGammaUnderflowsToZeroWithoutNaN) {
     const Matrix a = random_matrix(20, 30, 30, rng), b = random_matrix(9, 30, 30, rng);
     for (kmx_kernel_type type : {KMX_KERNEL_RBF, KMX_KERNEL_LAPLACIAN})
         for (double gamma : {1e3, 1e12, 1e300}) {
-            const KernelSpec spec = make_spec(type, gamma);
+            const KernelSpec spec = kernel_spec(type, gamma);
             const std::vector<double> out = run_block(spec, a, b, b.rows, 1);
             for (double v : out) EXPECT_EQ(v, 0.0) << describe(spec);
             const std::vector<double> self = run_block(spec, a, a, a.rows, 1);
@@ -246,7 +240,7 @@ TEST(KernelBlock, ModerateGammaGivesSubnormalsNotNaN) {
     // exp(−γD) between 1e-320 and 1e-300: subnormal or tiny, still ordered.
     const double a[] = {0.0}, b[] = {1.0};
     for (double gamma : {690.0, 700.0, 720.0, 740.0, 745.0, 746.0}) {
-        const KernelSpec spec = make_spec(KMX_KERNEL_RBF, gamma);
+        const KernelSpec spec = kernel_spec(KMX_KERNEL_RBF, gamma);
         double out = kNaN;
         kmx::Arena arena(kmx::kernel_block_workspace_bytes(spec, 1, 1, 1));
         kmx::kernel_block(spec, a, 1, 1, b, 1, 1, 1, &out, 1, arena, 1);
@@ -256,7 +250,7 @@ TEST(KernelBlock, ModerateGammaGivesSubnormalsNotNaN) {
 }
 
 TEST(KernelBlock, EmptyBlocksDoNothing) {
-    const KernelSpec spec = make_spec(KMX_KERNEL_RBF);
+    const KernelSpec spec = kernel_spec(KMX_KERNEL_RBF);
     kmx::Arena arena;
     double out = kSentinel;
     kmx::kernel_block(spec, nullptr, 0, 3, nullptr, 0, 3, 3, &out, 1, arena, 1);
@@ -264,7 +258,7 @@ TEST(KernelBlock, EmptyBlocksDoNothing) {
 }
 
 TEST(KernelBlock, RejectsBadShapes) {
-    const KernelSpec spec = make_spec(KMX_KERNEL_RBF);
+    const KernelSpec spec = kernel_spec(KMX_KERNEL_RBF);
     double a[4] = {}, out[4] = {};
     kmx::Arena arena(kmx::kernel_block_workspace_bytes(spec, 2, 2, 2));
     auto status_of = [&](auto &&call) {
@@ -282,16 +276,16 @@ TEST(KernelBlock, RejectsBadShapes) {
     EXPECT_EQ(status_of([&] { kmx::kernel_block(spec, a, -1, 2, a, 2, 2, 2, out, 2, arena, 1); }),
               KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(status_of([&] {
-                  kmx::kernel_block(make_spec(KMX_KERNEL_POLYNOMIAL, 0, 0, 0), a, 2, 2, a, 2, 2, 2, out, 2, arena, 1);
+                  kmx::kernel_block(kernel_spec(KMX_KERNEL_POLYNOMIAL, 0, 0, 0), a, 2, 2, a, 2, 2, 2, out, 2, arena, 1);
               }),
               KMX_E_INVALID_ARGUMENT);  // degree 0
     EXPECT_EQ(
-        status_of([&] { kmx::kernel_block(make_spec(kmx_kernel_type(17)), a, 2, 2, a, 2, 2, 2, out, 2, arena, 1); }),
+        status_of([&] { kmx::kernel_block(kernel_spec(kmx_kernel_type(17)), a, 2, 2, a, 2, 2, 2, out, 2, arena, 1); }),
         KMX_E_INVALID_ARGUMENT);  // unknown type
 }
 
 TEST(KernelBlock, ArenaSmallerThanTheBoundIsCaught) {
-    const KernelSpec spec = make_spec(KMX_KERNEL_RBF);
+    const KernelSpec spec = kernel_spec(KMX_KERNEL_RBF);
     std::mt19937_64 rng(17);
     const Matrix a = random_matrix(10, 4, 4, rng), b = random_matrix(20, 4, 4, rng);
     std::vector<double> out(200);
@@ -396,7 +390,7 @@ TEST(KernelBlockRows, WideSparseRowsAreExpandedInSmallTiles) {
     for (int64_t i = 0; i < n; ++i)
         for (int e = 0; e < 20; ++e) x.v[size_t(i * d + column(rng))] = value(rng);
     const SparseCopy sparse(x);
-    const KernelSpec spec = make_spec(KMX_KERNEL_RBF, 0.5);
+    const KernelSpec spec = kernel_spec(KMX_KERNEL_RBF, 0.5);
     EXPECT_LT(kmx::kernel_block_rows_workspace_bytes(spec, sparse.ds, n, sparse.ds, n), size_t(20) << 20);
     const std::vector<double> out = run_rows(spec, sparse.ds, 0, n, sparse.ds, 0, n, n, 1);
     EXPECT_EQ(count_mismatches(spec, x, x, out, n), 0);
@@ -406,7 +400,7 @@ TEST(KernelBlockRows, RejectsMismatchedColumnsAndBadRanges) {
     const double x[6] = {1, 2, 3, 4, 5, 6};
     const auto two = kmx::Dataset::dense_borrow(x, 3, 2, nullptr);
     const auto three = kmx::Dataset::dense_borrow(x, 2, 3, nullptr);
-    const KernelSpec spec = make_spec(KMX_KERNEL_RBF);
+    const KernelSpec spec = kernel_spec(KMX_KERNEL_RBF);
     double out[9];
     kmx::Arena arena(1 << 12);
     EXPECT_THROW(kmx::kernel_block_rows(spec, *two, 0, 1, *three, 0, 1, out, 1, arena, 1), kmx::Error);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/kernel_spec.h"
 #include "core/arena.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -23,14 +24,7 @@ using kmx::KernelSpec;
 constexpr double kU = 0x1p-24;   // float's unit roundoff
 constexpr double kHeadroom = 2;  // the stated factor: every error is at most twice its first-order bound
 
-KernelSpec spec_of(kmx_kernel_type type, double gamma, double coef0 = 0, int degree = 3) {
-    KernelSpec spec;
-    spec.type = type;
-    spec.gamma = gamma;
-    spec.coef0 = coef0;
-    spec.degree = degree;
-    return spec;
-}
+using test_common::kernel_spec;
 
 std::vector<float> random_floats(int64_t count, std::mt19937_64 &rng) {
     std::uniform_real_distribution<float> value(-1.0f, 1.0f);
@@ -92,9 +86,10 @@ Blocks both_blocks(const KernelSpec &spec, const std::vector<float> &a, int64_t 
 }
 
 TEST(KernelBlockF32, EveryKernelWithinTwiceItsFloatBound) {
-    const KernelSpec specs[] = {spec_of(KMX_KERNEL_RBF, 0.05),           spec_of(KMX_KERNEL_RBF, 2.0),
-                                spec_of(KMX_KERNEL_LINEAR, 1.0),         spec_of(KMX_KERNEL_POLYNOMIAL, 0.1, 1.0, 3),
-                                spec_of(KMX_KERNEL_SIGMOID, 0.05, -0.5), spec_of(KMX_KERNEL_LAPLACIAN, 0.1)};
+    const KernelSpec specs[] = {
+        kernel_spec(KMX_KERNEL_RBF, 0.05),           kernel_spec(KMX_KERNEL_RBF, 2.0),
+        kernel_spec(KMX_KERNEL_LINEAR, 1.0),         kernel_spec(KMX_KERNEL_POLYNOMIAL, 0.1, 1.0, 3),
+        kernel_spec(KMX_KERNEL_SIGMOID, 0.05, -0.5), kernel_spec(KMX_KERNEL_LAPLACIAN, 0.1)};
     std::mt19937_64 rng(5);
     const int64_t na = 37, nb = 53;
     for (int64_t d : {1, 16, 300})
@@ -122,7 +117,7 @@ TEST(KernelBlockF32, LaplacianIsTheDoubleBlockRounded) {
     std::mt19937_64 rng(6);
     const int64_t na = 300, nb = 41, d = 19;  // more rows than one double chunk
     const std::vector<float> a = random_floats(na * d, rng), b = random_floats(nb * d, rng);
-    const Blocks k = both_blocks(spec_of(KMX_KERNEL_LAPLACIAN, 0.2), a, na, b, nb, d, 2);
+    const Blocks k = both_blocks(kernel_spec(KMX_KERNEL_LAPLACIAN, 0.2), a, na, b, nb, d, 2);
     for (size_t e = 0; e < k.k32.size(); ++e) ASSERT_EQ(k.k32[e], float(k.k64[e])) << e;
 }
 
@@ -134,7 +129,7 @@ TEST(KernelBlockF32, IdenticalRowsGiveExactlyOneAndNothingExceedsOne) {
     std::vector<float> x = random_floats(n * d, rng);
     for (float &v : x) v += 30.0f;
     std::vector<float> out(size_t(n * n));
-    const KernelSpec rbf = spec_of(KMX_KERNEL_RBF, 0.5);
+    const KernelSpec rbf = kernel_spec(KMX_KERNEL_RBF, 0.5);
     kmx::Arena scratch(kmx::kernel_block_f32_workspace_bytes(rbf, n, n, d));
     kmx::kernel_block_f32(rbf, x.data(), n, d, x.data(), n, d, d, out.data(), n, scratch, 1);
     for (int64_t i = 0; i < n; ++i) {
@@ -148,7 +143,7 @@ TEST(KernelBlockF32, RejectsBadShapesAndWritesNothingForEmptyBlocks) {
     std::vector<float> x(64, 1.0f), out(64, -3.0f);
     float *p = x.data(), *o = out.data();
     kmx::Arena scratch(1 << 16);
-    const KernelSpec rbf = spec_of(KMX_KERNEL_RBF, 1), degree_zero = spec_of(KMX_KERNEL_POLYNOMIAL, 1, 0, 0);
+    const KernelSpec rbf = kernel_spec(KMX_KERNEL_RBF, 1), degree_zero = kernel_spec(KMX_KERNEL_POLYNOMIAL, 1, 0, 0);
     const std::string negative = expect_status(
         KMX_E_INVALID_ARGUMENT, [&] { kmx::kernel_block_f32(rbf, p, -1, 2, p, 2, 2, 2, o, 2, scratch, 1); });
     EXPECT_NE(negative.find("negative size"), std::string::npos) << negative;
@@ -195,7 +190,7 @@ TEST(KernelBlockRowsF32, DenseFloatDoubleAndSparseAgree) {
     sparse.col = col.data();
     sparse.values = values.data();
 
-    const KernelSpec rbf = spec_of(KMX_KERNEL_RBF, 0.3);
+    const KernelSpec rbf = kernel_spec(KMX_KERNEL_RBF, 0.3);
     const int64_t begin = 17, end = 530;  // rows of the first dataset; centers: rows [0, m) of the second
     std::vector<float> expected(size_t((end - begin) * m));
     kmx::Arena arena(64 << 20);

@@ -23,7 +23,7 @@
 #include "svm/kernel_cache.h"
 #include "svm/svm_dual.h"
 #include "svm/svm_q_matrix.h"
-#include "../common/rbf_kernel.h"
+#include "../common/kernel_spec.h"
 #include "../common/status_of.h"
 
 namespace {

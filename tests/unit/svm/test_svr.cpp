@@ -21,7 +21,7 @@
 #include "model/train_options.h"
 #include "svm/svm_dual.h"
 #include "svm/svr.h"
-#include "../common/rbf_kernel.h"
+#include "../common/kernel_spec.h"
 #include "../common/status_of.h"
 
 namespace {
