@@ -567,6 +567,7 @@ class SupportVectorRegression(unittest.TestCase):
         self.assertEqual(info.returncode, 0, info.stderr)
         self.assertIn("method    svr\n", info.stdout)
         self.assertIn("task      regression\n", info.stdout)
+        self.assertNotIn("machines", info.stdout)  # one output: no one-vs-rest to speak of
         self.assertIn("sv        %d\n" % sv, info.stdout)
         self.assertIn("C         10\n", info.stdout)
         self.assertIn("bias      yes\n", info.stdout)
