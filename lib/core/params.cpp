@@ -258,8 +258,13 @@ void describe_range(const ParamSpec &spec, char *out, size_t out_len) {
         if (used < out_len) std::snprintf(out + used, out_len - used, "}");
         return;
     }
-    std::snprintf(out, out_len, "%s%c%.17g, %.17g%c", (spec.flags & KMX_BOUND_INTEGER) ? "whole numbers in " : "",
-                  (spec.flags & KMX_BOUND_LOWER_OPEN) ? '(' : '[', spec.lower, spec.upper,
+    char upper[48];  // 2^53, the byte counts' "no limit", said so rather than as 9007199254740992
+    if (spec.upper == 0x1p53)
+        std::snprintf(upper, sizeof upper, "2^53 (no limit)");
+    else
+        std::snprintf(upper, sizeof upper, "%.17g", spec.upper);
+    std::snprintf(out, out_len, "%s%c%.17g, %s%c", (spec.flags & KMX_BOUND_INTEGER) ? "whole numbers in " : "",
+                  (spec.flags & KMX_BOUND_LOWER_OPEN) ? '(' : '[', spec.lower, upper,
                   (spec.flags & KMX_BOUND_UPPER_OPEN) ? ')' : ']');
 }
 

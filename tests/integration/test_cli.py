@@ -75,6 +75,8 @@ class Cli(unittest.TestCase):
         self.assertIn("kmx predict: extra operand 'extra'", out.stderr)
         out = run("train", "--ovr=1", train, models[1])
         self.assertIn("option --ovr takes no value", out.stderr)
+        out = run("train", "--memory", "1K", train, models[1])  # no 9007199254740992 in the range
+        self.assertIn("allowed: whole numbers in [65536, 2^53 (no limit)]", out.stderr)
         self.assertEqual(run("help", "nothing").returncode, 2)
         helped = run("help", "train")
         self.assertEqual(helped.returncode, 0)
@@ -303,7 +305,7 @@ class TrainPredict(LetterFiles):
         self.assertEqual(out.returncode, 0, out.stderr)
         lines = out.stdout.splitlines()
         self.assertEqual(len(lines), 2, out.stdout)
-        self.assertRegex(lines[0], r"^accuracy = \d+(\.\d+)?% \(\d+/1000\)$")
+        self.assertRegex(lines[0], r"^accuracy = \d+\.\d\d% \(\d+/1000\)$")
         self.assertRegex(lines[1], r"^predict time = \S+ us/sample$")
         correct = int(lines[0].split("(")[1].split("/")[0])
         return correct / 1000

@@ -39,7 +39,7 @@ void report_accuracy(const std::vector<double> &predicted, const std::vector<dou
     int64_t correct = 0;
     for (size_t i = 0; i < predicted.size(); ++i) correct += predicted[i] == truth[i];
     const double n = double(predicted.size());
-    std::printf("accuracy = %.4g%% (%lld/%lld)\n", n > 0 ? 100.0 * double(correct) / n : 0.0, (long long)correct,
+    std::printf("accuracy = %.2f%% (%lld/%lld)\n", n > 0 ? 100.0 * double(correct) / n : 0.0, (long long)correct,
                 (long long)predicted.size());
 }
 

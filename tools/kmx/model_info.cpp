@@ -32,8 +32,7 @@ int describe_model(const char *path) {
     const bool krr = method >= KMX_METHOD_KRR && method <= KMX_METHOD_NYSTROM_TRON;
     if (model_info(model, KMX_INFO_TASK) != KMX_TASK_REGRESSION)  // a regression model has one output, no scheme
         std::printf("machines  %g (%s)\n", model_info(model, KMX_INFO_DECISION_VALUES),
-                    krr || model_info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest"
-                                                                                           : "one-vs-one");
+                    krr || model_info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
     std::printf("%s %g\n", krr ? "centers  " : "sv       ", model_info(model, KMX_INFO_SUPPORT_VECTORS));
     if (method == KMX_METHOD_NYSTROM_TRON) {
         std::printf("C         %g\n", model_info(model, KMX_INFO_C));
