@@ -4,12 +4,14 @@ cannot compile SWIG's flat -package output: see the toolchain notes, 3a).
 
   build_jar.py --javac JAVAC --jar JAR --output OUT.jar [--classpath JAR]...
                [--release N] [--native NAME FILE]... [--tree JARDIR DIR]...
-               [--main-class CLASS] SOURCES...
+               [--main-class CLASS] [--version V --module NAME] SOURCES...
 
 Sources not ending in .java (SWIG's C wrapper) are skipped. --release is
 javac's (default 17). Each --native library is stored as io/kmx/native/NAME
 and listed, in the given order, in io/kmx/native/libraries, which
 NativeLoader reads. Each --tree copies the files under DIR to JARDIR.
+--version and --module go into the manifest as Implementation-Version and
+Automatic-Module-Name (with Implementation-Title the module's name).
 """
 import argparse
 import os
@@ -31,6 +33,8 @@ def parse_args():
     parser.add_argument("--native", nargs=2, action="append", default=[], metavar=("NAME", "FILE"))
     parser.add_argument("--tree", nargs=2, action="append", default=[], metavar=("JARDIR", "DIR"))
     parser.add_argument("--main-class")
+    parser.add_argument("--version")
+    parser.add_argument("--module")
     parser.add_argument("sources", nargs="+")
     return parser.parse_args()
 
@@ -61,7 +65,15 @@ def main():
         jar = [args.jar, "--create", "--file", args.output]
         if args.main_class:
             jar += ["--main-class", args.main_class]
-        subprocess.run(jar + ["-C", classes, "."], check=True)
+        with tempfile.NamedTemporaryFile("w", suffix=".mf", delete=False) as manifest:
+            if args.module:
+                manifest.write(f"Automatic-Module-Name: {args.module}\nImplementation-Title: {args.module}\n")
+            if args.version:
+                manifest.write(f"Implementation-Version: {args.version}\n")
+        try:
+            subprocess.run(jar + ["--manifest", manifest.name, "-C", classes, "."], check=True)
+        finally:
+            os.unlink(manifest.name)
 
 
 if __name__ == "__main__":

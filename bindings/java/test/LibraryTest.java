@@ -35,6 +35,17 @@ public class LibraryTest {
     }
 
     @Test
+    public void manifestNamesTheVersionAndTheModule() throws java.io.IOException {
+        java.net.URL jar = Library.class.getProtectionDomain().getCodeSource().getLocation();
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.getPath())) {
+            java.util.jar.Attributes main = file.getManifest().getMainAttributes();
+            assertEquals(Library.version(), main.getValue("Implementation-Version"));
+            assertEquals("io.kmx", main.getValue("Automatic-Module-Name"));
+        }
+        assertEquals(Library.version(), Library.class.getPackage().getImplementationVersion());
+    }
+
+    @Test
     public void statusNames() {
         assertEquals("KMX_OK", Library.statusName(Status.OK));
         assertEquals("KMX_E_INVALID_ARGUMENT", Library.statusName(Status.INVALID_ARGUMENT));
