@@ -18,9 +18,10 @@ namespace kmx {
 // so a thread joins only for at least ~4 MFLOP (tens of microseconds) of its own.
 constexpr double kFlopsPerThread = 4e6;
 
-// The threads worth using for about `flops` of work: at most `threads`, at least 1.
-inline int threads_for_work(int threads, double flops) {
-    const double useful = std::max(1.0, std::floor(flops / kFlopsPerThread));
+// The threads worth using for about `flops` of work, each given at least
+// `per_thread` of it: at most `threads`, at least 1.
+inline int threads_for_work(int threads, double flops, double per_thread = kFlopsPerThread) {
+    const double useful = std::max(1.0, std::floor(flops / per_thread));
     return threads > 1 ? int(std::min(double(threads), useful)) : 1;
 }
 

@@ -29,7 +29,7 @@ constexpr double kBlisFlopsPerThread = 5e7;
 
 // BLIS's run-time settings for a call of `flops` on at most `threads` threads.
 rntm_t runtime_for(int threads, double flops) {
-    const int used = threads_for_work(threads, flops * (kFlopsPerThread / kBlisFlopsPerThread));
+    const int used = threads_for_work(threads, flops, kBlisFlopsPerThread);
     rntm_t rntm = BLIS_RNTM_INITIALIZER;
     bli_rntm_set_num_threads(used, &rntm);
     return rntm;

@@ -27,8 +27,6 @@ namespace kmx {
 
 namespace {
 
-
-
 enum SectionId : uint32_t { kMeta = 1, kClasses = 2, kPoints = 3, kMachines = 4, kRoutes = 5 };
 constexpr uint32_t kSectionCount = 5;
 constexpr size_t kHeaderBytes = 16;
@@ -195,11 +193,9 @@ Counts read_meta(ByteReader &r, Model &m) {
     const uint64_t sv = r.u64();
     c.machines = r.u64();
     require_format(d >= 1 && d <= (uint64_t(1) << 31), r, "bad column count");
-    const bool krr = m.method >= KMX_METHOD_KRR && m.method <= KMX_METHOD_NYSTROM_TRON;
-    const bool svr = m.method == KMX_METHOD_SVR;
     require_format(
-        (svr ? c.classes == 0 : c.classes >= 2 || (krr && c.classes == 0)) && c.classes <= (uint64_t(1) << 31), r,
-        "bad class count");
+        (m.svr() ? c.classes == 0 : c.classes >= 2 || (m.krr() && c.classes == 0)) && c.classes <= (uint64_t(1) << 31),
+        r, "bad class count");
     require_format(sv <= c.points, r, "more support vectors than points");
     m.d = int64_t(d);
     m.support_vectors = int64_t(sv);

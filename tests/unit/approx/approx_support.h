@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../common/kernel_spec.h"
 #include "../common/blobs.h"
 #include "../common/status_of.h"
 #include "core/dataset.h"
@@ -21,12 +22,7 @@ namespace approx_test {
 
 using Matrix = std::vector<double>;  // row-major
 
-inline kmx::KernelSpec rbf(double gamma) {
-    kmx::KernelSpec spec;
-    spec.type = KMX_KERNEL_RBF;
-    spec.gamma = gamma;
-    return spec;
-}
+using test_common::rbf;
 
 // K(a_i, b_j) (na x nb) by kernel_eval.
 inline Matrix kernel_matrix(const kmx::KernelSpec &k, const double *a, int64_t na, const double *b, int64_t nb,

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "../common/kernel_spec.h"
 #include "cluster/kernel_kmeans.h"
 #include "cluster/kmeans.h"
 #include "core/context.h"
@@ -21,12 +22,7 @@ using dcsvm_test::direct_kernel_matrix;
 using dcsvm_test::make_blobs;
 using dcsvm_test::partition_disagreement;
 
-kmx::KernelSpec rbf(double gamma) {
-    kmx::KernelSpec k;
-    k.type = KMX_KERNEL_RBF;
-    k.gamma = gamma;
-    return k;
-}
+using test_common::rbf;
 
 kmx::KernelSpec linear() {
     kmx::KernelSpec k;
@@ -122,8 +118,7 @@ struct DirectAssignment {
     std::vector<double> margin;          // n × kChoices
 };
 
-DirectAssignment direct_assign(const kmx::Dataset &data, const kmx::KernelPartition &p,
-                               const kmx::KernelSpec &kernel) {
+DirectAssignment direct_assign(const kmx::Dataset &data, const kmx::KernelPartition &p, const kmx::KernelSpec &kernel) {
     DirectAssignment a;
     a.nearest.resize(size_t(data.n));
     a.next.resize(size_t(data.n) * kChoices);

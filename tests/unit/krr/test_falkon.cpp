@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../common/kernel_spec.h"
 #include "core/context.h"
 #include "falkon_reference.h"
 #include "krr/falkon.h"
@@ -15,12 +16,7 @@ namespace {
 using falkon_test::load;
 using falkon_test::relative_difference;
 
-kmx::KernelSpec rbf(double gamma) {
-    kmx::KernelSpec k;
-    k.type = KMX_KERNEL_RBF;
-    k.gamma = gamma;
-    return k;
-}
+using test_common::rbf;
 
 kmx::FalkonOptions options(int64_t m, double lambda) {
     kmx::FalkonOptions o;

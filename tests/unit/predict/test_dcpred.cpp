@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "../common/kernel_spec.h"
 #include "cluster/kmeans.h"
 #include "core/context.h"
 #include "core/dataset.h"
@@ -24,12 +25,7 @@
 
 namespace {
 
-kmx::KernelSpec rbf(double gamma) {
-    kmx::KernelSpec k;
-    k.type = KMX_KERNEL_RBF;
-    k.gamma = gamma;
-    return k;
-}
+using test_common::rbf;
 
 kmx::Model train_svm(kmx::Context &ctx, const kmx::Dataset &data, double C, double gamma,
                      kmx_multiclass multiclass = KMX_MULTICLASS_OVO) {
