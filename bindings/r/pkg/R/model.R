@@ -3,10 +3,11 @@
 # model facts, and saving and loading (files and raw vectors).
 
 # A model handle; `levels` are the factor levels its labels stand for (NULL
-# for numeric labels), `columns` the training column names.
-.new_model <- function(ptr, levels = NULL, columns = NULL, call = NULL) {
+# for numeric labels), `columns` the training column names; `saved` its
+# saved form when the caller has it (loaded from a raw vector), else made.
+.new_model <- function(ptr, levels = NULL, columns = NULL, call = NULL, saved = NULL) {
   model <- .new_handle(ptr, "kmx_model", levels = levels, columns = columns, call = call)
-  .with_bytes(model, function() .model_bytes(ptr))
+  .with_bytes(model, function() if (is.null(saved)) .model_bytes(ptr) else saved)
 }
 
 # Kernel type names of e1071 and kernlab, as kmx calls them.
@@ -285,5 +286,5 @@ kmx_model_to_raw <- function(model) {
 kmx_model_from_raw <- function(raw, levels = attr(raw, "kmx_levels"),
                                columns = attr(raw, "kmx_columns")) {
   if (!is.raw(raw)) stop("kmx: 'raw' must be a raw vector", call. = FALSE)
-  .new_model(C_kmx_model_load_from_buffer(raw), levels = levels, columns = columns)
+  .new_model(C_kmx_model_load_from_buffer(raw), levels = levels, columns = columns, saved = raw)
 }

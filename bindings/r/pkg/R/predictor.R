@@ -1,9 +1,9 @@
 # predictor.R: kmx_predictor, a compact DC-Pred++ predictor built from a
 # trained model: prediction, facts, and saving and loading its blob.
 
-.new_predictor <- function(ptr, levels = NULL, columns = NULL) {
+.new_predictor <- function(ptr, levels = NULL, columns = NULL, saved = NULL) {
   predictor <- .new_handle(ptr, "kmx_predictor", levels = levels, columns = columns)
-  .with_bytes(predictor, function() .predictor_bytes(ptr))
+  .with_bytes(predictor, function() if (is.null(saved)) .predictor_bytes(ptr) else saved)
 }
 
 # The labelled training data: a dataset as given, or one made from x (its
@@ -133,5 +133,5 @@ kmx_predictor_to_raw <- function(predictor) {
 kmx_predictor_from_raw <- function(raw, levels = attr(raw, "kmx_levels"),
                                    columns = attr(raw, "kmx_columns")) {
   if (!is.raw(raw)) stop("kmx: 'raw' must be a raw vector", call. = FALSE)
-  .new_predictor(C_kmx_predictor_load_from_buffer(raw), levels = levels, columns = columns)
+  .new_predictor(C_kmx_predictor_load_from_buffer(raw), levels = levels, columns = columns, saved = raw)
 }
