@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import zlib
 
 KMX = sys.argv.pop(1)
 DATA = sys.argv.pop(1)
@@ -76,7 +77,7 @@ class Cli(unittest.TestCase):
         out = run("train", "--ovr=1", train, models[1])
         self.assertIn("option --ovr takes no value", out.stderr)
         out = run("train", "--memory", "1K", train, models[1])  # no 9007199254740992 in the range
-        self.assertIn("allowed: whole numbers in [65536, 2^53 (no limit)]", out.stderr)
+        self.assertIn("option --memory: 1K is out of range; allowed: 64K or more", out.stderr)
         self.assertEqual(run("help", "nothing").returncode, 2)
         helped = run("help", "train")
         self.assertEqual(helped.returncode, 0)
@@ -182,11 +183,63 @@ class Cli(unittest.TestCase):
         expected = sum(math.exp(-gamma * sum((a - b) ** 2 for a, b in zip(xi, xj))) for xi in x for xj in x) / n**2
         self.assertAlmostEqual(mean, expected, delta=1e-8 * expected)
 
+    def test_options_that_do_not_apply_are_refused(self):
+        """An option the method or the kernel does not use is an error naming both, not ignored."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        train = os.path.join(tmp.name, "train.libsvm")
+        write_head(LETTER, train, 300)
+        model = os.path.join(tmp.name, "never.kmx")
+        cases = [(["-s", "dcsvm", "-p", "0.2"], "option -p/--epsilon-svr does not apply to -s dcsvm; it applies to -s svr"),
+                 (["-s", "krr", "-c", "2"], "option -c/--cost does not apply to -s krr; it applies to -s svm, dcsvm, "
+                  "dcsvm-early, bka, nystrom-tron or svr"),
+                 (["-s", "svm", "--levels", "2"], "option --levels does not apply to -s svm"),
+                 (["-m", "100", "-s", "krr"], "option -m/--cache-size does not apply to -s krr"),
+                 (["--kernel-precision", "float32"], "option --kernel-precision does not apply to -s dcsvm; it "
+                  "applies to -s falkon"),
+                 (["-s", "krr", "--ovr"], "option --ovr does not apply to -s krr"),
+                 (["-k", "linear", "-g", "2"], "option -g/--gamma does not apply to the linear kernel"),
+                 (["-t", "2", "-d", "3"], "option -d/--degree does not apply to the rbf kernel"),
+                 (["-k", "rbf", "-r", "1"], "option -r/--coef0 does not apply to the rbf kernel"),
+                 (["--bias", "1"], "option --bias: '1' is not one of auto (default), off or on")]
+        for extra, message in cases:
+            with self.subTest(extra=extra):
+                out = run("train", *extra, train, model)
+                self.assertEqual(out.returncode, 2, out.stderr)
+                self.assertIn(message, out.stderr)
+                self.assertFalse(os.path.exists(model))
+        # What does apply passes: gamma and coef0 on the polynomial kernel, --levels on dcsvm.
+        out = run("train", "-q", "-k", "polynomial", "-g", "0.1", "-r", "1", "-d", "2", "-s", "svm", "-c", "1",
+                  "--cache-size", "50", train, model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+
     def test_kernel_rejects_bad_gamma(self):
         out = run("kernel", "-g", "-1", LETTER)
-        self.assertEqual(out.returncode, 1)
-        self.assertIn("gamma", out.stderr)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("option -g/--gamma: -1 is out of range; allowed: (0, inf)", out.stderr)
 
+
+
+def write_with_class_names(source, path, names):
+    """Rewrites the version-2 model file `source` as version 3 with a class names section (id 6: u64 count,
+    then u32 length and the UTF-8 bytes of each name), every CRC-32 recomputed (zlib's is the same CRC)."""
+    with open(source, "rb") as f:
+        data = f.read()
+    count = struct.unpack_from("<I", data, 12)[0]
+    sections = {}
+    for i in range(count):
+        section_id, _, offset, length = struct.unpack_from("<IIQQ", data, 16 + 24 * i)
+        sections[section_id] = data[offset:offset + length]
+    encoded = [name.encode() for name in names]
+    sections[6] = struct.pack("<Q", len(encoded)) + b"".join(struct.pack("<I", len(e)) + e for e in encoded)
+    head = b"KMXMODEL" + struct.pack("<II", 3, len(sections))
+    body, start = b"", len(head) + 24 * len(sections) + 4
+    for section_id in sorted(sections):
+        head += struct.pack("<IIQQ", section_id, zlib.crc32(sections[section_id]), start + len(body),
+                            len(sections[section_id]))
+        body += sections[section_id]
+    with open(path, "wb") as f:
+        f.write(head + struct.pack("<I", zlib.crc32(head)) + body)
 
 
 def write_flipped(source, path, mask):
@@ -247,15 +300,15 @@ class NystromTron(LetterFiles):
             self.assertEqual(a.read(), b.read())
 
     def test_bad_options_fail_and_write_nothing(self):
-        cases = [(["--loss", "logistic", "--task", "regression"], "regression takes loss=squared"),
-                 (["--centers", "leverage"], "uniform or kmeans"),
-                 (["--num-centers", "5000"], "at most n = 2000"),
-                 (["-c", "0"], "C = 0"),
-                 (["--stages", "31"], "stages")]
-        for extra, words in cases:
+        cases = [(["--loss", "logistic", "--task", "regression"], "regression takes loss=squared", 1),
+                 (["--centers", "leverage"], "uniform or kmeans", 1),
+                 (["--num-centers", "5000"], "at most n = 2000", 1),
+                 (["-c", "0"], "option -c/--cost: 0 is out of range", 2),
+                 (["--stages", "31"], "option --stages: 31 is out of range; allowed: whole numbers in [1, 30]", 2)]
+        for extra, words, status in cases:
             with self.subTest(extra=extra):
                 out = run("train", "-s", "nystrom-tron", *extra, self.train, self.path("x.kmx"))
-                self.assertEqual(out.returncode, 1)
+                self.assertEqual(out.returncode, status)
                 self.assertIn(words, out.stderr)
                 self.assertFalse(os.path.exists(self.path("x.kmx")))
 
@@ -314,7 +367,8 @@ class TrainPredict(LetterFiles):
         floors = {"svm": 0.93, "dcsvm": 0.93, "dcsvm-early": 0.85, "bka": 0.85}
         for solver, floor in floors.items():
             with self.subTest(solver=solver):
-                model = self.train_model(solver, "--levels", "2", "--early-level", "1", "--memory", "1G")
+                dcsvm = ["--levels", "2", "--early-level", "1"] if solver != "svm" else []
+                model = self.train_model(solver, *dcsvm, "--memory", "1G")
                 self.assertGreater(self.predict(model), floor)
 
     def test_labels_file_and_model_info(self):
@@ -329,6 +383,25 @@ class TrainPredict(LetterFiles):
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("method    svm", out.stdout)
         self.assertIn("classes   2: -1 1", out.stdout)
+
+    def test_class_names_in_a_model_file(self):
+        """A model whose file carries class names (format version 3, as R and Java save them; written here from
+        the format's description, independently of kmx) loads, predicts as without them, and info shows them."""
+        model = self.train_model("svm")
+        named = self.path("named.kmx")
+        write_with_class_names(model, named, ["negative", "positive \u00e9"])
+        out = run("info", named)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("classes   2: -1 (negative), 1 (positive \u00e9)", out.stdout)
+        plain, with_names = self.path("plain.txt"), self.path("names.txt")
+        self.predict(model, plain)
+        self.predict(named, with_names)
+        with open(plain) as a, open(with_names) as b:
+            self.assertEqual(a.read(), b.read())
+        write_with_class_names(model, named, ["same", "same"])
+        out = run("info", named)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("class names section: two classes have the same name", out.stderr)
 
     def test_flipped_byte_is_a_format_error(self):
         model = self.train_model("svm")
@@ -376,14 +449,15 @@ class TrainPredict(LetterFiles):
         LeakSanitizer) and say what was wrong."""
         model = self.train_model("svm")
         out = run("predict", "--threads", "1.5", model, self.test)
-        self.assertEqual(out.returncode, 1)
-        self.assertIn("kmx: error: kmx_context_set_params: parameter threads = 1.5 is out of range", out.stderr)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("kmx predict: option --threads: 1.5 is out of range; allowed: whole numbers in [0, 1024]",
+                      out.stderr)
         out = run("predict", "--memory", "12Q", model, self.test)
         self.assertEqual(out.returncode, 2)
-        self.assertIn("--memory must be a number, not '12Q'", out.stderr)
+        self.assertIn("--memory must be a decimal number, not '12Q'", out.stderr)
         out = run("train", "--threads", "0x10", self.train, self.path("x.kmx"))
-        self.assertEqual(out.returncode, 1)
-        self.assertIn("threads: '0x10' is not a decimal number", out.stderr)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--threads must be a decimal number, not '0x10'", out.stderr)
         out = run("predict", model, self.path("missing.libsvm"))
         self.assertEqual(out.returncode, 1)
         self.assertIn("missing.libsvm", out.stderr)
@@ -402,13 +476,14 @@ class TrainPredict(LetterFiles):
 
     def test_bad_solver_and_small_memory(self):
         out = run("train", "-s", "magic", self.train, self.path("x.kmx"))
-        self.assertEqual(out.returncode, 1)
-        self.assertIn("method", out.stderr)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("option -s/--solver: 'magic' is not one of svm, dcsvm (default), dcsvm-early, bka, krr, "
+                      "nystrom-krr, meka-krr, falkon, nystrom-tron or svr", out.stderr)
         out = run("train", "-s", "svm", "--memory", "64K", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)
         self.assertIn("memory budget", out.stderr)
         self.assertFalse(os.path.exists(self.path("x.kmx")))
-        self.assertEqual(run("train", "-c", "0", self.train, self.path("x.kmx")).returncode, 1)
+        self.assertEqual(run("train", "-c", "0", self.train, self.path("x.kmx")).returncode, 2)
 
 
 def solve_dense(a, b):
@@ -463,7 +538,8 @@ class KernelRidge(LetterFiles):
         for solver, floor in floors.items():
             with self.subTest(solver=solver):
                 model = self.path(solver + ".kmx")
-                out = run("train", "-s", solver, "-g", "16", "-l", "1e-5", "--num-centers", "1000", self.train, model)
+                centers = ["--num-centers", "1000"] if solver in ("nystrom-krr", "falkon") else []
+                out = run("train", "-s", solver, "-g", "16", "-l", "1e-5", *centers, self.train, model)
                 self.assertEqual(out.returncode, 0, out.stderr)
                 self.assertRegex(out.stdout, r"^trained " + solver + r": n=2000 d=16 classes=2 sv=\d+ time=\S+s\n$")
                 out = run("predict", model, self.test)
@@ -502,14 +578,15 @@ class KernelRidge(LetterFiles):
         for bad in ("float16", "2"):
             with self.subTest(bad=bad):
                 out = run("train", "-s", "falkon", "--kernel-precision", bad, self.train, self.path("x.kmx"))
-                self.assertEqual(out.returncode, 1)
-                self.assertIn("kernel_precision", out.stderr)
+                self.assertEqual(out.returncode, 2)
+                self.assertIn("option --kernel-precision: '%s' is not one of float64 (default) or float32" % bad,
+                              out.stderr)
                 self.assertFalse(os.path.exists(self.path("x.kmx")))
 
     def test_bad_lambda_and_centers(self):
         out = run("train", "-s", "falkon", "-l", "0", self.train, self.path("x.kmx"))
-        self.assertEqual(out.returncode, 1)
-        self.assertIn("lambda", out.stderr)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("option -l/--lambda: 0 is out of range; allowed: (0, inf)", out.stderr)
         out = run("train", "-s", "falkon", "--num-centers", "5000", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)
         self.assertFalse(os.path.exists(self.path("x.kmx")))
@@ -613,8 +690,8 @@ class SupportVectorRegression(unittest.TestCase):
             with self.subTest(epsilon=bad):
                 model = self.path("bad.kmx")
                 out = run("train", "-s", "svr", "-p", bad, self.BOSTON, model)
-                self.assertEqual(out.returncode, 1, out.stdout)
-                self.assertIn("epsilon_svr", out.stderr)
+                self.assertEqual(out.returncode, 2, out.stdout)
+                self.assertIn("-p/--epsilon-svr", out.stderr)
                 self.assertFalse(os.path.exists(model))
 
 

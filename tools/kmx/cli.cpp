@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -250,7 +251,7 @@ void check_option_value(const OptionSpec &spec, const std::string &text, const s
         throw UsageError{"option " + option_names(spec) + ": '" + text + "' is not one of " +
                          value_list(spec.param)};
     }
-    const double number = to_double(value, spec.long_name);
+    const double number = to_double(value, option_names(spec).c_str());
     if (kmx_param_check(spec.param, number) != KMX_OK)
         throw UsageError{"option " + option_names(spec) + ": " + text + " is out of range; allowed: " +
                          allowed_range(spec.param)};
@@ -412,10 +413,13 @@ long long to_int(const std::string &text, const char *name) {
 }
 
 double to_double(const std::string &text, const char *name) {
-    char *end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(value))
-        throw UsageError{std::string(name) + " must be a number, not '" + text + "'"};
+    // Decimal only, as the library's parameter strings: no hexadecimal (0x10), no inf or nan.
+    const char *begin = text.c_str(), *end = begin + text.size();
+    if (begin[0] == '+' && begin[1] != '-') ++begin;
+    double value = 0;
+    const std::from_chars_result parsed = std::from_chars(begin, end, value);
+    if (text.empty() || parsed.ec != std::errc() || parsed.ptr != end || !std::isfinite(value))
+        throw UsageError{std::string(name) + " must be a decimal number, not '" + text + "'"};
     return value;
 }
 

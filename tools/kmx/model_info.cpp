@@ -1,5 +1,7 @@
 // kmx info MODEL_FILE — what a model file holds.
 #include <cstdio>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "cli.h"
@@ -11,6 +13,21 @@ double model_info(const kmx_model *model, kmx_model_info_key key) {
     check(kmx_model_info(&value, model, key));
     return value;
 }
+
+namespace {
+// The model's class names (kmx_model_class_names: one per line), or none.
+std::vector<std::string> class_names(const kmx_model *model) {
+    int64_t size = 0;
+    check(kmx_model_class_names(nullptr, 0, &size, model));
+    std::string joined(static_cast<size_t>(size), '\0');
+    check(kmx_model_class_names(joined.data(), size, &size, model));
+    joined.pop_back();  // the NUL
+    std::vector<std::string> names;
+    std::istringstream lines(joined);
+    for (std::string line; std::getline(lines, line);) names.push_back(line);
+    return names;
+}
+}  // namespace
 
 int describe_model(const char *path) {
     const Model owned = make<Model>(kmx_model_load, path);
@@ -24,8 +41,11 @@ int describe_model(const char *path) {
     if (model_info(model, KMX_INFO_TASK) == KMX_TASK_REGRESSION) {
         std::printf("task      regression\n");
     } else {
+        const std::vector<std::string> names = class_names(model);
         std::printf("classes   %g:", classes);
-        for (double label : labels) std::printf(" %g", label);
+        for (size_t c = 0; c < labels.size(); ++c)
+            std::printf(names.empty() ? " %g" : c + 1 < labels.size() ? " %g (%s)," : " %g (%s)", labels[c],
+                        names.empty() ? "" : names[c].c_str());
         std::printf("\n");
     }
     const double method = model_info(model, KMX_INFO_METHOD);

@@ -97,9 +97,11 @@ as.matrix.kmx_dataset <- function(x, rows = NULL, ...) {
   matrix(values, ncol = d, byrow = TRUE)
 }
 
-# Labels as stored, or as the factor they were made from.
-.decode_labels <- function(values, levels) {
-  if (is.null(levels)) values else factor(levels[values], levels = levels)
+# Labels as stored, or as the factor they stand for: level i is label i, or
+# label codes[i] when the levels came from a model file's class names.
+.decode_labels <- function(values, levels, codes = NULL) {
+  if (is.null(levels)) return(values)
+  factor(levels[if (is.null(codes)) values else match(values, codes)], levels = levels)
 }
 
 kmx_labels <- function(ds) {

@@ -5,9 +5,37 @@
 # A model handle; `levels` are the factor levels its labels stand for (NULL
 # for numeric labels), `columns` the training column names; `saved` its
 # saved form when the caller has it (loaded from a raw vector), else made.
-.new_model <- function(ptr, levels = NULL, columns = NULL, call = NULL, saved = NULL) {
-  model <- .new_handle(ptr, "kmx_model", levels = levels, columns = columns, call = call)
+# Without `levels`, the class names the model carries (saved by R, Java, ...)
+# are its levels, each standing for its class's label (`codes`).
+.new_model <- function(ptr, levels = NULL, columns = NULL, call = NULL, saved = NULL, codes = NULL) {
+  if (is.null(levels)) {
+    levels <- .class_names(ptr)
+    if (!is.null(levels)) codes <- C_kmx_model_classes(length(levels), ptr)
+  }
+  model <- .new_handle(ptr, "kmx_model", levels = levels, columns = columns, call = call, codes = codes)
   .with_bytes(model, function() if (is.null(saved)) .model_bytes(ptr) else saved)
+}
+
+# The model's class names (kmx_model_class_names: one per line), or NULL.
+.class_names <- function(ptr) {
+  size <- C_kmx_model_class_names(0, ptr)[[2L]]
+  text <- rawToChar(C_kmx_model_class_names(size, ptr)[[1L]][-size]) # without the NUL
+  if (!nzchar(text)) return(NULL)
+  names <- strsplit(text, "\n", fixed = TRUE)[[1L]]
+  Encoding(names) <- "UTF-8"
+  names
+}
+
+# Names a freshly trained model's classes after the factor levels their labels
+# code, so that the levels travel in its saved form (read by any binding).
+.name_classes <- function(ptr, levels) {
+  if (is.null(levels)) return(invisible())
+  classes <- C_kmx_model_classes(C_kmx_model_info(ptr, .info_key("classes")), ptr)
+  names <- enc2utf8(as.character(levels[classes]))
+  tryCatch(C_kmx_model_set_class_names(ptr, paste(names, collapse = "\n")),
+           error = function(e) warning("kmx: the factor levels are not saved with the model: ",
+                                       conditionMessage(e), call. = FALSE))
+  invisible()
 }
 
 # Kernel type names of e1071 and kernlab, as kmx calls them.
@@ -153,7 +181,7 @@ kmx_model_info <- function(model, key = NULL) {
 # (Regression models have none: an empty vector.)
 kmx_model_classes <- function(model) {
   count <- kmx_model_info(model, "classes")
-  .decode_labels(C_kmx_model_classes(count, .ptr(model, "kmx_model")), model$levels)
+  .decode_labels(C_kmx_model_classes(count, .ptr(model, "kmx_model")), model$levels, model$codes)
 }
 
 .is_regression <- function(model) {
@@ -204,7 +232,7 @@ predict.kmx_model <- function(object, newdata, type = c("class", "decision"), ct
   if (!identical(data, newdata)) on.exit(kmx_free(data))
   n <- nrow(data)
   if (type == "class") {
-    return(.decode_labels(C_kmx_model_predict(n, ctx_ptr, ptr, data$ptr), object$levels))
+    return(.decode_labels(C_kmx_model_predict(n, ctx_ptr, ptr, data$ptr), object$levels, object$codes))
   }
   count <- kmx_model_info(object, "decision_values")
   values <- C_kmx_model_decision_values(n * count, ctx_ptr, ptr, data$ptr)
@@ -272,6 +300,7 @@ kmx_load_model <- function(path, levels = NULL, columns = NULL) {
 kmx_model_to_raw <- function(model) {
   raw <- .model_bytes(.ptr(model, "kmx_model"))
   attr(raw, "kmx_levels") <- model$levels
+  attr(raw, "kmx_codes") <- model$codes
   attr(raw, "kmx_columns") <- model$columns
   raw
 }
@@ -286,5 +315,6 @@ kmx_model_to_raw <- function(model) {
 kmx_model_from_raw <- function(raw, levels = attr(raw, "kmx_levels"),
                                columns = attr(raw, "kmx_columns")) {
   if (!is.raw(raw)) stop("kmx: 'raw' must be a raw vector", call. = FALSE)
-  .new_model(C_kmx_model_load_from_buffer(raw), levels = levels, columns = columns, saved = raw)
+  .new_model(C_kmx_model_load_from_buffer(raw), levels = levels, columns = columns, saved = raw,
+             codes = attr(raw, "kmx_codes"))
 }

@@ -1,8 +1,8 @@
 # predictor.R: kmx_predictor, a compact DC-Pred++ predictor built from a
 # trained model: prediction, facts, and saving and loading its blob.
 
-.new_predictor <- function(ptr, levels = NULL, columns = NULL, saved = NULL) {
-  predictor <- .new_handle(ptr, "kmx_predictor", levels = levels, columns = columns)
+.new_predictor <- function(ptr, levels = NULL, columns = NULL, saved = NULL, codes = NULL) {
+  predictor <- .new_handle(ptr, "kmx_predictor", levels = levels, columns = columns, codes = codes)
   .with_bytes(predictor, function() if (is.null(saved)) .predictor_bytes(ptr) else saved)
 }
 
@@ -15,6 +15,7 @@
   }
   if (is.null(y)) stop("kmx: kmx_predictor() needs the training labels 'y'", call. = FALSE)
   if (!is.null(model$levels)) y <- factor(y, levels = model$levels)
+  if (!is.null(model$codes)) y <- model$codes[as.integer(y)] # the labels the model's classes have
   kmx_dataset(.as_numeric_matrix(.model_columns(model, x)), y)
 }
 
@@ -30,7 +31,7 @@ kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, p
   params <- if (length(options)) do.call(.params_string, options)
   predictor <- .new_predictor(C_kmx_predictor_build(.ptr(ctx, "kmx_context", TRUE), ptr,
                                                     .ptr(data, "kmx_dataset"), params),
-                              levels = model$levels, columns = model$columns)
+                              levels = model$levels, columns = model$columns, codes = model$codes)
   predictor$terms <- model$terms # a formula's columns, for predict()
   predictor$xlevels <- model$xlevels
   predictor
@@ -65,7 +66,7 @@ predict.kmx_predictor <- function(object, newdata, type = c("class", "decision")
   if (!identical(data, newdata)) on.exit(kmx_free(data))
   n <- nrow(data)
   if (type == "class") {
-    return(.decode_labels(C_kmx_predictor_predict(n, ctx_ptr, ptr, data$ptr), object$levels))
+    return(.decode_labels(C_kmx_predictor_predict(n, ctx_ptr, ptr, data$ptr), object$levels, object$codes))
   }
   count <- C_kmx_predictor_info(ptr, .predictor_key("outputs"))
   values <- C_kmx_predictor_decision_values(n * count, ctx_ptr, ptr, data$ptr)
@@ -121,6 +122,7 @@ kmx_load_predictor <- function(path, levels = NULL, columns = NULL) {
 kmx_predictor_to_raw <- function(predictor) {
   raw <- .predictor_bytes(.ptr(predictor, "kmx_predictor"))
   attr(raw, "kmx_levels") <- predictor$levels
+  attr(raw, "kmx_codes") <- predictor$codes
   attr(raw, "kmx_columns") <- predictor$columns
   raw
 }
@@ -133,5 +135,6 @@ kmx_predictor_to_raw <- function(predictor) {
 kmx_predictor_from_raw <- function(raw, levels = attr(raw, "kmx_levels"),
                                    columns = attr(raw, "kmx_columns")) {
   if (!is.raw(raw)) stop("kmx: 'raw' must be a raw vector", call. = FALSE)
-  .new_predictor(C_kmx_predictor_load_from_buffer(raw), levels = levels, columns = columns, saved = raw)
+  .new_predictor(C_kmx_predictor_load_from_buffer(raw), levels = levels, columns = columns, saved = raw,
+                 codes = attr(raw, "kmx_codes"))
 }

@@ -72,5 +72,6 @@ print.kmx_solver <- function(x, ...) {
 kmx_train <- function(solver, kernel, data, ctx = NULL) {
   model <- C_kmx_solver_train(.ptr(ctx, "kmx_context", TRUE), .ptr(solver, "kmx_solver"),
                               .ptr(kernel, "kmx_kernel"), .ptr(data, "kmx_dataset"))
+  .name_classes(model, data$levels)
   .new_model(model, levels = data$levels)
 }

@@ -117,3 +117,41 @@ test_that("a numeric response trains epsilon-SVR without a method, as e1071; a f
   numeric_labels <- ifelse(y > median(y), 1, -1)
   expect_identical(kmx_model_info(kmx_svm(x, numeric_labels, method = "svm", C = 10, gamma = 4), "classes"), 2)
 })
+
+test_that("a factor's levels travel in the model file, read back without R's help", {
+  d <- small_letter()
+  y <- factor(ifelse(d$y > 0, "vowel", "consonant"), levels = c("consonant", "unused", "vowel"))
+  fit <- kmx_svm(d$x, y, method = "svm", C = 8, gamma = 16)
+  path <- tempfile(fileext = ".kmx")
+  on.exit(unlink(path))
+  kmx_save_model(fit, path)
+  back <- kmx_load_model(path) # no levels given: they come from the file's class names
+  expect_identical(back$levels, c("consonant", "vowel"))
+  expect_identical(as.character(predict(back, d$test_x)), as.character(predict(fit, d$test_x)))
+  expect_identical(as.character(kmx_model_classes(back)), c("consonant", "vowel"))
+  # The classes' labels are the factor's codes (1 and 3): the names are matched to them, not to positions.
+  expect_identical(C_kmx_model_classes(2, back$ptr), c(1, 3))
+  raw <- kmx_model_to_raw(back)
+  again <- kmx_model_from_raw(as.vector(raw)) # the bytes alone, no attributes
+  expect_identical(predict(again, d$test_x), predict(back, d$test_x))
+  # A predictor of the loaded model codes the training labels as the model's classes: the same predictor
+  # as one built from the model trained here.
+  predictor <- kmx_predictor(back, d$x, as.character(y), leaves = 2, landmarks = 8)
+  reference <- kmx_predictor(fit, d$x, y, leaves = 2, landmarks = 8)
+  expect_identical(levels(predict(predictor, d$test_x)), c("consonant", "vowel"))
+  expect_identical(as.character(predict(predictor, d$test_x)), as.character(predict(reference, d$test_x)))
+})
+
+test_that("class names set by another binding (labels 0 and 1) decode by label, and bad names warn", {
+  d <- small_letter()
+  fit <- kmx_svm(d$x, ifelse(d$y > 0, 1, 0), method = "svm", C = 8, gamma = 16, fitted = FALSE)
+  C_kmx_model_set_class_names(fit$ptr, "zero\none")
+  back <- kmx_model_from_raw(as.vector(kmx_model_to_raw(fit)))
+  expect_identical(back$levels, c("zero", "one"))
+  expected <- factor(ifelse(predict(fit, d$test_x) == 1, "one", "zero"), levels = c("zero", "one"))
+  expect_identical(predict(back, d$test_x), expected)
+  expect_kmx_error(C_kmx_model_set_class_names(fit$ptr, "same\nsame"), "KMX_E_INVALID_ARGUMENT")
+  expect_warning(kmx_svm(d$x, factor(ifelse(d$y > 0, "", "b")), method = "svm", C = 8, gamma = 16,
+                         fitted = FALSE),
+                 "factor levels are not saved with the model")
+})

@@ -91,11 +91,11 @@ test_that("a data.frame with factor labels gives factor predictions", {
   # Through a raw vector the levels and column names ride along.
   again <- kmx_model_from_raw(kmx_model_to_raw(fit))
   expect_identical(predict(again, iris), predicted)
-  # A file holds numeric labels only: levels come back when given.
+  # A file holds the levels as class names: they come back without being given.
   path <- tempfile()
   on.exit(unlink(path))
   kmx_save_model(fit, path)
-  expect_identical(predict(kmx_load_model(path), df), as.double(as.integer(predicted)))
+  expect_identical(predict(kmx_load_model(path), df), predicted)
   expect_identical(predict(kmx_load_model(path, levels = fit$levels), df), predicted)
 
   ovr <- kmx_svm(df, as.character(iris$Species), method = "svm", gamma = 0.5,
