@@ -24,7 +24,7 @@ namespace Kmx
     public static class KMeans
     {
         /// <summary>Clusters data into k clusters; parameters "max_iter=100 tol=1e-6" (null for defaults) (kmx_kmeans).</summary>
-        public static KMeansResult Fit(Dataset data, long k, string parameters = null, Context ctx = null)
+        public static KMeansResult Fit(Context ctx, Dataset data, long k, string parameters = null)
         {
             long d = data.Cols, n = data.Rows;
             var centers = new double[k > 0 ? k * d : 0];
@@ -35,7 +35,7 @@ namespace Kmx
         }
 
         /// <summary>The nearest of the k centers (row-major k × d) for each row of data (kmx_kmeans_assign).</summary>
-        public static KMeansAssignment Assign(Dataset data, double[] centers, Context ctx = null)
+        public static KMeansAssignment Assign(Context ctx, Dataset data, double[] centers)
         {
             long d = data.Cols, n = data.Rows;
             long k = Arrays.Rows(centers, d, nameof(centers));
@@ -46,7 +46,7 @@ namespace Kmx
         }
 
         /// <summary>The nearest of the centers (rows of a k × d matrix) for each row of data.</summary>
-        public static KMeansAssignment Assign(Dataset data, double[,] centers, Context ctx = null) =>
-            Assign(data, Arrays.Flatten(centers), ctx);
+        public static KMeansAssignment Assign(Context ctx, Dataset data, double[,] centers) =>
+            Assign(ctx, data, Arrays.Flatten(centers));
     }
 }
