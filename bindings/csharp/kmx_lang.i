@@ -77,6 +77,9 @@
 %ignore KMX_PRECISION_FORCE_INT_;
 %ignore KMX_STORAGE_FORCE_INT_;
 
+/* Constants (KMX_VERSION_STRING, KMX_BOUND_*, ...) are C# consts, compiled in:
+ * reading one needs no native library. */
+%csconst(1);
 %pragma(csharp) moduleclassmodifiers="internal class"
 %pragma(csharp) imclassclassmodifiers="internal class"
 /* Datasets are always copied (KMX_COPY): nothing native points into managed memory. */
@@ -145,9 +148,39 @@ SWIGEXPORT void SWIGSTDCALL KmxCsRegisterRaise(kmxcs_raise_fn fn) {
   $result = (int)$1;
   if ($1 != KMX_OK) kmxcs_raise((int)$1, kmx_status_name($1), kmx_last_error());
 %}
+/* Every call into libkmxcs goes through one of these csout typemaps (the
+ * return types of kmx.h's functions). If libkmxcs.so or libkmx.so.0 cannot be
+ * loaded, the first touch of NativePINVOKE fails in its type initializer with
+ * "DllNotFoundException: kmxcs"; NativeLibrary.Missing replaces that with a
+ * DllNotFoundException naming the file really missing (dlopen's dlerror()). */
 %typemap(csout, excode=SWIGEXCODE) kmx_status {
-    $imcall;$excode
+    try {
+      $imcall;
+    } catch (global::System.TypeInitializationException e) when (NativeLibrary.IsMissing(e)) {
+      throw NativeLibrary.Missing(e);
+    }$excode
   }
+%typemap(csout, excode=SWIGEXCODE) void {
+    try {
+      $imcall;
+    } catch (global::System.TypeInitializationException e) when (NativeLibrary.IsMissing(e)) {
+      throw NativeLibrary.Missing(e);
+    }$excode
+  }
+%define KMX_CS_LOADED_RETURN(CTYPE, CSTYPE)
+%typemap(csout, excode=SWIGEXCODE) CTYPE {
+    CSTYPE ret;
+    try {
+      ret = $imcall;
+    } catch (global::System.TypeInitializationException e) when (NativeLibrary.IsMissing(e)) {
+      throw NativeLibrary.Missing(e);
+    }$excode
+    return ret;
+  }
+%enddef
+KMX_CS_LOADED_RETURN(const char *, string)
+KMX_CS_LOADED_RETURN(int, int)
+KMX_CS_LOADED_RETURN(int64_t, long)
 %apply enum SWIGTYPE { kmx_status status };
 
 /* ---------------------------------------------------------------- handles */
