@@ -3,6 +3,9 @@ namespace Kmx
     /// <summary>What k-means found: centers, one cluster per row, the objective.</summary>
     public sealed class KMeansResult
     {
+        /// <summary>Made by KMeans.Fit only.</summary>
+        internal KMeansResult() { }
+
         /// <summary>The k centers, row-major k × d.</summary>
         public double[] Centers { get; internal set; }
         /// <summary>The cluster (0..k-1) of each row.</summary>
@@ -14,6 +17,9 @@ namespace Kmx
     /// <summary>The nearest center of each row and the squared distance to it.</summary>
     public sealed class KMeansAssignment
     {
+        /// <summary>Made by KMeans.Assign only.</summary>
+        internal KMeansAssignment() { }
+
         /// <summary>The nearest center (0..k-1) of each row.</summary>
         public int[] Assignment { get; internal set; }
         /// <summary>The squared distance of each row to that center.</summary>
