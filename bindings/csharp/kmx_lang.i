@@ -77,10 +77,37 @@
 %ignore KMX_PRECISION_FORCE_INT_;
 %ignore KMX_STORAGE_FORCE_INT_;
 
+/* Constants (KMX_VERSION_STRING, KMX_BOUND_*, ...) are C# consts, compiled in:
+ * reading one needs no native library. */
+%csconst(1);
 %pragma(csharp) moduleclassmodifiers="internal class"
 %pragma(csharp) imclassclassmodifiers="internal class"
 /* Datasets are always copied (KMX_COPY): nothing native points into managed memory. */
 %typemap(csclassmodifiers) kmx_ownership "internal enum"
+
+/* ------------------------------------------------------------------- docs */
+/* Kmx.dll is compiled with -doc and CS1591 (a public member without an XML
+ * comment) as an error. Each public enum gets its <summary> here; its items
+ * mirror kmx.h one for one and are documented there, so the generated enum
+ * files alone turn CS1591 off. */
+%typemap(csimports) enum SWIGTYPE "\n#pragma warning disable 1591 // the items mirror kmx.h, documented there\n"
+%typemap(csclassmodifiers) kmx_status "/// <summary>The outcome of a kmx call (kmx_status): Ok, or the error a KmxException carries in its Status.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_param "/// <summary>Every parameter of a context, kernel, solver, k-means, approximation or predictor (kmx_param); Params tells its name, range, default and owners.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_log_level "/// <summary>The severity of a log message (kmx_log_level); Param.LogLevel selects the messages a log callback receives.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_format "/// <summary>The format of a dataset file or text (kmx_format): Auto tells it from the contents.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_precision "/// <summary>How Dataset.Save stores the values of a .kmxd file (kmx_precision).</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_kernel_type "/// <summary>The kernel functions (kmx_kernel_type), the values of Param.Kernel.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_method "/// <summary>The training methods (kmx_method), the values of Param.Method.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_bias "/// <summary>Whether a model has a bias term (kmx_bias), the values of Param.Bias.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_multiclass "/// <summary>How several classes are combined (kmx_multiclass), the values of Param.Multiclass.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_task "/// <summary>What a kernel ridge regression model fits (kmx_task), the values of Param.Task.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_loss "/// <summary>The loss a Nystrom-TRON solver minimizes (kmx_loss), the values of Param.Loss.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_center_method "/// <summary>How Nystrom centers are chosen (kmx_center_method), the values of Param.CenterMethod.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_model_info_key "/// <summary>The facts Model.Info reports (kmx_model_info_key).</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_approx_method "/// <summary>The kernel approximations (kmx_approx_method), the values of Param.Approx.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_predictor_info_key "/// <summary>The facts Predictor.Info reports (kmx_predictor_info_key).</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_storage "/// <summary>How the blob of a predictor stores its numbers (kmx_storage), the values of Param.Storage.</summary>\npublic enum"
+%typemap(csclassmodifiers) kmx_system_key "/// <summary>What kmx sees of the machine (kmx_system_key); the properties of Library read it.</summary>\npublic enum"
 
 /* ----------------------------------------------------------------- errors */
 %insert(runtime) %{
@@ -145,9 +172,39 @@ SWIGEXPORT void SWIGSTDCALL KmxCsRegisterRaise(kmxcs_raise_fn fn) {
   $result = (int)$1;
   if ($1 != KMX_OK) kmxcs_raise((int)$1, kmx_status_name($1), kmx_last_error());
 %}
+/* Every call into libkmxcs goes through one of these csout typemaps (the
+ * return types of kmx.h's functions). If libkmxcs.so or libkmx.so.0 cannot be
+ * loaded, the first touch of NativePINVOKE fails in its type initializer with
+ * "DllNotFoundException: kmxcs"; NativeLibrary.Missing replaces that with a
+ * DllNotFoundException naming the file really missing (dlopen's dlerror()). */
 %typemap(csout, excode=SWIGEXCODE) kmx_status {
-    $imcall;$excode
+    try {
+      $imcall;
+    } catch (global::System.TypeInitializationException e) when (NativeLibrary.IsMissing(e)) {
+      throw NativeLibrary.Missing(e);
+    }$excode
   }
+%typemap(csout, excode=SWIGEXCODE) void {
+    try {
+      $imcall;
+    } catch (global::System.TypeInitializationException e) when (NativeLibrary.IsMissing(e)) {
+      throw NativeLibrary.Missing(e);
+    }$excode
+  }
+%define KMX_CS_LOADED_RETURN(CTYPE, CSTYPE)
+%typemap(csout, excode=SWIGEXCODE) CTYPE {
+    CSTYPE ret;
+    try {
+      ret = $imcall;
+    } catch (global::System.TypeInitializationException e) when (NativeLibrary.IsMissing(e)) {
+      throw NativeLibrary.Missing(e);
+    }$excode
+    return ret;
+  }
+%enddef
+KMX_CS_LOADED_RETURN(const char *, string)
+KMX_CS_LOADED_RETURN(int, int)
+KMX_CS_LOADED_RETURN(int64_t, long)
 %apply enum SWIGTYPE { kmx_status status };
 
 /* ---------------------------------------------------------------- handles */

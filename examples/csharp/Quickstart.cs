@@ -38,17 +38,17 @@ static class Quickstart
     {
         Console.WriteLine("kmx " + Library.Version);
         using (var ctx = new Context("threads=2 seed=42"))
-        using (var data = Dataset.Load(path, FileFormat.Auto, ctx))
+        using (var data = Dataset.Load(ctx, path))
         using (var kernel = new Kernel("kernel=rbf gamma=0.05"))
         {
             Console.WriteLine($"{data.Rows} rows, {data.Cols} columns, {data.Classes().Length} classes");
 
-            double[] block = kernel.BlockRows(data, 0, 3, data, 0, 3, ctx);
+            double[] block = kernel.BlockRows(ctx, data, 0, 3, data, 0, 3);
             Console.WriteLine("RBF kernel block of rows 0..2:");
             for (int i = 0; i < 3; ++i)
                 Console.WriteLine("  " + string.Join("  ", Array.ConvertAll(block, v => v.ToString("F4", CultureInfo.InvariantCulture)), i * 3, 3));
 
-            KMeansResult clusters = KMeans.Fit(data, k, "max_iter=50", ctx);
+            KMeansResult clusters = KMeans.Fit(ctx, data, k, "max_iter=50");
             var sizes = new int[k];
             foreach (int cluster in clusters.Assignment) ++sizes[cluster];
             Console.WriteLine($"k-means, k = {k}: objective {clusters.Objective.ToString("G6", CultureInfo.InvariantCulture)}");
@@ -61,8 +61,8 @@ static class Quickstart
     {
         const int TrainRows = 4000;
         using (var ctx = new Context("threads=2 seed=42"))
-        using (var all = Dataset.Load(trainPath, FileFormat.Auto, ctx))
-        using (var test = Dataset.Load(testPath, FileFormat.Auto, ctx))
+        using (var all = Dataset.Load(ctx, trainPath))
+        using (var test = Dataset.Load(ctx, testPath))
         using (var kernel = new Kernel("kernel=rbf gamma=16"))
         using (var solver = new Solver("method=dcsvm C=8"))
         {
@@ -72,11 +72,11 @@ static class Quickstart
             using (var train = new Dataset(all.GetRows(0, n), all.Cols, labels))
             {
                 var clock = Stopwatch.StartNew();
-                using (Model model = solver.Train(kernel, train, ctx))
+                using (Model model = solver.Train(ctx, kernel, train))
                 {
                     double trainSeconds = clock.Elapsed.TotalSeconds;
                     clock.Restart();
-                    double[] predicted = model.Predict(test, ctx);
+                    double[] predicted = model.Predict(ctx, test);
                     double predictSeconds = clock.Elapsed.TotalSeconds;
                     double[] truth = test.GetLabels();
                     int right = 0;

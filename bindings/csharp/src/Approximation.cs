@@ -11,10 +11,10 @@ namespace Kmx
         /// <summary>Approximates kernel's matrix over the rows of data with parameters such as
         /// "approx=meka rank=16 clusters=4" (approx, centers, rank, clusters, threshold, oversampling, rank_by_size;
         /// null for defaults) (kmx_approx_create).</summary>
-        public Approximation(Kernel kernel, Dataset data, string parameters = null, Context ctx = null)
-            : this(Create(kernel, data, parameters, ctx)) { }
+        public Approximation(Context ctx, Kernel kernel, Dataset data, string parameters = null)
+            : this(Create(ctx, kernel, data, parameters)) { }
 
-        static ApproxHandle Create(Kernel kernel, Dataset data, string parameters, Context ctx)
+        static ApproxHandle Create(Context ctx, Kernel kernel, Dataset data, string parameters)
         {
             Native.KmxApproxCreate(out ApproxHandle handle, Context.OptionalHandle(ctx), kernel.Handle, data.Handle, parameters);
             return handle;
@@ -23,7 +23,7 @@ namespace Kmx
         internal ApproxHandle Handle => (ApproxHandle)RawHandle;
 
         /// <summary>G~ v for a vector of Rows values (kmx_approx_matvec).</summary>
-        public double[] Matvec(double[] v, Context ctx = null)
+        public double[] Matvec(Context ctx, double[] v)
         {
             var result = new double[Rows];
             Native.KmxApproxMatvec(result, result.Length, Context.OptionalHandle(ctx), Handle, v, v?.Length ?? 0);
@@ -31,7 +31,7 @@ namespace Kmx
         }
 
         /// <summary>(G~ + lambda I)^-1 v for lambda &gt; 0 and a vector of Rows values, by Woodbury's identity (kmx_approx_solve).</summary>
-        public double[] Solve(double lambda, double[] v, Context ctx = null)
+        public double[] Solve(Context ctx, double lambda, double[] v)
         {
             var result = new double[Rows];
             Native.KmxApproxSolve(result, result.Length, Context.OptionalHandle(ctx), Handle, lambda, v, v?.Length ?? 0);
@@ -40,7 +40,7 @@ namespace Kmx
 
         /// <summary>|G - G~|_F / |G|_F over sampleRows rows of G drawn at random, exact when sampleRows &gt;= Rows;
         /// data must be the dataset it was built on (kmx_approx_relative_error).</summary>
-        public double RelativeError(Dataset data, long sampleRows, Context ctx = null) =>
+        public double RelativeError(Context ctx, Dataset data, long sampleRows) =>
             Scalar.Read(value => Native.KmxApproxRelativeError(value, Context.OptionalHandle(ctx), Handle, data.Handle, sampleRows));
 
         /// <summary>The bytes the approximation holds, its factors exactly (kmx_approx_memory_bytes).</summary>

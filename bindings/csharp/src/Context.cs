@@ -3,8 +3,8 @@ using System;
 namespace Kmx
 {
     /// <summary>Threads, seed, memory budget and callbacks for the calls made with it (kmx_context).</summary>
-    /// <remarks>Used by one thread at a time, except Cancel(), which any thread may call. Where a call takes an
-    /// optional context, null means none and a disposed Context raises ObjectDisposedException.</remarks>
+    /// <remarks>Used by one thread at a time, except Cancel(), which any thread may call. A call that takes a
+    /// context takes it first, as in C and Java: null means none, and a disposed Context raises ObjectDisposedException.</remarks>
     public sealed class Context : NativeObject
     {
         /// <summary>A context with default parameters (kmx_context_create).</summary>

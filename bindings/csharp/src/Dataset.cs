@@ -37,8 +37,11 @@ namespace Kmx
             return handle;
         }
 
-        /// <summary>Reads a LIBSVM or CSV file, label first; ctx's memory budget bounds its size (kmx_dataset_load).</summary>
-        public static Dataset Load(string path, FileFormat format = FileFormat.Auto, Context ctx = null)
+        /// <summary>Reads a LIBSVM or CSV file, label first, its format told by its contents, with no context (kmx_dataset_load).</summary>
+        public static Dataset Load(string path) => Load(null, path);
+
+        /// <summary>Reads a LIBSVM or CSV file, label first; ctx (null for none) bounds its size by its memory budget (kmx_dataset_load).</summary>
+        public static Dataset Load(Context ctx, string path, FileFormat format = FileFormat.Auto)
         {
             Native.KmxDatasetLoad(out DatasetHandle handle, Context.OptionalHandle(ctx), path, format);
             return new Dataset(handle);
@@ -46,8 +49,7 @@ namespace Kmx
 
         /// <summary>Shard `shard` of `shards` of a file: a row range of a .kmxd file, or the lines that start in
         /// that share of a text file's bytes (kmx_dataset_load_shard).</summary>
-        public static Dataset LoadShard(string path, long shard, long shards, FileFormat format = FileFormat.Auto,
-                                        Context ctx = null)
+        public static Dataset LoadShard(Context ctx, string path, FileFormat format, long shard, long shards)
         {
             Native.KmxDatasetLoadShard(out DatasetHandle handle, Context.OptionalHandle(ctx), path, format, shard, shards);
             return new Dataset(handle);
@@ -58,7 +60,7 @@ namespace Kmx
             Native.KmxDatasetSave(Handle, path, precision);
 
         /// <summary>Like Load, from text in memory; name appears in error messages (kmx_dataset_parse).</summary>
-        public static Dataset Parse(string text, string name = "text", FileFormat format = FileFormat.Auto, Context ctx = null)
+        public static Dataset Parse(Context ctx, string text, FileFormat format = FileFormat.Auto, string name = "text")
         {
             byte[] bytes = Encoding.UTF8.GetBytes(text);
             Native.KmxDatasetParse(out DatasetHandle handle, Context.OptionalHandle(ctx), bytes, bytes.Length, format, name);
@@ -144,12 +146,12 @@ namespace Kmx
         public double[] GetRows(long begin, long end)
         {
             var values = new double[(end > begin ? end - begin : 0) * Cols];
-            GetRows(values, begin, end);
+            GetRows(begin, end, values);
             return values;
         }
 
         /// <summary>Copies rows [begin, end) into destination, which C checks is large enough (kmx_dataset_get_rows).</summary>
-        public void GetRows(double[] destination, long begin, long end) =>
+        public void GetRows(long begin, long end, double[] destination) =>
             Native.KmxDatasetGetRows(destination, destination?.Length ?? 0, Handle, begin, end);
 
         /// <summary>The labels, one per row (kmx_dataset_get_labels).</summary>
@@ -175,8 +177,8 @@ namespace Kmx
             return classes;
         }
 
-        /// <summary>A dense copy of this (possibly sparse) dataset, within ctx's budget (kmx_dataset_to_dense).</summary>
-        public Dataset ToDense(Context ctx = null)
+        /// <summary>A dense copy of this (possibly sparse) dataset, within ctx's budget; ctx may be null (kmx_dataset_to_dense).</summary>
+        public Dataset ToDense(Context ctx)
         {
             Native.KmxDatasetToDense(out DatasetHandle handle, Context.OptionalHandle(ctx), Handle);
             return new Dataset(handle);

@@ -3,6 +3,9 @@ namespace Kmx
     /// <summary>What k-means found: centers, one cluster per row, the objective.</summary>
     public sealed class KMeansResult
     {
+        /// <summary>Made by KMeans.Fit only.</summary>
+        internal KMeansResult() { }
+
         /// <summary>The k centers, row-major k × d.</summary>
         public double[] Centers { get; internal set; }
         /// <summary>The cluster (0..k-1) of each row.</summary>
@@ -14,6 +17,9 @@ namespace Kmx
     /// <summary>The nearest center of each row and the squared distance to it.</summary>
     public sealed class KMeansAssignment
     {
+        /// <summary>Made by KMeans.Assign only.</summary>
+        internal KMeansAssignment() { }
+
         /// <summary>The nearest center (0..k-1) of each row.</summary>
         public int[] Assignment { get; internal set; }
         /// <summary>The squared distance of each row to that center.</summary>
@@ -24,7 +30,7 @@ namespace Kmx
     public static class KMeans
     {
         /// <summary>Clusters data into k clusters; parameters "max_iter=100 tol=1e-6" (null for defaults) (kmx_kmeans).</summary>
-        public static KMeansResult Fit(Dataset data, long k, string parameters = null, Context ctx = null)
+        public static KMeansResult Fit(Context ctx, Dataset data, long k, string parameters = null)
         {
             long d = data.Cols, n = data.Rows;
             var centers = new double[k > 0 ? k * d : 0];
@@ -35,7 +41,7 @@ namespace Kmx
         }
 
         /// <summary>The nearest of the k centers (row-major k × d) for each row of data (kmx_kmeans_assign).</summary>
-        public static KMeansAssignment Assign(Dataset data, double[] centers, Context ctx = null)
+        public static KMeansAssignment Assign(Context ctx, Dataset data, double[] centers)
         {
             long d = data.Cols, n = data.Rows;
             long k = Arrays.Rows(centers, d, nameof(centers));
@@ -46,7 +52,7 @@ namespace Kmx
         }
 
         /// <summary>The nearest of the centers (rows of a k × d matrix) for each row of data.</summary>
-        public static KMeansAssignment Assign(Dataset data, double[,] centers, Context ctx = null) =>
-            Assign(data, Arrays.Flatten(centers), ctx);
+        public static KMeansAssignment Assign(Context ctx, Dataset data, double[,] centers) =>
+            Assign(ctx, data, Arrays.Flatten(centers));
     }
 }

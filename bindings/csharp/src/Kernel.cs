@@ -42,26 +42,26 @@ namespace Kmx
         }
 
         /// <summary>The kernel block K(a_i, b_j), row-major na × nb, of row-major a and b with d columns (kmx_kernel_block).</summary>
-        public double[] Block(double[] a, double[] b, long d, Context ctx = null)
+        public double[] Block(Context ctx, double[] a, double[] b, long d)
         {
             var result = new double[Arrays.Rows(a, d, nameof(a)) * Arrays.Rows(b, d, nameof(b))];
-            Block(result, a, b, d, ctx);
+            Block(ctx, a, b, d, result);
             return result;
         }
 
         /// <summary>The kernel block of the rows of two matrices with equal column counts, row-major na × nb.</summary>
-        public double[] Block(double[,] a, double[,] b, Context ctx = null) =>
-            Block(Arrays.Flatten(a), Arrays.Flatten(b), a.GetLength(1), ctx);
+        public double[] Block(Context ctx, double[,] a, double[,] b) =>
+            Block(ctx, Arrays.Flatten(a), Arrays.Flatten(b), a.GetLength(1));
 
         /// <summary>Writes the kernel block into result, which C checks holds na*nb values (kmx_kernel_block).</summary>
-        public void Block(double[] result, double[] a, double[] b, long d, Context ctx = null)
+        public void Block(Context ctx, double[] a, double[] b, long d, double[] result)
         {
             long na = Arrays.Rows(a, d, nameof(a)), nb = Arrays.Rows(b, d, nameof(b));
             Native.KmxKernelBlock(result, result?.Length ?? 0, Context.OptionalHandle(ctx), Handle, a, na, b, nb, d);
         }
 
         /// <summary>The kernel block of rows [aBegin, aEnd) of a and [bBegin, bEnd) of b, row-major (kmx_kernel_block_rows).</summary>
-        public double[] BlockRows(Dataset a, long aBegin, long aEnd, Dataset b, long bBegin, long bEnd, Context ctx = null)
+        public double[] BlockRows(Context ctx, Dataset a, long aBegin, long aEnd, Dataset b, long bBegin, long bEnd)
         {
             var result = new double[System.Math.Max(aEnd - aBegin, 0) * System.Math.Max(bEnd - bBegin, 0)];
             Native.KmxKernelBlockRows(result, result.Length, Context.OptionalHandle(ctx), Handle,

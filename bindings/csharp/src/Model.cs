@@ -103,35 +103,35 @@ namespace Kmx
         /// <summary>The predicted label (regression: value) of every row of data (kmx_model_predict).</summary>
         /// <remarks>Data with more columns than the model raises KmxException, and so does dense data with fewer;
         /// LIBSVM files with fewer are padded with zeros (absent columns are zeros there).</remarks>
-        public double[] Predict(Dataset data, Context ctx = null)
+        public double[] Predict(Context ctx, Dataset data)
         {
             var labels = new double[data.Rows];
-            Predict(labels, data, ctx);
+            Predict(ctx, data, labels);
             return labels;
         }
 
         /// <summary>Writes the predicted labels into destination, which C checks holds one per row (kmx_model_predict).</summary>
-        public void Predict(double[] destination, Dataset data, Context ctx = null) =>
+        public void Predict(Context ctx, Dataset data, double[] destination) =>
             Native.KmxModelPredict(destination, destination?.Length ?? 0, Context.OptionalHandle(ctx), Handle, data.Handle);
 
         /// <summary>The decision values, row-major rows × DecisionValuesPerRow, one-vs-one pairs in LIBSVM's order (kmx_model_decision_values).</summary>
         /// <remarks>A binary value above 0 votes for the larger label; one-vs-one pair (i, j), i &lt; j, for class i; one-vs-rest value c for class c.</remarks>
-        public double[] DecisionValues(Dataset data, Context ctx = null)
+        public double[] DecisionValues(Context ctx, Dataset data)
         {
             var values = new double[data.Rows * DecisionValuesPerRow];
-            DecisionValues(values, data, ctx);
+            DecisionValues(ctx, data, values);
             return values;
         }
 
         /// <summary>Writes the decision values into destination, which C checks is large enough (kmx_model_decision_values).</summary>
-        public void DecisionValues(double[] destination, Dataset data, Context ctx = null) =>
+        public void DecisionValues(Context ctx, Dataset data, double[] destination) =>
             Native.KmxModelDecisionValues(destination, destination?.Length ?? 0, Context.OptionalHandle(ctx), Handle, data.Handle);
 
         /// <summary>The decision values as a rows × DecisionValuesPerRow matrix.</summary>
-        public double[,] DecisionValueMatrix(Dataset data, Context ctx = null)
+        public double[,] DecisionValueMatrix(Context ctx, Dataset data)
         {
             long perRow = DecisionValuesPerRow;
-            double[] flat = DecisionValues(data, ctx);
+            double[] flat = DecisionValues(ctx, data);
             var matrix = new double[perRow > 0 ? flat.Length / perRow : 0, perRow];
             Buffer.BlockCopy(flat, 0, matrix, 0, flat.Length * sizeof(double));
             return matrix;

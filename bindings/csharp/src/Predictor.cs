@@ -17,7 +17,7 @@ namespace Kmx
         /// "leaves=4 landmarks=16 pseudo=32 storage=int8" (storage float64, float32, int16 or int8; float32=1 is storage=float32),
         /// or a budget "max_bytes=65536 max_us=2" (the most accurate predictor within it, searched on a validation split);
         /// KRR-family models use their own centers (storage only); null for defaults.</summary>
-        public static Predictor Build(Model model, Dataset train, string parameters = null, Context ctx = null)
+        public static Predictor Build(Context ctx, Model model, Dataset train, string parameters = null)
         {
             Native.KmxPredictorBuild(out PredictorHandle handle, Context.OptionalHandle(ctx), model.Handle, train.Handle, parameters);
             return new Predictor(handle);
@@ -107,7 +107,7 @@ namespace Kmx
         public bool IsRegression => Classes == 0;
 
         /// <summary>The predicted label (regression: value) of every row of data (kmx_predictor_predict).</summary>
-        public double[] Predict(Dataset data, Context ctx = null)
+        public double[] Predict(Context ctx, Dataset data)
         {
             var labels = new double[data.Rows];
             Native.KmxPredictorPredict(labels, labels.Length, Context.OptionalHandle(ctx), Handle, data.Handle);
@@ -115,7 +115,7 @@ namespace Kmx
         }
 
         /// <summary>The decision values, row-major rows × DecisionValuesPerRow, in the model's order (kmx_predictor_decision_values).</summary>
-        public double[] DecisionValues(Dataset data, Context ctx = null)
+        public double[] DecisionValues(Context ctx, Dataset data)
         {
             var values = new double[data.Rows * DecisionValuesPerRow];
             Native.KmxPredictorDecisionValues(values, values.Length, Context.OptionalHandle(ctx), Handle, data.Handle);

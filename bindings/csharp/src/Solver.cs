@@ -49,7 +49,7 @@ namespace Kmx
 
         /// <summary>Trains on data (labels required, at least 2 classes; sample weights, if any, multiply C per row) (kmx_solver_train).</summary>
         /// <remarks>ctx gives threads, seed, budget and callbacks; a progress callback may cancel the training.</remarks>
-        public Model Train(Kernel kernel, Dataset data, Context ctx = null)
+        public Model Train(Context ctx, Kernel kernel, Dataset data)
         {
             Native.KmxSolverTrain(out ModelHandle handle, Context.OptionalHandle(ctx), Handle, kernel.Handle, data.Handle);
             return new Model(handle);

@@ -35,9 +35,9 @@ namespace Kmx.Tests
         public void PeakBytesReportsTheLastCall()
         {
             using (var ctx = new Context())
-            using (var data = Dataset.Load(TestData.LetterTrain, FileFormat.Auto, ctx))
+            using (var data = Dataset.Load(ctx, TestData.LetterTrain))
             {
-                KMeans.Fit(data, 5, "max_iter=2", ctx);
+                KMeans.Fit(ctx, data, 5, "max_iter=2");
                 Assert.Greater(ctx.PeakBytes, 0);
             }
         }
@@ -50,10 +50,10 @@ namespace Kmx.Tests
             using (var data = Dataset.Load(TestData.LetterTrain))
             {
                 ctx.SetLogCallback((level, message) => messages.Add(level + ": " + message));
-                KMeans.Fit(data, 3, "max_iter=3", ctx);
+                KMeans.Fit(ctx, data, 3, "max_iter=3");
                 ctx.SetLogCallback(null);
                 int seen = messages.Count;
-                KMeans.Fit(data, 3, "max_iter=3", ctx);
+                KMeans.Fit(ctx, data, 3, "max_iter=3");
                 Assert.AreEqual(seen, messages.Count);
             }
             Assert.IsNotEmpty(messages);
@@ -69,16 +69,16 @@ namespace Kmx.Tests
             using (var data = Dataset.Load(TestData.LetterTrain))
             {
                 ctx.SetProgressCallback((fraction, phase) => { fractions.Add(fraction); return false; });
-                KMeans.Fit(data, 4, "max_iter=5", ctx);
+                KMeans.Fit(ctx, data, 4, "max_iter=5");
                 Assert.IsNotEmpty(fractions);
                 Assert.That(fractions, Is.All.InRange(0.0, 1.0));
 
                 ctx.SetProgressCallback((fraction, phase) => true);
-                var e = Assert.Throws<KmxException>(() => KMeans.Fit(data, 4, "max_iter=5", ctx));
+                var e = Assert.Throws<KmxException>(() => KMeans.Fit(ctx, data, 4, "max_iter=5"));
                 Assert.AreEqual(Status.Cancelled, e.Status);
                 StringAssert.Contains("k-means", e.NativeMessage);
                 ctx.SetProgressCallback(null);
-                KMeans.Fit(data, 4, "max_iter=5", ctx);
+                KMeans.Fit(ctx, data, 4, "max_iter=5");
             }
         }
 
@@ -89,7 +89,7 @@ namespace Kmx.Tests
             using (var data = Dataset.Load(TestData.LetterTrain))
             {
                 ctx.SetProgressCallback((fraction, phase) => { throw new InvalidOperationException("from the callback"); });
-                var e = Assert.Throws<KmxException>(() => KMeans.Fit(data, 4, "max_iter=5", ctx));
+                var e = Assert.Throws<KmxException>(() => KMeans.Fit(ctx, data, 4, "max_iter=5"));
                 Assert.AreEqual(Status.Cancelled, e.Status);
                 Assert.IsInstanceOf<InvalidOperationException>(e.InnerException);
             }
@@ -102,10 +102,10 @@ namespace Kmx.Tests
             using (var data = Dataset.Load(TestData.LetterTrain))
             {
                 ctx.SetLogCallback((level, message) => { throw new InvalidOperationException("from the log"); });
-                var e = Assert.Throws<InvalidOperationException>(() => KMeans.Fit(data, 3, "max_iter=3", ctx));
+                var e = Assert.Throws<InvalidOperationException>(() => KMeans.Fit(ctx, data, 3, "max_iter=3"));
                 Assert.AreEqual("from the log", e.Message);
                 ctx.SetLogCallback(null);
-                KMeans.Fit(data, 3, "max_iter=3", ctx);
+                KMeans.Fit(ctx, data, 3, "max_iter=3");
             }
         }
 
@@ -120,7 +120,7 @@ namespace Kmx.Tests
                 ctx.SetProgressCallback((fraction, phase) => { running.Set(); cancelled.Wait(10000); return false; });
                 var canceller = new Thread(() => { running.Wait(); ctx.Cancel(); cancelled.Set(); });
                 canceller.Start();
-                var e = Assert.Throws<KmxException>(() => KMeans.Fit(data, 26, "max_iter=100000 tol=0", ctx));
+                var e = Assert.Throws<KmxException>(() => KMeans.Fit(ctx, data, 26, "max_iter=100000 tol=0"));
                 canceller.Join();
                 Assert.AreEqual(Status.Cancelled, e.Status);
                 StringAssert.Contains("kmx_context_cancel", e.NativeMessage);
@@ -139,7 +139,7 @@ namespace Kmx.Tests
                 {
                     GC.Collect();
                     GC.WaitForPendingFinalizers();
-                    KMeans.Fit(data, 3, "max_iter=3", ctx);
+                    KMeans.Fit(ctx, data, 3, "max_iter=3");
                 }
             }
             Assert.Greater(calls, 3);

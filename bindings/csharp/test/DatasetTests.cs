@@ -47,9 +47,9 @@ namespace Kmx.Tests
             {
                 var rows = new System.Collections.Generic.List<double>();
                 for (long shard = 0; shard < 3; shard++)
-                    using (var part = Dataset.LoadShard(path, shard, 3)) rows.AddRange(part.GetRows(0, part.Rows));
+                    using (var part = Dataset.LoadShard(null, path, FileFormat.Auto, shard, 3)) rows.AddRange(part.GetRows(0, part.Rows));
                 Assert.AreEqual(new double[] { 1, 2, 3, 4, 5 }, rows.ToArray());
-                Assert.Throws<KmxException>(() => Dataset.LoadShard(path, 3, 3));
+                Assert.Throws<KmxException>(() => Dataset.LoadShard(null, path, FileFormat.Auto, 3, 3));
             }
             finally
             {
@@ -127,8 +127,8 @@ namespace Kmx.Tests
         public void ParsesSparseTextAndMakesItDense()
         {
             string text = "1 1:0.5 40:2\n-1 3:1\n";
-            using (var data = Dataset.Parse(text, "inline", FileFormat.Libsvm))
-            using (var dense = data.ToDense())
+            using (var data = Dataset.Parse(null, text, FileFormat.Libsvm, "inline"))
+            using (var dense = data.ToDense(null))
             {
                 Assert.AreEqual(2, data.Rows);
                 Assert.AreEqual(40, data.Cols);
@@ -146,7 +146,7 @@ namespace Kmx.Tests
         public void LoadsLetter()
         {
             using (var ctx = new Context())
-            using (var data = Dataset.Load(TestData.LetterTrain, FileFormat.Auto, ctx))
+            using (var data = Dataset.Load(ctx, TestData.LetterTrain))
             {
                 Assert.AreEqual(12000, data.Rows);
                 Assert.AreEqual(16, data.Cols);
@@ -157,7 +157,7 @@ namespace Kmx.Tests
         [Test]
         public void ParseErrorsNameTheLine()
         {
-            var e = Assert.Throws<KmxException>(() => Dataset.Parse("1 1:0.5\n2 x:y\n", "broken.txt"));
+            var e = Assert.Throws<KmxException>(() => Dataset.Parse(null, "1 1:0.5\n2 x:y\n", FileFormat.Auto, "broken.txt"));
             Assert.AreEqual(Status.Format, e.Status);
             StringAssert.Contains("broken.txt", e.NativeMessage);
         }

@@ -47,13 +47,13 @@ namespace Kmx.Tests
             ctx.Dispose();
             StringAssert.Contains("NULL", Assert.Throws<KmxException>(() => ctx.SetParam(Param.Seed, 1)).NativeMessage);
             Assert.Throws<KmxException>(() => ctx.SetProgressCallback((f, p) => false));
-            Assert.Throws<ObjectDisposedException>(() => Dataset.Parse("1 1:1\n", "t", FileFormat.Auto, ctx));
+            Assert.Throws<ObjectDisposedException>(() => Dataset.Parse(ctx, "1 1:1\n", FileFormat.Auto, "t"));
 
             var data = new Dataset(new double[] { 1, 2 }, 1);
             data.Dispose();
             StringAssert.Contains("NULL", Assert.Throws<KmxException>(() => { long n = data.Rows; }).NativeMessage);
             using (var live = new Kernel(KernelType.Linear))
-                Assert.Throws<KmxException>(() => live.BlockRows(data, 0, 1, data, 0, 1));
+                Assert.Throws<KmxException>(() => live.BlockRows(null, data, 0, 1, data, 0, 1));
         }
 
         [Test]
@@ -63,16 +63,16 @@ namespace Kmx.Tests
             using (var kernel = new Kernel(KernelType.Rbf))
             {
                 // C takes a length: it checks it.
-                var tooSmall = Assert.Throws<KmxException>(() => data.GetRows(new double[5], 0, 4));
+                var tooSmall = Assert.Throws<KmxException>(() => data.GetRows(0, 4, new double[5]));
                 Assert.AreEqual(Status.InvalidArgument, tooSmall.Status);
                 Assert.Throws<KmxException>(() => data.SetWeights(new double[] { 1, 2 }));
-                Assert.Throws<KmxException>(() => kernel.Block(new double[3], TestData.Values(6, 5), TestData.Values(6, 6), 3));
+                Assert.Throws<KmxException>(() => kernel.Block(null, TestData.Values(6, 5), TestData.Values(6, 6), 3, new double[3]));
                 // C takes no length: the binding checks.
-                var ragged = Assert.Throws<ArgumentException>(() => kernel.Block(new double[7], new double[6], 3));
+                var ragged = Assert.Throws<ArgumentException>(() => kernel.Block(null, new double[7], new double[6], 3));
                 StringAssert.Contains("not a multiple of 3", ragged.Message);
                 Assert.Throws<ArgumentException>(() => kernel.Eval(new double[3], new double[2]));
                 Assert.Throws<ArgumentException>(() => new Dataset(new double[6], 3, new double[3]));
-                Assert.Throws<ArgumentException>(() => KMeans.Assign(data, new double[4]));
+                Assert.Throws<ArgumentException>(() => KMeans.Assign(null, data, new double[4]));
             }
         }
 
@@ -81,8 +81,8 @@ namespace Kmx.Tests
         {
             using (var data = new Dataset(TestData.Values(8, 7), 2))
             {
-                Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => KMeans.Fit(data, 5)).Status);
-                Assert.Throws<KmxException>(() => KMeans.Fit(data, 2, "max_iter=0"));
+                Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => KMeans.Fit(null, data, 5)).Status);
+                Assert.Throws<KmxException>(() => KMeans.Fit(null, data, 2, "max_iter=0"));
             }
         }
 

@@ -10,11 +10,11 @@ namespace Kmx.Tests
         public void ObjectiveMatchesARecomputation()
         {
             using (var ctx = new Context("seed=42"))
-            using (var data = Dataset.Load(TestData.LetterTrain, FileFormat.Auto, ctx))
+            using (var data = Dataset.Load(ctx, TestData.LetterTrain))
             {
                 const int k = 8;
                 int d = (int)data.Cols, n = (int)data.Rows;
-                KMeansResult result = KMeans.Fit(data, k, "max_iter=20", ctx);
+                KMeansResult result = KMeans.Fit(ctx, data, k, "max_iter=20");
                 Assert.AreEqual(k * d, result.Centers.Length);
                 Assert.AreEqual(n, result.Assignment.Length);
 
@@ -36,8 +36,8 @@ namespace Kmx.Tests
             using (var first = new Context("seed=5"))
             using (var second = new Context("seed=5"))
             {
-                KMeansResult a = KMeans.Fit(data, 5, "max_iter=10", first);
-                KMeansResult b = KMeans.Fit(data, 5, "max_iter=10", second);
+                KMeansResult a = KMeans.Fit(first, data, 5, "max_iter=10");
+                KMeansResult b = KMeans.Fit(second, data, 5, "max_iter=10");
                 CollectionAssert.AreEqual(a.Centers, b.Centers);
                 CollectionAssert.AreEqual(a.Assignment, b.Assignment);
             }
@@ -50,7 +50,7 @@ namespace Kmx.Tests
             var centers = new double[,] { { 5, 5 }, { 0, 0 } };
             using (var data = new Dataset(x, 2))
             {
-                KMeansAssignment result = KMeans.Assign(data, centers);
+                KMeansAssignment result = KMeans.Assign(null, data, centers);
                 CollectionAssert.AreEqual(new[] { 1, 1, 0, 0 }, result.Assignment);
                 Assert.AreEqual(0.01, result.SquaredDistances[1], 1e-12);
                 Assert.AreEqual(0.2 * 0.2 + 0.1 * 0.1, result.SquaredDistances[3], 1e-12);
@@ -61,10 +61,10 @@ namespace Kmx.Tests
         public void AssignAgreesWithFit()
         {
             using (var ctx = new Context("seed=1"))
-            using (var data = Dataset.Load(TestData.LetterTrain, FileFormat.Auto, ctx))
+            using (var data = Dataset.Load(ctx, TestData.LetterTrain))
             {
-                KMeansResult fit = KMeans.Fit(data, 6, "max_iter=30", ctx);
-                KMeansAssignment assigned = KMeans.Assign(data, fit.Centers, ctx);
+                KMeansResult fit = KMeans.Fit(ctx, data, 6, "max_iter=30");
+                KMeansAssignment assigned = KMeans.Assign(ctx, data, fit.Centers);
                 double sum = 0;
                 foreach (double s in assigned.SquaredDistances) sum += s;
                 Assert.AreEqual(fit.Objective, sum, 1e-9 * sum);

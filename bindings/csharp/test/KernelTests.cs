@@ -43,7 +43,7 @@ namespace Kmx.Tests
             using (var ctx = new Context("threads=2"))
             using (var kernel = new Kernel("gamma=0.3"))
             {
-                double[] block = kernel.Block(a, b, d, ctx);
+                double[] block = kernel.Block(ctx, a, b, d);
                 Assert.AreEqual(na * nb, block.Length);
                 for (int i = 0; i < na; ++i)
                     for (int j = 0; j < nb; ++j)
@@ -58,8 +58,8 @@ namespace Kmx.Tests
             var b = new double[,] { { 0.5, 0.5 }, { 2, -1 } };
             using (var kernel = new Kernel("gamma=0.7"))
             {
-                CollectionAssert.AreEqual(kernel.Block(new double[] { 1, 0, 0, 1, 1, 1 }, new double[] { 0.5, 0.5, 2, -1 }, 2),
-                                          kernel.Block(a, b));
+                CollectionAssert.AreEqual(kernel.Block(null, new double[] { 1, 0, 0, 1, 1, 1 }, new double[] { 0.5, 0.5, 2, -1 }, 2),
+                                          kernel.Block(null, a, b));
             }
         }
 
@@ -67,11 +67,11 @@ namespace Kmx.Tests
         public void BlockRowsMatchesBlockOfTheSameRows()
         {
             using (var ctx = new Context())
-            using (var data = Dataset.Load(TestData.LetterTrain, FileFormat.Auto, ctx))
+            using (var data = Dataset.Load(ctx, TestData.LetterTrain))
             using (var kernel = new Kernel("kernel=laplacian gamma=0.1"))
             {
-                double[] rows = kernel.BlockRows(data, 0, 6, data, 10, 13, ctx);
-                double[] dense = kernel.Block(data.GetRows(0, 6), data.GetRows(10, 13), data.Cols, ctx);
+                double[] rows = kernel.BlockRows(ctx, data, 0, 6, data, 10, 13);
+                double[] dense = kernel.Block(ctx, data.GetRows(0, 6), data.GetRows(10, 13), data.Cols);
                 Assert.AreEqual(18, rows.Length);
                 for (int i = 0; i < rows.Length; ++i) Assert.AreEqual(dense[i], rows[i], Tolerance);
             }
@@ -83,7 +83,7 @@ namespace Kmx.Tests
             double[] a = TestData.Values(6, 12), result = new double[9];
             using (var kernel = new Kernel(KernelType.Linear))
             {
-                kernel.Block(result, a, a, 2);
+                kernel.Block(null, a, a, 2, result);
                 double expected = 0;
                 for (int c = 0; c < 2; ++c) expected += a[c] * a[2 + c];
                 Assert.AreEqual(expected, result[1], Tolerance);

@@ -34,6 +34,19 @@ namespace Kmx.Tests
         }
 
         [Test]
+        public void AssemblyVersionIsTheLibraryVersion()
+        {
+            System.Reflection.Assembly assembly = typeof(Library).Assembly;
+            System.Version version = assembly.GetName().Version;
+            Assert.AreEqual(Library.Version, version.Major + "." + version.Minor + "." + version.Build);
+            Assert.AreEqual(0, version.Revision);
+            var informational = (System.Reflection.AssemblyInformationalVersionAttribute)System.Attribute.GetCustomAttribute(
+                assembly, typeof(System.Reflection.AssemblyInformationalVersionAttribute));
+            Assert.IsNotNull(informational);
+            Assert.AreEqual(Library.Version, informational.InformationalVersion);
+        }
+
+        [Test]
         public void StatusNamesComeFromC()
         {
             Assert.AreEqual("KMX_OK", Library.StatusName(Status.Ok));

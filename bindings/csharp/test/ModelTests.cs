@@ -30,7 +30,7 @@ namespace Kmx.Tests
                 using (var solver = new Solver(method))
                 {
                     solver.SetParam(Param.C, 8);
-                    models[method] = solver.Train(kernel, train);
+                    models[method] = solver.Train(null, kernel, train);
                 }
         }
 
@@ -49,7 +49,7 @@ namespace Kmx.Tests
         [TestCase(SolverMethod.Dcsvm)]
         public void AccuracyAbove85Percent(SolverMethod method)
         {
-            double accuracy = TestData.Accuracy(models[method].Predict(test), testLabels);
+            double accuracy = TestData.Accuracy(models[method].Predict(null, test), testLabels);
             Console.WriteLine("{0}: accuracy {1:P2} on 500 test rows, {2} support vectors", method, accuracy,
                               models[method].SupportVectors);
             Assert.Greater(accuracy, 0.85);
@@ -59,7 +59,7 @@ namespace Kmx.Tests
         public void SvmAgreesWithLibsvm()
         {
             Model model = models[SolverMethod.Svm];
-            Assert.AreEqual(0.88, TestData.Accuracy(model.Predict(test), testLabels), 0.01);
+            Assert.AreEqual(0.88, TestData.Accuracy(model.Predict(null, test), testLabels), 0.01);
             Assert.That(model.SupportVectors, Is.InRange(870, 886));
         }
 
@@ -90,12 +90,12 @@ namespace Kmx.Tests
         public void DecisionSignsAgreeWithPredictions(SolverMethod method)
         {
             Model model = models[method];
-            double[] predicted = model.Predict(test);
-            double[] values = model.DecisionValues(test);
+            double[] predicted = model.Predict(null, test);
+            double[] values = model.DecisionValues(null, test);
             Assert.AreEqual(500, values.Length);
             for (int i = 0; i < values.Length; ++i)
                 if (values[i] != 0) Assert.AreEqual(values[i] > 0 ? 1.0 : -1.0, predicted[i], "row " + i);
-            double[,] matrix = model.DecisionValueMatrix(test);
+            double[,] matrix = model.DecisionValueMatrix(null, test);
             Assert.AreEqual(500, matrix.GetLength(0));
             Assert.AreEqual(1, matrix.GetLength(1));
             for (int i = 0; i < values.Length; ++i) Assert.AreEqual(values[i], matrix[i, 0]);
@@ -112,8 +112,8 @@ namespace Kmx.Tests
                 model.Save(path);
                 using (Model loaded = Model.Load(path))
                 {
-                    CollectionAssert.AreEqual(model.Predict(test), loaded.Predict(test));
-                    CollectionAssert.AreEqual(model.DecisionValues(test), loaded.DecisionValues(test));
+                    CollectionAssert.AreEqual(model.Predict(null, test), loaded.Predict(null, test));
+                    CollectionAssert.AreEqual(model.DecisionValues(null, test), loaded.DecisionValues(null, test));
                     Assert.AreEqual(model.SupportVectors, loaded.SupportVectors);
                     Assert.AreEqual(model.Objective, loaded.Objective);
                     Assert.AreEqual(method, loaded.Method);
@@ -135,8 +135,8 @@ namespace Kmx.Tests
             Assert.Greater(buffer.Length, 0);
             using (Model loaded = Model.LoadFromBuffer(buffer))
             {
-                CollectionAssert.AreEqual(model.Predict(test), loaded.Predict(test));
-                CollectionAssert.AreEqual(model.DecisionValues(test), loaded.DecisionValues(test));
+                CollectionAssert.AreEqual(model.Predict(null, test), loaded.Predict(null, test));
+                CollectionAssert.AreEqual(model.DecisionValues(null, test), loaded.DecisionValues(null, test));
                 CollectionAssert.AreEqual(buffer, loaded.SaveToBuffer());
             }
         }
@@ -173,13 +173,13 @@ namespace Kmx.Tests
             Model model = models[SolverMethod.Svm];
             using (var wide = new Dataset(TestData.Values(3 * 17, 5), 17))
             {
-                var e = Assert.Throws<KmxException>(() => model.Predict(wide));
+                var e = Assert.Throws<KmxException>(() => model.Predict(null, wide));
                 Assert.AreEqual(Status.InvalidArgument, e.Status);
-                Assert.Throws<KmxException>(() => model.DecisionValues(wide));
+                Assert.Throws<KmxException>(() => model.DecisionValues(null, wide));
             }
             using (var narrow = new Dataset(TestData.Values(3 * 15, 5), 15)) // dense: every column is named
             {
-                var e = Assert.Throws<KmxException>(() => model.Predict(narrow));
+                var e = Assert.Throws<KmxException>(() => model.Predict(null, narrow));
                 Assert.AreEqual(Status.InvalidArgument, e.Status);
                 StringAssert.Contains("15 columns but the model was trained on 16", e.Message);
             }
@@ -189,11 +189,11 @@ namespace Kmx.Tests
         public void TooSmallDestinationIsCaught()
         {
             Model model = models[SolverMethod.Svm];
-            Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => model.Predict(new double[499], test)).Status);
-            Assert.Throws<KmxException>(() => model.DecisionValues(new double[10], test));
+            Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => model.Predict(null, test, new double[499])).Status);
+            Assert.Throws<KmxException>(() => model.DecisionValues(null, test, new double[10]));
             var destination = new double[500];
-            model.Predict(destination, test);
-            CollectionAssert.AreEqual(model.Predict(test), destination);
+            model.Predict(null, test, destination);
+            CollectionAssert.AreEqual(model.Predict(null, test), destination);
         }
 
         [Test]
@@ -202,10 +202,10 @@ namespace Kmx.Tests
             Model model = Model.LoadFromBuffer(models[SolverMethod.Svm].SaveToBuffer());
             model.Dispose();
             Assert.IsTrue(model.IsDisposed);
-            var e = Assert.Throws<KmxException>(() => model.Predict(test));
+            var e = Assert.Throws<KmxException>(() => model.Predict(null, test));
             Assert.AreEqual(Status.InvalidArgument, e.Status);
             StringAssert.Contains("is NULL", e.NativeMessage);
-            StringAssert.Contains("is NULL", Assert.Throws<KmxException>(() => model.Predict(new double[500], test)).NativeMessage);
+            StringAssert.Contains("is NULL", Assert.Throws<KmxException>(() => model.Predict(null, test, new double[500])).NativeMessage);
             StringAssert.Contains("is NULL", Assert.Throws<KmxException>(() => model.SaveToBuffer()).NativeMessage);
             StringAssert.Contains("is NULL", Assert.Throws<KmxException>(() => model.Save("/tmp/never.kmx")).NativeMessage);
             Assert.Throws<KmxException>(() => model.Info(ModelInfoKey.InfoObjective));
@@ -217,8 +217,8 @@ namespace Kmx.Tests
         public void PredictFromSeveralThreads()
         {
             Model model = models[SolverMethod.Dcsvm];
-            double[] expected = model.Predict(test);
-            double[] expectedValues = model.DecisionValues(test);
+            double[] expected = model.Predict(null, test);
+            double[] expectedValues = model.DecisionValues(null, test);
             const int threads = 4;
             var failures = new List<string>();
             var workers = new Thread[threads];
@@ -232,8 +232,8 @@ namespace Kmx.Tests
                         using (Context ctx = index % 2 == 0 ? null : new Context("threads=2"))
                             for (int round = 0; round < 5; ++round)
                             {
-                                CollectionAssert.AreEqual(expected, model.Predict(test, ctx));
-                                CollectionAssert.AreEqual(expectedValues, model.DecisionValues(test, ctx));
+                                CollectionAssert.AreEqual(expected, model.Predict(ctx, test));
+                                CollectionAssert.AreEqual(expectedValues, model.DecisionValues(ctx, test));
                             }
                     }
                     catch (Exception e)
@@ -255,20 +255,20 @@ namespace Kmx.Tests
             using (var first = TestData.Rows(all, 600, 610))
             using (var ovo = new Solver("method=svm C=8"))
             using (var ovr = new Solver("method=svm C=8 multiclass=ovr"))
-            using (Model a = ovo.Train(kernel, subset))
-            using (Model b = ovr.Train(kernel, subset))
+            using (Model a = ovo.Train(null, kernel, subset))
+            using (Model b = ovr.Train(null, kernel, subset))
             {
                 long c = a.Classes;
                 Assert.AreEqual(subset.Classes().Length, c);
                 Assert.AreEqual(c * (c - 1) / 2, a.DecisionValuesPerRow);
                 Assert.AreEqual(c, b.DecisionValuesPerRow);
                 Assert.AreEqual(MulticlassMode.Ovr, b.Multiclass);
-                double[,] values = a.DecisionValueMatrix(first);
+                double[,] values = a.DecisionValueMatrix(null, first);
                 Assert.AreEqual(10, values.GetLength(0));
                 Assert.AreEqual(c * (c - 1) / 2, values.GetLength(1));
                 var labels = new HashSet<double>(a.ClassLabels());
-                foreach (double label in a.Predict(first)) Assert.IsTrue(labels.Contains(label));
-                foreach (double label in b.Predict(first)) Assert.IsTrue(labels.Contains(label));
+                foreach (double label in a.Predict(null, first)) Assert.IsTrue(labels.Contains(label));
+                foreach (double label in b.Predict(null, first)) Assert.IsTrue(labels.Contains(label));
             }
         }
     }

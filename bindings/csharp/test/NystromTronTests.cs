@@ -28,7 +28,7 @@ namespace Kmx.Tests
             letter.Dispose();
         }
 
-        double Accuracy(Model model) => TestData.Accuracy(model.Predict(test), test.GetLabels());
+        double Accuracy(Model model) => TestData.Accuracy(model.Predict(null, test), test.GetLabels());
 
         [Test]
         public void ParametersComeFromTheTable()
@@ -49,8 +49,8 @@ namespace Kmx.Tests
         {
             using (var tron = new Solver("method=nystrom_tron centers=600 C=1 stages=2 center_method=kmeans"))
             using (var svm = new Solver("method=svm C=1"))
-            using (Model machine = tron.Train(rbf, train))
-            using (Model exact = svm.Train(rbf, train))
+            using (Model machine = tron.Train(null, rbf, train))
+            using (Model exact = svm.Train(null, rbf, train))
             {
                 Assert.AreEqual(SolverMethod.NystromTron, machine.Method);
                 Assert.AreEqual(600, machine.SupportVectors);
@@ -64,11 +64,11 @@ namespace Kmx.Tests
         public void TheModelFileKeepsEveryPrediction()
         {
             using (var solver = new Solver("method=nystrom_tron centers=100 loss=logistic"))
-            using (Model model = solver.Train(rbf, train))
+            using (Model model = solver.Train(null, rbf, train))
             using (Model copy = Model.LoadFromBuffer(model.SaveToBuffer()))
             {
                 Assert.AreEqual(SolverMethod.NystromTron, copy.Method);
-                Assert.AreEqual(model.DecisionValues(test), copy.DecisionValues(test));
+                Assert.AreEqual(model.DecisionValues(null, test), copy.DecisionValues(null, test));
             }
         }
 
@@ -77,9 +77,9 @@ namespace Kmx.Tests
         {
             Assert.Throws<KmxException>(() => new Solver("method=nystrom_tron stages=0"));
             using (var solver = new Solver("method=nystrom_tron centers=5000"))
-                StringAssert.Contains("at most n = 1000", Assert.Throws<KmxException>(() => solver.Train(rbf, train)).Message);
+                StringAssert.Contains("at most n = 1000", Assert.Throws<KmxException>(() => solver.Train(null, rbf, train)).Message);
             using (var solver = new Solver("method=nystrom_tron loss=logistic task=regression"))
-                StringAssert.Contains("loss=squared", Assert.Throws<KmxException>(() => solver.Train(rbf, train)).Message);
+                StringAssert.Contains("loss=squared", Assert.Throws<KmxException>(() => solver.Train(null, rbf, train)).Message);
         }
     }
 }

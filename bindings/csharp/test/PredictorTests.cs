@@ -27,8 +27,8 @@ namespace Kmx.Tests
                 test = TestData.Rows(all, 1000, 1500);
             }
             using (var solver = new Solver("method=dcsvm C=8 levels=2 clusters_per_level=4 sample_size=300"))
-                model = solver.Train(kernel, train, ctx);
-            predictor = Predictor.Build(model, train, Params, ctx);
+                model = solver.Train(ctx, kernel, train);
+            predictor = Predictor.Build(ctx, model, train, Params);
         }
 
         [TestFixtureTearDown]
@@ -46,15 +46,15 @@ namespace Kmx.Tests
         public void PredictsLikeTheModel()
         {
             double[] labels = test.GetLabels();
-            double[] fromModel = model.Predict(test, ctx);
-            double[] predicted = predictor.Predict(test, ctx);
+            double[] fromModel = model.Predict(ctx, test);
+            double[] predicted = predictor.Predict(ctx, test);
             double accuracy = TestData.Accuracy(predicted, labels);
             Console.WriteLine("predictor: accuracy {0:P2} (model {1:P2}), {2} bytes", accuracy,
                               TestData.Accuracy(fromModel, labels), predictor.Bytes);
             // Measured: model 89.4%, predictor 68.4% (16 landmarks per leaf on these 1000 rows with gamma = 16).
             Assert.GreaterOrEqual(accuracy, 0.6);
             Assert.GreaterOrEqual(TestData.Accuracy(predicted, fromModel), 0.6);
-            double[] values = predictor.DecisionValues(test);
+            double[] values = predictor.DecisionValues(null, test);
             Assert.AreEqual(predicted.Length, values.Length);
             for (int i = 0; i < values.Length; ++i)
                 if (values[i] != 0) Assert.AreEqual(values[i] > 0 ? 1.0 : -1.0, predicted[i], "row " + i);
@@ -64,7 +64,7 @@ namespace Kmx.Tests
         public void AByteBudgetGivesTheBestPredictorWithinIt()
         {
             Assert.IsNaN(predictor.ValidationAccuracy);
-            using (var small = Predictor.Build(model, train, "max_bytes=8000", ctx))
+            using (var small = Predictor.Build(ctx, model, train, "max_bytes=8000"))
             {
                 Assert.LessOrEqual(small.Bytes, 8000);
                 Assert.That(small.ValidationAccuracy, Is.InRange(0.5, 1.0));
@@ -72,7 +72,7 @@ namespace Kmx.Tests
                 Assert.GreaterOrEqual(small.LandmarksPerLeaf, 1);
                 Assert.GreaterOrEqual(small.Candidates, 1);
             }
-            var impossible = Assert.Throws<KmxException>(() => Predictor.Build(model, train, "max_bytes=100", ctx));
+            var impossible = Assert.Throws<KmxException>(() => Predictor.Build(ctx, model, train, "max_bytes=100"));
             Assert.AreEqual(Status.InvalidArgument, impossible.Status);
         }
 
@@ -97,11 +97,11 @@ namespace Kmx.Tests
         [Test]
         public void Float32HalvesTheBlob()
         {
-            using (var small = Predictor.Build(model, train, Params + " float32=1", ctx))
+            using (var small = Predictor.Build(ctx, model, train, Params + " float32=1"))
             {
                 Assert.IsTrue(small.IsFloat32);
                 Assert.Less(small.Bytes, predictor.Bytes);
-                Assert.Greater(TestData.Accuracy(small.Predict(test), predictor.Predict(test)), 0.98);
+                Assert.Greater(TestData.Accuracy(small.Predict(null, test), predictor.Predict(null, test)), 0.98);
             }
         }
 
@@ -113,13 +113,13 @@ namespace Kmx.Tests
             foreach (var storage in new[] { StorageType.StorageFloat32, StorageType.StorageInt16, StorageType.StorageInt8 })
             {
                 string name = Param.Storage.ValueName((int)storage);
-                using (var small = Predictor.Build(model, train, Params + " storage=" + name, ctx))
+                using (var small = Predictor.Build(ctx, model, train, Params + " storage=" + name))
                 {
                     Assert.AreEqual(storage, small.Storage);
                     Assert.IsTrue(small.IsFloat32);
                     Assert.Less(small.Bytes, previous);
                     previous = small.Bytes;
-                    Assert.Greater(TestData.Accuracy(small.Predict(test), predictor.Predict(test)), 0.98);
+                    Assert.Greater(TestData.Accuracy(small.Predict(null, test), predictor.Predict(null, test)), 0.98);
                 }
             }
         }
@@ -133,14 +133,14 @@ namespace Kmx.Tests
             {
                 predictor.Save(path);
                 CollectionAssert.AreEqual(blob, File.ReadAllBytes(path));
-                double[] expected = predictor.Predict(test);
-                double[] expectedValues = predictor.DecisionValues(test);
+                double[] expected = predictor.Predict(null, test);
+                double[] expectedValues = predictor.DecisionValues(null, test);
                 using (var loaded = Predictor.Load(path))
                 using (var fromBytes = Predictor.FromBytes(blob))
                     foreach (var copy in new[] { loaded, fromBytes })
                     {
-                        CollectionAssert.AreEqual(expected, copy.Predict(test, ctx));
-                        CollectionAssert.AreEqual(expectedValues, copy.DecisionValues(test));
+                        CollectionAssert.AreEqual(expected, copy.Predict(ctx, test));
+                        CollectionAssert.AreEqual(expectedValues, copy.DecisionValues(null, test));
                         CollectionAssert.AreEqual(blob, copy.ToBytes());
                     }
             }
@@ -178,14 +178,14 @@ namespace Kmx.Tests
             using (var own = new Context("seed=42"))
             using (var copy = TestData.Rows(train, 0, 1000))
             using (var solver = new Solver("method=svm C=8"))
-            using (var svm = solver.Train(kernel, copy, own))
+            using (var svm = solver.Train(own, kernel, copy))
             {
-                kept = Predictor.Build(svm, copy, "leaves=2 landmarks=8", own);
-                expected = kept.Predict(test, own);
+                kept = Predictor.Build(own, svm, copy, "leaves=2 landmarks=8");
+                expected = kept.Predict(own, test);
             }
             GC.Collect();
             GC.WaitForPendingFinalizers();
-            using (kept) CollectionAssert.AreEqual(expected, kept.Predict(test));
+            using (kept) CollectionAssert.AreEqual(expected, kept.Predict(null, test));
         }
 
         [Test]
@@ -203,15 +203,15 @@ namespace Kmx.Tests
             using (var data = new Dataset(x, d, y))
             using (var gamma = new Kernel("gamma=2"))
             using (var solver = new Solver("method=falkon lambda=1e-6 centers=60 iterations=40"))
-            using (var falkon = solver.Train(gamma, data, ctx))
-            using (var compact = Predictor.Build(falkon, data, null, ctx))
+            using (var falkon = solver.Train(ctx, gamma, data))
+            using (var compact = Predictor.Build(ctx, falkon, data, null))
             {
                 Assert.IsTrue(compact.IsRegression);
                 Assert.AreEqual(1, compact.DecisionValuesPerRow);
-                double[] expected = falkon.Predict(data);
-                double[] predicted = compact.Predict(data);
+                double[] expected = falkon.Predict(null, data);
+                double[] predicted = compact.Predict(null, data);
                 for (int i = 0; i < n; ++i) Assert.AreEqual(expected[i], predicted[i], 1e-6, "row " + i);
-                CollectionAssert.AreEqual(predicted, compact.DecisionValues(data));
+                CollectionAssert.AreEqual(predicted, compact.DecisionValues(null, data));
             }
         }
 
@@ -220,7 +220,7 @@ namespace Kmx.Tests
         {
             foreach (string bad in new[] { "leaves=-1", "landmarks=-3", "float32=2", "nonsense=1", "storage=int4", "float32=1 storage=int8" })
                 Assert.AreEqual(Status.InvalidArgument,
-                                Assert.Throws<KmxException>(() => Predictor.Build(model, train, bad)).Status, bad);
+                                Assert.Throws<KmxException>(() => Predictor.Build(null, model, train, bad)).Status, bad);
             byte[] blob = predictor.ToBytes();
             byte[] flipped = (byte[])blob.Clone();
             flipped[blob.Length / 2] ^= 0x10;
@@ -233,10 +233,10 @@ namespace Kmx.Tests
             string missing = Path.Combine(Path.GetTempPath(), $"kmx_cs_missing_{Guid.NewGuid():N}.kmxp");
             Assert.AreEqual(Status.Io, Assert.Throws<KmxException>(() => Predictor.Load(missing)).Status);
             using (var wide = new Dataset(new double[17 * 3], 17, null))
-                Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => predictor.Predict(wide)).Status);
+                Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => predictor.Predict(null, wide)).Status);
             var closed = Predictor.FromBytes(blob);
             closed.Dispose();
-            var e = Assert.Throws<KmxException>(() => closed.Predict(test));
+            var e = Assert.Throws<KmxException>(() => closed.Predict(null, test));
             StringAssert.Contains("predictor is NULL", e.NativeMessage);
             Assert.Throws<KmxException>(() => closed.ToBytes());
         }

@@ -50,7 +50,7 @@ namespace Kmx.Tests
 
         Model Train(string parameters)
         {
-            using (var solver = new Solver(parameters)) return solver.Train(kernel, train);
+            using (var solver = new Solver(parameters)) return solver.Train(null, kernel, train);
         }
 
         [TestCase(SolverMethod.Krr, "method=krr lambda=1e-6")]
@@ -61,7 +61,7 @@ namespace Kmx.Tests
         {
             using (Model model = Train(parameters))
             {
-                double rmse = Rmse(testTargets, model.Predict(test));
+                double rmse = Rmse(testTargets, model.Predict(null, test));
                 Console.WriteLine("{0}: held-out rmse {1:G4}", method, rmse);
                 Assert.AreEqual(method, model.Method);
                 Assert.Less(rmse, 0.1);
@@ -83,13 +83,13 @@ namespace Kmx.Tests
                 Assert.AreEqual((double)LearningTask.TaskRegression, model.Info(ModelInfoKey.InfoTask));
                 Assert.AreEqual(D, model.Columns);
                 Assert.AreEqual(1, model.DecisionValuesPerRow);
-                double[] predicted = model.Predict(test);
-                CollectionAssert.AreEqual(predicted, model.DecisionValues(test)); // regression: the values
+                double[] predicted = model.Predict(null, test);
+                CollectionAssert.AreEqual(predicted, model.DecisionValues(null, test)); // regression: the values
                 using (Model copy = Model.LoadFromBuffer(model.SaveToBuffer()))
                 {
                     Assert.AreEqual(SolverMethod.Falkon, copy.Method);
                     Assert.AreEqual(LearningTask.TaskRegression, copy.Task);
-                    CollectionAssert.AreEqual(predicted, copy.Predict(test));
+                    CollectionAssert.AreEqual(predicted, copy.Predict(null, test));
                 }
             }
         }
@@ -100,7 +100,7 @@ namespace Kmx.Tests
         {
             using (Model model = Train("method=svr C=10 epsilon_svr=0.05"))
             {
-                double rmse = Rmse(testTargets, model.Predict(test));
+                double rmse = Rmse(testTargets, model.Predict(null, test));
                 Console.WriteLine("Svr: held-out rmse {0:G4}", rmse);
                 Assert.AreEqual(SolverMethod.Svr, model.Method);
                 Assert.AreEqual(LearningTask.TaskRegression, model.Task);
@@ -114,7 +114,7 @@ namespace Kmx.Tests
         {
             using (Model exact = Train("method=krr lambda=1e-4"))
             using (Model falkon = Train("method=falkon lambda=1e-4 centers=600 iterations=100"))
-                Assert.Less(Rmse(exact.Predict(test), falkon.Predict(test)), 1e-2);
+                Assert.Less(Rmse(exact.Predict(null, test), falkon.Predict(null, test)), 1e-2);
         }
 
         [Test]
@@ -127,7 +127,7 @@ namespace Kmx.Tests
             using (var signs = new Dataset(x, D, y))
             {
                 using (var svm = new Solver("method=svm C=4"))
-                using (Model model = svm.Train(kernel, signs))
+                using (Model model = svm.Train(null, kernel, signs))
                 {
                     Assert.AreEqual(LearningTask.TaskClassification, model.Task);
                     Assert.AreEqual(4.0, model.C);
@@ -135,16 +135,16 @@ namespace Kmx.Tests
                     Assert.AreEqual(4.0, model.Info(ModelInfoKey.InfoC));
                 }
                 using (var krr = new Solver("method=krr lambda=1e-3"))
-                using (Model model = krr.Train(kernel, signs))
+                using (Model model = krr.Train(null, kernel, signs))
                 {
                     Assert.AreEqual(LearningTask.TaskClassification, model.Task);
                     CollectionAssert.AreEqual(new double[] { -1, 1 }, model.ClassLabels());
-                    Assert.Greater(TestData.Accuracy(model.Predict(signs), y), 0.9);
+                    Assert.Greater(TestData.Accuracy(model.Predict(null, signs), y), 0.9);
                 }
                 using (var krr = new Solver(SolverMethod.Krr))
                 {
                     krr.SetParam(Param.Task, (double)LearningTask.TaskRegression);
-                    using (Model model = krr.Train(kernel, signs))
+                    using (Model model = krr.Train(null, kernel, signs))
                     {
                         Assert.AreEqual(LearningTask.TaskRegression, model.Task);
                         Assert.AreEqual(0, model.Classes);
@@ -169,8 +169,8 @@ namespace Kmx.Tests
                 Assert.AreEqual(1e-8, solver.GetParam(Param.Tolerance));
                 Assert.AreEqual(0.2, solver.GetParam(Param.Validation));
                 solver.SetParam(Param.CenterMethod, (double)CenterSelection.CentersLeverage);
-                using (Model model = solver.Train(kernel, train))
-                    Assert.Less(Rmse(testTargets, model.Predict(test)), 0.2);
+                using (Model model = solver.Train(null, kernel, train))
+                    Assert.Less(Rmse(testTargets, model.Predict(null, test)), 0.2);
             }
             using (var solver = new Solver("method=meka_krr rank=8 clusters=3 threshold=0 oversampling=1 rank_by_size=1"))
             {

@@ -20,14 +20,14 @@ static class Scenario
             return 2;
         }
         using (var ctx = new Context("threads=1 seed=42"))
-        using (var data = Dataset.Load(args[0], FileFormat.Auto, ctx))
+        using (var data = Dataset.Load(ctx, args[0]))
         using (var kernel = new Kernel("kernel=rbf gamma=0.5"))
         using (var output = new StreamWriter(args[2]))
         {
-            double[] block = kernel.BlockRows(data, 0, 10, data, 0, 8, ctx);
-            double[] denseBlock = kernel.Block(data.GetRows(0, 3), data.GetRows(3, 7), data.Cols, ctx);
-            KMeansResult kmeans = KMeans.Fit(data, K, "max_iter=50", ctx);
-            KMeansAssignment assigned = KMeans.Assign(data, kmeans.Centers, ctx);
+            double[] block = kernel.BlockRows(ctx, data, 0, 10, data, 0, 8);
+            double[] denseBlock = kernel.Block(ctx, data.GetRows(0, 3), data.GetRows(3, 7), data.Cols);
+            KMeansResult kmeans = KMeans.Fit(ctx, data, K, "max_iter=50");
+            KMeansAssignment assigned = KMeans.Assign(ctx, data, kmeans.Centers);
 
             Write(output, "kernel_block", block.Select(Exact));
             Write(output, "kernel_block_dense", denseBlock.Select(Exact));
@@ -50,15 +50,15 @@ static class Scenario
         using (var first = RowsOf(data, 2000, 2020))
         using (var solver = new Solver("method=dcsvm C=8 levels=2 clusters_per_level=4 sample_size=300"))
         using (var kernel = new Kernel("kernel=rbf gamma=16"))
-        using (var model = solver.Train(kernel, train, ctx))
+        using (var model = solver.Train(ctx, kernel, train))
         {
-            double[] predictions = model.Predict(test, ctx);
-            double[] decision = model.DecisionValues(first, ctx);
+            double[] predictions = model.Predict(ctx, test);
+            double[] decision = model.DecisionValues(ctx, first);
             double supportVectors = model.Info(ModelInfoKey.InfoSupportVectors);
             double objective = model.Info(ModelInfoKey.InfoObjective);
             double[] reloadedPredictions;
             using (var reloaded = Model.LoadFromBuffer(model.SaveToBuffer()))
-                reloadedPredictions = reloaded.Predict(test, ctx);
+                reloadedPredictions = reloaded.Predict(ctx, test);
 
             Write(output, "model_predictions", predictions.Select(Exact));
             Write(output, "model_decision_values", decision.Select(Exact));
@@ -72,14 +72,14 @@ static class Scenario
     /// <summary>Step 7: a compact predictor from step 6's model, its outputs, blob size and a blob round trip.</summary>
     static void PredictorStep(TextWriter output, Context ctx, Model model, Dataset train, Dataset test, Dataset first)
     {
-        using (var predictor = Predictor.Build(model, train, "leaves=4 landmarks=16 pseudo=32", ctx))
+        using (var predictor = Predictor.Build(ctx, model, train, "leaves=4 landmarks=16 pseudo=32"))
         {
-            double[] predictions = predictor.Predict(test, ctx);
-            double[] decision = predictor.DecisionValues(first, ctx);
+            double[] predictions = predictor.Predict(ctx, test);
+            double[] decision = predictor.DecisionValues(ctx, first);
             byte[] blob = predictor.ToBytes();
             double[] reloadedPredictions;
             using (var reloaded = Predictor.FromBytes(blob))
-                reloadedPredictions = reloaded.Predict(test, ctx);
+                reloadedPredictions = reloaded.Predict(ctx, test);
             Write(output, "predictor_predictions", predictions.Select(Exact));
             Write(output, "predictor_decision_values", decision.Select(Exact));
             Write(output, "predictor_bytes", new[] { Exact(blob.Length) });
@@ -94,28 +94,28 @@ static class Scenario
         var v = new double[N];
         for (int i = 0; i < N; ++i) v[i] = (i % 7) - 3;
         using (var rows = RowsOf(data, 0, N))
-        using (var approx = new Approximation(kernel, rows, "approx=meka rank=16 clusters=4", ctx))
+        using (var approx = new Approximation(ctx, kernel, rows, "approx=meka rank=16 clusters=4"))
         {
             if (approx.Rows != N) throw new InvalidOperationException("the approximation has " + approx.Rows + " rows");
             Write(output, "approx_rank", new[] { Exact(approx.Rank) });
             Write(output, "approx_memory_bytes", new[] { Exact(approx.MemoryBytes) });
-            Write(output, "approx_relative_error", new[] { Exact(approx.RelativeError(rows, N, ctx)) });
-            Write(output, "approx_matvec", approx.Matvec(v, ctx).Select(Exact));
-            Write(output, "approx_solve", approx.Solve(0.1, v, ctx).Select(Exact));
+            Write(output, "approx_relative_error", new[] { Exact(approx.RelativeError(ctx, rows, N)) });
+            Write(output, "approx_matvec", approx.Matvec(ctx, v).Select(Exact));
+            Write(output, "approx_solve", approx.Solve(ctx, 0.1, v).Select(Exact));
         }
     }
 
     /// <summary>Step 9: FALKON regression on rows [0,80) of the regression file, predictions on rows [80,106).</summary>
     static void KrrStep(TextWriter output, Context ctx, string path)
     {
-        using (var data = Dataset.Load(path, FileFormat.Auto, ctx))
+        using (var data = Dataset.Load(ctx, path))
         using (var train = RowsOf(data, 0, 80))
         using (var test = RowsOf(data, 80, 106))
         using (var solver = new Solver("method=falkon lambda=1e-4 centers=40 iterations=30"))
         using (var kernel = new Kernel("kernel=rbf gamma=1"))
-        using (var model = solver.Train(kernel, train, ctx))
+        using (var model = solver.Train(ctx, kernel, train))
         {
-            Write(output, "krr_predictions", model.Predict(test, ctx).Select(Exact));
+            Write(output, "krr_predictions", model.Predict(ctx, test).Select(Exact));
             Write(output, "krr_task", new[] { Exact(model.Info(ModelInfoKey.InfoTask)) });
             Write(output, "krr_lambda", new[] { Exact(model.Lambda) });
         }

@@ -94,8 +94,8 @@ namespace Kmx.Tests
                 weighted.SetClassWeight(1, 10);
                 var e = Assert.Throws<KmxException>(() => weighted.SetClassWeight(-1, 0));
                 Assert.AreEqual(Status.InvalidArgument, e.Status);
-                using (Model a = plain.Train(kernel, data))
-                using (Model b = weighted.Train(kernel, data))
+                using (Model a = plain.Train(null, kernel, data))
+                using (Model b = weighted.Train(null, kernel, data))
                 {
                     Assert.AreNotEqual(a.Objective, b.Objective);
                 }
@@ -109,7 +109,7 @@ namespace Kmx.Tests
             using (var kernel = new Kernel(KernelType.Rbf))
             using (var solver = new Solver(SolverMethod.Svm))
             {
-                var e = Assert.Throws<KmxException>(() => solver.Train(kernel, data));
+                var e = Assert.Throws<KmxException>(() => solver.Train(null, kernel, data));
                 Assert.AreEqual(Status.InvalidArgument, e.Status);
                 Assert.AreEqual("KMX_E_INVALID_ARGUMENT", e.StatusName);
             }
@@ -121,7 +121,7 @@ namespace Kmx.Tests
             using (var data = new Dataset(TestData.Values(8, 3), 2))
             using (var kernel = new Kernel(KernelType.Rbf))
             using (var solver = new Solver(SolverMethod.Svm))
-                Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => solver.Train(kernel, data)).Status);
+                Assert.AreEqual(Status.InvalidArgument, Assert.Throws<KmxException>(() => solver.Train(null, kernel, data)).Status);
         }
 
         [Test]
@@ -131,8 +131,8 @@ namespace Kmx.Tests
             using (var data = TwoClusters())
             using (var kernel = new Kernel("kernel=rbf gamma=1"))
             using (var solver = new Solver("method=svm C=10"))
-            using (Model model = solver.Train(kernel, data, ctx))
-                CollectionAssert.AreEqual(data.GetLabels(), model.Predict(data, ctx));
+            using (Model model = solver.Train(ctx, kernel, data))
+                CollectionAssert.AreEqual(data.GetLabels(), model.Predict(ctx, data));
         }
 
         [Test]
@@ -146,10 +146,10 @@ namespace Kmx.Tests
             using (var solver = new Solver("method=dcsvm C=8 levels=2"))
             {
                 ctx.SetProgressCallback((fraction, phase) => { phases.Add(phase); return false; });
-                solver.Train(kernel, data, ctx).Dispose();
+                solver.Train(ctx, kernel, data).Dispose();
                 Assert.IsNotEmpty(phases);
                 ctx.SetProgressCallback((fraction, phase) => true);
-                var e = Assert.Throws<KmxException>(() => solver.Train(kernel, data, ctx));
+                var e = Assert.Throws<KmxException>(() => solver.Train(ctx, kernel, data));
                 Assert.AreEqual(Status.Cancelled, e.Status);
             }
         }
@@ -165,7 +165,7 @@ namespace Kmx.Tests
             StringAssert.Contains("is NULL", e.NativeMessage);
             using (var data = TwoClusters())
             using (var kernel = new Kernel(KernelType.Rbf))
-                StringAssert.Contains("is NULL", Assert.Throws<KmxException>(() => solver.Train(kernel, data)).NativeMessage);
+                StringAssert.Contains("is NULL", Assert.Throws<KmxException>(() => solver.Train(null, kernel, data)).NativeMessage);
             solver.Dispose();
         }
     }

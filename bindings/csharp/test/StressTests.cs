@@ -55,7 +55,7 @@ namespace Kmx.Tests
             using (var data = new Dataset(new double[] { 0, 0, 0, 1, 1, 0, 1, 1 }, 2, new double[] { -1, -1, 1, 1 }))
             using (var kernel = new Kernel(KernelType.Linear))
             using (var solver = new Solver(SolverMethod.Svm))
-            using (Model model = solver.Train(kernel, data))
+            using (Model model = solver.Train(null, kernel, data))
                 return model.SaveToBuffer();
         }
 
@@ -69,9 +69,9 @@ namespace Kmx.Tests
             var data = new Dataset(Values, 64);
             new Solver(SolverMethod.Svm).SetParam(Param.C, 1 + i % 7);
             if (i % 10 != 0) return;
-            kernel.BlockRows(data, 0, 2, data, 0, 1);
+            kernel.BlockRows(null, data, 0, 2, data, 0, 1);
             Model model = Model.LoadFromBuffer(SmallModel);
-            if (i % 100 == 0) model.Predict(new Dataset(new[] { 0.5, 0.25 }, 2));
+            if (i % 100 == 0) model.Predict(null, new Dataset(new[] { 0.5, 0.25 }, 2));
         }
     }
 }

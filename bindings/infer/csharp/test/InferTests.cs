@@ -54,8 +54,8 @@ namespace Kmx.Infer.Tests
                     c.Rows = c.Features == LetterFeatures ? LetterRows() : RandomRows(500, c.Features);
                     using (var data = new Dataset(c.Rows, c.Features))
                     {
-                        c.Labels = full.Predict(data);
-                        c.DecisionValues = full.DecisionValues(data);
+                        c.Labels = full.Predict(null, data);
+                        c.DecisionValues = full.DecisionValues(null, data);
                     }
                 }
                 cases.Add(c);
