@@ -100,6 +100,25 @@ namespace Kmx
             return labels;
         }
 
+        /// <summary>The names of the classes in ClassLabels() order, empty when they have none
+        /// (kmx_model_class_names).</summary>
+        public string[] ClassNames()
+        {
+            Native.KmxModelClassNames(null, 0, out long size, Handle);
+            var bytes = new byte[size];
+            Native.KmxModelClassNames(bytes, size, out size, Handle);
+            string joined = System.Text.Encoding.UTF8.GetString(bytes, 0, bytes.Length - 1); // without the NUL
+            return joined.Length == 0 ? new string[0] : joined.Split('\n');
+        }
+
+        /// <summary>Names the classes in ClassLabels() order (kmx_model_set_class_names): one name per class, 1 to
+        /// 255 UTF-8 bytes without control characters, all distinct. Saved with the model (Java's String labels and
+        /// R's factor levels travel the same way); none removes them. Not while another thread uses the model.</summary>
+        public void SetClassNames(params string[] names)
+        {
+            Native.KmxModelSetClassNames(Handle, names == null ? null : string.Join("\n", names));
+        }
+
         /// <summary>The predicted label (regression: value) of every row of data (kmx_model_predict).</summary>
         /// <remarks>Data with more columns than the model raises KmxException, and so does dense data with fewer;
         /// LIBSVM files with fewer are padded with zeros (absent columns are zeros there).</remarks>

@@ -142,6 +142,28 @@ namespace Kmx.Tests
         }
 
         [Test]
+        public void ClassNamesTravelWithTheModel()
+        {
+            using (Model model = Model.LoadFromBuffer(models[SolverMethod.Svm].SaveToBuffer()))
+            {
+                CollectionAssert.IsEmpty(model.ClassNames());
+                model.SetClassNames("consonant", "vowel \u00e9");
+                using (Model loaded = Model.LoadFromBuffer(model.SaveToBuffer()))
+                {
+                    CollectionAssert.AreEqual(new[] { "consonant", "vowel \u00e9" }, loaded.ClassNames());
+                    CollectionAssert.AreEqual(model.Predict(null, test), loaded.Predict(null, test));
+                }
+                var e = Assert.Throws<KmxException>(() => model.SetClassNames("same", "same"));
+                StringAssert.Contains("two classes have the same name", e.Message);
+                Assert.Throws<KmxException>(() => model.SetClassNames("only one"));
+                Assert.Throws<KmxException>(() => model.SetClassNames("a", "b\nc"));
+                CollectionAssert.AreEqual(new[] { "consonant", "vowel \u00e9" }, model.ClassNames());
+                model.SetClassNames();
+                CollectionAssert.IsEmpty(model.ClassNames());
+            }
+        }
+
+        [Test]
         public void CorruptedBufferIsAFormatError()
         {
             byte[] buffer = models[SolverMethod.Svm].SaveToBuffer();
