@@ -85,19 +85,19 @@ public final class Dataset extends NativeResource {
     }
 
     /** Rows [begin, end) as dense row-major values. */
-    public double[] getRows(long begin, long end) {
+    public double[] rowValues(long begin, long end) {
         double[] out = new double[Matrices.length(end - begin, cols())];
-        getRows(begin, end, out);
+        rowValues(begin, end, out);
         return out;
     }
 
     /** Copies rows [begin, end) into out, which must hold (end - begin) * cols() values. */
-    public void getRows(long begin, long end, double[] out) {
+    public void rowValues(long begin, long end, double[] out) {
         kmx.kmx_dataset_get_rows(out, this, begin, end);
     }
 
     /** The n labels. */
-    public double[] getLabels() {
+    public double[] labels() {
         double[] out = new double[Matrices.length(rows(), 1)];
         kmx.kmx_dataset_get_labels(out, this);
         return out;

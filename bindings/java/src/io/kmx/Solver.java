@@ -28,8 +28,26 @@ public final class Solver extends NativeResource {
     }
 
     /** A solver parameter's value. */
-    public double getParam(Param param) {
+    public double param(Param param) {
         return kmx.kmx_solver_get_param(this, param);
+    }
+
+    /**
+     * Sets an enum-valued parameter (METHOD, BIAS, MULTICLASS, TASK, CENTER_METHOD, KERNEL_PRECISION, LOSS, APPROX) to value, e.g. {@code setParam(Param.METHOD, Method.FALKON)};
+     * IllegalArgumentException if value is not of the type param takes (Library.paramValueType).
+     */
+    public void setParam(Param param, ParamValue value) {
+        setParam(param, ParamValues.encode(param, value));
+    }
+
+    /** An enum-valued parameter's value as its type, e.g. {@code param(Param.BIAS, Bias.class)}. */
+    public <E extends Enum<E> & ParamValue> E param(Param param, Class<E> type) {
+        return ParamValues.decode(param, param(param), type);
+    }
+
+    /** The training method (its METHOD parameter). */
+    public Method method() {
+        return param(Param.METHOD, Method.class);
     }
 
     /** Sets parameters from "key=value ..." (all checked first). */
