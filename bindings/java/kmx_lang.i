@@ -268,6 +268,7 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string,
     kmx_status kmx_solver_create, kmx_status kmx_solver_create_from_string, kmx_status kmx_solver_train,
     kmx_status kmx_model_load, kmx_status kmx_model_load_from_buffer, kmx_status kmx_model_save_to_buffer,
+    kmx_status kmx_model_class_names,
     kmx_status kmx_approx_create, kmx_status kmx_approx_memory_bytes, kmx_status kmx_approx_rows,
     kmx_status kmx_approx_rank, kmx_status kmx_predictor_build, kmx_status kmx_predictor_load,
     kmx_status kmx_predictor_load_from_buffer, kmx_status kmx_predictor_save_to_buffer };

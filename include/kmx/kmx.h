@@ -430,6 +430,16 @@ KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model
 /* The class labels in increasing order (out_len >= classes). */
 KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_model *model);
 /* (Regression models have no classes: KMX_INFO_CLASSES is 0, and out may be NULL.) */
+/* Names for the classes (R's factor levels, Java's String labels), one per line in kmx_model_classes' order:
+ * "setosa\nversicolor\nvirginica". One name per class, each 1 to 255 bytes without control characters, all
+ * distinct. They are saved with the model (file and buffer: model format version 3, which kmx builds older than this
+ * function cannot read). NULL or "" removes them. Call it before the model is shared: not while another thread uses
+ * the model. */
+KMX_API kmx_status kmx_model_set_class_names(kmx_model *model, const char *names);
+/* The class names, one per line as kmx_model_set_class_names takes them, NUL-terminated ("" when the classes have no
+ * names); *out_size gets the bytes with the NUL: pass out NULL to learn it (too small is KMX_E_INVALID_ARGUMENT and
+ * still sets it). */
+KMX_API kmx_status kmx_model_class_names(void *out, int64_t out_len, int64_t *out_size, const kmx_model *model);
 /* Predicted labels (regression: predicted values) for every row of data (out_len >= n). More columns than the
  * model is an error (KMX_E_INVALID_ARGUMENT). So are fewer, except for a dataset read from LIBSVM's format,
  * whose absent trailing columns are zeros (it is padded with zeros, as LIBSVM does). */

@@ -1,4 +1,7 @@
 // kmx_model: information, prediction, saving and loading.
+#include <cstring>
+#include <string>
+
 #include "firewall.h"
 #include "handles.h"
 #include "model/model_file.h"
@@ -75,6 +78,36 @@ KMX_API kmx_status kmx_model_classes(double *out, int64_t out_len, const kmx_mod
         if (!m.classes.empty()) require_pointer(out, "out");  // a regression model has none to copy
         require_length(out_len, int64_t(m.classes.size()), "out");
         std::copy(m.classes.begin(), m.classes.end(), out);
+    });
+}
+
+KMX_API kmx_status kmx_model_set_class_names(kmx_model *model, const char *names) {
+    return KMX_GUARDED({
+        require_pointer(model, "model");
+        std::vector<std::string> given;
+        for (const char *line = names; line && *line;) {
+            const char *end = std::strchr(line, '\n');
+            given.emplace_back(line, end ? size_t(end - line) : std::strlen(line));
+            line = end ? end + 1 : nullptr;
+        }
+        const char *problem = given.empty() ? nullptr : kmx::class_names_problem(given, model->impl.classes.size());
+        if (problem)
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "kmx_model_set_class_names: %s (%zu names for %zu classes)", problem,
+                      given.size(), model->impl.classes.size());
+        model->impl.class_names = std::move(given);
+    });
+}
+
+KMX_API kmx_status kmx_model_class_names(void *out, int64_t out_len, int64_t *out_size, const kmx_model *model) {
+    return KMX_GUARDED({
+        require_pointer(out_size, "out_size");
+        std::string joined;
+        for (const std::string &name : model_of(model, "model").class_names)
+            joined += (joined.empty() ? "" : "\n") + name;
+        *out_size = int64_t(joined.size() + 1);
+        if (!out) return;
+        require_length(out_len, *out_size, "out");
+        std::memcpy(out, joined.c_str(), joined.size() + 1);
     });
 }
 

@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "bytes_text.h"
 #include "error.h"
 #include "system.h"
 
@@ -53,9 +54,9 @@ std::shared_ptr<const void> Context::hold(size_t bytes) {
 void Context::check_budget(size_t bytes, const char *what) {
     const size_t available = left_bytes();
     if (bytes > available)
-        fail(KMX_E_OUT_OF_MEMORY,
-             "%s needs %zu bytes but the memory budget allows %zu (memory_budget=%zu, %zu already reserved)", what,
-             bytes, available, memory_budget, reserved_bytes_);
+        fail(KMX_E_OUT_OF_MEMORY, "%s needs %s but the memory budget allows %s (memory_budget = %s, %s already reserved)",
+             what, bytes_text(double(bytes)).text, bytes_text(double(available)).text,
+             bytes_text(double(memory_budget)).text, bytes_text(double(reserved_bytes_)).text);
     reserved_bytes_ += bytes;
     if (reserved_bytes_ > peak_bytes_) peak_bytes_ = reserved_bytes_;
 }

@@ -65,6 +65,8 @@ public:
         return n;
     }
     size_t remaining() const { return len_ - pos_; }
+    // The next n bytes, raw.
+    const unsigned char *bytes(size_t n) { return take(n); }
     // Fails unless every byte was read.
     void finish() const {
         if (pos_ != len_) fail(KMX_E_FORMAT, "%s: %zu unexpected bytes at the end", what_, len_ - pos_);

@@ -205,6 +205,19 @@ bool Model::early() const {
     return false;
 }
 
+const char *class_names_problem(const std::vector<std::string> &names, size_t classes) {
+    if (names.size() != classes) return "one name per class is needed";
+    for (const std::string &name : names) {
+        if (name.empty() || name.size() > kMaxClassNameBytes) return "a class name must have 1 to 255 bytes";
+        for (unsigned char c : name)
+            if (c < 0x20 || c == 0x7f) return "a class name holds a control character";
+    }
+    std::vector<std::string> sorted = names;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return "two classes have the same name";
+    return nullptr;
+}
+
 int64_t machines_for(int64_t classes, kmx_multiclass mode) {
     if (classes <= 2) return 1;
     return mode == KMX_MULTICLASS_OVR ? classes : classes * (classes - 1) / 2;

@@ -11,6 +11,7 @@
 // One-vs-rest: machine c, positive = class c, negative = the rest.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cluster/kernel_kmeans.h"
@@ -70,6 +71,9 @@ struct Model {
     KernelSpec kernel;            // gamma resolved (never 0 = auto)
     int64_t d = 0;                // columns the model expects
     std::vector<double> classes;  // increasing
+    // Names of the classes in `classes`' order (e.g. R's factor levels), or
+    // none; see class_names_problem for what a name may hold.
+    std::vector<std::string> class_names;
     // Points: rows [0, support_vectors) are support vectors, the rest are
     // partition sample points that are not; n_points x d row-major.
     int64_t support_vectors = 0;
@@ -88,6 +92,11 @@ struct Model {
     bool svr() const { return method == KMX_METHOD_SVR; }
     bool early() const;  // true if the machines predict through partitions (all or none do)
 };
+
+// Why `names` cannot name `classes` classes (nullptr if they can): one per
+// class, 1 to kMaxClassNameBytes bytes each, no control characters, distinct.
+constexpr size_t kMaxClassNameBytes = 255;
+const char *class_names_problem(const std::vector<std::string> &names, size_t classes);
 
 // The number of machines `classes` classes need in `mode`.
 int64_t machines_for(int64_t classes, kmx_multiclass mode);

@@ -1,4 +1,4 @@
-// The model file: header, section table, and the four sections' fields.
+// The model file: header, section table, and the sections' fields.
 //
 //   meta      u32 method, multiclass, has_bias, kernel type; f64 gamma, coef0;
 //             u32 degree; u64 d, classes, points, support vectors, machines;
@@ -13,6 +13,7 @@
 //             u64 ranges r (0: one global model; else k, or the routes when k = 0);
 //             if r > 0: u64 cluster_begin x (r+1), u64 biases (0 or r), f64 cluster bias x biases
 //   routes    u64 routes; f64 x routes x d (input-space routing centers)
+//   names     (version 3) u64 names (= classes); {u32 length, length bytes} each
 #include "model_file.h"
 
 #include <cmath>
@@ -27,12 +28,16 @@ namespace kmx {
 
 namespace {
 
-enum SectionId : uint32_t { kMeta = 1, kClasses = 2, kPoints = 3, kMachines = 4, kRoutes = 5 };
-constexpr uint32_t kSectionCount = 5;
+enum SectionId : uint32_t { kMeta = 1, kClasses = 2, kPoints = 3, kMachines = 4, kRoutes = 5, kNames = 6 };
+constexpr uint32_t kSectionCount = 6;  // version 3; version 2 has the first five
+constexpr uint32_t kOldestFormatVersion = 2;
 constexpr size_t kHeaderBytes = 16;
 constexpr size_t kTableEntryBytes = 24;
 const char *const kSectionNames[] = {
-    "", "meta section", "classes section", "points section", "machines section", "routes section"};
+    "", "meta section", "classes section", "points section", "machines section", "routes section",
+    "class names section"};
+
+uint32_t section_count(uint32_t version) { return version == kOldestFormatVersion ? 5 : kSectionCount; }
 
 // ------------------------------------------------------------------ writing
 
@@ -109,6 +114,13 @@ void write_section(ByteWriter &w, const Model &m, uint32_t id) {
         case kMachines:
             write_machines(w, m);
             break;
+        case kNames:
+            w.u64(m.class_names.size());
+            for (const std::string &name : m.class_names) {
+                w.u32(uint32_t(name.size()));
+                w.raw(name.data(), name.size());
+            }
+            break;
         default:
             w.u64(uint64_t(m.routes));
             write_doubles(w, m.route_centers);
@@ -147,19 +159,20 @@ void read_sections(const unsigned char *bytes, size_t len, const char *name, Sec
         bad(name, "not a kmx model file (no KMXMODEL magic)");
     ByteReader header(bytes + 8, len - 8, name);
     const uint32_t version = header.u32();
-    if (version != kModelFormatVersion)
-        fail(KMX_E_FORMAT, "%s: model format version %u; this kmx reads version %u", name, version,
-             kModelFormatVersion);
-    if (header.u32() != kSectionCount) bad(name, "unexpected number of sections");
-    const size_t table_end = kHeaderBytes + kSectionCount * kTableEntryBytes;
+    if (version < kOldestFormatVersion || version > kModelFormatVersion)
+        fail(KMX_E_FORMAT, "%s: model format version %u; this kmx reads versions %u to %u", name, version,
+             kOldestFormatVersion, kModelFormatVersion);
+    const uint32_t sections = section_count(version);
+    if (header.u32() != sections) bad(name, "unexpected number of sections");
+    const size_t table_end = kHeaderBytes + sections * kTableEntryBytes;
     if (len < table_end + 4) bad(name, "truncated in the section table");
     ByteReader check(bytes + table_end, 4, name);
     if (check.u32() != crc32(bytes, table_end) && kCheckCrcs)
         bad(name, "the header checksum does not match (corrupt file)");
-    for (uint32_t s = 0; s < kSectionCount; ++s) {
+    for (uint32_t s = 0; s < sections; ++s) {
         const uint32_t id = header.u32(), crc = header.u32();
         const uint64_t offset = header.u64(), length = header.u64();
-        if (id < 1 || id > kSectionCount || out[id].data) bad(name, "bad section table");
+        if (id < 1 || id > sections || out[id].data) bad(name, "bad section table");
         if (offset < table_end + 4 || offset > len || length > len - offset)
             fail(KMX_E_FORMAT, "%s: the %s lies outside the file (truncated?)", name, kSectionNames[id]);
         out[id] = {bytes + offset, size_t(length)};
@@ -314,17 +327,34 @@ void read_machines(ByteReader &r, uint64_t count, Model &m) {
     r.finish();
 }
 
+void read_class_names(ByteReader &r, Model &m) {
+    const uint64_t count = r.count(4, "names");
+    require_format(count == m.classes.size() && count > 0, r, "the class names do not match the classes");
+    std::vector<std::string> names;
+    for (uint64_t c = 0; c < count; ++c) {
+        const uint64_t length = r.u32();
+        require_format(length <= r.remaining(), r, "a class name is truncated");
+        names.emplace_back(reinterpret_cast<const char *>(r.bytes(size_t(length))), size_t(length));
+    }
+    r.finish();
+    const char *problem = class_names_problem(names, m.classes.size());
+    if (problem) require_format(false, r, problem);
+    m.class_names = std::move(names);
+}
+
 }  // namespace
 
 std::vector<unsigned char> model_to_bytes(const Model &model) {
+    const uint32_t version = model.class_names.empty() ? kOldestFormatVersion : kModelFormatVersion;
+    const uint32_t sections = section_count(version);
     ByteWriter w;
     w.raw(kModelMagic, sizeof kModelMagic);
-    w.u32(kModelFormatVersion);
-    w.u32(kSectionCount);
+    w.u32(version);
+    w.u32(sections);
     const size_t table = w.size();
-    for (uint32_t s = 0; s < kSectionCount * kTableEntryBytes / 4; ++s) w.u32(0);
+    for (uint32_t s = 0; s < sections * kTableEntryBytes / 4; ++s) w.u32(0);
     w.u32(0);  // header checksum
-    for (uint32_t id = 1; id <= kSectionCount; ++id) {
+    for (uint32_t id = 1; id <= sections; ++id) {
         const size_t begin = w.size();
         write_section(w, model, id);
         const size_t entry = table + (id - 1) * kTableEntryBytes;
@@ -333,7 +363,7 @@ std::vector<unsigned char> model_to_bytes(const Model &model) {
         w.patch_u64(entry + 8, begin);
         w.patch_u64(entry + 16, w.size() - begin);
     }
-    const size_t table_end = table + kSectionCount * kTableEntryBytes;
+    const size_t table_end = table + sections * kTableEntryBytes;
     w.patch_u32(table_end, crc32(w.bytes().data(), table_end));
     return std::move(w.bytes());
 }
@@ -352,6 +382,10 @@ Model model_from_bytes(const unsigned char *bytes, size_t len, const char *name)
     read_routes(routes, m);
     ByteReader machines(sections[kMachines].data, sections[kMachines].len, "model machines section");
     read_machines(machines, counts.machines, m);
+    if (sections[kNames].data) {
+        ByteReader names(sections[kNames].data, sections[kNames].len, "model class names section");
+        read_class_names(names, m);
+    }
     return m;
 }
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -237,9 +238,10 @@ Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_
     const size_t smallest = plan.bytes() + smallest_solver_bytes(n_max, d);
     if (smallest > ctx.left_bytes())
         fail(KMX_E_OUT_OF_MEMORY,
-             "training needs at least %zu bytes (a problem of %lld rows with a two-column kernel cache) but the "
-             "memory budget leaves %zu (memory_budget=%zu, %zu held by the data and this call)",
-             smallest, (long long)n_max, ctx.left_bytes(), ctx.memory_budget, ctx.reserved_bytes());
+             "training needs at least %s (a problem of %lld rows with a two-column kernel cache) but the "
+             "memory budget leaves %s (memory_budget = %s, %s held by the data and this call)",
+             bytes_text(double(smallest)).text, (long long)n_max, bytes_text(double(ctx.left_bytes())).text,
+             bytes_text(double(ctx.memory_budget)).text, bytes_text(double(ctx.reserved_bytes())).text);
     Workspace w{n_max, 0, 0};
     if (options.method == KMX_METHOD_SVM) {
         w.svm_cache = svm_cache_bytes(ctx, options, n_max, d, plan.bytes());

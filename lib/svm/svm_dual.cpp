@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -777,8 +778,8 @@ SvmSolution solve_svm_dual(Context &ctx, Arena &arena, const SvmProblem &problem
     const size_t needed = fixed + KernelCache::workspace_bytes(n, slots);
     if (needed > free)
         fail(KMX_E_OUT_OF_MEMORY,
-             "SVM dual solver needs %zu bytes (n = %lld, d = %lld, %lld cache columns) but its workspace allows %zu",
-             needed, (long long)n, (long long)d, (long long)slots, free);
+             "SVM dual solver needs %s (n = %lld, d = %lld, %lld cache columns) but its workspace allows %s",
+             bytes_text(double(needed)).text, (long long)n, (long long)d, (long long)slots, bytes_text(double(free)).text);
     ArenaScope scope(arena);
     SvmQMatrix q(arena, problem, slots, options.threads > 0 ? options.threads : ctx.threads);
     DualSolver solver(ctx, arena, q, problem, options);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -130,9 +131,9 @@ Model train_svr_model(Context &ctx, const TrainOptions &options, const KernelSpe
     const size_t arrays = svr_dual_bytes(data.n);
     if (arrays + smallest_solver_bytes(variables, d) > ctx.left_bytes())
         fail(KMX_E_OUT_OF_MEMORY,
-             "svr needs at least %zu bytes (%lld variables with a two-column kernel cache) but the memory budget "
-             "leaves %zu",
-             arrays + smallest_solver_bytes(variables, d), (long long)variables, ctx.left_bytes());
+             "svr needs at least %s (%lld variables with a two-column kernel cache) but the memory budget leaves %s",
+             bytes_text(double(arrays + smallest_solver_bytes(variables, d))).text, (long long)variables,
+             bytes_text(double(ctx.left_bytes())).text);
     const size_t cache = svm_cache_bytes(ctx, options, variables, d, arrays);
     Arena arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, d, cache), "training workspace");
     SvrDual dual = carve_svr_dual(arena, data, options.C, options.epsilon_svr);

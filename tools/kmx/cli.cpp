@@ -202,6 +202,111 @@ std::string param_value(const OptionSpec &spec, const std::string &text) {
 }
 }  // namespace
 
+namespace {
+// "-s/--solver", or "--levels" for an option without a letter.
+std::string option_names(const OptionSpec &spec) {
+    return spec.short_name ? std::string(spec.short_name) + "/" + spec.long_name : spec.long_name;
+}
+
+// The value of enum parameter `param` that `text` names (the CLI's spelling or
+// kmx's), or -1.
+int enum_value(kmx_param param, const std::string &text) {
+    for (int v = 0; kmx_param_value_name(param, v); ++v)
+        if (text == kmx_param_value_name(param, v) || text == cli_spelling(kmx_param_value_name(param, v))) return v;
+    return -1;
+}
+
+bool is_byte_count(kmx_param param) {
+    return param == KMX_PARAM_MEMORY_BUDGET || param == KMX_PARAM_CACHE_SIZE || param == KMX_PARAM_MAX_BYTES;
+}
+
+// A byte count as the options take it: "64K", "1.5G", "812".
+std::string bytes_as_typed(double bytes) {
+    static const char kSuffixes[] = "GMK";
+    for (int s = 0; s < 3; ++s) {
+        const double unit = std::pow(1024.0, double(3 - s));
+        if (bytes >= unit) return std::to_string((long long)(bytes / unit)) + kSuffixes[s];
+    }
+    return std::to_string((long long)bytes);
+}
+
+// "(0, inf)", "whole numbers in [1, 8]", "64K or more".
+std::string allowed_range(kmx_param param) {
+    double lower = 0, upper = 0;
+    int flags = 0;
+    check(kmx_param_bounds(&lower, &upper, &flags, param));
+    if (is_byte_count(param)) return bytes_as_typed(lower) + " or more";
+    char text[96];
+    std::snprintf(text, sizeof text, "%s%c%g, %g%c", (flags & KMX_BOUND_INTEGER) ? "whole numbers in " : "",
+                  (flags & KMX_BOUND_LOWER_OPEN) ? '(' : '[', lower, upper, (flags & KMX_BOUND_UPPER_OPEN) ? ')' : ']');
+    return text;
+}
+
+// A UsageError in the CLI's words when the parameter would refuse the option's
+// value: `text` as typed, `value` as the parameter string takes it.
+void check_option_value(const OptionSpec &spec, const std::string &text, const std::string &value) {
+    if (kmx_param_value_name(spec.param, 0)) {  // named values
+        if (enum_value(spec.param, value) >= 0) return;
+        throw UsageError{"option " + option_names(spec) + ": '" + text + "' is not one of " +
+                         value_list(spec.param)};
+    }
+    const double number = to_double(value, spec.long_name);
+    if (kmx_param_check(spec.param, number) != KMX_OK)
+        throw UsageError{"option " + option_names(spec) + ": " + text + " is out of range; allowed: " +
+                         allowed_range(spec.param)};
+}
+
+// The methods (CLI spelling) that use solver parameter `param`: "svm, dcsvm or svr".
+std::string methods_using(kmx_param param) {
+    std::vector<std::string> names;
+    for (int m = 0; kmx_param_value_name(KMX_PARAM_METHOD, m); ++m) {
+        int used = 0;
+        check(kmx_param_used_by(&used, param, kmx_method(m)));
+        if (used) names.push_back(method_name(m));
+    }
+    std::string list;
+    for (size_t i = 0; i < names.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return list;
+}
+
+// Whether the kernel `kernel` (a kmx_kernel_type) has the parameter `param`.
+bool kernel_uses(kmx_kernel_type kernel, kmx_param param) {
+    switch (param) {
+        case KMX_PARAM_GAMMA:
+            return kernel != KMX_KERNEL_LINEAR;
+        case KMX_PARAM_COEF0:
+            return kernel == KMX_KERNEL_POLYNOMIAL || kernel == KMX_KERNEL_SIGMOID;
+        case KMX_PARAM_DEGREE:
+            return kernel == KMX_KERNEL_POLYNOMIAL;
+        default:
+            return true;
+    }
+}
+}  // namespace
+
+void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &specs) {
+    const std::string method_text = args.get("--solver", method_name(param_default(KMX_PARAM_METHOD)));
+    const int method = enum_value(KMX_PARAM_METHOD, method_text);
+    if (method < 0) return;  // param_string names the mistake
+    for (const OptionSpec &spec : specs) {
+        int64_t owners = 0;
+        if (!spec.param || spec.param == KMX_PARAM_METHOD || !args.has(spec.long_name)) continue;
+        check(kmx_param_owners(&owners, spec.param));
+        int used = 1;
+        if (owners & KMX_PARAM_OWNER_SOLVER) check(kmx_param_used_by(&used, spec.param, kmx_method(method)));
+        if (!used)
+            throw UsageError{"option " + option_names(spec) + " does not apply to -s " + method_name(method) +
+                             "; it applies to -s " + methods_using(spec.param)};
+    }
+    int multiclass = 0;
+    check(kmx_param_used_by(&multiclass, KMX_PARAM_MULTICLASS, kmx_method(method)));
+    for (const char *flag : {"--ovr", "--ovo"})
+        if (args.has(flag) && !multiclass)
+            throw UsageError{std::string("option ") + flag + " does not apply to -s " + method_name(method) +
+                             "; it applies to -s " + methods_using(KMX_PARAM_MULTICLASS)};
+}
+
 std::string param_help(kmx_param param) {
     std::string help = kmx_param_description(param);
     if (kmx_param_value_name(param, 0)) return help + ": " + value_list(param);
@@ -218,9 +323,10 @@ std::string param_string(const ParsedArgs &args, const std::vector<OptionSpec> &
         int64_t owners = 0;
         if (!spec.param || !args.has(spec.long_name)) continue;
         check(kmx_param_owners(&owners, spec.param));
-        if (owners & owner)
-            params +=
-                std::string(" ") + kmx_param_name(spec.param) + "=" + param_value(spec, args.get(spec.long_name, ""));
+        if (!(owners & owner)) continue;
+        const std::string text = args.get(spec.long_name, ""), value = param_value(spec, text);
+        check_option_value(spec, text, value);
+        params += std::string(" ") + kmx_param_name(spec.param) + "=" + value;
     }
     return params;
 }
@@ -346,7 +452,14 @@ double to_bytes(const std::string &text, const char *name, double unit) {
 
 Kernel make_kernel(const ParsedArgs &args, const std::vector<OptionSpec> &specs) {
     if (args.has("--kernel") && args.has("--kernel-type")) throw UsageError{"-k and -t exclude each other"};
-    return make<Kernel>(kmx_kernel_create_from_string, param_string(args, specs, KMX_PARAM_OWNER_KERNEL).c_str());
+    const std::string params = param_string(args, specs, KMX_PARAM_OWNER_KERNEL);
+    const std::string kernel_name = args.has("--kernel-type") ? libsvm_kernel(args.get("--kernel-type", ""))
+                                                              : args.get("--kernel", "rbf");
+    const int kernel = enum_value(KMX_PARAM_KERNEL, kernel_name);
+    for (const OptionSpec &spec : kKernelOptions)
+        if (args.has(spec.long_name) && !kernel_uses(kmx_kernel_type(kernel), spec.param))
+            throw UsageError{"option " + option_names(spec) + " does not apply to the " + kernel_name + " kernel"};
+    return make<Kernel>(kmx_kernel_create_from_string, params.c_str());
 }
 
 namespace {

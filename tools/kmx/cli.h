@@ -101,6 +101,9 @@ Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs
 // A command's full option list: its own options, then the kernel options
 // (kernel = true), -f/--format, -h/--help and all four context options.
 std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel);
+// A UsageError for an option the chosen method (-s, default dcsvm) does not
+// use: "option -p/--epsilon-svr does not apply to -s dcsvm; it applies to -s svr".
+void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
 // LIBSVM's letters kmx has no counterpart for (-v N cross-validation, -b 1
 // probabilities, -n nu): a UsageError saying so, when given.
 void refuse_libsvm_options(const ParsedArgs &args);

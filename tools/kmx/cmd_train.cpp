@@ -111,6 +111,7 @@ int run_train(int argc, char **argv) {
     if (args.has("--help") || args.positional.size() != 2)
         return usage(args, "train [options] TRAIN_FILE MODEL_FILE", train_options());
     refuse_libsvm_options(args);
+    check_options_apply(args, train_options());
     check_distributed(args);
     const Solver solver = make_solver(args);
     for (const ClassWeight &w : weights) check(kmx_solver_set_class_weight(solver.get(), w.label, w.weight));

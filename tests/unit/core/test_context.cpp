@@ -3,6 +3,7 @@
 #include <string>
 #include <thread>
 
+#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/error.h"
 
@@ -16,8 +17,8 @@ TEST(Context, BudgetRefusesBeforeAllocatingAndSaysHowMuch) {
     } catch (const kmx::Error &e) {
         EXPECT_EQ(e.status(), KMX_E_OUT_OF_MEMORY);
         const std::string message = e.what();
-        EXPECT_NE(message.find("test workspace needs 200000 bytes"), std::string::npos) << message;
-        EXPECT_NE(message.find("allows 100000"), std::string::npos) << message;
+        EXPECT_NE(message.find("test workspace needs 195.3 KB"), std::string::npos) << message;
+        EXPECT_NE(message.find("allows 97.7 KB (memory_budget = 97.7 KB"), std::string::npos) << message;
     }
 }
 
@@ -69,4 +70,15 @@ TEST(Context, LogRespectsLevel) {
     ctx.log(KMX_LOG_INFO, "hidden %d", 1);
     ctx.log(KMX_LOG_ERROR, "shown %d", 2);
     EXPECT_EQ(calls, 1);
+}
+
+// Byte counts in messages read as people read them; the budgets' 2^53 is "no limit".
+TEST(BytesText, UnitsOf1024) {
+    EXPECT_STREQ(kmx::bytes_text(0).text, "0 bytes");
+    EXPECT_STREQ(kmx::bytes_text(1023).text, "1023 bytes");
+    EXPECT_STREQ(kmx::bytes_text(1024).text, "1.0 KB");
+    EXPECT_STREQ(kmx::bytes_text(65536).text, "64.0 KB");
+    EXPECT_STREQ(kmx::bytes_text(300.0 * 1048576).text, "300.0 MB");
+    EXPECT_STREQ(kmx::bytes_text(3.5 * 1073741824).text, "3.50 GB");
+    EXPECT_STREQ(kmx::bytes_text(0x1p53).text, "no limit");
 }

@@ -49,11 +49,15 @@ struct SmallModels : ::testing::Test {
         kmx_dataset_free(data);
         kmx_kernel_free(kernel);
     }
-    // A global model (svm, ovo) and an early-prediction model (partitions stored).
+    // A global model (svm, ovo), an early-prediction model (partitions
+    // stored) and a global model whose classes have names (format version 3).
     std::vector<kmx_model *> models() {
+        kmx_model *named = train("method=svm C=2", kernel, data);
+        if (named && kmx_model_set_class_names(named, "alpha\nbeta\ngamma") != KMX_OK) ADD_FAILURE() << kmx_last_error();
         return {
             train("method=svm C=4", kernel, data),
-            train("method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60", kernel, data)};
+            train("method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60", kernel, data),
+            named};
     }
 };
 
@@ -102,19 +106,19 @@ void put_le32(std::vector<unsigned char> &b, size_t at, uint32_t v) {
     for (int i = 0; i < 4; ++i) b[at + size_t(i)] = static_cast<unsigned char>(v >> (8 * i));
 }
 
-// Recomputes every section checksum and the header checksum (format version 2
-// layout: 16-byte header, 5 table entries of 24 bytes, then the header CRC),
-// so that the checks behind the checksums are what a change meets.
-constexpr size_t kSections = 5, kTableEnd = 16 + 24 * kSections;
+// Recomputes every section checksum and the header checksum (16-byte header
+// whose last word is the section count s, s table entries of 24 bytes, then
+// the header CRC), so that the checks behind the checksums are what a change meets.
+size_t table_end(const std::vector<unsigned char> &b) { return 16 + 24 * size_t(get_le(b, 12, 4)); }
 
-void refresh_checksums(std::vector<unsigned char> &b) {
-    for (size_t s = 0; s < kSections; ++s) {
+void refresh_checksums(std::vector<unsigned char> &b, size_t table) {
+    for (size_t s = 0; 16 + 24 * s < table; ++s) {
         const size_t entry = 16 + 24 * s;
         const uint64_t offset = get_le(b, entry + 8, 8), length = get_le(b, entry + 16, 8);
         if (offset <= b.size() && length <= b.size() - offset)
             put_le32(b, entry + 4, kmx::crc32(b.data() + offset, size_t(length)));
     }
-    put_le32(b, kTableEnd, kmx::crc32(b.data(), kTableEnd));
+    put_le32(b, table, kmx::crc32(b.data(), table));
 }
 
 TEST_F(SmallModels, ChangesBehindValidChecksumsAreCaughtOrHarmless) {
@@ -130,11 +134,12 @@ TEST_F(SmallModels, ChangesBehindValidChecksumsAreCaughtOrHarmless) {
         // Every structural byte; one in 13 of the points (plain values).
         const size_t points_begin = size_t(get_le(bytes, 16 + 24 * 2 + 8, 8));
         const size_t points_end = points_begin + size_t(get_le(bytes, 16 + 24 * 2 + 16, 8));
-        for (size_t i = kTableEnd + 4; i < bytes.size(); ++i) {
+        const size_t table = table_end(bytes);
+        for (size_t i = table + 4; i < bytes.size(); ++i) {
             if (i >= points_begin && i < points_end && i % 13 != 0) continue;
             std::vector<unsigned char> changed = bytes;
             changed[i] ^= static_cast<unsigned char>(1u << (i % 8));
-            refresh_checksums(changed);
+            refresh_checksums(changed, table);
             kmx_model *loaded = nullptr;
             const kmx_status status = kmx_model_load_from_buffer(&loaded, changed.data(), int64_t(changed.size()));
             ASSERT_TRUE(status == KMX_OK || status == KMX_E_FORMAT) << "byte " << i << ": " << kmx_last_error();
@@ -208,14 +213,97 @@ TEST_F(SmallModels, NewerFormatVersionIsNamed) {
     kmx_model *model = train("method=svm C=4", kernel, data);
     ASSERT_NE(model, nullptr);
     std::vector<unsigned char> bytes = saved_bytes(model);
-    const uint64_t version = get_le(bytes, 8, 4);
-    put_le32(bytes, 8, uint32_t(version + 1));
-    refresh_checksums(bytes);
+    EXPECT_EQ(get_le(bytes, 8, 4), 2u);  // no class names: the version older kmx reads
+    put_le32(bytes, 8, 4);
+    refresh_checksums(bytes, table_end(bytes));
     kmx_model *loaded = nullptr;
     EXPECT_EQ(kmx_model_load_from_buffer(&loaded, bytes.data(), int64_t(bytes.size())), KMX_E_FORMAT);
-    const std::string expected =
-        "model format version " + std::to_string(version + 1) + "; this kmx reads version " + std::to_string(version);
+    const std::string expected = "model format version 4; this kmx reads versions 2 to 3";
     EXPECT_NE(std::string(kmx_last_error()).find(expected), std::string::npos) << kmx_last_error();
+    EXPECT_EQ(loaded, nullptr);
+    kmx_model_free(model);
+}
+
+std::string class_names(const kmx_model *model) {
+    int64_t size = 0;
+    if (kmx_model_class_names(nullptr, 0, &size, model) != KMX_OK) return "<error>";
+    std::string names(size_t(size), '\0');
+    if (kmx_model_class_names(names.data(), size, &size, model) != KMX_OK) return "<error>";
+    names.pop_back();  // the NUL
+    return names;
+}
+
+// Class names (R's factor levels, Java's String labels) travel with the model:
+// saved as format version 3, loaded with it; without names the file stays version 2.
+TEST_F(SmallModels, ClassNamesSurviveSavingAndLoading) {
+    kmx_model *model = train("method=svm C=4", kernel, data);
+    ASSERT_NE(model, nullptr);
+    EXPECT_EQ(class_names(model), "");
+    const std::vector<unsigned char> plain = saved_bytes(model);
+    const std::string names = "setosa\nversicolor \xc3\xa9\nvirginica";
+    ASSERT_EQ(kmx_model_set_class_names(model, names.c_str()), KMX_OK) << kmx_last_error();
+    const std::vector<unsigned char> named = saved_bytes(model);
+    EXPECT_EQ(get_le(plain, 8, 4), 2u);
+    EXPECT_EQ(get_le(named, 8, 4), 3u);
+    const std::string path = temp_path("named.kmx");
+    ASSERT_EQ(kmx_model_save(model, path.c_str()), KMX_OK) << kmx_last_error();
+    kmx_model *loaded = nullptr;
+    ASSERT_EQ(kmx_model_load(&loaded, path.c_str()), KMX_OK) << kmx_last_error();
+    expect_same_predictions(model, loaded, data, rows.n());
+    EXPECT_EQ(class_names(loaded), names);
+    // Too small a buffer still reports the size.
+    char small[4];
+    int64_t size = 0;
+    EXPECT_EQ(kmx_model_class_names(small, 4, &size, loaded), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(size, int64_t(names.size() + 1));
+    // Removing them gives back the version-2 bytes; a trailing newline is allowed.
+    ASSERT_EQ(kmx_model_set_class_names(loaded, ""), KMX_OK);
+    EXPECT_EQ(saved_bytes(loaded), plain);
+    EXPECT_EQ(class_names(loaded), "");
+    ASSERT_EQ(kmx_model_set_class_names(loaded, "a\nb\nc\n"), KMX_OK);
+    EXPECT_EQ(class_names(loaded), "a\nb\nc");
+    ASSERT_EQ(kmx_model_set_class_names(loaded, nullptr), KMX_OK);
+    EXPECT_EQ(class_names(loaded), "");
+    std::remove(path.c_str());
+    kmx_model_free(loaded);
+    kmx_model_free(model);
+}
+
+TEST_F(SmallModels, BadClassNamesAreRefusedAndLeaveTheNamesAlone) {
+    kmx_model *model = train("method=svm C=4", kernel, data);
+    ASSERT_NE(model, nullptr);
+    ASSERT_EQ(kmx_model_set_class_names(model, "a\nb\nc"), KMX_OK);
+    const std::string too_long = "a\n" + std::string(256, 'x') + "\nc";
+    const std::pair<std::string, const char *> cases[] = {{"a\nb\na", "same name"},
+                                                          {"a\n\nc", "1 to 255 bytes"},
+                                                          {"a\nb\tc\nd", "control character"},
+                                                          {too_long, "1 to 255 bytes"},
+                                                          {"a\nb", "one name per class is needed (2 names for 3"},
+                                                          {"a\nb\nc\nd", "(4 names for 3 classes)"}};
+    for (const auto &[names, reason] : cases) {
+        EXPECT_EQ(kmx_model_set_class_names(model, names.c_str()), KMX_E_INVALID_ARGUMENT) << reason;
+        EXPECT_NE(std::string(kmx_last_error()).find(reason), std::string::npos) << kmx_last_error();
+    }
+    EXPECT_EQ(kmx_model_set_class_names(nullptr, "a\nb\nc"), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(class_names(model), "a\nb\nc");  // unchanged by the refusals
+    kmx_model_free(model);
+}
+
+// A names section that does not fit the classes, behind valid checksums, is
+// a format error naming it.
+TEST_F(SmallModels, ClassNamesThatDoNotFitTheClassesAreAFormatError) {
+    kmx_model *model = train("method=svm C=4", kernel, data);
+    ASSERT_NE(model, nullptr);
+    ASSERT_EQ(kmx_model_set_class_names(model, "a\nb\na2"), KMX_OK);
+    std::vector<unsigned char> bytes = saved_bytes(model);
+    ASSERT_EQ(bytes.back(), '2');
+    bytes.back() = '\0';  // "a2" becomes "a" and a NUL: a control character
+    refresh_checksums(bytes, table_end(bytes));
+    kmx_model *loaded = nullptr;
+    EXPECT_EQ(kmx_model_load_from_buffer(&loaded, bytes.data(), int64_t(bytes.size())), KMX_E_FORMAT);
+    EXPECT_NE(std::string(kmx_last_error()).find("class names section: a class name holds a control character"),
+              std::string::npos)
+        << kmx_last_error();
     EXPECT_EQ(loaded, nullptr);
     kmx_model_free(model);
 }
