@@ -358,6 +358,11 @@ KMX_ARRAY(int64_t, jlong, jlongArray, long, Long, KMX_OUT, 0)
 /* Saved models and predictors as byte[]: a null out asks only for the size. */
 %apply (const void *KMX_IN, int64_t KMX_LENGTH) { (const void *buffer, int64_t buffer_len) };
 %apply (void *KMX_OUT, int64_t KMX_LENGTH) { (void *out, int64_t out_len) };
+/* Class names, one per line: UTF-8 with a NUL, which Model.setClassNames
+ * encodes (a String would reach C as JNI's modified UTF-8, which differs for
+ * characters beyond the BMP). kmx_model_class_names returns them into a
+ * byte[] through (void *out, int64_t out_len) above. */
+%apply const char *KMX_IN { const char *names };
 /* out_labels is sized by the caller to out_counts' length (Dataset.classes). */
 %apply double *KMX_OUT { double *out_labels };
 %apply (double *KMX_OUT, int64_t KMX_LENGTH) {

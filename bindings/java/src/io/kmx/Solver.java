@@ -62,9 +62,20 @@ public final class Solver extends NativeResource {
 
     /**
      * Trains on data (labels required, at least 2 classes; its sample weights, if any, multiply C
-     * per row) with kernel; ctx (may be null) gives threads, seed, budget and callbacks.
+     * per row) with kernel; ctx (may be null) gives threads, seed, budget and callbacks. A classifier
+     * trained on a dataset with class names (Dataset.createNamed) carries them (Model.classNames).
      */
     public Model train(Context ctx, Kernel kernel, Dataset data) {
-        return new Model(kmx.kmx_solver_train(ctx, this, kernel, data));
+        Model model = new Model(kmx.kmx_solver_train(ctx, this, kernel, data));
+        String[] names = data.classNames();
+        if (names.length > 0 && model.classes() == names.length) {
+            try {
+                model.setClassNames(names);
+            } catch (RuntimeException e) {
+                model.close();
+                throw e;
+            }
+        }
+        return model;
     }
 }
