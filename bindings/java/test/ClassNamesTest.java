@@ -111,7 +111,8 @@ public class ClassNamesTest {
             assertEquals(0, data.classNames().length);
             assertFalse(model.hasClassNames());
             assertEquals(0, model.classNames().length);
-            IllegalStateException none = assertThrows(IllegalStateException.class, () -> model.predictNames(null, data));
+            IllegalStateException none =
+                    assertThrows(IllegalStateException.class, () -> model.predictNames(null, data));
             assertTrue(none.getMessage(), none.getMessage().contains("no class names"));
 
             model.setClassNames("minus", "plus"); // labels() is {-1, 1}

@@ -51,7 +51,7 @@ public class NativeLoaderTest {
             ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile())
                     .redirectOutput(out.toFile()).redirectError(err.toFile());
             Map<String, String> env = builder.environment();
-            for (String name : new String[] {"LD_LIBRARY_PATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"}) {
+            for (String name : List.of("LD_LIBRARY_PATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS")) {
                 env.remove(name);
             }
             Process process = builder.start();

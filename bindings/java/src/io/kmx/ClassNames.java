@@ -43,7 +43,8 @@ final class ClassNames {
             encoded = StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).encode(CharBuffer.wrap(name));
         } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("class name \"" + name + "\" is not valid Unicode (a lone surrogate)", e);
+            throw new IllegalArgumentException("class name \"" + name + "\" is not valid Unicode (a lone surrogate)",
+                    e);
         }
         byte[] bytes = new byte[encoded.remaining()];
         encoded.get(bytes);

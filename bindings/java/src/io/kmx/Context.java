@@ -47,8 +47,9 @@ public final class Context extends NativeResource {
     }
 
     /**
-     * Sets an enum-valued parameter (LOG_LEVEL, PRECISION) to value, e.g. {@code setParam(Param.LOG_LEVEL, LogLevel.DEBUG)};
-     * IllegalArgumentException if value is not of the type param takes (Library.paramValueType).
+     * Sets an enum-valued parameter (LOG_LEVEL, PRECISION) to value, e.g.
+     * {@code setParam(Param.LOG_LEVEL, LogLevel.DEBUG)}; IllegalArgumentException if value is not of
+     * the type param takes (Library.paramValueType).
      */
     public void setParam(Param param, ParamValue value) {
         setParam(param, ParamValues.encode(param, value));

@@ -80,7 +80,8 @@ final class NativeLoader {
             }
             return names;
         } catch (IOException e) {
-            UnsatisfiedLinkError error = new UnsatisfiedLinkError("kmx: cannot read " + listing + ": " + e.getMessage());
+            UnsatisfiedLinkError error =
+                    new UnsatisfiedLinkError("kmx: cannot read " + listing + ": " + e.getMessage());
             error.initCause(e);
             throw error;
         }

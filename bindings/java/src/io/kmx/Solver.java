@@ -33,7 +33,8 @@ public final class Solver extends NativeResource {
     }
 
     /**
-     * Sets an enum-valued parameter (METHOD, BIAS, MULTICLASS, TASK, CENTER_METHOD, KERNEL_PRECISION, LOSS, APPROX) to value, e.g. {@code setParam(Param.METHOD, Method.FALKON)};
+     * Sets an enum-valued parameter (METHOD, BIAS, MULTICLASS, TASK, CENTER_METHOD, KERNEL_PRECISION,
+     * LOSS, APPROX) to value, e.g. {@code setParam(Param.METHOD, Method.FALKON)};
      * IllegalArgumentException if value is not of the type param takes (Library.paramValueType).
      */
     public void setParam(Param param, ParamValue value) {
