@@ -3,13 +3,18 @@
 cannot compile SWIG's flat -package output: see the toolchain notes, 3a).
 
   build_jar.py --javac JAVAC --jar JAR --output OUT.jar [--classpath JAR]...
-               [--release N] [--native NAME FILE]... [--tree JARDIR DIR]...
-               [--main-class CLASS] [--version V --module NAME] SOURCES...
+               [--release N] [--platform OS-ARCH [--strip STRIP] --native NAME FILE...]
+               [--tree JARDIR DIR]... [--main-class CLASS] [--version V --module NAME]
+               SOURCES...
 
 Sources not ending in .java (SWIG's C wrapper) are skipped. --release is
-javac's (default 17). Each --native library is stored as io/kmx/native/NAME
-and listed, in the given order, in io/kmx/native/libraries, which
-NativeLoader reads. Each --tree copies the files under DIR to JARDIR.
+javac's (default 17). Each --native library is stored as
+io/kmx/native/OS-ARCH/NAME (--platform: linux-x86_64, linux-aarch64,
+macos-aarch64, windows-x86_64, ... as NativeLoader.platform() names them),
+stripped of its debug information and local symbols by STRIP
+--strip-unneeded when --strip is given, and listed, in the given order, in
+io/kmx/native/OS-ARCH/libraries; io/kmx/native/platforms lists OS-ARCH.
+NativeLoader reads both. Each --tree copies the files under DIR to JARDIR.
 --version and --module go into the manifest as Implementation-Version and
 Automatic-Module-Name (with Implementation-Title the module's name).
 """
@@ -31,21 +36,34 @@ def parse_args():
     parser.add_argument("--classpath", action="append", default=[])
     parser.add_argument("--release", default="17")
     parser.add_argument("--native", nargs=2, action="append", default=[], metavar=("NAME", "FILE"))
+    parser.add_argument("--platform")
+    parser.add_argument("--strip")
     parser.add_argument("--tree", nargs=2, action="append", default=[], metavar=("JARDIR", "DIR"))
     parser.add_argument("--main-class")
     parser.add_argument("--version")
     parser.add_argument("--module")
     parser.add_argument("sources", nargs="+")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.native and not args.platform:
+        parser.error("--native needs --platform")
+    return args
 
 
-def add_natives(classes, natives):
-    directory = os.path.join(classes, NATIVE_DIR)
+def add_natives(classes, platform, natives, strip):
+    root = os.path.join(classes, NATIVE_DIR)
+    directory = os.path.join(root, platform)
     os.makedirs(directory, exist_ok=True)
     for name, path in natives:
-        shutil.copyfile(path, os.path.join(directory, name))
+        target = os.path.join(directory, name)
+        if strip:
+            # A stripped copy: the build's own library keeps its symbols for debugging.
+            subprocess.run([strip, "--strip-unneeded", "-o", target, path], check=True)
+        else:
+            shutil.copyfile(path, target)
     with open(os.path.join(directory, "libraries"), "w") as listing:
         listing.writelines(name + "\n" for name, _ in natives)
+    with open(os.path.join(root, "platforms"), "w") as listing:
+        listing.write(platform + "\n")
 
 
 def main():
@@ -59,7 +77,7 @@ def main():
             javac += ["-classpath", os.pathsep.join(args.classpath)]
         subprocess.run(javac + sources, check=True)
         if args.native:
-            add_natives(classes, args.native)
+            add_natives(classes, args.platform, args.native, args.strip)
         for jar_directory, directory in args.tree:
             shutil.copytree(directory, os.path.join(classes, jar_directory), dirs_exist_ok=True)
         jar = [args.jar, "--create", "--file", args.output]

@@ -163,6 +163,51 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 %}
 %javaconst(1);
 %include <enums.swg>
+/* enums.swg's body, with swigValue() and swigToEnum() package-private: users
+ * pass and receive enums (setParam(Param.METHOD, Method.FALKON)), and only
+ * this package converts them to and from C's numbers. */
+%typemap(javabody) enum SWIGTYPE %{
+  final int swigValue() {
+    return swigValue;
+  }
+
+  static $javaclassname swigToEnum(int swigValue) {
+    $javaclassname[] swigValues = $javaclassname.class.getEnumConstants();
+    if (swigValue < swigValues.length && swigValue >= 0 && swigValues[swigValue].swigValue == swigValue)
+      return swigValues[swigValue];
+    for ($javaclassname swigEnum : swigValues)
+      if (swigEnum.swigValue == swigValue)
+        return swigEnum;
+    throw new IllegalArgumentException("No enum " + $javaclassname.class + " with value " + swigValue);
+  }
+
+  @SuppressWarnings("unused")
+  private $javaclassname() {
+    this.swigValue = SwigNext.next++;
+  }
+
+  @SuppressWarnings("unused")
+  private $javaclassname(int swigValue) {
+    this.swigValue = swigValue;
+    SwigNext.next = swigValue+1;
+  }
+
+  @SuppressWarnings("unused")
+  private $javaclassname($javaclassname swigEnum) {
+    this.swigValue = swigEnum.swigValue;
+    SwigNext.next = this.swigValue+1;
+  }
+
+  private final int swigValue;
+
+  private static class SwigNext {
+    private static int next = 0;
+  }
+%}
+/* The values of enum-valued parameters (see ParamValue). */
+%typemap(javainterfaces) enum kmx_log_level, enum kmx_precision, enum kmx_kernel_type, enum kmx_method,
+    enum kmx_bias, enum kmx_multiclass, enum kmx_task, enum kmx_loss, enum kmx_center_method,
+    enum kmx_approx_method, enum kmx_storage "ParamValue"
 
 %rename(Status) kmx_status;
 %rename(Param) kmx_param;
@@ -313,6 +358,11 @@ KMX_ARRAY(int64_t, jlong, jlongArray, long, Long, KMX_OUT, 0)
 /* Saved models and predictors as byte[]: a null out asks only for the size. */
 %apply (const void *KMX_IN, int64_t KMX_LENGTH) { (const void *buffer, int64_t buffer_len) };
 %apply (void *KMX_OUT, int64_t KMX_LENGTH) { (void *out, int64_t out_len) };
+/* Class names, one per line: UTF-8 with a NUL, which Model.setClassNames
+ * encodes (a String would reach C as JNI's modified UTF-8, which differs for
+ * characters beyond the BMP). kmx_model_class_names returns them into a
+ * byte[] through (void *out, int64_t out_len) above. */
+%apply const char *KMX_IN { const char *names };
 /* out_labels is sized by the caller to out_counts' length (Dataset.classes). */
 %apply double *KMX_OUT { double *out_labels };
 %apply (double *KMX_OUT, int64_t KMX_LENGTH) {

@@ -43,7 +43,7 @@ public final class Quickstart {
             KMeans kmeans = KMeans.fit(ctx, data, k, "max_iter=100");
             System.out.printf("k-means   k = %d in %.4f s: objective %.6f, purity %.4f%n", k,
                     (System.nanoTime() - start) * 1e-9, kmeans.objective(),
-                    purity(kmeans.assignment(), data.getLabels(), k));
+                    purity(kmeans.assignment(), data.labels(), k));
         }
         svm(trainFile, testFile);
     }
@@ -56,15 +56,15 @@ public final class Quickstart {
              Kernel kernel = Kernel.createFromString("kernel=rbf gamma=16");
              Solver solver = Solver.createFromString("method=dcsvm C=8")) {
             int rows = (int) Math.min(all.rows(), 4000);
-            double[] labels = Arrays.copyOf(all.getLabels(), rows);
-            try (Dataset train = Dataset.create(all.getRows(0, rows), (int) all.cols(), labels)) {
+            double[] labels = Arrays.copyOf(all.labels(), rows);
+            try (Dataset train = Dataset.create(all.rowValues(0, rows), (int) all.cols(), labels)) {
                 long start = System.nanoTime();
                 try (Model model = solver.train(ctx, kernel, train)) {
                     double trainSeconds = (System.nanoTime() - start) * 1e-9;
                     start = System.nanoTime();
                     double[] predicted = model.predict(ctx, test);
                     double predictSeconds = (System.nanoTime() - start) * 1e-9;
-                    double[] truth = test.getLabels();
+                    double[] truth = test.labels();
                     int correct = 0;
                     for (int i = 0; i < truth.length; i++) {
                         if (predicted[i] == truth[i]) correct++;

@@ -9,6 +9,8 @@ import io.kmx.Context;
 import io.kmx.Dataset;
 import io.kmx.Kernel;
 import io.kmx.KmxException;
+import io.kmx.Library;
+import io.kmx.Param;
 import io.kmx.Status;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -125,7 +127,7 @@ public class ApproximationTest {
         }
         try (Approximation truncated = Approximation.create(null, rbf, data, "approx=nystrom centers=80 rank=30");
              Approximation kmeans = Approximation.create(null, rbf, data,
-                     "approx=" + ApproxMethod.KMEANS_NYSTROM.swigValue() + " centers=30")) {
+                     "approx=" + Library.paramValueName(Param.APPROX, ApproxMethod.KMEANS_NYSTROM) + " centers=30")) {
             assertTrue(truncated.rank() > 0 && truncated.rank() <= 30);
             assertTrue(kmeans.rank() > 0 && kmeans.rank() <= 30);
             assertTrue(kmeans.relativeError(null, data, N) < 1);

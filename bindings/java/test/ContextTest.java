@@ -43,18 +43,18 @@ public class ContextTest {
     @Test
     public void setAndGetParams() {
         try (Context ctx = Context.create()) {
-            assertEquals(Library.cores(), ctx.getParam(Param.THREADS), 0);
+            assertEquals(Library.cores(), ctx.param(Param.THREADS), 0);
             ctx.setParam(Param.THREADS, 2);
             ctx.setParam(Param.SEED, 7);
-            assertEquals(2, ctx.getParam(Param.THREADS), 0);
-            assertEquals(7, ctx.getParam(Param.SEED), 0);
+            assertEquals(2, ctx.param(Param.THREADS), 0);
+            assertEquals(7, ctx.param(Param.SEED), 0);
             ctx.setParams("memory_budget=1e9 log_level=info");
-            assertEquals(1e9, ctx.getParam(Param.MEMORY_BUDGET), 0);
-            assertEquals(LogLevel.INFO.swigValue(), ctx.getParam(Param.LOG_LEVEL), 0);
+            assertEquals(1e9, ctx.param(Param.MEMORY_BUDGET), 0);
+            assertSame(LogLevel.INFO, ctx.param(Param.LOG_LEVEL, LogLevel.class));
         }
         try (Context ctx = Context.create("threads=3 seed=11")) {
-            assertEquals(3, ctx.getParam(Param.THREADS), 0);
-            assertEquals(11, ctx.getParam(Param.SEED), 0);
+            assertEquals(3, ctx.param(Param.THREADS), 0);
+            assertEquals(11, ctx.param(Param.SEED), 0);
         }
     }
 
@@ -64,9 +64,9 @@ public class ContextTest {
             KmxException e = assertThrows(KmxException.class, () -> ctx.setParams("seed=9 threads=2000"));
             assertSame(Status.INVALID_ARGUMENT, e.status());
             assertTrue(e.detail(), e.detail().contains("threads"));
-            assertEquals(5, ctx.getParam(Param.SEED), 0);
+            assertEquals(5, ctx.param(Param.SEED), 0);
             assertThrows(KmxException.class, () -> ctx.setParam(Param.GAMMA, 1));
-            assertThrows(KmxException.class, () -> ctx.getParam(Param.GAMMA));
+            assertThrows(KmxException.class, () -> ctx.param(Param.GAMMA));
         }
         assertThrows(KmxException.class, () -> Context.create("threads=-1"));
     }
@@ -192,7 +192,7 @@ public class ContextTest {
         KmxException e = assertThrows(KmxException.class, () -> ctx.setParam(Param.THREADS, 2));
         assertSame(Status.INVALID_ARGUMENT, e.status());
         assertTrue(e.detail(), e.detail().contains("ctx is NULL"));
-        assertThrows(KmxException.class, () -> ctx.getParam(Param.THREADS));
+        assertThrows(KmxException.class, () -> ctx.param(Param.THREADS));
         assertThrows(KmxException.class, ctx::cancel);
         assertThrows(KmxException.class, ctx::peakBytes);
         assertThrows(KmxException.class, () -> ctx.setLogCallback((level, message) -> {}));

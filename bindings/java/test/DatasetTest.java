@@ -27,8 +27,8 @@ public class DatasetTest {
             ds.save(path.toString(), io.kmx.Precision.PRECISION_FLOAT64);
             try (Dataset back = Dataset.load(path.toString())) {
                 assertEquals(4, back.rows());
-                assertArrayEquals(ds.getRows(0, 4), back.getRows(0, 4), 0);
-                assertArrayEquals(Y, back.getLabels(), 0);
+                assertArrayEquals(ds.rowValues(0, 4), back.rowValues(0, 4), 0);
+                assertArrayEquals(Y, back.labels(), 0);
             }
             assertThrows(KmxException.class, () -> ds.save("/nonexistent-dir/x.kmxd", io.kmx.Precision.PRECISION_FLOAT64));
         } finally {
@@ -45,10 +45,10 @@ public class DatasetTest {
             assertFalse(ds.isSparse());
             assertTrue(ds.hasLabels());
             assertFalse(ds.hasWeights());
-            assertArrayEquals(new double[] {4, 5, 6, 7, 8, 9}, ds.getRows(1, 3), 0);
-            assertArrayEquals(Y, ds.getLabels(), 0);
+            assertArrayEquals(new double[] {4, 5, 6, 7, 8, 9}, ds.rowValues(1, 3), 0);
+            assertArrayEquals(Y, ds.labels(), 0);
             double[] out = new double[3];
-            ds.getRows(3, 4, out);
+            ds.rowValues(3, 4, out);
             assertArrayEquals(X[3], out, 0);
         }
     }
@@ -59,7 +59,7 @@ public class DatasetTest {
         try (Dataset ds = Dataset.create(flat, 2, null)) {
             assertEquals(3, ds.rows());
             assertFalse(ds.hasLabels());
-            assertArrayEquals(flat, ds.getRows(0, 3), 0);
+            assertArrayEquals(flat, ds.rowValues(0, 3), 0);
         }
     }
 
@@ -68,7 +68,7 @@ public class DatasetTest {
         double[][] x = {{1, 2}, {3, 4}};
         try (Dataset ds = Dataset.create(x)) {
             x[0][0] = 99;
-            assertArrayEquals(new double[] {1, 2, 3, 4}, ds.getRows(0, 2), 0);
+            assertArrayEquals(new double[] {1, 2, 3, 4}, ds.rowValues(0, 2), 0);
         }
     }
 
@@ -76,7 +76,7 @@ public class DatasetTest {
     public void classesMatchAJavaCount() {
         try (Dataset ds = Dataset.load(Reference.dataFile("letter_mc.train.libsvm"))) {
             TreeMap<Double, Long> expected = new TreeMap<>();
-            for (double label : ds.getLabels()) expected.merge(label, 1L, Long::sum);
+            for (double label : ds.labels()) expected.merge(label, 1L, Long::sum);
             Dataset.Classes classes = ds.classes();
             assertEquals(expected.size(), classes.labels().length);
             int i = 0;
@@ -107,21 +107,21 @@ public class DatasetTest {
             assertEquals(2000, sparse.cols());
             assertFalse(dense.isSparse());
             assertEquals(3 * 2000, dense.nnz());
-            double[] rows = dense.getRows(0, 3);
-            assertArrayEquals(rows, sparse.getRows(0, 3), 0);
+            double[] rows = dense.rowValues(0, 3);
+            assertArrayEquals(rows, sparse.rowValues(0, 3), 0);
             assertEquals(0.5, rows[2], 0);
             assertEquals(2, rows[1999], 0);
             assertEquals(1.5, rows[2000], 0);
             assertEquals(4, rows[4002], 0);
-            assertArrayEquals(new double[] {1, -1, 1}, sparse.getLabels(), 0);
+            assertArrayEquals(new double[] {1, -1, 1}, sparse.labels(), 0);
         }
     }
 
     @Test
     public void csvParse() {
         try (Dataset ds = Dataset.parse(null, "0,1.5,2\n1,3,4.25\n", Format.AUTO, "inline.csv")) {
-            assertArrayEquals(new double[] {1.5, 2, 3, 4.25}, ds.getRows(0, 2), 0);
-            assertArrayEquals(new double[] {0, 1}, ds.getLabels(), 0);
+            assertArrayEquals(new double[] {1.5, 2, 3, 4.25}, ds.rowValues(0, 2), 0);
+            assertArrayEquals(new double[] {0, 1}, ds.labels(), 0);
         }
     }
 
@@ -158,10 +158,10 @@ public class DatasetTest {
         try (Dataset ds = Dataset.create(X)) {
             KmxException weights = assertThrows(KmxException.class, () -> ds.setWeights(new double[] {1, 1}));
             assertSame(Status.INVALID_ARGUMENT, weights.status());
-            KmxException rows = assertThrows(KmxException.class, () -> ds.getRows(0, 2, new double[5]));
+            KmxException rows = assertThrows(KmxException.class, () -> ds.rowValues(0, 2, new double[5]));
             assertSame(Status.INVALID_ARGUMENT, rows.status());
             assertTrue(rows.detail(), rows.detail().contains("out"));
-            assertThrows(KmxException.class, () -> ds.getRows(2, 7));
+            assertThrows(KmxException.class, () -> ds.rowValues(2, 7));
         }
         // C does not: the Java layer does.
         assertThrows(IllegalArgumentException.class, () -> Dataset.create(new double[] {1, 2, 3}, 2, null));
@@ -187,7 +187,7 @@ public class DatasetTest {
         KmxException e = assertThrows(KmxException.class, ds::rows);
         assertSame(Status.INVALID_ARGUMENT, e.status());
         assertTrue(e.detail(), e.detail().contains("NULL"));
-        assertThrows(KmxException.class, ds::getLabels);
+        assertThrows(KmxException.class, ds::labels);
         assertThrows(KmxException.class, ds::classes);
         assertThrows(KmxException.class, () -> ds.toDense(null));
         assertThrows(KmxException.class, () -> ds.setWeights(new double[] {1}));
@@ -197,7 +197,7 @@ public class DatasetTest {
     public void largeRandomDatasetRoundTrips() {
         double[][] x = Reference.random(new Random(5), 500, 7);
         try (Dataset ds = Dataset.create(x)) {
-            double[] rows = ds.getRows(0, 500);
+            double[] rows = ds.rowValues(0, 500);
             for (int i = 0; i < 500; i++) {
                 assertArrayEquals(x[i], Arrays.copyOfRange(rows, i * 7, i * 7 + 7), 0);
             }

@@ -66,11 +66,11 @@ public class KernelTest {
         try (Kernel kernel = Kernel.createFromString("kernel=rbf gamma=0.5");
              Dataset data = Dataset.load(Reference.dataFile("letter_mc.train.libsvm"))) {
             double[] rows = kernel.blockRows(null, data, 5, 15, data, 100, 108);
-            double[] flat = kernel.block(null, data.getRows(5, 15), data.getRows(100, 108), 16);
+            double[] flat = kernel.block(null, data.rowValues(5, 15), data.rowValues(100, 108), 16);
             assertEquals(80, rows.length);
             assertArrayEquals(flat, rows, 1e-14);
-            double[] a5 = data.getRows(5, 6);
-            double[] b100 = data.getRows(100, 101);
+            double[] a5 = data.rowValues(5, 6);
+            double[] b100 = data.rowValues(100, 101);
             Reference.assertClose("K(x5, x100)", Reference.kernel(KernelType.RBF, 0.5, 0, 0, a5, b100), rows[0], 1e-12, 0);
         }
     }
@@ -78,12 +78,12 @@ public class KernelTest {
     @Test
     public void paramsFromAString() {
         try (Kernel kernel = Kernel.createFromString("kernel=polynomial gamma=0.5 coef0=1 degree=2")) {
-            assertEquals(KernelType.POLYNOMIAL.swigValue(), kernel.getParam(Param.KERNEL), 0);
-            assertEquals(0.5, kernel.getParam(Param.GAMMA), 0);
-            assertEquals(1, kernel.getParam(Param.COEF0), 0);
-            assertEquals(2, kernel.getParam(Param.DEGREE), 0);
+            assertSame(KernelType.POLYNOMIAL, kernel.param(Param.KERNEL, KernelType.class));
+            assertEquals(0.5, kernel.param(Param.GAMMA), 0);
+            assertEquals(1, kernel.param(Param.COEF0), 0);
+            assertEquals(2, kernel.param(Param.DEGREE), 0);
             kernel.setParams("kernel=laplacian gamma=2");
-            assertEquals(KernelType.LAPLACIAN.swigValue(), kernel.getParam(Param.KERNEL), 0);
+            assertSame(KernelType.LAPLACIAN, kernel.param(Param.KERNEL, KernelType.class));
             double[] x = {1, 2};
             double[] y = {2, 0};
             assertEquals(Math.exp(-2 * 3), kernel.eval(x, y), 1e-15);
@@ -131,7 +131,7 @@ public class KernelTest {
         assertSame(Status.INVALID_ARGUMENT, e.status());
         assertTrue(e.detail(), e.detail().contains("kernel is NULL"));
         assertThrows(KmxException.class, () -> kernel.block(null, a, b));
-        assertThrows(KmxException.class, () -> kernel.getParam(Param.GAMMA));
+        assertThrows(KmxException.class, () -> kernel.param(Param.GAMMA));
         Dataset closed = Dataset.create(a);
         closed.close();
         try (Kernel live = Kernel.create(KernelType.RBF)) {

@@ -73,7 +73,7 @@ public class ModelTest {
             train = Reference.rows(letter, 0, 1000);
             test = Reference.rows(letter, 1000, 1500);
         }
-        testLabels = test.getLabels();
+        testLabels = test.labels();
         try (Solver solver = Solver.createFromString(SVM)) {
             svm = solver.train(ctx, rbf, train);
         }
@@ -209,7 +209,7 @@ public class ModelTest {
     @Test
     public void columnsOfThePredictedData() {
         int n = 50;
-        double[] rows = test.getRows(0, n);
+        double[] rows = test.rowValues(0, n);
         double[] zeroLast = rows.clone();
         double[] narrow = new double[n * 15];
         double[] wide = new double[n * 17];
@@ -260,8 +260,8 @@ public class ModelTest {
     @Test
     public void multiclassDecisionValues() {
         try (Dataset letters = Dataset.load(Reference.dataFile("letter_mc.train.libsvm"))) {
-            double[] all = letters.getLabels();
-            double[] rows = letters.getRows(0, all.length);
+            double[] all = letters.labels();
+            double[] rows = letters.rowValues(0, all.length);
             int d = (int) letters.cols();
             List<Integer> picked = new ArrayList<>();
             for (int i = 0; i < all.length && picked.size() < 1200; i++) {
@@ -278,7 +278,7 @@ public class ModelTest {
                 assertEquals(4, labels.length);
                 for (Multiclass mode : Multiclass.values()) {
                     try (Solver solver = Solver.createFromString("method=svm C=8")) {
-                        solver.setParam(Param.MULTICLASS, mode.swigValue());
+                        solver.setParam(Param.MULTICLASS, mode);
                         try (Model model = solver.train(ctx, kernel, four)) {
                             checkMulticlass(model, mode, four, labels);
                         }
@@ -296,7 +296,7 @@ public class ModelTest {
         assertEquals(mode == Multiclass.OVO ? c * (c - 1) / 2 : c, model.decisionValuesPerRow());
         double[] predictions = model.predict(null, data);
         double[][] values = model.decisionValueRows(null, data);
-        assertTrue(mode + " training accuracy", Reference.agreement(data.getLabels(), predictions) > 0.9);
+        assertTrue(mode + " training accuracy", Reference.agreement(data.labels(), predictions) > 0.9);
         for (int i = 0; i < predictions.length; i++) {
             int predicted = Arrays.binarySearch(labels, predictions[i]);
             assertTrue(predicted >= 0);

@@ -43,19 +43,19 @@ public class NystromTronTest {
     }
 
     private static double accuracy(Model model) {
-        return Reference.agreement(test.getLabels(), model.predict(null, test));
+        return Reference.agreement(test.labels(), model.predict(null, test));
     }
 
     @Test
     public void parametersComeFromTheTable() {
         try (Solver solver = Solver.create(Method.NYSTROM_TRON)) {
-            assertEquals(Loss.LOSS_AUTO.swigValue(), solver.getParam(Param.LOSS), 0);
-            assertEquals(1, solver.getParam(Param.STAGES), 0);
-            assertEquals(100, solver.getParam(Param.NEWTON_ITERATIONS), 0);
-            assertEquals(1, solver.getParam(Param.PRECONDITION), 0);
+            assertSame(Loss.LOSS_AUTO, solver.param(Param.LOSS, Loss.class));
+            assertEquals(1, solver.param(Param.STAGES), 0);
+            assertEquals(100, solver.param(Param.NEWTON_ITERATIONS), 0);
+            assertEquals(1, solver.param(Param.PRECONDITION), 0);
             solver.setParams("loss=logistic stages=3");
-            assertEquals(Loss.LOSS_LOGISTIC.swigValue(), solver.getParam(Param.LOSS), 0);
-            assertEquals(3, solver.getParam(Param.STAGES), 0);
+            assertSame(Loss.LOSS_LOGISTIC, solver.param(Param.LOSS, Loss.class));
+            assertEquals(3, solver.param(Param.STAGES), 0);
         }
     }
 

@@ -69,7 +69,7 @@ public class PredictorTest {
 
     @Test
     public void predictsLikeTheModel() {
-        double[] labels = test.getLabels();
+        double[] labels = test.labels();
         double modelAccuracy = Reference.agreement(labels, model.predict(ctx, test));
         double[] predicted = predictor.predict(ctx, test);
         double accuracy = Reference.agreement(labels, predicted);
@@ -128,7 +128,7 @@ public class PredictorTest {
     public void quantizedStorageShrinksTheBlobAndKeepsTheLabels() {
         long previous = predictor.bytes();
         for (Storage storage : new Storage[] {Storage.STORAGE_FLOAT32, Storage.STORAGE_INT16, Storage.STORAGE_INT8}) {
-            String name = Library.paramValueName(Param.STORAGE, storage.swigValue());
+            String name = Library.paramValueName(Param.STORAGE, storage);
             try (Predictor small = Predictor.build(ctx, model, train, PARAMS + " storage=" + name)) {
                 assertSame(storage, small.storage());
                 assertTrue(small.isFloat32());

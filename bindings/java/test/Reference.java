@@ -17,8 +17,8 @@ final class Reference {
 
     /** A dense copy of rows [begin, end) of data with their labels (as scenario.c's rows_of). */
     static Dataset rows(Dataset data, int begin, int end) {
-        double[] labels = Arrays.copyOfRange(data.getLabels(), begin, end);
-        return Dataset.create(data.getRows(begin, end), (int) data.cols(), labels);
+        double[] labels = Arrays.copyOfRange(data.labels(), begin, end);
+        return Dataset.create(data.rowValues(begin, end), (int) data.cols(), labels);
     }
 
     /** The fraction of equal entries. */

@@ -10,6 +10,7 @@ import io.kmx.Context;
 import io.kmx.Dataset;
 import io.kmx.Kernel;
 import io.kmx.KmxException;
+import io.kmx.Library;
 import io.kmx.Method;
 import io.kmx.Model;
 import io.kmx.ModelInfoKey;
@@ -103,7 +104,8 @@ public class RegressionTest {
             assertEquals(1e-5, model.lambda(), 0);
             assertEquals(0, model.cost(), 0);
             assertEquals(model.lambda(), model.info(ModelInfoKey.INFO_LAMBDA), 0);
-            assertEquals(Task.TASK_REGRESSION.swigValue(), model.info(ModelInfoKey.INFO_TASK), 0);
+            assertSame(Task.TASK_REGRESSION, model.task());
+            assertEquals("regression", Library.paramValueName(Param.TASK, model.info(ModelInfoKey.INFO_TASK)));
             assertEquals(D, model.columns());
             assertEquals(1, model.decisionValuesPerRow());
             // Regression decision values are the predicted values.
@@ -150,9 +152,9 @@ public class RegressionTest {
     /** SVM models classify and report C; KRR on whole-number labels classifies unless told otherwise. */
     @Test
     public void taskOfClassifiers() {
-        double[] x = train.getRows(0, 300);
+        double[] x = train.rowValues(0, 300);
         double[] y = new double[300];
-        for (int i = 0; i < y.length; i++) y[i] = train.getLabels()[i] > 0 ? 1 : -1;
+        for (int i = 0; i < y.length; i++) y[i] = train.labels()[i] > 0 ? 1 : -1;
         try (Dataset signs = Dataset.create(x, D, y)) {
             try (Solver svm = Solver.createFromString("method=svm C=4"); Model model = svm.train(null, rbf, signs)) {
                 assertSame(Task.TASK_CLASSIFICATION, model.task());
@@ -171,7 +173,7 @@ public class RegressionTest {
                 assertEquals(300L * model.decisionValuesPerRow(), model.decisionValues(null, signs).length);
             }
             try (Solver krr = Solver.create(Method.KRR)) {
-                krr.setParam(Param.TASK, Task.TASK_REGRESSION.swigValue());
+                krr.setParam(Param.TASK, Task.TASK_REGRESSION);
                 krr.setParam(Param.LAMBDA, 1e-3);
                 try (Model model = krr.train(null, rbf, signs)) {
                     assertSame(Task.TASK_REGRESSION, model.task());
@@ -184,32 +186,32 @@ public class RegressionTest {
     @Test
     public void krrParameters() {
         try (Solver solver = Solver.create(Method.FALKON)) {
-            assertEquals(Task.TASK_AUTO.swigValue(), solver.getParam(Param.TASK), 0);
-            assertEquals(1e-6, solver.getParam(Param.LAMBDA), 0);
-            assertEquals(CenterMethod.UNIFORM.swigValue(), solver.getParam(Param.CENTER_METHOD), 0);
-            assertEquals(20, solver.getParam(Param.ITERATIONS), 0);
+            assertSame(Task.TASK_AUTO, solver.param(Param.TASK, Task.class));
+            assertEquals(1e-6, solver.param(Param.LAMBDA), 0);
+            assertSame(CenterMethod.UNIFORM, solver.param(Param.CENTER_METHOD, CenterMethod.class));
+            assertEquals(20, solver.param(Param.ITERATIONS), 0);
             solver.setParams("task=regression lambda=1e-3 centers=64 center_method=kmeans iterations=15 "
                     + "tolerance=1e-8 validation=0.2");
-            assertEquals(Task.TASK_REGRESSION.swigValue(), solver.getParam(Param.TASK), 0);
-            assertEquals(1e-3, solver.getParam(Param.LAMBDA), 0);
-            assertEquals(64, solver.getParam(Param.CENTERS), 0);
-            assertEquals(CenterMethod.KMEANS.swigValue(), solver.getParam(Param.CENTER_METHOD), 0);
-            assertEquals(15, solver.getParam(Param.ITERATIONS), 0);
-            assertEquals(1e-8, solver.getParam(Param.TOLERANCE), 0);
-            assertEquals(0.2, solver.getParam(Param.VALIDATION), 0);
-            solver.setParam(Param.CENTER_METHOD, CenterMethod.LEVERAGE.swigValue());
-            assertEquals(CenterMethod.LEVERAGE.swigValue(), solver.getParam(Param.CENTER_METHOD), 0);
+            assertSame(Task.TASK_REGRESSION, solver.param(Param.TASK, Task.class));
+            assertEquals(1e-3, solver.param(Param.LAMBDA), 0);
+            assertEquals(64, solver.param(Param.CENTERS), 0);
+            assertSame(CenterMethod.KMEANS, solver.param(Param.CENTER_METHOD, CenterMethod.class));
+            assertEquals(15, solver.param(Param.ITERATIONS), 0);
+            assertEquals(1e-8, solver.param(Param.TOLERANCE), 0);
+            assertEquals(0.2, solver.param(Param.VALIDATION), 0);
+            solver.setParam(Param.CENTER_METHOD, CenterMethod.LEVERAGE);
+            assertSame(CenterMethod.LEVERAGE, solver.param(Param.CENTER_METHOD, CenterMethod.class));
             try (Model model = solver.train(ctx, rbf, train)) {
                 assertTrue(rmse(testTargets, model.predict(null, test)) < 0.2);
             }
         }
         try (Solver solver = Solver.createFromString("method=meka_krr rank=8 clusters=3 threshold=0 oversampling=1 rank_by_size=1")) {
-            assertEquals(Method.MEKA_KRR.swigValue(), solver.getParam(Param.METHOD), 0);
-            assertEquals(8, solver.getParam(Param.RANK), 0);
-            assertEquals(3, solver.getParam(Param.CLUSTERS), 0);
-            assertEquals(0, solver.getParam(Param.THRESHOLD), 0);
-            assertEquals(1, solver.getParam(Param.OVERSAMPLING), 0);
-            assertEquals(1, solver.getParam(Param.RANK_BY_SIZE), 0);
+            assertSame(Method.MEKA_KRR, solver.param(Param.METHOD, Method.class));
+            assertEquals(8, solver.param(Param.RANK), 0);
+            assertEquals(3, solver.param(Param.CLUSTERS), 0);
+            assertEquals(0, solver.param(Param.THRESHOLD), 0);
+            assertEquals(1, solver.param(Param.OVERSAMPLING), 0);
+            assertEquals(1, solver.param(Param.RANK_BY_SIZE), 0);
         }
     }
 
@@ -224,10 +226,10 @@ public class RegressionTest {
             KmxException e = assertThrows(KmxException.class, () -> solver.setParam(Param.LAMBDA, 0));
             assertSame(Status.INVALID_ARGUMENT, e.status());
             assertTrue(e.detail(), e.detail().contains("lambda"));
-            assertEquals(1e-6, solver.getParam(Param.LAMBDA), 0); // unchanged
+            assertEquals(1e-6, solver.param(Param.LAMBDA), 0); // unchanged
         }
         // Regression needs targets.
-        try (Dataset unlabelled = Dataset.create(train.getRows(0, 50), D, null);
+        try (Dataset unlabelled = Dataset.create(train.rowValues(0, 50), D, null);
              Solver solver = Solver.createFromString("method=krr")) {
             assertThrows(KmxException.class, () -> solver.train(null, rbf, unlabelled));
         }

@@ -31,7 +31,7 @@ public final class Scenario {
              PrintWriter out = new PrintWriter(Files.newBufferedWriter(Path.of(args[2])))) {
             int d = (int) data.cols();
             write(out, "kernel_block", kernel.blockRows(ctx, data, 0, 10, data, 0, 8));
-            write(out, "kernel_block_dense", kernel.block(ctx, data.getRows(0, 3), data.getRows(3, 7), d));
+            write(out, "kernel_block_dense", kernel.block(ctx, data.rowValues(0, 3), data.rowValues(3, 7), d));
             KMeans kmeans = KMeans.fit(ctx, data, K, "max_iter=50");
             write(out, "kmeans_objective", kmeans.objective());
             write(out, "kmeans_centers", kmeans.centers());

@@ -46,35 +46,36 @@ public class SolverTest {
     @Test
     public void defaultsAndSetters() {
         try (Solver solver = Solver.create(Method.SVM)) {
-            assertEquals(Method.SVM.swigValue(), solver.getParam(Param.METHOD), 0);
-            assertEquals(1, solver.getParam(Param.C), 0);
-            assertEquals(1e-3, solver.getParam(Param.EPS), 0);
-            assertEquals(Bias.BIAS_AUTO.swigValue(), solver.getParam(Param.BIAS), 0);
-            assertEquals(Multiclass.OVO.swigValue(), solver.getParam(Param.MULTICLASS), 0);
-            assertEquals(8, solver.getParam(Param.LEVELS), 0);
+            assertSame(Method.SVM, solver.param(Param.METHOD, Method.class));
+            assertEquals(1, solver.param(Param.C), 0);
+            assertEquals(1e-3, solver.param(Param.EPS), 0);
+            assertSame(Bias.BIAS_AUTO, solver.param(Param.BIAS, Bias.class));
+            assertSame(Multiclass.OVO, solver.param(Param.MULTICLASS, Multiclass.class));
+            assertEquals(8, solver.param(Param.LEVELS), 0);
             solver.setParam(Param.C, 8);
-            solver.setParam(Param.BIAS, Bias.BIAS_OFF.swigValue());
-            assertEquals(8, solver.getParam(Param.C), 0);
-            assertEquals(Bias.BIAS_OFF.swigValue(), solver.getParam(Param.BIAS), 0);
+            solver.setParam(Param.BIAS, Bias.BIAS_OFF);
+            assertEquals(8, solver.param(Param.C), 0);
+            assertSame(Bias.BIAS_OFF, solver.param(Param.BIAS, Bias.class));
             solver.setParams("method=dcsvm_early levels=3 clusters_per_level=8 early_level=2 sample_size=500 "
                     + "multiclass=ovr shrinking=0 eps=0.01");
-            assertEquals(Method.DCSVM_EARLY.swigValue(), solver.getParam(Param.METHOD), 0);
-            assertEquals(3, solver.getParam(Param.LEVELS), 0);
-            assertEquals(8, solver.getParam(Param.CLUSTERS_PER_LEVEL), 0);
-            assertEquals(2, solver.getParam(Param.EARLY_LEVEL), 0);
-            assertEquals(500, solver.getParam(Param.SAMPLE_SIZE), 0);
-            assertEquals(Multiclass.OVR.swigValue(), solver.getParam(Param.MULTICLASS), 0);
-            assertEquals(0, solver.getParam(Param.SHRINKING), 0);
-            assertEquals(0.01, solver.getParam(Param.EPS), 0);
+            assertSame(Method.DCSVM_EARLY, solver.param(Param.METHOD, Method.class));
+            assertEquals(3, solver.param(Param.LEVELS), 0);
+            assertEquals(8, solver.param(Param.CLUSTERS_PER_LEVEL), 0);
+            assertEquals(2, solver.param(Param.EARLY_LEVEL), 0);
+            assertEquals(500, solver.param(Param.SAMPLE_SIZE), 0);
+            assertSame(Multiclass.OVR, solver.param(Param.MULTICLASS, Multiclass.class));
+            assertEquals(0, solver.param(Param.SHRINKING), 0);
+            assertEquals(0.01, solver.param(Param.EPS), 0);
         }
         try (Solver solver = Solver.createFromString("C=2 bias=on")) {
-            assertEquals(Method.DCSVM.swigValue(), solver.getParam(Param.METHOD), 0); // the default method
-            assertEquals(2, solver.getParam(Param.C), 0);
-            assertEquals(Bias.BIAS_ON.swigValue(), solver.getParam(Param.BIAS), 0);
+            assertSame(Method.DCSVM, solver.param(Param.METHOD, Method.class)); // the default method
+            assertEquals(2, solver.param(Param.C), 0);
+            assertSame(Bias.BIAS_ON, solver.param(Param.BIAS, Bias.class));
         }
         for (Method method : Method.values()) {
             try (Solver solver = Solver.create(method)) {
-                assertEquals(method.swigValue(), solver.getParam(Param.METHOD), 0);
+                assertSame(method, solver.param(Param.METHOD, Method.class));
+                assertSame(method, solver.method());
             }
         }
     }
@@ -85,11 +86,11 @@ public class SolverTest {
             KmxException e = assertThrows(KmxException.class, () -> solver.setParam(Param.C, 0));
             assertSame(Status.INVALID_ARGUMENT, e.status());
             assertTrue(e.detail(), e.detail().contains("parameter C = 0"));
-            assertEquals(1, solver.getParam(Param.C), 0); // unchanged
+            assertEquals(1, solver.param(Param.C), 0); // unchanged
             e = assertThrows(KmxException.class, () -> solver.setParams("eps=0.1 C=0"));
             assertSame(Status.INVALID_ARGUMENT, e.status());
             assertTrue(e.detail(), e.detail().contains("parameter C = 0"));
-            assertEquals(1e-3, solver.getParam(Param.EPS), 0); // all checked first: nothing changed
+            assertEquals(1e-3, solver.param(Param.EPS), 0); // all checked first: nothing changed
         }
         KmxException e = assertThrows(KmxException.class, () -> Solver.createFromString("method=svm C=0"));
         assertSame(Status.INVALID_ARGUMENT, e.status());
@@ -103,7 +104,7 @@ public class SolverTest {
             assertThrows(KmxException.class, () -> solver.setParam(Param.LEVELS, 0));
             assertThrows(KmxException.class, () -> solver.setParam(Param.EPS, 1));
             assertThrows(KmxException.class, () -> solver.setParam(Param.GAMMA, 1)); // a kernel parameter
-            assertThrows(KmxException.class, () -> solver.getParam(Param.THREADS)); // a context parameter
+            assertThrows(KmxException.class, () -> solver.param(Param.THREADS)); // a context parameter
             KmxException e = assertThrows(KmxException.class, () -> solver.setClassWeight(1, 0));
             assertSame(Status.INVALID_ARGUMENT, e.status());
             assertThrows(KmxException.class, () -> solver.setClassWeight(1, -2));
@@ -170,7 +171,7 @@ public class SolverTest {
         KmxException e = assertThrows(KmxException.class, () -> solver.setParam(Param.C, 2));
         assertSame(Status.INVALID_ARGUMENT, e.status());
         assertTrue(e.detail(), e.detail().contains("solver is NULL"));
-        assertThrows(KmxException.class, () -> solver.getParam(Param.C));
+        assertThrows(KmxException.class, () -> solver.param(Param.C));
         assertThrows(KmxException.class, () -> solver.setParams("C=2"));
         assertThrows(KmxException.class, () -> solver.setClassWeight(1, 2));
         assertThrows(KmxException.class, () -> solver.train(null, rbf, train));

@@ -38,10 +38,10 @@ public class StressTest {
             Dataset data = Dataset.create(ROWS);
             Context ctx = Context.create();
             Solver solver = Solver.createFromString("method=svm C=2");
-            sum += solver.getParam(Param.C) - 2;
+            sum += solver.param(Param.C) - 2;
             Model model = Model.loadFromBuffer(smallModel);
             sum += model.classes() - 2;
-            ctx.setProgressCallback((fraction, phase) -> ctx.getParam(Param.THREADS) < 1);
+            ctx.setProgressCallback((fraction, phase) -> ctx.param(Param.THREADS) < 1);
             sum += kernel.blockRows(ctx, data, 0, 1, data, 0, 1)[0];
             watcher.register(ctx, collected::incrementAndGet);
             if (round % 1000 == 0) System.gc();

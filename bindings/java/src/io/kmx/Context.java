@@ -36,14 +36,28 @@ public final class Context extends NativeResource {
         return ctx;
     }
 
-    /** Sets one context parameter (THREADS, SEED, MEMORY_BUDGET, LOG_LEVEL). */
+    /** Sets one context parameter (THREADS, SEED, MEMORY_BUDGET; LOG_LEVEL, PRECISION take enums too). */
     public void setParam(Param param, double value) {
         kmx.kmx_context_set_param(this, param, value);
     }
 
     /** A context parameter's value. */
-    public double getParam(Param param) {
+    public double param(Param param) {
         return kmx.kmx_context_get_param(this, param);
+    }
+
+    /**
+     * Sets an enum-valued parameter (LOG_LEVEL, PRECISION) to value, e.g.
+     * {@code setParam(Param.LOG_LEVEL, LogLevel.DEBUG)}; IllegalArgumentException if value is not of
+     * the type param takes (Library.paramValueType).
+     */
+    public void setParam(Param param, ParamValue value) {
+        setParam(param, ParamValues.encode(param, value));
+    }
+
+    /** An enum-valued parameter's value as its type, e.g. {@code param(Param.LOG_LEVEL, LogLevel.class)}. */
+    public <E extends Enum<E> & ParamValue> E param(Param param, Class<E> type) {
+        return ParamValues.decode(param, param(param), type);
     }
 
     /** Sets parameters from "key=value ..."; all are checked first, so on error nothing changes. */

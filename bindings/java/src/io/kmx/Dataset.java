@@ -11,8 +11,16 @@ public final class Dataset extends NativeResource {
     /** The distinct labels in increasing order and how many rows carry each. */
     public record Classes(double[] labels, long[] counts) {}
 
+    /** The names of classes 0..k-1 of a dataset made from String labels; empty otherwise. */
+    private final String[] classNames;
+
     private Dataset(long address) {
+        this(address, new String[0]);
+    }
+
+    private Dataset(long address, String[] classNames) {
         super(address, freeing(address, kmx::kmx_dataset_free));
+        this.classNames = classNames;
     }
 
     /** A dense dataset from rows of equal length (copied), without labels. */
@@ -32,6 +40,28 @@ public final class Dataset extends NativeResource {
             throw new IllegalArgumentException("y has " + y.length + " labels for n = " + n + " rows");
         }
         return new Dataset(kmx.kmx_dataset_create(x, n, d, y));
+    }
+
+    /**
+     * A dense dataset from rows of equal length and a class name per row (both copied): the distinct
+     * names in increasing order (String.compareTo) are classes 0, 1, ..., k-1, the numeric labels
+     * training sees (labels()). A model trained on it carries the names (Model.classNames, saved with
+     * it) and predicts them (Model.predictNames). Each name is 1 to 255 bytes of UTF-8 without
+     * control characters.
+     */
+    public static Dataset createNamed(double[][] x, String[] labels) {
+        return createNamed(Matrices.rowMajor(x, "x"), Matrices.columns(x, "x"), labels);
+    }
+
+    /** Like createNamed(double[][], String[]), from row-major x with d columns. */
+    public static Dataset createNamed(double[] x, int d, String[] labels) {
+        long n = Matrices.rows(Objects.requireNonNull(x, "x"), d, "x");
+        Objects.requireNonNull(labels, "labels");
+        if (labels.length != n) {
+            throw new IllegalArgumentException("labels has " + labels.length + " names for n = " + n + " rows");
+        }
+        String[] names = ClassNames.sortedDistinct(labels);
+        return new Dataset(kmx.kmx_dataset_create(x, n, d, ClassNames.classes(names, labels)), names);
     }
 
     /** Reads a LIBSVM or CSV file (label first) with the default context. */
@@ -85,22 +115,30 @@ public final class Dataset extends NativeResource {
     }
 
     /** Rows [begin, end) as dense row-major values. */
-    public double[] getRows(long begin, long end) {
+    public double[] rowValues(long begin, long end) {
         double[] out = new double[Matrices.length(end - begin, cols())];
-        getRows(begin, end, out);
+        rowValues(begin, end, out);
         return out;
     }
 
     /** Copies rows [begin, end) into out, which must hold (end - begin) * cols() values. */
-    public void getRows(long begin, long end, double[] out) {
+    public void rowValues(long begin, long end, double[] out) {
         kmx.kmx_dataset_get_rows(out, this, begin, end);
     }
 
     /** The n labels. */
-    public double[] getLabels() {
+    public double[] labels() {
         double[] out = new double[Matrices.length(rows(), 1)];
         kmx.kmx_dataset_get_labels(out, this);
         return out;
+    }
+
+    /**
+     * The class names of a dataset made by createNamed, in class order (name i is label i); empty
+     * for any other dataset.
+     */
+    public String[] classNames() {
+        return classNames.clone();
     }
 
     /** The distinct labels and their counts. */
@@ -118,6 +156,6 @@ public final class Dataset extends NativeResource {
 
     /** A dense copy (of a possibly sparse dataset) within ctx's budget; ctx may be null. */
     public Dataset toDense(Context ctx) {
-        return new Dataset(kmx.kmx_dataset_to_dense(ctx, this));
+        return new Dataset(kmx.kmx_dataset_to_dense(ctx, this), classNames);
     }
 }

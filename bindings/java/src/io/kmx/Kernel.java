@@ -22,8 +22,26 @@ public final class Kernel extends NativeResource {
     }
 
     /** A kernel parameter's value. */
-    public double getParam(Param param) {
+    public double param(Param param) {
         return kmx.kmx_kernel_get_param(this, param);
+    }
+
+    /**
+     * Sets an enum-valued parameter (KERNEL) to value, e.g. {@code setParam(Param.KERNEL, KernelType.LAPLACIAN)};
+     * IllegalArgumentException if value is not of the type param takes (Library.paramValueType).
+     */
+    public void setParam(Param param, ParamValue value) {
+        setParam(param, ParamValues.encode(param, value));
+    }
+
+    /** An enum-valued parameter's value as its type, e.g. {@code param(Param.KERNEL, KernelType.class)}. */
+    public <E extends Enum<E> & ParamValue> E param(Param param, Class<E> type) {
+        return ParamValues.decode(param, param(param), type);
+    }
+
+    /** The kernel's type (its KERNEL parameter). */
+    public KernelType type() {
+        return param(Param.KERNEL, KernelType.class);
     }
 
     /** Sets parameters from "key=value ..." (all checked first). */

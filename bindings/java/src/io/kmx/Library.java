@@ -68,6 +68,19 @@ public final class Library {
         return kmx.kmx_param_value_name(param, value);
     }
 
+    /** The name of an enum parameter's value in "key=value" strings ("int8" for STORAGE, Storage.INT8). */
+    public static String paramValueName(Param param, ParamValue value) {
+        return paramValueName(param, ParamValues.encode(param, value));
+    }
+
+    /**
+     * The enum type an enum-valued parameter takes (Method for METHOD, Bias for BIAS, ...), or null for a
+     * numeric one: what setParam(Param, ParamValue) and param(Param, Class) accept.
+     */
+    public static Class<? extends ParamValue> paramValueType(Param param) {
+        return ParamValues.type(param);
+    }
+
     /** The parameter with that name; KmxException if there is none. */
     public static Param paramFromName(String name) {
         return kmx.kmx_param_from_name(name);

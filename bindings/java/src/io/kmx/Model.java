@@ -1,5 +1,7 @@
 package io.kmx;
 
+import java.util.Arrays;
+
 /**
  * A trained kernel machine (Solver.train, load, loadFromBuffer): a classifier (SVM, DC-SVM, or a
  * kernel ridge regression method on class labels) or a regression model (KRR, Nystrom KRR, MEKA
@@ -54,6 +56,50 @@ public final class Model extends NativeResource {
     public double[] labels() {
         double[] out = new double[classes()];
         kmx.kmx_model_classes(out.length == 0 ? null : out, this); // regression: C takes NULL
+        return out;
+    }
+
+    /**
+     * Names the classes, in labels()' order: one per class, each 1 to 255 bytes of UTF-8 without
+     * control characters (so no line break), all distinct. They are saved with the model (file and
+     * buffer); no names removes them. Solver.train sets them from a Dataset.createNamed dataset. Not
+     * while another thread uses the model.
+     */
+    public void setClassNames(String... names) {
+        kmx.kmx_model_set_class_names(this, ClassNames.join(names));
+    }
+
+    /** True if the classes have names. */
+    public boolean hasClassNames() {
+        return kmx.kmx_model_class_names(null, this) > 1; // more than the NUL
+    }
+
+    /** The class names in labels()' order (name i is class labels()[i]); empty if it has none. */
+    public String[] classNames() {
+        long size = kmx.kmx_model_class_names(null, this); // the bytes with the NUL
+        byte[] joined = new byte[Matrices.length(size, 1)];
+        kmx.kmx_model_class_names(joined, this);
+        return ClassNames.split(joined);
+    }
+
+    /**
+     * The predicted class name of every row of data (see predict); IllegalStateException if the
+     * model has no class names. ctx may be null.
+     */
+    public String[] predictNames(Context ctx, Dataset data) {
+        String[] names = classNames();
+        if (names.length == 0) {
+            throw new IllegalStateException("the model has no class names: train it on a Dataset.createNamed "
+                    + "dataset, or name its classes with setClassNames");
+        }
+        double[] labels = labels();
+        double[] predicted = predict(ctx, data);
+        String[] out = new String[predicted.length];
+        for (int i = 0; i < predicted.length; i++) {
+            int c = Arrays.binarySearch(labels, predicted[i]);
+            if (c < 0) throw new IllegalStateException("predicted label " + predicted[i] + " is no class");
+            out[i] = names[c];
+        }
         return out;
     }
 

@@ -28,8 +28,27 @@ public final class Solver extends NativeResource {
     }
 
     /** A solver parameter's value. */
-    public double getParam(Param param) {
+    public double param(Param param) {
         return kmx.kmx_solver_get_param(this, param);
+    }
+
+    /**
+     * Sets an enum-valued parameter (METHOD, BIAS, MULTICLASS, TASK, CENTER_METHOD, KERNEL_PRECISION,
+     * LOSS, APPROX) to value, e.g. {@code setParam(Param.METHOD, Method.FALKON)};
+     * IllegalArgumentException if value is not of the type param takes (Library.paramValueType).
+     */
+    public void setParam(Param param, ParamValue value) {
+        setParam(param, ParamValues.encode(param, value));
+    }
+
+    /** An enum-valued parameter's value as its type, e.g. {@code param(Param.BIAS, Bias.class)}. */
+    public <E extends Enum<E> & ParamValue> E param(Param param, Class<E> type) {
+        return ParamValues.decode(param, param(param), type);
+    }
+
+    /** The training method (its METHOD parameter). */
+    public Method method() {
+        return param(Param.METHOD, Method.class);
     }
 
     /** Sets parameters from "key=value ..." (all checked first). */
@@ -44,9 +63,20 @@ public final class Solver extends NativeResource {
 
     /**
      * Trains on data (labels required, at least 2 classes; its sample weights, if any, multiply C
-     * per row) with kernel; ctx (may be null) gives threads, seed, budget and callbacks.
+     * per row) with kernel; ctx (may be null) gives threads, seed, budget and callbacks. A classifier
+     * trained on a dataset with class names (Dataset.createNamed) carries them (Model.classNames).
      */
     public Model train(Context ctx, Kernel kernel, Dataset data) {
-        return new Model(kmx.kmx_solver_train(ctx, this, kernel, data));
+        Model model = new Model(kmx.kmx_solver_train(ctx, this, kernel, data));
+        String[] names = data.classNames();
+        if (names.length > 0 && model.classes() == names.length) {
+            try {
+                model.setClassNames(names);
+            } catch (RuntimeException e) {
+                model.close();
+                throw e;
+            }
+        }
+        return model;
     }
 }

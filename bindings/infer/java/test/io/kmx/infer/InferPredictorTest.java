@@ -76,7 +76,7 @@ public class InferPredictorTest {
     private static double[] letterRows() {
         try (Dataset test = Dataset.load(Paths.get(System.getProperty("kmx.data"), "letter_bin.test.libsvm").toString())) {
             assertEquals(LETTER_FEATURES, test.cols());
-            return test.getRows(0, test.rows());
+            return test.rowValues(0, test.rows());
         }
     }
 
