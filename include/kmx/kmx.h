@@ -442,7 +442,9 @@ KMX_API kmx_status kmx_model_set_class_names(kmx_model *model, const char *names
 KMX_API kmx_status kmx_model_class_names(void *out, int64_t out_len, int64_t *out_size, const kmx_model *model);
 /* Predicted labels (regression: predicted values) for every row of data (out_len >= n). More columns than the
  * model is an error (KMX_E_INVALID_ARGUMENT). So are fewer, except for a dataset read from LIBSVM's format,
- * whose absent trailing columns are zeros (it is padded with zeros, as LIBSVM does). */
+ * whose absent trailing columns are zeros (it is padded with zeros, as LIBSVM does). Both this and
+ * kmx_model_decision_values go through the rows in blocks that fit ctx's memory budget (beyond out);
+ * KMX_E_OUT_OF_MEMORY, saying what one row needs, only when one row's block does not fit. */
 KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
                                      const kmx_dataset *data);
 /* Decision values, n x KMX_INFO_DECISION_VALUES row-major. Two classes: one

@@ -102,8 +102,8 @@ Built build(Context &ctx, const Model &model, const Dataset &train, const char *
              "constant %g everywhere, with nothing to compress",
              model.machines.empty() ? 0.0 : model.machines[0].bias);
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
-    CompactPredictor predictor = predictor_from_expansion(expansion_from_model(model), task, model.classes,
-                                                          KMX_MULTICLASS_OVR, storage(list));
+    CompactPredictor predictor =
+        predictor_from_expansion(expansion_from_model(model), task, model.classes, KMX_MULTICLASS_OVR, storage(list));
     std::vector<unsigned char> blob = write_predictor_blob(predictor);
     return {std::move(predictor), std::move(blob)};
 }
@@ -169,16 +169,11 @@ double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
     }
 }
 
-// Outputs (n x outputs) and, if wanted, labels of every row.
+// Outputs (n x outputs) or labels (n) of every row: labels alone need no
+// n x outputs array, only compact_predict's block.
 void predict_rows(kmx_context *ctx, const kmx_predictor &h, const Dataset &ds, double *outputs, double *labels) {
     CallContext call(ctx);
-    if (outputs) {
-        compact_predict(*call, h.impl, ds, outputs, labels);
-        return;
-    }
-    Arena arena = call->reserve(sizeof(double) * size_t(checked_product(ds.n, h.impl.outputs, "rows x outputs")),
-                                "predictor outputs");
-    compact_predict(*call, h.impl, ds, arena.alloc<double>(size_t(ds.n * h.impl.outputs)), labels);
+    compact_predict(*call, h.impl, ds, outputs, labels);
 }
 
 kmx_predictor *load(const unsigned char *bytes, size_t len) {

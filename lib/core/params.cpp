@@ -49,8 +49,9 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_SEED, "seed", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr, kOwnerContext, 0, "random seed"},
     {KMX_PARAM_MEMORY_BUDGET, "memory_budget", 65536, kMaxExact, KMX_BOUND_INTEGER, kMaxExact, nullptr, kOwnerContext,
      0,
-     "bytes a call may use (2^53: unlimited); a new context takes 80% of the memory available when it is made "
-     "(cgroup-aware), unlimited if unknown"},
+     "bytes a call may use, counting the datasets loaded with this context that are still alive (2^53: "
+     "unlimited); a call that cannot fit fails before work, and prediction goes through its rows in blocks that "
+     "fit; a new context takes 80% of the memory available when it is made (cgroup-aware), unlimited if unknown"},
     {KMX_PARAM_LOG_LEVEL, "log_level", 0, 3, KMX_BOUND_ENUM, KMX_LOG_WARNING, kLogLevelNames, kOwnerContext, 0,
      "messages at or below this level reach the log callback"},
     {KMX_PARAM_PRECISION, "precision", 0, 1, KMX_BOUND_ENUM, KMX_PRECISION_FLOAT64, kPrecisionNames, kOwnerContext, 0,

@@ -2,6 +2,9 @@
 // and the support vectors (one kernel_block, GEMM-based), then each machine's
 // Σ y_i α_i K(x_i, x) + b over its coefficients — all of them, or for early
 // prediction / BKA only those of the point's nearest cluster in feature space.
+// The rows go through in blocks sized from the memory budget the call has
+// left (at most 16 MiB of kernel and decision values each): a row's values do
+// not depend on the block it is in, so any block size gives the same bits.
 #include "model.h"
 
 #include <algorithm>
@@ -20,11 +23,12 @@ namespace kmx {
 
 namespace {
 
-constexpr int64_t kKernelBlockEntries = int64_t(1) << 21;  // 16 MiB of kernel values per block
+constexpr int64_t kBlockEntries = int64_t(1) << 21;  // 16 MiB of kernel and decision values per block
 constexpr int64_t kMaxBlockRows = 1024;
 
-int64_t rows_per_block(int64_t n, int64_t columns) {
-    const int64_t rows = std::clamp<int64_t>(kKernelBlockEntries / std::max<int64_t>(columns, 1), 1, kMaxBlockRows);
+// The most rows a block takes whatever the budget: `entries` values per row.
+int64_t largest_block(int64_t n, int64_t entries) {
+    const int64_t rows = std::clamp<int64_t>(kBlockEntries / std::max<int64_t>(entries, 1), 1, kMaxBlockRows);
     return std::min(rows, std::max<int64_t>(n, 1));
 }
 
@@ -63,7 +67,25 @@ struct BlockBuffers {
     double *cluster_sv;   // largest cluster x model.d: its support vectors (early machines)
 };
 
-WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows, int threads) {
+// Scratch of the feature-space routing of a block (early machines with a
+// kernel partition): the most any machine's needs; it does not grow with the
+// block's rows (the assignment goes 256 rows at a time).
+size_t partition_workspace_bytes(const Model &model, const Dataset &points) {
+    size_t most = 0;
+    const std::unique_ptr<Dataset> shape = Dataset::dense_borrow(model.points.data(), 1, model.d, nullptr);
+    for (const BinaryMachine &machine : model.machines) {
+        const KernelPartition &partition = machine.local.partition;
+        if (partition.k > 0)
+            most = std::max(most, kernel_partition_assign_workspace_bytes(points, int64_t(partition.sample_rows.size()),
+                                                                          partition.k, *shape, model.kernel));
+    }
+    return most;
+}
+
+// The workspace of a block of `rows` rows: its arrays, then the scratch of
+// the largest step that runs after them (`partition_bytes`: the routing of
+// early machines, from partition_workspace_bytes).
+WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows, int threads, size_t partition_bytes) {
     const int64_t columns = kernel_columns(model), local_sv = model.early() ? columns : 0;
     const int64_t local_rows = model.early() ? rows : 0;
     WorkspacePlan plan;
@@ -71,8 +93,8 @@ WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows, 
     plan.add<double>(size_t(rows * columns)).add<double>(size_t(rows * model.decision_values()));
     plan.add<int32_t>(size_t(rows)).add<int64_t>(size_t(rows));
     plan.add<double>(size_t(local_rows * model.d)).add<double>(size_t(local_sv * model.d));
-    plan.add_bytes(std::max(kernel_block_workspace_bytes(model.kernel, rows, columns, model.d),
-                            routing_workspace_bytes(model, rows, threads)));
+    plan.add_bytes(std::max({kernel_block_workspace_bytes(model.kernel, rows, columns, model.d),
+                             routing_workspace_bytes(model, rows, threads), partition_bytes}));
     return plan;
 }
 
@@ -111,14 +133,20 @@ double weighted_sum(const BinaryMachine &machine, const double *kernel_row, int6
     return sum;
 }
 
-// A global machine: kernel rows against every support vector are in b.kernel.
-void global_machine_values(const Model &model, size_t m, int64_t rows, int threads, BlockBuffers &b) {
-    const BinaryMachine &machine = model.machines[m];
+// Global machines: kernel rows against every support vector are in b.kernel;
+// each row's values for every machine on one thread (one parallel loop per
+// block, not per machine: a 400-class one-vs-one model has 79800 machines).
+void global_machine_values(const Model &model, int64_t rows, int threads, BlockBuffers &b) {
     const int64_t columns = kernel_columns(model), stride = model.decision_values();
-    const int64_t count = int64_t(machine.coef.size());
-    parallel_for(rows, threads, [&](int64_t i) {
-        b.values[i * stride + int64_t(m)] =
-            weighted_sum(machine, b.kernel + i * columns, 0, count, [&](int64_t j) { return machine.sv[size_t(j)]; });
+    double coefficients = 0;
+    for (const BinaryMachine &machine : model.machines) coefficients += double(machine.coef.size());
+    parallel_for(rows, threads_for_work(threads, 2.0 * double(rows) * coefficients), [&](int64_t i) {
+        for (size_t m = 0; m < model.machines.size(); ++m) {
+            const BinaryMachine &machine = model.machines[m];
+            b.values[i * stride + int64_t(m)] =
+                weighted_sum(machine, b.kernel + i * columns, 0, int64_t(machine.coef.size()),
+                             [&](int64_t j) { return machine.sv[size_t(j)]; });
+        }
     });
 }
 
@@ -142,6 +170,18 @@ void cluster_values(const Model &model, size_t m, int32_t cluster, const int64_t
             weighted_sum(machine, b.kernel + i * sv, begin, begin + sv, [&](int64_t j) { return j - begin; });
 }
 
+// About the flops of an early machine on a block of `rows` rows: kernel
+// values against its partition's sample (or distances to the routes), then
+// against its nearest cluster's support vectors (the largest's, at most).
+double early_machine_flops(const Model &model, size_t m, int64_t rows) {
+    const MachinePartition &local = model.machines[m].local;
+    const double routing = local.partition.k > 0 ? double(local.partition.sample_rows.size()) : double(model.routes);
+    int64_t largest = 0;
+    for (int64_t c = 0; c < local.clusters(); ++c)
+        largest = std::max(largest, local.cluster_begin[size_t(c) + 1] - local.cluster_begin[size_t(c)]);
+    return 2.0 * double(rows) * double(model.d) * (routing + double(largest));
+}
+
 // An early machine: each row uses only its nearest cluster's coefficients,
 // so only those kernel values are computed, cluster by cluster.
 void local_machine_values(Context &ctx, const Model &model, const Dataset &points, size_t m, int64_t rows, Arena &arena,
@@ -149,7 +189,7 @@ void local_machine_values(Context &ctx, const Model &model, const Dataset &point
     const BinaryMachine &machine = model.machines[m];
     const std::unique_ptr<Dataset> block = Dataset::dense_borrow(b.x, rows, model.d, nullptr);
     if (machine.local.partition.k > 0)
-        kernel_partition_assign(ctx, points, machine.local.partition, *block, nullptr, rows, model.kernel,
+        kernel_partition_assign(ctx, arena, points, machine.local.partition, *block, nullptr, rows, model.kernel,
                                 b.cluster_of);
     else
         kmeans_assign(ctx, arena, *block, model.route_centers.data(), model.routes, b.cluster_of, nullptr);
@@ -165,36 +205,70 @@ void local_machine_values(Context &ctx, const Model &model, const Dataset &point
     }
 }
 
-// Calls consume(begin, end, values) with the decision values of each block of rows.
+}  // namespace
+
+size_t prediction_block_bytes(const Model &model, const Dataset &data, int64_t rows, int threads) {
+    const std::unique_ptr<Dataset> points =
+        Dataset::dense_borrow(model.points.data(), model.n_points, model.d, nullptr);
+    const size_t partition_bytes = model.early() ? partition_workspace_bytes(model, *points) : 0;
+    return block_plan(model, data, rows, threads, partition_bytes).bytes();
+}
+
+PredictionBlock prediction_block(const Context &ctx, const Model &model, const Dataset &data) {
+    auto bytes = [&](int64_t rows) { return prediction_block_bytes(model, data, rows, ctx.threads); };
+    const size_t left = ctx.left_bytes();
+    PredictionBlock block{largest_block(data.n, kernel_columns(model) + model.decision_values()), 0};
+    block.bytes = bytes(block.rows);
+    if (block.bytes <= left) return block;
+    const size_t one_row = bytes(1);
+    if (one_row > left)
+        fail(KMX_E_OUT_OF_MEMORY,
+             "prediction needs %zu bytes for a block of one row (%lld kernel values, %lld decision values) but the "
+             "memory budget allows %zu (memory_budget=%zu, %zu already reserved)",
+             one_row, (long long)kernel_columns(model), (long long)model.decision_values(), left, ctx.memory_budget,
+             ctx.reserved_bytes());
+    int64_t fits = 1, over = block.rows;  // bytes(fits) <= left < bytes(over)
+    while (over - fits > 1) {
+        const int64_t middle = fits + (over - fits) / 2;
+        (bytes(middle) <= left ? fits : over) = middle;
+    }
+    return {fits, bytes(fits)};
+}
+
+namespace {
+
+// Calls consume(begin, end, values) with the decision values of each block of
+// rows, the blocks as large as the budget allows (prediction_block).
 void for_each_block(Context &ctx, const Model &model, const Dataset &data,
                     const std::function<void(int64_t, int64_t, const double *)> &consume) {
     check_columns(data, model.d, "model");
-    const int64_t rows = rows_per_block(data.n, kernel_columns(model));
-    const size_t held = block_plan(model, data, rows, ctx.threads).bytes();
-    Arena arena = ctx.reserve(held, "prediction workspace");
+    const PredictionBlock size = prediction_block(ctx, model, data);
+    const int64_t rows = size.rows;
+    Arena arena = ctx.reserve(size.bytes, "prediction workspace");
     BlockBuffers b = carve(arena, model, data, rows);
     const std::unique_ptr<Dataset> points =
         Dataset::dense_borrow(model.points.data(), model.n_points, model.d, nullptr);
     const int64_t blocks = (data.n + rows - 1) / rows;
-    size_t step_peak = 0;
     for (int64_t block = 0; block < blocks; ++block) {
-        StepContext step(ctx, block, blocks);
-        step->progress(0, "predicting");
+        ctx.progress(double(block) / double(blocks), "predicting");
         const int64_t begin = block * rows, end = std::min(data.n, begin + rows);
         load_rows(data, begin, end, model.d, b);
         if (!model.early() && model.support_vectors > 0)
             kernel_block(model.kernel, b.x, end - begin, model.d, model.points.data(), model.support_vectors, model.d,
                          model.d, b.kernel, model.support_vectors, arena, ctx.threads);
-        for (size_t m = 0; m < model.machines.size(); ++m) {
-            if (!model.early())
-                global_machine_values(model, m, end - begin, ctx.threads, b);
-            else
+        if (!model.early()) {
+            global_machine_values(model, end - begin, ctx.threads, b);
+        } else {
+            // Each machine's routing and kernel values are small loops: more
+            // threads only for the work to keep them (parallel.h).
+            StepContext step(ctx, block, blocks);
+            for (size_t m = 0; m < model.machines.size(); ++m) {
+                step->threads = threads_for_work(ctx.threads, early_machine_flops(model, m, end - begin));
                 local_machine_values(*step, model, *points, m, end - begin, arena, b);
+            }
         }
         consume(begin, end, b.values);
-        step_peak = std::max(step_peak, step->peak_bytes());
     }
-    ctx.check_budget(step_peak, "cluster assignment");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 // i < j, in LIBSVM's order 0v1, 0v2, …, 1v2, …, positive = class i.
 // One-vs-rest: machine c, positive = class c, negative = the rest.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -104,9 +105,23 @@ int64_t machines_for(int64_t classes, kmx_multiclass mode);
 // Decision values of every row of `data` (n x decision_values(), row-major).
 // More columns than the model is KMX_E_INVALID_ARGUMENT; so is fewer, unless
 // the data is LIBSVM's (absent_columns_are_zeros): then they are padded with zeros.
+// Both go through the rows in blocks of prediction_block's size; the only
+// memory they take beyond `out` is one block's workspace.
 void model_decision_values(Context &ctx, const Model &model, const Dataset &data, double *out);
 // Predicted labels (n); regression models: the predicted values.
 void model_predict(Context &ctx, const Model &model, const Dataset &data, double *out);
+// The rows of one block of prediction and the bytes of its workspace (its
+// rows, their kernel values and decision values, the scratch of its steps):
+// the most rows, up to 16 MiB of kernel and decision values and 1024 rows,
+// whose workspace fits what ctx's budget has left. KMX_E_OUT_OF_MEMORY,
+// naming what one row needs, when not even one row's does.
+struct PredictionBlock {
+    int64_t rows = 0;
+    size_t bytes = 0;
+};
+PredictionBlock prediction_block(const Context &ctx, const Model &model, const Dataset &data);
+// The workspace of a block of `rows` rows of `data` on `threads` threads.
+size_t prediction_block_bytes(const Model &model, const Dataset &data, int64_t rows, int threads);
 // The class index that decision values (one row) vote for.
 int64_t class_from_decision_values(const Model &model, const double *values);
 

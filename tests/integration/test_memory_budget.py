@@ -103,6 +103,34 @@ class MemoryBudget(unittest.TestCase):
             with self.subTest(threads=threads):
                 self.within(["predict", model, self.test], 40 * MB, threads)
 
+    def test_a_many_class_model_predicts_in_blocks_within_the_budget(self):
+        """400 classes one-vs-one: 79800 decision values a row, 255 MB for 400 rows at once (issue 21: it
+        failed under --memory 64M). The rows stream in blocks the budget holds: the same labels under 64 MB
+        and under 20 MB (blocks of a few rows), and under 64 MB within it."""
+        train = os.path.join(self.dir.name, "c400.libsvm")
+        test = os.path.join(self.dir.name, "c400_test.libsvm")
+        rng = random.Random(5)
+        for path, rows in ((train, 800), (test, 400)):
+            with open(path, "w") as f:
+                for i in range(rows):
+                    f.write(f"{i % 400} " + " ".join(f"{j + 1}:{rng.gauss(0, 1):.5f}" for j in range(4)) + "\n")
+        model = os.path.join(self.dir.name, "c400.kmx")
+        code, err, _ = peak_rss(["train", "-s", "svm", "-g", "0.5", train, model])
+        self.assertEqual(code, 0, err)
+        labels = {}
+        for budget in (64 * MB, 20 * MB):
+            out = os.path.join(self.dir.name, f"c400_{budget}.txt")
+            if budget == 64 * MB:
+                self.within(["predict", "-q", model, test, out], budget, 2)
+            else:
+                code, err, _ = peak_rss(["predict", "-q", model, test, out, "--memory", str(budget)])
+                self.assertEqual(code, 0, err)
+            with open(out) as f:
+                labels[budget] = f.read().split()
+        self.assertEqual(len(labels[64 * MB]), 400)
+        self.assertEqual(labels[64 * MB], labels[20 * MB])
+        self.assertTrue(all(float(v).is_integer() and 0 <= float(v) < 400 for v in labels[64 * MB]))
+
     def test_a_budget_below_the_data_fails_before_work(self):
         code, err, peak = peak_rss(["train", "-s", "dcsvm", "--memory", "4M", self.train,
                                     os.path.join(self.dir.name, "x.kmx")])

@@ -21,7 +21,10 @@ namespace kmx_cli {
 const OptionSpec kContextOptions[5] = {
     {nullptr, "--threads", true, nullptr, KMX_PARAM_THREADS},
     {nullptr, "--seed", true, nullptr, KMX_PARAM_SEED},
-    {nullptr, "--memory", true, "K/M/G suffixes allowed, or 'unlimited'", KMX_PARAM_MEMORY_BUDGET},
+    {nullptr, "--memory", true,
+     "kmx counts the whole command against it: the data it loads, the model it reads (at its file's size), "
+     "its results and each call's work; K/M/G suffixes allowed, or 'unlimited'",
+     KMX_PARAM_MEMORY_BUDGET},
     {"-v", "--verbose", false, "log what the library does (levels, solver statistics) on stderr"},
     {nullptr, "--precision", true, nullptr, KMX_PARAM_PRECISION},
 };

@@ -230,4 +230,60 @@ TEST_F(Handles, PredictorBuildRejectsBadParameters) {
     kmx_solver_free(solver);
 }
 
+// Labels from a compact predictor take its row blocks' workspace, not an
+// n x outputs array: 20000 rows of a 10-class one-vs-one predictor (45
+// outputs, 7.2 MB of them) predict under a 2 MB budget, the same labels as
+// without one, and their decision values are the labels' votes.
+TEST_F(Handles, PredictorLabelsNeedNoArrayOfEveryRowsOutputs) {
+    constexpr int64_t kRows = 20000, kClasses = 10;
+    std::vector<double> x(static_cast<size_t>(kRows * kD)), y(static_cast<size_t>(kRows));
+    for (int64_t i = 0; i < kRows; ++i) {
+        y[size_t(i)] = double(i % kClasses);
+        for (int64_t j = 0; j < kD; ++j)
+            x[size_t(i * kD + j)] = 2.0 * std::sin(1.9 * double(i % kClasses) + 1.3 * double(j)) +
+                                    0.3 * std::sin(0.37 * double(i) + double(j));
+    }
+    kmx_dataset *rows = nullptr, *train_rows = nullptr;
+    ASSERT_EQ(kmx_dataset_create(&rows, x.data(), kRows, kD, y.data(), KMX_BORROW), KMX_OK);
+    ASSERT_EQ(kmx_dataset_create(&train_rows, x.data(), 300, kD, y.data(), KMX_BORROW), KMX_OK);
+    kmx_solver *solver = nullptr;
+    ASSERT_EQ(kmx_solver_create_from_string(&solver, "method=svm C=4"), KMX_OK);
+    kmx_model *model = nullptr;
+    ASSERT_EQ(kmx_solver_train(&model, nullptr, solver, rbf, train_rows), KMX_OK) << kmx_last_error();
+    kmx_predictor *predictor = nullptr;
+    ASSERT_EQ(kmx_predictor_build(&predictor, nullptr, model, train_rows, ""), KMX_OK) << kmx_last_error();
+    double outputs = 0;
+    ASSERT_EQ(kmx_predictor_info(&outputs, predictor, KMX_PREDICTOR_OUTPUTS), KMX_OK);
+    ASSERT_EQ(outputs, double(kClasses * (kClasses - 1) / 2));
+    std::vector<double> unlimited(static_cast<size_t>(kRows)), budgeted(static_cast<size_t>(kRows), -1.0);
+    ASSERT_EQ(kmx_predictor_predict(unlimited.data(), kRows, nullptr, predictor, rows), KMX_OK) << kmx_last_error();
+    kmx_context *ctx = nullptr;
+    ASSERT_EQ(kmx_context_create(&ctx), KMX_OK);
+    ASSERT_EQ(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, 2 << 20), KMX_OK);
+    EXPECT_EQ(kmx_predictor_predict(budgeted.data(), kRows, ctx, predictor, rows), KMX_OK) << kmx_last_error();
+    EXPECT_EQ(budgeted, unlimited);
+    int64_t correct = 0;
+    for (int64_t i = 0; i < kRows; ++i) correct += unlimited[size_t(i)] == y[size_t(i)];
+    EXPECT_GT(correct, kRows * 9 / 10) << "separable classes";
+    // Spot check against the outputs: the first 100 rows' one-vs-one votes.
+    std::vector<double> values(static_cast<size_t>(100 * outputs));
+    kmx_dataset *first = nullptr;
+    ASSERT_EQ(kmx_dataset_create(&first, x.data(), 100, kD, y.data(), KMX_BORROW), KMX_OK);
+    ASSERT_EQ(kmx_predictor_decision_values(values.data(), int64_t(values.size()), ctx, predictor, first), KMX_OK);
+    for (int64_t i = 0; i < 100; ++i) {
+        std::vector<int> votes(kClasses, 0);
+        int64_t pair = 0;
+        for (int a = 0; a < kClasses; ++a)
+            for (int b = a + 1; b < kClasses; ++b, ++pair) ++votes[size_t(values[size_t(i * 45 + pair)] > 0 ? a : b)];
+        EXPECT_EQ(double(std::max_element(votes.begin(), votes.end()) - votes.begin()), unlimited[size_t(i)]) << i;
+    }
+    kmx_dataset_free(first);
+    kmx_context_free(ctx);
+    kmx_predictor_free(predictor);
+    kmx_model_free(model);
+    kmx_solver_free(solver);
+    kmx_dataset_free(train_rows);
+    kmx_dataset_free(rows);
+}
+
 }  // namespace
