@@ -478,7 +478,7 @@ class TrainPredict(LetterFiles):
         out = run("train", "-s", "magic", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 2)
         self.assertIn("option -s/--solver: 'magic' is not one of svm, dcsvm (default), dcsvm-early, bka, krr, "
-                      "nystrom-krr, meka-krr, falkon, nystrom-tron or svr", out.stderr)
+                      "nystrom-krr, meka-krr, falkon, nystrom-tron, svr or one-class", out.stderr)
         out = run("train", "-s", "svm", "--memory", "64K", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)
         self.assertIn("memory budget", out.stderr)
