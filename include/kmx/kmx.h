@@ -139,6 +139,8 @@ typedef enum kmx_param {
     KMX_PARAM_PRECONDITION = 421,
     /* svr (with C, eps, bias, shrinking, cache_size) */
     KMX_PARAM_EPSILON_SVR = 423, /* the width of the epsilon-insensitive tube (LIBSVM's -p) */
+    /* one_class (with eps, shrinking, cache_size) */
+    KMX_PARAM_NU = 424, /* nu in (0, 1]: an upper bound on the fraction of outliers (LIBSVM's -n) */
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
     KMX_PARAM_APPROX = 500, /* a kmx_approx_method */
     KMX_PARAM_RANK = 501,
@@ -347,6 +349,8 @@ typedef enum kmx_method {
     KMX_METHOD_NYSTROM_TRON = 8,       /* Nystrom kernel machine in the primal by TRON (squared hinge, logistic,
                                           squared loss), rank-ready: sums over rows AllReduced */
     KMX_METHOD_SVR = 9,                /* epsilon-SVR by the dual solver (LIBSVM's svm-train -s 3): regression */
+    KMX_METHOD_ONE_CLASS = 10,         /* one-class SVM by the dual solver (LIBSVM's svm-train -s 2): labels are
+                                          ignored; the model predicts +1 (inlier) or -1 (outlier) */
     KMX_METHOD_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_method;
 /* 1 if training with `method` uses the (solver) parameter, else 0. */
@@ -365,7 +369,8 @@ typedef enum kmx_multiclass {
 } kmx_multiclass;
 /* What a KRR-family model fits. Auto: regression when a label is not a whole
  * number or there are more than 256 distinct labels, else classification
- * (one-vs-rest on +-1 targets). SVM methods always classify; svr always regresses. */
+ * (one-vs-rest on +-1 targets). SVM methods always classify; svr always regresses;
+ * one_class has the classes -1 (outlier) and +1 (inlier). */
 typedef enum kmx_task {
     KMX_TASK_AUTO = 0,
     KMX_TASK_CLASSIFICATION = 1,
@@ -401,7 +406,8 @@ typedef enum kmx_model_info_key {
     KMX_INFO_MULTICLASS = 10,        /* kmx_multiclass */
     KMX_INFO_TASK = 11,              /* kmx_task: classification or regression (never auto) */
     KMX_INFO_LAMBDA = 12,            /* KRR methods: the ridge lambda; SVM methods and nystrom_tron: 0 */
-    KMX_INFO_C = 13,                 /* SVM methods, svr and nystrom_tron: the cost C; KRR methods: 0 */
+    KMX_INFO_C = 13,                 /* SVM methods, svr and nystrom_tron: the cost C; KRR methods, one_class: 0 */
+    KMX_INFO_NU = 14,                /* one_class: nu; every other method: 0 */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 
@@ -451,7 +457,8 @@ KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *
  * value, > 0 for the larger label (+1 of ±1 labels). One-vs-one: pairs (i, j),
  * i < j, in LIBSVM's order (0v1, 0v2, ..., 1v2, ...), > 0 for class i (classes
  * in increasing label order). One-vs-rest: one value per class (KRR-family
- * classifiers are one-vs-rest). Regression: the predicted value. */
+ * classifiers are one-vs-rest). Regression: the predicted value. One-class:
+ * one value, sum_i alpha_i K(x_i, x) - rho as LIBSVM's, > 0 for +1 (inlier). */
 KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
                                              const kmx_dataset *data);
 /* Saving writes a temporary file and renames it. */

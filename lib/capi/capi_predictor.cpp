@@ -88,12 +88,14 @@ Built build_svm(Context &ctx, const Model &model, const Dataset &train, const Pa
 
 Built build(Context &ctx, const Model &model, const Dataset &train, const char *params) {
     const ParamList list = kmx::ParamList(params, kmx::kPredictorParams);
-    if (!model.krr() && !model.svr()) return build_svm(ctx, model, train, list);
+    // A one-class model's training rows carry no classes for DC-Pred++'s
+    // per-leaf C-SVC to learn from: it keeps its support vectors, as SVR's.
+    if (!model.krr() && !model.svr() && !model.one_class()) return build_svm(ctx, model, train, list);
     for (const kmx_param tree_param :
          {KMX_PARAM_LEAVES, KMX_PARAM_LANDMARKS, KMX_PARAM_PSEUDO, KMX_PARAM_MAX_BYTES, KMX_PARAM_MAX_US})
         if (given(list, tree_param))
             fail(KMX_E_INVALID_ARGUMENT,
-                 "parameter %s applies to SVM classifiers; a kernel ridge regression or SVR model's "
+                 "parameter %s applies to SVM classifiers; a kernel ridge regression, SVR or one-class SVM model's "
                  "predictor keeps the model's own centers (support vectors)",
                  find_param(tree_param)->name);
     if (model.n_points == 0)

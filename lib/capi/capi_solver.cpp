@@ -99,6 +99,9 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_EPSILON_SVR:
             o.epsilon_svr = value;
             break;
+        case KMX_PARAM_NU:
+            o.nu = value;
+            break;
         default:
             fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }
@@ -164,6 +167,8 @@ double value_of(const TrainOptions &o, kmx_param param) {
             return o.precondition ? 1 : 0;
         case KMX_PARAM_EPSILON_SVR:
             return o.epsilon_svr;
+        case KMX_PARAM_NU:
+            return o.nu;
         default:
             fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }

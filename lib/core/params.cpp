@@ -16,8 +16,8 @@ namespace {
 
 const char *const kKernelNames[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid", nullptr};
 const char *const kLogLevelNames[] = {"error", "warning", "info", "debug", nullptr};
-const char *const kMethodNames[] = {"svm",      "dcsvm",  "dcsvm_early",  "bka", "krr",  "nystrom_krr",
-                                    "meka_krr", "falkon", "nystrom_tron", "svr", nullptr};
+const char *const kMethodNames[] = {"svm",      "dcsvm",  "dcsvm_early",  "bka", "krr",       "nystrom_krr",
+                                    "meka_krr", "falkon", "nystrom_tron", "svr", "one_class", nullptr};
 const char *const kTaskNames[] = {"auto", "classification", "regression", nullptr};
 const char *const kLossNames[] = {"auto", "squared_hinge", "logistic", "squared", nullptr};
 const char *const kCenterMethodNames[] = {"uniform", "kmeans", "leverage", nullptr};
@@ -38,7 +38,8 @@ constexpr unsigned kKrrMethods =
     bit(KMX_METHOD_KRR) | bit(KMX_METHOD_NYSTROM_KRR) | bit(KMX_METHOD_MEKA_KRR) | bit(KMX_METHOD_FALKON);
 constexpr unsigned kTron = bit(KMX_METHOD_NYSTROM_TRON);
 constexpr unsigned kSvr = bit(KMX_METHOD_SVR);
-constexpr unsigned kAllMethods = kSvmMethods | kKrrMethods | kTron | kSvr;
+constexpr unsigned kOneClass = bit(KMX_METHOD_ONE_CLASS);
+constexpr unsigned kAllMethods = kSvmMethods | kKrrMethods | kTron | kSvr | kOneClass;
 constexpr unsigned kMeka = bit(KMX_METHOD_MEKA_KRR);
 constexpr unsigned kSolverApprox = kOwnerSolver | kOwnerApprox;
 
@@ -71,20 +72,21 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_KMEANS_TOL, "tol", 0, 1, KMX_BOUND_UPPER_OPEN, 1e-6, nullptr, kOwnerKMeans, 0,
      "stop when the relative objective decrease is below it"},
     // solvers
-    {KMX_PARAM_METHOD, "method", 0, 9, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames, kOwnerSolver, kAllMethods,
+    {KMX_PARAM_METHOD, "method", 0, 10, KMX_BOUND_ENUM, KMX_METHOD_DCSVM, kMethodNames, kOwnerSolver, kAllMethods,
      "training method"},
     {KMX_PARAM_C, "C", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1, nullptr, kOwnerSolver,
      kSvmMethods | kSvr | kTron,
      "cost C: SVM's (svr: of the epsilon-insensitive loss); nystrom_tron minimises 1/2 b'K_BB b + C sum_i loss_i"},
     {KMX_PARAM_EPS, "eps", 0, 1, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 1e-3, nullptr, kOwnerSolver,
-     kSvmMethods | kSvr | kTron,
+     kSvmMethods | kSvr | kOneClass | kTron,
      "stopping tolerance: the largest KKT violation, as LIBSVM's -e; nystrom_tron: |grad f| <= eps |grad f(0)|"},
     {KMX_PARAM_BIAS, "bias", 0, 2, KMX_BOUND_ENUM, KMX_BIAS_AUTO, kBiasNames, kOwnerSolver, kSvmMethods | kSvr,
      "bias term; auto = with a bias for svm and svr, without for dcsvm, dcsvm_early and bka"},
-    {KMX_PARAM_SHRINKING, "shrinking", 0, 1, KMX_BOUND_INTEGER, 1, nullptr, kOwnerSolver, kSvmMethods | kSvr,
+    {KMX_PARAM_SHRINKING, "shrinking", 0, 1, KMX_BOUND_INTEGER, 1, nullptr, kOwnerSolver,
+     kSvmMethods | kSvr | kOneClass,
      "1 = shrink the active set, as LIBSVM's -h 1"},
     {KMX_PARAM_CACHE_SIZE, "cache_size", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr, kOwnerSolver,
-     kSvmMethods | kSvr | bit(KMX_METHOD_FALKON) | kTron,
+     kSvmMethods | kSvr | kOneClass | bit(KMX_METHOD_FALKON) | kTron,
      "kernel cache bytes; 0 = auto: the SVMs take what the budget leaves after the workspace (all of Q at most), "
      "FALKON keeps all of K_nM across CG passes when it fits the budget, else as many row blocks as do, "
      "nystrom_tron keeps C = K(X, B) when all of it fits, else recomputes it on every pass; a value caps it"},
@@ -135,6 +137,10 @@ const ParamSpec kParams[] = {
     // svr: min 1/2 |w|^2 + C sum_i max(0, |f(x_i) - y_i| - epsilon_svr)
     {KMX_PARAM_EPSILON_SVR, "epsilon_svr", 0, kInf, KMX_BOUND_UPPER_OPEN, 0.1, nullptr, kOwnerSolver, kSvr,
      "svr: the epsilon-insensitive tube's half-width, as LIBSVM's -p (errors within it cost nothing)"},
+    // one_class: min 1/2 a'Ka, 0 <= a_i <= 1, sum_i a_i = nu n (LIBSVM's -s 2)
+    {KMX_PARAM_NU, "nu", 0, 1, KMX_BOUND_LOWER_OPEN, 0.5, nullptr, kOwnerSolver, kOneClass,
+     "one_class: nu, as LIBSVM's -n: at most a fraction nu of the training rows fall outside (f < 0), at least nu "
+     "are support vectors"},
     // kernel approximations (nystrom_krr and meka_krr take them too)
     {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames, kOwnerApprox, 0,
      "approximation method"},
@@ -182,6 +188,7 @@ const EnumAlias kAliases[] = {
     {KMX_PARAM_METHOD, "nystrom-krr", KMX_METHOD_NYSTROM_KRR},
     {KMX_PARAM_METHOD, "meka-krr", KMX_METHOD_MEKA_KRR},
     {KMX_PARAM_METHOD, "nystrom-tron", KMX_METHOD_NYSTROM_TRON},
+    {KMX_PARAM_METHOD, "one-class", KMX_METHOD_ONE_CLASS},
     {KMX_PARAM_LOSS, "squared-hinge", KMX_LOSS_SQUARED_HINGE},
     {KMX_PARAM_APPROX, "kmeans-nystrom", KMX_APPROX_KMEANS_NYSTROM},
 };

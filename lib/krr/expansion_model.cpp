@@ -62,8 +62,9 @@ Model model_from_expansion(const CenterExpansion &expansion, const KrrTargets &t
 }
 
 CenterExpansion expansion_from_model(const Model &model) {
-    if (!model.krr() && !model.svr())
-        fail(KMX_E_INVALID_ARGUMENT, "the model is an SVM classifier, not a kernel ridge regression or an SVR");
+    if (!model.krr() && !model.svr() && !model.one_class())
+        fail(KMX_E_INVALID_ARGUMENT,
+             "the model is an SVM classifier, not a kernel ridge regression, an SVR or a one-class SVM");
     CenterExpansion e;
     e.kernel = model.kernel;
     e.d = model.d;

@@ -62,13 +62,17 @@ struct TrainStats {
 // for two classes); regression has no classes and one machine whose
 // decision value is the prediction. ε-SVR models (KMX_METHOD_SVR) are
 // regression models of that shape with the SVM's support vectors,
-// coefficients α_i − α*_i and bias.
+// coefficients α_i − α*_i and bias. One-class SVM models
+// (KMX_METHOD_ONE_CLASS) are binary classifiers of classes {−1, +1}: one
+// machine (positive = +1) with coefficients α_i and bias −ρ, so f > 0 is +1
+// (inlier) as LIBSVM's.
 struct Model {
     kmx_method method = KMX_METHOD_DCSVM;
     kmx_multiclass multiclass = KMX_MULTICLASS_OVO;
     bool has_bias = false;
     double C = 0;                 // SVM methods: the cost C
     double lambda = 0;            // KRR methods: the ridge λ
+    double nu = 0;                // one-class: ν (saved in C's place; C is 0)
     KernelSpec kernel;            // gamma resolved (never 0 = auto)
     int64_t d = 0;                // columns the model expects
     std::vector<double> classes;  // increasing
@@ -91,6 +95,7 @@ struct Model {
     bool regression() const { return classes.empty(); }
     bool krr() const { return method >= KMX_METHOD_KRR && method <= KMX_METHOD_NYSTROM_TRON; }
     bool svr() const { return method == KMX_METHOD_SVR; }
+    bool one_class() const { return method == KMX_METHOD_ONE_CLASS; }
     bool early() const;  // true if the machines predict through partitions (all or none do)
 };
 

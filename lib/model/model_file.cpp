@@ -3,7 +3,7 @@
 //   meta      u32 method, multiclass, has_bias, kernel type; f64 gamma, coef0;
 //             u32 degree; u64 d, classes, points, support vectors, machines;
 //             f64 objective, kkt violation; u64 iterations; f64 seconds;
-//             f64 C, lambda
+//             f64 C, lambda (one-class: ν in C's place)
 //   classes   f64 x classes (strictly increasing; none for regression)
 //   points    f64 x points x d (row-major; support vectors first)
 //   machines  per machine: i32 positive, negative (regression: 0, -1); f64 bias;
@@ -58,7 +58,7 @@ void write_meta(ByteWriter &w, const Model &m) {
     w.f64(m.stats.kkt_violation);
     w.u64(uint64_t(m.stats.iterations));
     w.f64(m.stats.seconds);
-    w.f64(m.C);
+    w.f64(m.one_class() ? m.nu : m.C);
     w.f64(m.lambda);
 }
 
@@ -188,7 +188,7 @@ struct Counts {
 Counts read_meta(ByteReader &r, Model &m) {
     const uint32_t method = r.u32(), multiclass = r.u32(), bias = r.u32(), kernel = r.u32();
     require_format(
-        method <= KMX_METHOD_SVR && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID, r,
+        method <= KMX_METHOD_ONE_CLASS && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID, r,
         "bad method, multiclass, bias or kernel code");
     m.method = kmx_method(method);
     m.multiclass = kmx_multiclass(multiclass);
@@ -207,7 +207,10 @@ Counts read_meta(ByteReader &r, Model &m) {
     c.machines = r.u64();
     require_format(d >= 1 && d <= (uint64_t(1) << 31), r, "bad column count");
     require_format(
-        (m.svr() ? c.classes == 0 : c.classes >= 2 || (m.krr() && c.classes == 0)) && c.classes <= (uint64_t(1) << 31),
+        (m.svr()         ? c.classes == 0
+         : m.one_class() ? c.classes == 2
+                         : c.classes >= 2 || (m.krr() && c.classes == 0)) &&
+            c.classes <= (uint64_t(1) << 31),
         r, "bad class count");
     require_format(sv <= c.points, r, "more support vectors than points");
     m.d = int64_t(d);
@@ -219,6 +222,11 @@ Counts read_meta(ByteReader &r, Model &m) {
     m.C = finite(r, "C is not finite");
     m.lambda = finite(r, "lambda is not finite");
     require_format(m.C >= 0 && m.lambda >= 0, r, "negative C or lambda");
+    if (m.one_class()) {
+        require_format(m.C > 0 && m.C <= 1, r, "one-class nu outside (0, 1]");
+        m.nu = m.C;
+        m.C = 0;
+    }
     require_format(c.machines == uint64_t(machines_for(int64_t(c.classes), m.multiclass)), r,
                    "the machine count does not match the classes");
     r.finish();
@@ -231,6 +239,7 @@ void read_classes(ByteReader &r, uint64_t count, Model &m) {
     for (double &label : m.classes) label = finite(r, "a label is not finite");
     for (size_t c = 1; c < m.classes.size(); ++c)
         require_format(m.classes[c - 1] < m.classes[c], r, "labels are not strictly increasing");
+    if (m.one_class()) require_format(m.classes[0] == -1 && m.classes[1] == 1, r, "one-class labels are not -1, +1");
     r.finish();
 }
 

@@ -46,6 +46,8 @@ struct TrainOptions {
     bool precondition = true;
     // ε-SVR (svm/svr.h); with C, eps, bias, shrinking, cache_bytes.
     double epsilon_svr = 0.1;
+    // one-class SVM (svm/one_class.h); with eps, shrinking, cache_bytes.
+    double nu = 0.5;
 
     bool uses_bias() const;
     double class_weight(double label) const;

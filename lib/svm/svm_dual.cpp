@@ -207,7 +207,7 @@ private:
 // ∇f = Qα + p and Ḡ from the α_t > 0 in kernel blocks.
 void DualSolver::start_from(const double *alpha) {
     for (int64_t t = 0; t < n_; ++t) alpha_[t] = std::clamp(alpha[t], 0.0, upper_[t]);
-    if (options_.bias) make_feasible();
+    if (options_.bias && !options_.keep_warm_start_sum) make_feasible();
     int64_t positive = 0;  // index_ lists the α_t > 0 first, then becomes the identity
     for (int64_t t = 0; t < n_; ++t) {
         update_status(t);

@@ -4,7 +4,8 @@
 //
 //   min_α ½ αᵀQα + pᵀα,  0 ≤ α_i ≤ C_i,  (with bias: yᵀα = 0),  Q_ij = y_i y_j K(x_i, x_j)
 //
-// C-SVC has p = −e. ε-SVR (svr.h) is the same problem over 2n variables, each
+// C-SVC has p = −e. The one-class SVM (one_class.h) has p = 0, y = +1 and
+// yᵀα = νn kept from a feasible warm start. ε-SVR (svr.h) is the same problem over 2n variables, each
 // row twice (y = +1, then −1), p = [ε − z; ε + z] for targets z (LIBSVM's
 // solve_epsilon_svr).
 //
@@ -41,6 +42,9 @@ struct SvmOptions {
     bool strict = false;          // throw KMX_E_NOT_CONVERGED at the iteration cap instead of returning
     int threads = 0;              // threads for kernel evaluations; 0 = ctx.threads (the SMO loop is sequential)
     bool report_progress = true;  // false: only check cancellation (e.g. for subproblems solved in parallel)
+    // With bias: keep the warm start's yᵀα (it must already be feasible, e.g.
+    // the one-class SVM's Σα = νn) instead of making it 0. SMO keeps yᵀα.
+    bool keep_warm_start_sum = false;
 };
 
 struct SvmSolution {
@@ -74,7 +78,8 @@ size_t svm_dual_auto_workspace_bytes(int64_t n, int64_t d, size_t budget_left);
 
 // Solves the problem. alpha (n) holds the warm start on entry (zeros for a
 // cold start; entries are clipped to [0, C_i]; with bias a warm start is first
-// made feasible for yᵀα = 0) and the solution on return. Checks ctx's
+// made feasible for yᵀα = 0 unless options.keep_warm_start_sum: then yᵀα
+// stays the warm start's) and the solution on return. Checks ctx's
 // cancellation and reports progress (phase "svm"). Throws KMX_E_NOT_CONVERGED
 // only if options.strict; otherwise returns converged = false at the
 // iteration cap. Fails with KMX_E_OUT_OF_MEMORY, before any work, if the

@@ -7,6 +7,7 @@
 #include "krr/train_krr.h"
 #include "nystrom_tron/nystrom_tron.h"
 #include "svm/multiclass.h"
+#include "svm/one_class.h"
 #include "svm/svr.h"
 
 namespace kmx {
@@ -22,12 +23,13 @@ Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel,
         }
         return train_nystrom_tron_model(ctx, options, kernel, widened ? *widened : data);
     }
-    if (options.method >= KMX_METHOD_KRR && options.method != KMX_METHOD_SVR)
+    if (options.method >= KMX_METHOD_KRR && options.method <= KMX_METHOD_FALKON)
         return train_krr_model(ctx, options, kernel, data);
     if (ctx.comm.distributed())
         fail(KMX_E_UNSUPPORTED, "the SVM methods run in one process only; across %d ranks use falkon or nystrom-tron",
              ctx.comm.size());
     if (options.method == KMX_METHOD_SVR) return train_svr_model(ctx, options, kernel, data);
+    if (options.method == KMX_METHOD_ONE_CLASS) return train_one_class_model(ctx, options, kernel, data);
     return train_svm_model(ctx, options, kernel, data);
 }
 

@@ -1,5 +1,6 @@
 // train.h — the one entry point of training: options.method picks the
 // family (svm/multiclass.h for the SVM methods, svm/svr.h for ε-SVR,
+// svm/one_class.h for the one-class SVM,
 // krr/train_krr.h for the kernel ridge regression methods).
 #pragma once
 #include "kernel/kernel.h"

@@ -503,7 +503,7 @@ class TrainPredict(LetterFiles):
         out = run("train", "-s", "magic", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 2)
         self.assertIn("option -s/--solver: 'magic' is not one of svm, dcsvm (default), dcsvm-early, bka, krr, "
-                      "nystrom-krr, meka-krr, falkon, nystrom-tron or svr", out.stderr)
+                      "nystrom-krr, meka-krr, falkon, nystrom-tron, svr or one-class", out.stderr)
         out = run("train", "-s", "svm", "--memory", "64K", self.train, self.path("x.kmx"))
         self.assertEqual(out.returncode, 1)
         self.assertIn("memory budget", out.stderr)
@@ -718,6 +718,107 @@ class SupportVectorRegression(unittest.TestCase):
                 self.assertEqual(out.returncode, 2, out.stdout)
                 self.assertIn("-p/--epsilon-svr", out.stderr)
                 self.assertFalse(os.path.exists(model))
+
+
+class OneClass(unittest.TestCase):
+    """kmx train -s one-class -n nu (LIBSVM's -s 2): labels ignored, predict's +1/-1 and accuracy, info,
+    compress, bad nu, one row, options that do not apply."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.data = self.path("letter300.libsvm")
+        write_head(LETTER, self.data, 300)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def train(self, *options, data=None, name="one.kmx"):
+        model = self.path(name)
+        out = run("train", "-s", "one-class", "-g", "2", *options, data or self.data, model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"^trained one-class: n=\d+ d=16 classes=2 sv=\d+ time=\S+s\n$")
+        return model, int(re.search(r"sv=(\d+)", out.stdout).group(1))
+
+    def predicted(self, model, data):
+        labels = self.path("one.out")
+        out = run("predict", model, data, labels)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(labels) as f:
+            return [float(v) for v in f.read().split()], out.stdout
+
+    def test_labels_are_ignored_and_nu_bounds_the_outliers(self):
+        model, sv = self.train("-n", "0.1")
+        relabelled = self.path("relabelled.libsvm")  # the same rows, every label 5
+        with open(self.data) as f, open(relabelled, "w") as out:
+            out.writelines("5 " + line.split(" ", 1)[1] for line in f)
+        same, _ = self.train("--nu", "0.1", data=relabelled, name="relabelled.kmx")
+        labels, stdout = self.predicted(model, self.data)
+        self.assertEqual(set(labels), {1.0, -1.0})
+        outside = labels.count(-1.0)
+        self.assertLessEqual(outside, 0.1 * 300 + 1)  # nu: at most a fraction nu outside (to eps)
+        self.assertGreaterEqual(sv, 0.1 * 300)       # and at least nu n support vectors
+        # Accuracy against the file's labels (+1/-1 rows of letter), as for any classifier.
+        with open(self.data) as f:
+            truth = [float(line.split()[0]) for line in f]
+        agree = sum(a == b for a, b in zip(labels, truth))
+        self.assertIn("accuracy = %.2f%% (%d/300)" % (100.0 * agree / 300, agree), stdout)
+        relabelled_labels, _ = self.predicted(same, self.data)
+        self.assertEqual(labels, relabelled_labels)
+        info = run("info", model)
+        self.assertEqual(info.returncode, 0, info.stderr)
+        self.assertIn("method    one-class\n", info.stdout)
+        self.assertIn("classes   2: -1 1\n", info.stdout)
+        self.assertIn("nu        0.1\n", info.stdout)
+        self.assertIn("machines  1 (one-class: +1 inlier, -1 outlier)\n", info.stdout)
+        self.assertNotIn("C    ", info.stdout)
+        self.assertIn("sv        %d\n" % sv, info.stdout)
+        self.assertRegex(info.stdout, r"objective \S+ \(kkt violation")
+
+    def test_a_larger_nu_keeps_more_support_vectors(self):
+        _, few = self.train("-n", "0.05")
+        _, many = self.train("-n", "0.5")
+        self.assertLess(few, many)
+        self.assertGreaterEqual(many, 150)
+
+    def test_compressed_predictor_predicts_as_the_model(self):
+        model, _ = self.train("-n", "0.2")
+        predictor = self.path("one.kmxp")
+        out = run("compress", "--storage", "float64", model, self.data, predictor)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        test = os.path.join(DATA, "letter_bin.test.libsvm")
+        self.assertEqual(self.predicted(model, test)[0], self.predicted(predictor, test)[0])
+        out = run("compress", "--leaves", "4", model, self.data, self.path("tree.kmxp"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("one-class SVM model's predictor keeps the model's own centers", out.stderr)
+
+    def test_bad_nu_one_row_and_options_that_do_not_apply_are_errors(self):
+        for bad in ("0", "-0.1", "1.5", "nan", "x"):
+            with self.subTest(nu=bad):
+                model = self.path("bad.kmx")
+                out = run("train", "-s", "one-class", "-n", bad, self.data, model)
+                self.assertEqual(out.returncode, 2, out.stdout)
+                self.assertIn("-n/--nu", out.stderr)
+                self.assertFalse(os.path.exists(model))
+        one = self.path("one_row.libsvm")
+        write_head(LETTER, one, 1)
+        out = run("train", "-s", "one-class", one, self.path("bad.kmx"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("one_class needs at least 2 training rows (of positive weight); the data has 1", out.stderr)
+        self.assertFalse(os.path.exists(self.path("bad.kmx")))
+        for options, words in ((["-c", "2"], "option -c/--cost does not apply to -s one-class"),
+                               (["--bias", "on"], "option --bias does not apply to -s one-class"),
+                               (["--ovr"], "option --ovr does not apply to -s one-class"),
+                               (["-p", "0.1"], "option -p/--epsilon-svr does not apply to -s one-class"),
+                               (["--levels", "2"], "option --levels does not apply to -s one-class"),
+                               (["-w1", "2"], "option -wLABEL (a class's weight on C) does not apply to -s one-class")):
+            with self.subTest(options=options):
+                out = run("train", "-s", "one-class", *options, self.data, self.path("bad.kmx"))
+                self.assertEqual(out.returncode, 2, out.stderr)
+                self.assertIn(words, out.stderr)
+        out = run("train", "-s", "svm", "-n", "0.5", self.data, self.path("bad.kmx"))
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("option -n/--nu does not apply to -s svm; it applies to -s one-class", out.stderr)
 
 
 class CompactPredictors(LetterFiles):

@@ -65,7 +65,6 @@ void refuse_libsvm_options(const ParsedArgs &args) {
     if (args.has("--probability") && args.get("--probability", "") != "0")
         throw UsageError{"-b " + args.get("--probability", "") +
                          ": kmx has no probability estimates yet (LIBSVM's -b 1); -b 0 is the default"};
-    if (args.has("--nu")) throw UsageError{"-n (LIBSVM's nu) is refused: kmx has no nu-SVM or one-class SVM yet"};
 }
 
 bool ParsedArgs::has(const char *long_name) const {
@@ -288,6 +287,13 @@ bool kernel_uses(kmx_kernel_type kernel, kmx_param param) {
     }
 }
 }  // namespace
+
+bool method_uses(const ParsedArgs &args, kmx_param param) {
+    const int method = enum_value(KMX_PARAM_METHOD, args.get("--solver", method_name(param_default(KMX_PARAM_METHOD))));
+    int used = 1;
+    if (method >= 0) check(kmx_param_used_by(&used, param, kmx_method(method)));
+    return used != 0;
+}
 
 void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &specs) {
     const std::string method_text = args.get("--solver", method_name(param_default(KMX_PARAM_METHOD)));

@@ -98,6 +98,10 @@ H make(Create create, Args... args) {
 // A data file (--format) loaded with ctx.
 Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs &args);
 
+// Whether the method of -s (the default when none is given) uses solver
+// parameter `param`; true when -s names no method (param_string says so).
+bool method_uses(const ParsedArgs &args, kmx_param param);
+
 // A command's full option list: its own options, then the kernel options
 // (kernel = true), -f/--format, -h/--help and all four context options.
 std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel);
@@ -105,7 +109,7 @@ std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel
 // use: "option -p/--epsilon-svr does not apply to -s dcsvm; it applies to -s svr".
 void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
 // LIBSVM's letters kmx has no counterpart for (-v N cross-validation, -b 1
-// probabilities, -n nu): a UsageError saying so, when given.
+// probabilities): a UsageError saying so, when given.
 void refuse_libsvm_options(const ParsedArgs &args);
 
 // --format: auto (default), libsvm, csv or kmxd.

@@ -1,4 +1,4 @@
-// kmx train [options] TRAIN_FILE MODEL_FILE — trains a kernel SVM, SVR or KRR and
+// kmx train [options] TRAIN_FILE MODEL_FILE — trains a kernel SVM, SVR, one-class SVM or KRR and
 // saves the model; a progress bar on stderr when it is a terminal. Under
 // mpirun (ranks.h) every rank trains on its shard of TRAIN_FILE and rank 0
 // writes the model.
@@ -45,7 +45,7 @@ const std::vector<OptionSpec> &train_options() {
             {"-q", "--quiet", false, "print nothing when training succeeds (LIBSVM's -q)"},
             {"-v", "--cross-validation", true, "LIBSVM's n-fold cross-validation: not in kmx yet, refused"},
             {"-b", "--probability", true, "LIBSVM's probability estimates: only 0 (kmx has none yet)"},
-            {"-n", "--nu", true, "LIBSVM's nu: refused (kmx has no nu-SVM yet)"},
+            {"-n", "--nu", true, nullptr, KMX_PARAM_NU},
             {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
             {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
             {nullptr, "--threshold", true, nullptr, KMX_PARAM_THRESHOLD},
@@ -114,6 +114,9 @@ int run_train(int argc, char **argv) {
     check_options_apply(args, train_options());
     check_distributed(args);
     const Solver solver = make_solver(args);
+    if (!weights.empty() && !method_uses(args, KMX_PARAM_C))
+        throw UsageError{"option -wLABEL (a class's weight on C) does not apply to -s " +
+                         args.get("--solver", "dcsvm") + ", which has no C"};
     for (const ClassWeight &w : weights) check(kmx_solver_set_class_weight(solver.get(), w.label, w.weight));
     const Kernel kernel = make_kernel(args, train_options());
     const Context ctx = make_context(args, train_options());

@@ -50,7 +50,9 @@ int describe_model(const char *path) {
     }
     const double method = model_info(model, KMX_INFO_METHOD);
     const bool krr = method >= KMX_METHOD_KRR && method <= KMX_METHOD_NYSTROM_TRON;
-    if (model_info(model, KMX_INFO_TASK) != KMX_TASK_REGRESSION)  // a regression model has one output, no scheme
+    if (method == KMX_METHOD_ONE_CLASS)  // one machine: f > 0 is +1
+        std::printf("machines  1 (one-class: +1 inlier, -1 outlier)\n");
+    else if (model_info(model, KMX_INFO_TASK) != KMX_TASK_REGRESSION)  // a regression model has one output, no scheme
         std::printf("machines  %g (%s)\n", model_info(model, KMX_INFO_DECISION_VALUES),
                     krr || model_info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
     std::printf("%s %g\n", krr ? "centers  " : "sv       ", model_info(model, KMX_INFO_SUPPORT_VECTORS));
@@ -61,7 +63,10 @@ int describe_model(const char *path) {
     } else if (krr) {
         std::printf("lambda    %g\n", model_info(model, KMX_INFO_LAMBDA));
     } else {
-        std::printf("C         %g\n", model_info(model, KMX_INFO_C));
+        if (method == KMX_METHOD_ONE_CLASS)
+            std::printf("nu        %g\n", model_info(model, KMX_INFO_NU));
+        else
+            std::printf("C         %g\n", model_info(model, KMX_INFO_C));
         std::printf("bias      %s\n", model_info(model, KMX_INFO_BIAS) != 0 ? "yes" : "no");
         std::printf("objective %.10g (kkt violation %.3g, %g iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
                     model_info(model, KMX_INFO_KKT_VIOLATION), model_info(model, KMX_INFO_ITERATIONS));

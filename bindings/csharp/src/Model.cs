@@ -89,8 +89,11 @@ namespace Kmx
         /// <summary>The ridge lambda of kernel ridge regression methods, 0 for SVMs (ModelInfoKey.InfoLambda).</summary>
         public double Lambda => Info(ModelInfoKey.InfoLambda);
 
-        /// <summary>The cost C of SVM methods, 0 for kernel ridge regression (ModelInfoKey.InfoC).</summary>
+        /// <summary>The cost C of SVM methods, 0 for kernel ridge regression and one-class (ModelInfoKey.InfoC).</summary>
         public double C => Info(ModelInfoKey.InfoC);
+
+        /// <summary>The nu of a one-class SVM (SolverMethod.OneClass), 0 for other methods (ModelInfoKey.InfoNu).</summary>
+        public double Nu => Info(ModelInfoKey.InfoNu);
 
         /// <summary>The class labels in increasing order, empty for regression (kmx_model_classes).</summary>
         public double[] ClassLabels()

@@ -177,7 +177,7 @@ TEST(Params, TableDescribesEveryParameterOnce) {
         ASSERT_EQ(kmx_param_bounds(&lower, &upper, &flags, p), KMX_OK);
         ASSERT_EQ(kmx_param_owners(&owners, p), KMX_OK);
         EXPECT_NE(owners, 0) << name;
-        for (int m = KMX_METHOD_SVM; m <= KMX_METHOD_SVR; ++m) {
+        for (int m = KMX_METHOD_SVM; m <= KMX_METHOD_ONE_CLASS; ++m) {
             ASSERT_EQ(kmx_param_used_by(&used, p, kmx_method(m)), KMX_OK);
             used_by_some |= used;
         }

@@ -63,7 +63,7 @@ TEST(ModelErrors, NonPositiveCIsRejectedByName) {
     EXPECT_EQ(kmx_solver_create_from_string(&bad, "method=svm C=-3"), KMX_E_INVALID_ARGUMENT);
     EXPECT_TRUE(mentions("C")) << kmx_last_error();
     EXPECT_EQ(bad, nullptr);
-    EXPECT_EQ(kmx_solver_create(&bad, kmx_method(KMX_METHOD_SVR + 1)), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_solver_create(&bad, kmx_method(KMX_METHOD_ONE_CLASS + 1)), KMX_E_INVALID_ARGUMENT);
 }
 
 TEST(ModelErrors, SolverDefaultsComeFromTheParameterTable) {

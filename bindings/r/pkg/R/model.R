@@ -63,7 +63,8 @@
 # e1071 does: factors become indicator columns) or from x, y and weights;
 # rows with missing values go as `na.action` says. `terms` and `xlevels`
 # let predict() build the same columns from new data.
-.training_data <- function(x, y, weights, caller, data = NULL, na.action = stats::na.omit) {
+.training_data <- function(x, y, weights, caller, data = NULL, na.action = stats::na.omit,
+                           need_labels = TRUE) {
   if (inherits(x, "kmx_dataset")) {
     if (!is.null(y) || !is.null(weights))
       stop("kmx: a kmx_dataset brings its own labels and weights", call. = FALSE)
@@ -82,10 +83,12 @@
     x <- stats::model.matrix(terms, frame)
     terms <- stats::delete.response(terms)
   } else {
-    if (is.null(y)) stop(sprintf("kmx: %s() needs labels 'y'", caller), call. = FALSE)
-    kept <- .complete_rows(.as_numeric_matrix(x), y, weights, na.action)
+    unlabelled <- is.null(y) && !need_labels  # one-class: rows alone
+    if (is.null(y) && !unlabelled) stop(sprintf("kmx: %s() needs labels 'y'", caller), call. = FALSE)
+    x <- .as_numeric_matrix(x)
+    kept <- .complete_rows(x, if (unlabelled) numeric(nrow(x)) else y, weights, na.action)
     x <- kept$x
-    y <- kept$y
+    y <- if (unlabelled) NULL else kept$y
     weights <- kept$weights
   }
   if (is.logical(y)) y <- factor(y)
@@ -121,17 +124,19 @@
 }
 
 # Without a method, as e1071: a numeric response (no factor levels) trains
-# epsilon-SVR, anything else a classifier by DC-SVM.
+# epsilon-SVR, anything else a classifier by DC-SVM. method = "one_class"
+# (nu = ...) learns from x alone: y may be NULL (labels are ignored).
 kmx_svm <- function(x, y = NULL, method = NULL,
                     kernel = "rbf", C = NULL, gamma = NULL, coef0 = NULL, degree = NULL, epsilon = NULL, ...,
                     class_weights = NULL, weights = NULL, ctx = NULL, data = NULL,
                     na.action = stats::na.omit, fitted = TRUE) {
   call <- match.call()
-  training <- .training_data(x, y, weights, "kmx_svm", data, na.action)
+  training <- .training_data(x, y, weights, "kmx_svm", data, na.action,
+                             need_labels = !identical(method, "one_class"))
   data <- training$data
   if (training$made) on.exit(kmx_free(data)) # the model does not depend on it
   if (is.null(method)) method <- if (training$made && is.null(data$levels)) "svr" else "dcsvm"
-  method <- match.arg(method, .methods_using("C"))
+  method <- match.arg(method, c(.methods_using("C"), .methods_using("nu")))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
   solver <- do.call(kmx_solver, c(list(method), .given(C = C, epsilon_svr = epsilon), list(...)))
   if (length(class_weights)) {
@@ -161,7 +166,7 @@ kmx_krr <- function(x, y = NULL, method = "falkon",
 # What kmx_model_info() reports, in kmx_model_info_key order.
 .info_keys <- c("method", "classes", "columns", "support_vectors", "decision_values", "objective",
                 "kkt_violation", "iterations", "train_seconds", "bias", "multiclass", "task",
-                "lambda", "C")
+                "lambda", "C", "nu")
 
 kmx_model_info <- function(model, key = NULL) {
   ptr <- .ptr(model, "kmx_model")

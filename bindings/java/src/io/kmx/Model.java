@@ -118,9 +118,14 @@ public final class Model extends NativeResource {
         return info(ModelInfoKey.INFO_LAMBDA);
     }
 
-    /** The cost C of an SVM method (0 for kernel ridge regression methods). */
+    /** The cost C of an SVM method (0 for kernel ridge regression methods and one_class). */
     public double cost() {
         return info(ModelInfoKey.INFO_C);
+    }
+
+    /** The nu of a one-class SVM (Method.ONE_CLASS; 0 for every other method). */
+    public double nu() {
+        return info(ModelInfoKey.INFO_NU);
     }
 
     /**

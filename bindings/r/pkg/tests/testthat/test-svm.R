@@ -206,3 +206,46 @@ test_that("bad input to training and prediction is a kmx_error", {
   expect_error(kmx_svm(d$x, d$y, kernel = kmx_kernel("rbf"), gamma = 1), "kmx_kernel")
   expect_error(kmx_train(kmx_solver(), kmx_kernel("rbf"), d$x), "expected a kmx_dataset")
 })
+
+test_that("kmx_svm(method = \"one_class\") learns from x alone and agrees with LIBSVM's svm-train -s 2", {
+  set.seed(7)
+  x <- matrix(rnorm(400), 200, 2)
+  fresh <- rbind(matrix(rnorm(100), 50, 2), matrix(c(6, 6, -6, 6), 2, 2, byrow = TRUE))
+  fit <- kmx_svm(x, method = "one_class", nu = 0.1, gamma = 0.5)
+  expect_identical(summary(fit)$method, "one_class")
+  expect_equal(kmx_model_info(fit, "nu"), 0.1)
+  expect_equal(kmx_model_info(fit, "C"), 0)
+  expect_equal(as.numeric(kmx_model_classes(fit)), c(-1, 1))
+  f <- predict(fit, fresh, type = "decision")[, 1]
+  labels <- predict(fit, fresh)
+  expect_equal(as.numeric(labels), ifelse(f > 0, 1, -1))
+  expect_equal(as.numeric(labels[51:52]), c(-1, -1)) # far from every row: outliers
+  expect_lte(sum(fit$fitted < 0), 0.1 * 200 + 1)     # nu bounds the training rows outside
+  expect_error(kmx_svm(x, method = "one_class", nu = 1.5), "nu")
+  expect_error(kmx_svm(x, method = "one_class", nu = 0), "nu")
+  svm_train <- Sys.which("svm-train")
+  skip_if(!nzchar(svm_train), "svm-train (LIBSVM) is not installed")
+  # LIBSVM's model on the same rows (6 significant digits, as both read them).
+  x <- signif(x, 6)
+  fit <- kmx_svm(x, method = "one_class", nu = 0.1, gamma = 0.5)
+  dir <- tempfile()
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  train <- file.path(dir, "train.libsvm")
+  writeLines(sprintf("1 1:%.6g 2:%.6g", x[, 1], x[, 2]), train)
+  model <- file.path(dir, "train.model")
+  log <- system2(svm_train, c("-s", "2", "-n", "0.1", "-g", "0.5", "-e", "0.001", train, model), stdout = TRUE)
+  lines <- readLines(model)
+  rho <- as.numeric(sub("rho ", "", grep("^rho ", lines, value = TRUE)))
+  sv <- lines[(match("SV", lines) + 1L):length(lines)]
+  fields <- strsplit(sv, " ")
+  coef <- vapply(fields, function(f) as.numeric(f[1L]), 0)
+  points <- t(vapply(fields, function(f) as.numeric(sub("^[0-9]+:", "", f[2:3])), c(0, 0)))
+  expected <- vapply(seq_len(nrow(fresh)), function(i) {
+    sum(coef * exp(-0.5 * rowSums((points - matrix(fresh[i, ], nrow(points), 2, byrow = TRUE))^2))) - rho
+  }, 0)
+  # Both stop at a largest KKT violation of 1e-3, on the scale of rho and of
+  # the decision values: each within 1e-3 of the exact one.
+  expect_lt(max(abs(predict(fit, fresh, type = "decision")[, 1] - expected)), 2e-3)
+  expect_lte(abs(kmx_model_info(fit, "support_vectors") - length(sv)), 2)
+})
