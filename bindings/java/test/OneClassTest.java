@@ -63,7 +63,7 @@ public class OneClassTest {
                 Dataset train = Dataset.create(x, 2, null);
                 Dataset test = Dataset.create(fresh, 2, null);
                 Solver solver = Solver.create(Method.ONE_CLASS)) {
-            assertEquals(0.5, solver.getParam(Param.NU), 0); // LIBSVM's default
+            assertEquals(0.5, solver.param(Param.NU), 0); // LIBSVM's default
             solver.setParam(Param.NU, NU);
             assertThrows(KmxException.class, () -> solver.setParam(Param.NU, 1.5));
             try (Model model = solver.train(ctx, rbf, train)) {
