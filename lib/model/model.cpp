@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 
+#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -46,6 +47,12 @@ int64_t largest_cluster(const Model &model) {
 int64_t kernel_columns(const Model &model) {
     return std::max<int64_t>(model.early() ? largest_cluster(model) : model.support_vectors, 1);
 }
+
+// The columns a block's rows are widened to: the model's d when a kernel is
+// evaluated on them, none for a model without stored points (its values are
+// its biases). A model's d is bounded by its points' bytes only when it has
+// points: a file declaring millions of columns and no points costs nothing.
+int64_t widened_columns(const Model &model) { return model.support_vectors > 0 || model.early() ? model.d : 0; }
 
 // Scratch of the input-space routing of a block of rows (MEKA models).
 size_t routing_workspace_bytes(const Model &model, int64_t rows, int threads) {
@@ -89,11 +96,12 @@ WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows, 
     const int64_t columns = kernel_columns(model), local_sv = model.early() ? columns : 0;
     const int64_t local_rows = model.early() ? rows : 0;
     WorkspacePlan plan;
-    plan.add<double>(size_t(rows * data.d)).add<double>(size_t(rows * model.d));
+    const int64_t widened = widened_columns(model), raw = widened > 0 ? data.d : 0;
+    plan.add<double>(size_t(rows * raw)).add<double>(size_t(rows * widened));
     plan.add<double>(size_t(rows * columns)).add<double>(size_t(rows * model.decision_values()));
     plan.add<int32_t>(size_t(rows)).add<int64_t>(size_t(rows));
     plan.add<double>(size_t(local_rows * model.d)).add<double>(size_t(local_sv * model.d));
-    plan.add_bytes(std::max({kernel_block_workspace_bytes(model.kernel, rows, columns, model.d),
+    plan.add_bytes(std::max({kernel_block_workspace_bytes(model.kernel, rows, columns, widened),
                              routing_workspace_bytes(model, rows, threads), partition_bytes}));
     return plan;
 }
@@ -101,9 +109,10 @@ WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows, 
 BlockBuffers carve(Arena &arena, const Model &model, const Dataset &data, int64_t rows) {
     const int64_t columns = kernel_columns(model), local_sv = model.early() ? columns : 0;
     const int64_t local_rows = model.early() ? rows : 0;
+    const int64_t widened = widened_columns(model), raw = widened > 0 ? data.d : 0;
     BlockBuffers b;
-    b.raw = arena.alloc<double>(size_t(rows * data.d));
-    b.x = arena.alloc<double>(size_t(rows * model.d));
+    b.raw = arena.alloc<double>(size_t(rows * raw));
+    b.x = arena.alloc<double>(size_t(rows * widened));
     b.kernel = arena.alloc<double>(size_t(rows * columns));
     b.values = arena.alloc<double>(size_t(rows * model.decision_values()));
     b.cluster_of = arena.alloc<int32_t>(size_t(rows));
@@ -223,10 +232,11 @@ PredictionBlock prediction_block(const Context &ctx, const Model &model, const D
     const size_t one_row = bytes(1);
     if (one_row > left)
         fail(KMX_E_OUT_OF_MEMORY,
-             "prediction needs %zu bytes for a block of one row (%lld kernel values, %lld decision values) but the "
-             "memory budget allows %zu (memory_budget=%zu, %zu already reserved)",
-             one_row, (long long)kernel_columns(model), (long long)model.decision_values(), left, ctx.memory_budget,
-             ctx.reserved_bytes());
+             "prediction needs %s for a block of one row (%lld kernel values, %lld decision values) but the "
+             "memory budget allows %s (memory_budget = %s, %s already reserved)",
+             bytes_text(double(one_row)).text, (long long)kernel_columns(model), (long long)model.decision_values(),
+             bytes_text(double(left)).text, bytes_text(double(ctx.memory_budget)).text,
+             bytes_text(double(ctx.reserved_bytes())).text);
     int64_t fits = 1, over = block.rows;  // bytes(fits) <= left < bytes(over)
     while (over - fits > 1) {
         const int64_t middle = fits + (over - fits) / 2;
@@ -252,7 +262,7 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
     for (int64_t block = 0; block < blocks; ++block) {
         ctx.progress(double(block) / double(blocks), "predicting");
         const int64_t begin = block * rows, end = std::min(data.n, begin + rows);
-        load_rows(data, begin, end, model.d, b);
+        if (widened_columns(model) > 0) load_rows(data, begin, end, model.d, b);
         if (!model.early() && model.support_vectors > 0)
             kernel_block(model.kernel, b.x, end - begin, model.d, model.points.data(), model.support_vectors, model.d,
                          model.d, b.kernel, model.support_vectors, arena, ctx.threads);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -305,6 +306,46 @@ TEST_F(SmallModels, ClassNamesThatDoNotFitTheClassesAreAFormatError) {
               std::string::npos)
         << kmx_last_error();
     EXPECT_EQ(loaded, nullptr);
+    kmx_model_free(model);
+}
+
+// A model without stored points (an SVR whose tube holds every row) may
+// declare any column count: a crafted one declaring 5 million columns must not
+// make prediction widen each row to them (issue 21: 1.57 GB, 11 s). Its values
+// are its bias, computed with no row workspace.
+TEST_F(SmallModels, AModelWithoutPointsDeclaringMillionsOfColumnsPredictsWithoutWideningRows) {
+    kmx_model *model = train("method=svr C=1 epsilon_svr=100", kernel, data);  // labels are 1..26: all inside
+    ASSERT_NE(model, nullptr);
+    double support_vectors = -1;
+    ASSERT_EQ(kmx_model_info(&support_vectors, model, KMX_INFO_SUPPORT_VECTORS), KMX_OK);
+    ASSERT_EQ(support_vectors, 0);
+    std::vector<unsigned char> bytes = saved_bytes(model);
+    const size_t meta = size_t(get_le(bytes, 16 + 8, 8));  // section 1's offset
+    const size_t d_at = meta + 4 * 4 + 8 * 2 + 4;          // after method..kernel, gamma, coef0, degree
+    ASSERT_EQ(get_le(bytes, d_at, 8), uint64_t(rows.d));
+    for (int i = 0; i < 8; ++i) bytes[d_at + size_t(i)] = static_cast<unsigned char>(uint64_t(5000000) >> (8 * i));
+    refresh_checksums(bytes, table_end(bytes));
+    kmx_model *wide = nullptr;
+    ASSERT_EQ(kmx_model_load_from_buffer(&wide, bytes.data(), int64_t(bytes.size())), KMX_OK) << kmx_last_error();
+    double columns = 0;
+    ASSERT_EQ(kmx_model_info(&columns, wide, KMX_INFO_COLUMNS), KMX_OK);
+    EXPECT_EQ(columns, 5e6);
+    const char text[] = "3 1:0.5 7:1\n4 2:0.25\n";
+    kmx_context *ctx = nullptr;
+    ASSERT_EQ(kmx_context_create(&ctx), KMX_OK);
+    kmx_dataset *narrow = nullptr;
+    ASSERT_EQ(kmx_dataset_parse(&narrow, ctx, text, int64_t(sizeof text - 1), KMX_FORMAT_LIBSVM, "narrow"), KMX_OK);
+    std::vector<double> expected(2), predicted(2, NAN);
+    ASSERT_EQ(kmx_model_predict(expected.data(), 2, nullptr, model, narrow), KMX_OK) << kmx_last_error();
+    ASSERT_EQ(kmx_model_predict(predicted.data(), 2, ctx, wide, narrow), KMX_OK) << kmx_last_error();
+    EXPECT_EQ(predicted, expected);
+    EXPECT_EQ(predicted[0], predicted[1]);  // the bias, for every row
+    int64_t peak = 0;
+    ASSERT_EQ(kmx_context_peak_bytes(&peak, ctx), KMX_OK);
+    EXPECT_LT(peak, 1 << 20) << "rows widened to the declared columns";  // 5e6 columns: 40 MB a row
+    kmx_dataset_free(narrow);
+    kmx_context_free(ctx);
+    kmx_model_free(wide);
     kmx_model_free(model);
 }
 

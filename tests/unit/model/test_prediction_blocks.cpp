@@ -12,6 +12,7 @@
 
 #include "../common/blobs.h"
 #include "capi/handles.h"
+#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -120,7 +121,8 @@ TEST_F(ManyClasses, BlocksSizedFromTheBudgetPredictTheSameBits) {
             EXPECT_EQ(e.status(), KMX_E_OUT_OF_MEMORY);
             message = e.what();
         }
-        EXPECT_NE(message.find("prediction needs " + std::to_string(one) + " bytes for a block of one row"),
+        EXPECT_NE(message.find(std::string("prediction needs ") + kmx::bytes_text(double(one)).text +
+                               " for a block of one row"),
                   std::string::npos)
             << message;
         EXPECT_NE(message.find(std::to_string(stride) + " decision values"), std::string::npos) << message;
