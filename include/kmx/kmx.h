@@ -408,6 +408,7 @@ typedef enum kmx_model_info_key {
     KMX_INFO_LAMBDA = 12,            /* KRR methods: the ridge lambda; SVM methods and nystrom_tron: 0 */
     KMX_INFO_C = 13,                 /* SVM methods, svr and nystrom_tron: the cost C; KRR methods, one_class: 0 */
     KMX_INFO_NU = 14,                /* one_class: nu; every other method: 0 */
+    KMX_INFO_MEMORY_BYTES = 15,      /* bytes the loaded model holds in memory (a model of many machines: ~3x its file) */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 

@@ -40,6 +40,8 @@ double info_value(const Model &m, kmx_model_info_key key) {
             return m.lambda;
         case KMX_INFO_C:
             return m.C;
+        case KMX_INFO_MEMORY_BYTES:
+            return double(m.memory_bytes());
         case KMX_INFO_NU:
             return m.nu;
         default:

@@ -289,6 +289,28 @@ bool Model::early() const {
     return false;
 }
 
+namespace {
+template <class T>
+size_t vector_bytes(const std::vector<T> &v) {
+    return v.size() * sizeof(T);
+}
+
+size_t machine_bytes(const BinaryMachine &m) {
+    const KernelPartition &p = m.local.partition;
+    return sizeof m + vector_bytes(m.sv) + vector_bytes(m.coef) + vector_bytes(p.sample_rows) +
+           vector_bytes(p.sample_cluster) + vector_bytes(p.cluster_self) + vector_bytes(p.cluster_size) +
+           vector_bytes(m.local.cluster_begin) + vector_bytes(m.local.cluster_bias);
+}
+}  // namespace
+
+size_t Model::memory_bytes() const {
+    size_t bytes = sizeof *this + vector_bytes(classes) + vector_bytes(points) + vector_bytes(route_centers) +
+                   vector_bytes(machines) - machines.size() * sizeof(BinaryMachine);
+    for (const std::string &name : class_names) bytes += sizeof name + name.size();
+    for (const BinaryMachine &machine : machines) bytes += machine_bytes(machine);
+    return bytes;
+}
+
 const char *class_names_problem(const std::vector<std::string> &names, size_t classes) {
     if (names.size() != classes) return "one name per class is needed";
     for (const std::string &name : names) {

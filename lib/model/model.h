@@ -97,6 +97,9 @@ struct Model {
     bool svr() const { return method == KMX_METHOD_SVR; }
     bool one_class() const { return method == KMX_METHOD_ONE_CLASS; }
     bool early() const;  // true if the machines predict through partitions (all or none do)
+    // Bytes the model holds in memory (its arrays and each
+    // machine's own size): a many-machine model holds ~3x its file's bytes.
+    size_t memory_bytes() const;
 };
 
 // Why `names` cannot name `classes` classes (nullptr if they can): one per

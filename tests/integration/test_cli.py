@@ -403,6 +403,13 @@ class TrainPredict(LetterFiles):
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("method    svm", out.stdout)
         self.assertIn("classes   2: -1 1", out.stdout)
+        # The model's bytes in memory and its file's, in units people read.
+        size_kb = os.path.getsize(model) / 1024
+        self.assertRegex(out.stdout, r"\nmemory    \d+\.\d (KB|MB) loaded \(file %.1f KB\)\n" % size_kb)
+        out = run("predict", "--memory", "64K", model, self.test)  # the model read needs twice its file
+        self.assertEqual(out.returncode, 1, out.stderr)
+        self.assertIn("reading the model needs %.1f KB but the memory budget is 64.0 KB (--memory)" % (2 * size_kb),
+                      out.stderr)
 
     def test_class_names_in_a_model_file(self):
         """A model whose file carries class names (format version 3, as R and Java save them; written here from
@@ -624,7 +631,7 @@ class KernelRidge(LetterFiles):
                           "--sample-rows", "2000", self.train)
                 self.assertEqual(out.returncode, 0, out.stderr)
                 last = out.stdout.splitlines()[-1]
-                self.assertRegex(last, r"^relative error = \S+ memory = \d+ bytes time = \S+s$")
+                self.assertRegex(last, r"^relative error = \S+ memory = \d+\.\d (KB|MB) \(\d+ bytes\) time = \S+s$")
                 errors[method] = float(last.split()[3])
                 self.assertTrue(0 <= errors[method] < 1, last)
         out = run("approx", "-s", "meka", "--clusters", "5000", self.train)

@@ -395,15 +395,26 @@ long long file_bytes(const char *path) {
     return stat(path, &info) == 0 ? (long long)info.st_size : -1;
 }
 
+std::string readable_bytes(double bytes) {
+    char text[32];
+    if (bytes >= kUnlimitedMemory) return "no limit";
+    if (bytes < 1024) {
+        std::snprintf(text, sizeof text, "%.0f bytes", bytes);
+    } else {
+        const char *units[] = {"KB", "MB", "GB", "TB"};
+        int unit = 0;
+        for (bytes /= 1024; bytes >= 1024 && unit < 3; ++unit) bytes /= 1024;
+        std::snprintf(text, sizeof text, unit >= 2 ? "%.2f %s" : "%.1f %s", bytes, units[unit]);
+    }
+    return text;
+}
+
 void hold_in_budget(kmx_context *ctx, double bytes, const char *what) {
     double budget = 0;
     check(kmx_context_get_param(&budget, ctx, KMX_PARAM_MEMORY_BUDGET));
-    if (bytes > budget) {
-        char text[300];
-        std::snprintf(text, sizeof text, "%s needs %.0f bytes but the memory budget is %.0f (--memory)", what, bytes,
-                      budget);
-        throw CommandError{text};
-    }
+    if (bytes > budget)
+        throw CommandError{std::string(what) + " needs " + readable_bytes(bytes) + " but the memory budget is " +
+                           readable_bytes(budget) + " (--memory)"};
     check(kmx_context_set_param(ctx, KMX_PARAM_MEMORY_BUDGET, std::max(budget - bytes, 65536.0)));
 }
 

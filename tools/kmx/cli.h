@@ -123,6 +123,8 @@ long long file_bytes(const char *path);
 // out of ctx's memory budget, so that the library's calls get what is left and
 // the process stays within --memory; fails before work if they do not fit.
 void hold_in_budget(kmx_context *ctx, double bytes, const char *what);
+// "812 bytes", "64.0 KB", "466.2 MB", "3.21 GB", "no limit" (2^53), as the library's messages say them.
+std::string readable_bytes(double bytes);
 // Gives bytes taken by hold_in_budget back (the command freed them).
 void return_to_budget(kmx_context *ctx, double bytes);
 bool is_predictor_file(const char *path);

@@ -59,7 +59,8 @@ int run_approx(int argc, char **argv) {
     const std::string method_name = args.get("--method", cli_spelling(kmx_param_value_name(KMX_PARAM_APPROX, method)));
     std::printf("approximated %s: n=%lld rank=%lld (error on %lld rows)\n", method_name.c_str(), (long long)n,
                 (long long)rank, sample_rows < n ? sample_rows : (long long)n);
-    std::printf("relative error = %.6g memory = %lld bytes time = %.3fs\n", error, (long long)bytes, seconds);
+    std::printf("relative error = %.6g memory = %s (%lld bytes) time = %.3fs\n", error,
+                readable_bytes(double(bytes)).c_str(), (long long)bytes, seconds);
     return 0;
 }
 

@@ -72,6 +72,8 @@ int describe_model(const char *path) {
                     model_info(model, KMX_INFO_KKT_VIOLATION), model_info(model, KMX_INFO_ITERATIONS));
     }
     std::printf("trained   in %.3f s\n", model_info(model, KMX_INFO_TRAIN_SECONDS));
+    std::printf("memory    %s loaded (file %s)\n", readable_bytes(model_info(model, KMX_INFO_MEMORY_BYTES)).c_str(),
+                readable_bytes(double(file_bytes(path))).c_str());
     return 0;
 }
 

@@ -349,6 +349,25 @@ TEST_F(SmallModels, AModelWithoutPointsDeclaringMillionsOfColumnsPredictsWithout
     kmx_model_free(model);
 }
 
+// KMX_INFO_MEMORY_BYTES: at least the points, support-vector indices and
+// coefficients a loaded model must hold, and not far above them.
+TEST_F(SmallModels, MemoryBytesCoverWhatTheModelHolds) {
+    for (kmx_model *model : models()) {
+        ASSERT_NE(model, nullptr);
+        double memory = 0, support_vectors = 0, columns = 0, machines = 0;
+        ASSERT_EQ(kmx_model_info(&memory, model, KMX_INFO_MEMORY_BYTES), KMX_OK);
+        ASSERT_EQ(kmx_model_info(&support_vectors, model, KMX_INFO_SUPPORT_VECTORS), KMX_OK);
+        ASSERT_EQ(kmx_model_info(&columns, model, KMX_INFO_COLUMNS), KMX_OK);
+        ASSERT_EQ(kmx_model_info(&machines, model, KMX_INFO_DECISION_VALUES), KMX_OK);
+        const std::vector<unsigned char> bytes = saved_bytes(model);
+        const double points = double(get_le(bytes, 16 + 24 * 2 + 16, 8));  // the points section's length
+        EXPECT_GE(memory, points) << "the points alone";
+        EXPECT_GE(memory, support_vectors * columns * 8);
+        EXPECT_LE(memory, 2.0 * double(bytes.size()) + machines * 256 + 4096) << bytes.size() << " bytes saved";
+        kmx_model_free(model);
+    }
+}
+
 // kmx_model_load of a file this process may not read: an I/O error naming the
 // reason, true when it was.
 bool load_is_permission_error(const std::string &path) {
