@@ -288,33 +288,39 @@ bool kernel_uses(kmx_kernel_type kernel, kmx_param param) {
 }
 }  // namespace
 
+namespace {
+// The kmx_method -s names (default dcsvm), or -1 for a name that is none.
+int chosen_method(const ParsedArgs &args) {
+    return enum_value(KMX_PARAM_METHOD, args.get("--solver", method_name(param_default(KMX_PARAM_METHOD))));
+}
+
+// "option -p/--epsilon-svr does not apply to -s dcsvm; it applies to -s svr"
+UsageError not_applying(const std::string &option, int method, kmx_param param) {
+    return UsageError{"option " + option + " does not apply to -s " + method_name(method) + "; it applies to -s " +
+                      methods_using(param)};
+}
+}  // namespace
+
 bool method_uses(const ParsedArgs &args, kmx_param param) {
-    const int method = enum_value(KMX_PARAM_METHOD, args.get("--solver", method_name(param_default(KMX_PARAM_METHOD))));
+    const int method = chosen_method(args);
     int used = 1;
     if (method >= 0) check(kmx_param_used_by(&used, param, kmx_method(method)));
     return used != 0;
 }
 
 void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &specs) {
-    const std::string method_text = args.get("--solver", method_name(param_default(KMX_PARAM_METHOD)));
-    const int method = enum_value(KMX_PARAM_METHOD, method_text);
+    const int method = chosen_method(args);
     if (method < 0) return;  // param_string names the mistake
     for (const OptionSpec &spec : specs) {
         int64_t owners = 0;
         if (!spec.param || spec.param == KMX_PARAM_METHOD || !args.has(spec.long_name)) continue;
         check(kmx_param_owners(&owners, spec.param));
-        int used = 1;
-        if (owners & KMX_PARAM_OWNER_SOLVER) check(kmx_param_used_by(&used, spec.param, kmx_method(method)));
-        if (!used)
-            throw UsageError{"option " + option_names(spec) + " does not apply to -s " + method_name(method) +
-                             "; it applies to -s " + methods_using(spec.param)};
+        if ((owners & KMX_PARAM_OWNER_SOLVER) && !method_uses(args, spec.param))
+            throw not_applying(option_names(spec), method, spec.param);
     }
-    int multiclass = 0;
-    check(kmx_param_used_by(&multiclass, KMX_PARAM_MULTICLASS, kmx_method(method)));
     for (const char *flag : {"--ovr", "--ovo"})
-        if (args.has(flag) && !multiclass)
-            throw UsageError{std::string("option ") + flag + " does not apply to -s " + method_name(method) +
-                             "; it applies to -s " + methods_using(KMX_PARAM_MULTICLASS)};
+        if (args.has(flag) && !method_uses(args, KMX_PARAM_MULTICLASS))
+            throw not_applying(flag, method, KMX_PARAM_MULTICLASS);
 }
 
 std::string param_help(kmx_param param) {
