@@ -83,8 +83,7 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_BIAS, "bias", 0, 2, KMX_BOUND_ENUM, KMX_BIAS_AUTO, kBiasNames, kOwnerSolver, kSvmMethods | kSvr,
      "bias term; auto = with a bias for svm and svr, without for dcsvm, dcsvm_early and bka"},
     {KMX_PARAM_SHRINKING, "shrinking", 0, 1, KMX_BOUND_INTEGER, 1, nullptr, kOwnerSolver,
-     kSvmMethods | kSvr | kOneClass,
-     "1 = shrink the active set, as LIBSVM's -h 1"},
+     kSvmMethods | kSvr | kOneClass, "1 = shrink the active set, as LIBSVM's -h 1"},
     {KMX_PARAM_CACHE_SIZE, "cache_size", 0, kMaxExact, KMX_BOUND_INTEGER, 0, nullptr, kOwnerSolver,
      kSvmMethods | kSvr | kOneClass | bit(KMX_METHOD_FALKON) | kTron,
      "kernel cache bytes; 0 = auto: the SVMs take what the budget leaves after the workspace (all of Q at most), "

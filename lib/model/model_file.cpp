@@ -33,9 +33,13 @@ constexpr uint32_t kSectionCount = 6;  // version 3; version 2 has the first fiv
 constexpr uint32_t kOldestFormatVersion = 2;
 constexpr size_t kHeaderBytes = 16;
 constexpr size_t kTableEntryBytes = 24;
-const char *const kSectionNames[] = {
-    "", "meta section", "classes section", "points section", "machines section", "routes section",
-    "class names section"};
+const char *const kSectionNames[] = {"",
+                                     "meta section",
+                                     "classes section",
+                                     "points section",
+                                     "machines section",
+                                     "routes section",
+                                     "class names section"};
 
 uint32_t section_count(uint32_t version) { return version == kOldestFormatVersion ? 5 : kSectionCount; }
 
@@ -188,8 +192,8 @@ struct Counts {
 Counts read_meta(ByteReader &r, Model &m) {
     const uint32_t method = r.u32(), multiclass = r.u32(), bias = r.u32(), kernel = r.u32();
     require_format(
-        method <= KMX_METHOD_ONE_CLASS && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID, r,
-        "bad method, multiclass, bias or kernel code");
+        method <= KMX_METHOD_ONE_CLASS && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID,
+        r, "bad method, multiclass, bias or kernel code");
     m.method = kmx_method(method);
     m.multiclass = kmx_multiclass(multiclass);
     m.has_bias = bias == 1;
@@ -206,12 +210,11 @@ Counts read_meta(ByteReader &r, Model &m) {
     const uint64_t sv = r.u64();
     c.machines = r.u64();
     require_format(d >= 1 && d <= (uint64_t(1) << 31), r, "bad column count");
-    require_format(
-        (m.svr()         ? c.classes == 0
-         : m.one_class() ? c.classes == 2
-                         : c.classes >= 2 || (m.krr() && c.classes == 0)) &&
-            c.classes <= (uint64_t(1) << 31),
-        r, "bad class count");
+    require_format((m.svr()         ? c.classes == 0
+                    : m.one_class() ? c.classes == 2
+                                    : c.classes >= 2 || (m.krr() && c.classes == 0)) &&
+                       c.classes <= (uint64_t(1) << 31),
+                   r, "bad class count");
     require_format(sv <= c.points, r, "more support vectors than points");
     m.d = int64_t(d);
     m.support_vectors = int64_t(sv);

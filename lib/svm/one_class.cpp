@@ -143,7 +143,8 @@ Model train_one_class_model(Context &ctx, const TrainOptions &options, const Ker
     const auto start = std::chrono::steady_clock::now();
     check_nu(options.nu);
     if (!options.class_weights.empty())
-        fail(KMX_E_INVALID_ARGUMENT, "one_class has no classes to weigh (labels are ignored): class weights do not apply");
+        fail(KMX_E_INVALID_ARGUMENT,
+             "one_class has no classes to weigh (labels are ignored): class weights do not apply");
     rows_with_weight(data);
     Model model = untrained_one_class_model(options, kernel, data);
     const int64_t variables = data.n, d = data.d;

@@ -779,7 +779,8 @@ SvmSolution solve_svm_dual(Context &ctx, Arena &arena, const SvmProblem &problem
     if (needed > free)
         fail(KMX_E_OUT_OF_MEMORY,
              "SVM dual solver needs %s (n = %lld, d = %lld, %lld cache columns) but its workspace allows %s",
-             bytes_text(double(needed)).text, (long long)n, (long long)d, (long long)slots, bytes_text(double(free)).text);
+             bytes_text(double(needed)).text, (long long)n, (long long)d, (long long)slots,
+             bytes_text(double(free)).text);
     ArenaScope scope(arena);
     SvmQMatrix q(arena, problem, slots, options.threads > 0 ? options.threads : ctx.threads);
     DualSolver solver(ctx, arena, q, problem, options);

@@ -250,13 +250,12 @@ std::string allowed_range(kmx_param param) {
 void check_option_value(const OptionSpec &spec, const std::string &text, const std::string &value) {
     if (kmx_param_value_name(spec.param, 0)) {  // named values
         if (enum_value(spec.param, value) >= 0) return;
-        throw UsageError{"option " + option_names(spec) + ": '" + text + "' is not one of " +
-                         value_list(spec.param)};
+        throw UsageError{"option " + option_names(spec) + ": '" + text + "' is not one of " + value_list(spec.param)};
     }
     const double number = to_double(value, option_names(spec).c_str());
     if (kmx_param_check(spec.param, number) != KMX_OK)
-        throw UsageError{"option " + option_names(spec) + ": " + text + " is out of range; allowed: " +
-                         allowed_range(spec.param)};
+        throw UsageError{"option " + option_names(spec) + ": " + text +
+                         " is out of range; allowed: " + allowed_range(spec.param)};
 }
 
 // The methods (CLI spelling) that use solver parameter `param`: "svm, dcsvm or svr".
@@ -268,8 +267,7 @@ std::string methods_using(kmx_param param) {
         if (used) names.push_back(method_name(m));
     }
     std::string list;
-    for (size_t i = 0; i < names.size(); ++i)
-        list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
     return list;
 }
 
@@ -483,8 +481,8 @@ double to_bytes(const std::string &text, const char *name, double unit) {
 Kernel make_kernel(const ParsedArgs &args, const std::vector<OptionSpec> &specs) {
     if (args.has("--kernel") && args.has("--kernel-type")) throw UsageError{"-k and -t exclude each other"};
     const std::string params = param_string(args, specs, KMX_PARAM_OWNER_KERNEL);
-    const std::string kernel_name = args.has("--kernel-type") ? libsvm_kernel(args.get("--kernel-type", ""))
-                                                              : args.get("--kernel", "rbf");
+    const std::string kernel_name =
+        args.has("--kernel-type") ? libsvm_kernel(args.get("--kernel-type", "")) : args.get("--kernel", "rbf");
     const int kernel = enum_value(KMX_PARAM_KERNEL, kernel_name);
     for (const OptionSpec &spec : kKernelOptions)
         if (args.has(spec.long_name) && !kernel_uses(kmx_kernel_type(kernel), spec.param))

@@ -79,7 +79,7 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
     const Predictor predictor = compact ? make<Predictor>(kmx_predictor_load, model_path) : Predictor();
     const Model model = compact ? Model() : make<Model>(kmx_model_load, model_path);
     return_to_budget(ctx, model_bytes);  // the file's copy is gone
-    if (model) {  // a model of many machines holds more than its file's bytes in memory
+    if (model) {                         // a model of many machines holds more than its file's bytes in memory
         const double held = model_info(model.get(), KMX_INFO_MEMORY_BYTES);
         if (held > model_bytes) hold_in_budget(ctx, held - model_bytes, "the loaded model");
     }

@@ -44,8 +44,10 @@ int describe_model(const char *path) {
         const std::vector<std::string> names = class_names(model);
         std::printf("classes   %g:", classes);
         for (size_t c = 0; c < labels.size(); ++c)
-            std::printf(names.empty() ? " %g" : c + 1 < labels.size() ? " %g (%s)," : " %g (%s)", labels[c],
-                        names.empty() ? "" : names[c].c_str());
+            std::printf(names.empty()           ? " %g"
+                        : c + 1 < labels.size() ? " %g (%s),"
+                                                : " %g (%s)",
+                        labels[c], names.empty() ? "" : names[c].c_str());
         std::printf("\n");
     }
     const double method = model_info(model, KMX_INFO_METHOD);

@@ -247,7 +247,9 @@ TEST(KernelCapi, MemoryBudgetTooSmall) {
     const std::vector<double> a = random_values(size_t(na * d), 7);
     std::vector<double> out(size_t(na * nb));
     EXPECT_EQ(kmx_kernel_block(out.data(), na * nb, ctx.ctx, k.k, a.data(), na, a.data(), nb, d), KMX_E_OUT_OF_MEMORY);
-    EXPECT_TRUE(mentions("kernel block needs ") && mentions(" KB but") && mentions("memory_budget = 64.0 KB") && mentions("allows")) << kmx_last_error();
+    EXPECT_TRUE(mentions("kernel block needs ") && mentions(" KB but") && mentions("memory_budget = 64.0 KB") &&
+                mentions("allows"))
+        << kmx_last_error();
     // A block that fits runs with the same context.
     EXPECT_EQ(kmx_kernel_block(out.data(), na * nb, ctx.ctx, k.k, a.data(), 100, a.data(), nb, d), KMX_OK)
         << kmx_last_error();

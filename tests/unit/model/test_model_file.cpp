@@ -54,7 +54,8 @@ struct SmallModels : ::testing::Test {
     // stored) and a global model whose classes have names (format version 3).
     std::vector<kmx_model *> models() {
         kmx_model *named = train("method=svm C=2", kernel, data);
-        if (named && kmx_model_set_class_names(named, "alpha\nbeta\ngamma") != KMX_OK) ADD_FAILURE() << kmx_last_error();
+        if (named && kmx_model_set_class_names(named, "alpha\nbeta\ngamma") != KMX_OK)
+            ADD_FAILURE() << kmx_last_error();
         return {
             train("method=svm C=4", kernel, data),
             train("method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60", kernel, data),

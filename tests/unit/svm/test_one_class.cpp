@@ -59,7 +59,8 @@ std::vector<double> k_alpha(const Dataset &data, const KernelSpec &kernel, const
     const kmx::BinaryMachine &m = model.machines[0];
     for (int64_t i = 0; i < n; ++i)
         for (size_t j = 0; j < m.coef.size(); ++j)
-            out[size_t(i)] += m.coef[j] * kmx::kernel_eval(kernel, &model.points[size_t(m.sv[j] * d)], &x[size_t(i * d)], d);
+            out[size_t(i)] +=
+                m.coef[j] * kmx::kernel_eval(kernel, &model.points[size_t(m.sv[j] * d)], &x[size_t(i * d)], d);
     return out;
 }
 
@@ -261,7 +262,8 @@ TEST(OneClassErrors, BadNuTooFewRowsAndClassWeightsAreRefused) {
     ASSERT_EQ(kmx_dataset_create(&one, one_row, 1, 2, nullptr, KMX_COPY), KMX_OK);
     kmx_model *model = nullptr;
     EXPECT_EQ(kmx_solver_train(&model, nullptr, solver, kernel, one), KMX_E_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(kmx_last_error()).find("one_class needs at least 2 training rows (of positive weight); the data has 1"),
+    EXPECT_NE(std::string(kmx_last_error())
+                  .find("one_class needs at least 2 training rows (of positive weight); the data has 1"),
               std::string::npos)
         << kmx_last_error();
     EXPECT_EQ(model, nullptr);
@@ -290,8 +292,7 @@ TEST(OneClassErrors, BadNuTooFewRowsAndClassWeightsAreRefused) {
     ASSERT_EQ(kmx_dataset_set_weights(two, two_rows, 2), KMX_OK);
     ASSERT_EQ(kmx_solver_set_class_weight(solver, 1, 2), KMX_OK);
     EXPECT_EQ(kmx_solver_train(&model, nullptr, solver, kernel, two), KMX_E_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(kmx_last_error()).find("class weights do not apply"), std::string::npos)
-        << kmx_last_error();
+    EXPECT_NE(std::string(kmx_last_error()).find("class weights do not apply"), std::string::npos) << kmx_last_error();
     kmx_dataset_free(two);
     kmx_dataset_free(one);
     kmx_kernel_free(kernel);
