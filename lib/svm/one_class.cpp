@@ -149,21 +149,14 @@ Model train_one_class_model(Context &ctx, const TrainOptions &options, const Ker
     Model model = untrained_one_class_model(options, kernel, data);
     const int64_t variables = data.n, d = data.d;
     const size_t arrays = one_class_dual_bytes(data.n);
-    if (arrays + smallest_solver_bytes(variables, d) > ctx.left_bytes())
-        fail(KMX_E_OUT_OF_MEMORY,
-             "one_class needs at least %zu bytes (%lld variables with a two-column kernel cache) but the memory "
-             "budget leaves %zu",
-             arrays + smallest_solver_bytes(variables, d), (long long)variables, ctx.left_bytes());
+    require_dual_fits(ctx, "one_class", arrays, variables, d);
     const size_t cache = svm_cache_bytes(ctx, options, variables, d, arrays);
     Arena arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, d, cache), "training workspace");
     OneClassDual dual = carve_one_class_dual(arena, data, options.nu);
     const SvmSolution solution = solve_svm_dual(ctx, arena, one_class_problem(dual, data, model.kernel),
                                                 one_class_solver_options(options, cache), dual.alpha);
-    model.stats.objective = solution.objective;
-    model.stats.kkt_violation = solution.kkt_violation;
-    model.stats.iterations = solution.iterations;
     collect_support_vectors(ctx, data, dual, model);
-    model.machines[0].bias = solution.bias;
+    record_solution(solution, model);
     ctx.release(arena);
     model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ctx.progress(1.0, "done");

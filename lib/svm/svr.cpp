@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -129,21 +128,14 @@ Model train_svr_model(Context &ctx, const TrainOptions &options, const KernelSpe
     Model model = untrained_svr_model(options, kernel, data);
     const int64_t variables = 2 * data.n, d = data.d;
     const size_t arrays = svr_dual_bytes(data.n);
-    if (arrays + smallest_solver_bytes(variables, d) > ctx.left_bytes())
-        fail(KMX_E_OUT_OF_MEMORY,
-             "svr needs at least %s (%lld variables with a two-column kernel cache) but the memory budget leaves %s",
-             bytes_text(double(arrays + smallest_solver_bytes(variables, d))).text, (long long)variables,
-             bytes_text(double(ctx.left_bytes())).text);
+    require_dual_fits(ctx, "svr", arrays, variables, d);
     const size_t cache = svm_cache_bytes(ctx, options, variables, d, arrays);
     Arena arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, d, cache), "training workspace");
     SvrDual dual = carve_svr_dual(arena, data, options.C, options.epsilon_svr);
     const SvmSolution solution =
         solve_svm_dual(ctx, arena, svr_problem(dual, data, model.kernel), svm_options(options, cache), dual.alpha);
-    model.stats.objective = solution.objective;
-    model.stats.kkt_violation = solution.kkt_violation;
-    model.stats.iterations = solution.iterations;
     collect_support_vectors(ctx, data, dual, model);
-    model.machines[0].bias = solution.bias;
+    record_solution(solution, model);
     ctx.release(arena);
     model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ctx.progress(1.0, "done");
