@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <vector>
 
 #include "core/context.h"
 #include "core/dataset.h"
@@ -19,18 +20,9 @@ void check_nu(double nu) {
     if (!(nu > 0 && nu <= 1)) fail(KMX_E_INVALID_ARGUMENT, "parameter nu = %g must be in (0, 1]", nu);
 }
 
-WorkspacePlan one_class_dual_plan(int64_t n) {
-    const size_t variables = size_t(n);
-    WorkspacePlan plan;
-    plan.add<int64_t>(variables).add<double>(variables).add<double>(variables).add<double>(variables).add<double>(
-        variables);
-    return plan;
-}
-
 // The rows of positive weight, at least 2.
 int64_t rows_with_weight(const Dataset &data) {
-    int64_t m = 0;
-    for (int64_t i = 0; i < data.n; ++i) m += !data.w || data.w[i] > 0;
+    const int64_t m = rows_with_positive_weight(data);
     if (m < 2)
         fail(KMX_E_INVALID_ARGUMENT, "one_class needs at least 2 training rows (of positive weight); the data has %lld",
              (long long)m);
@@ -71,21 +63,13 @@ void collect_support_vectors(Context &ctx, const Dataset &data, const OneClassDu
     BinaryMachine machine;
     machine.positive = 1;
     machine.negative = 0;
+    std::vector<int64_t> point_rows;
     for (int64_t k = 0; k < dual.rows_used; ++k) {
         if (dual.alpha[k] <= 0) continue;
-        machine.sv.push_back(int64_t(machine.sv.size()));
         machine.coef.push_back(dual.alpha[k]);
+        point_rows.push_back(dual.rows[k]);
     }
-    model.support_vectors = model.n_points = int64_t(machine.sv.size());
-    ctx.check_budget(size_t(model.n_points * model.d) * sizeof(double), "the model's support vectors");
-    model.points.resize(size_t(model.n_points * model.d));
-    double *point = model.points.data();
-    for (int64_t k = 0; k < dual.rows_used; ++k) {
-        if (dual.alpha[k] <= 0) continue;
-        data.copy_rows(dual.rows[k], dual.rows[k] + 1, point);
-        point += model.d;
-    }
-    model.machines.push_back(std::move(machine));
+    store_single_machine(ctx, data, point_rows, std::move(machine), model);
 }
 
 Model untrained_one_class_model(const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
@@ -111,32 +95,19 @@ SvmOptions one_class_solver_options(const TrainOptions &options, size_t cache) {
 
 }  // namespace
 
-size_t one_class_dual_bytes(int64_t n) { return one_class_dual_plan(n).bytes(); }
+size_t one_class_dual_bytes(int64_t n) { return dual_arrays_bytes(size_t(n)); }
 
 OneClassDual carve_one_class_dual(Arena &arena, const Dataset &data, double nu) {
     check_nu(nu);
     OneClassDual dual;
     dual.rows_used = rows_with_weight(data);
-    const size_t variables = size_t(dual.rows_used);
-    dual.rows = arena.alloc<int64_t>(variables);
-    dual.y = arena.alloc<double>(variables);
-    dual.upper = arena.alloc<double>(variables);
-    dual.linear = arena.alloc<double>(variables);
-    dual.alpha = arena.alloc<double>(variables);
+    carve_dual_arrays(arena, size_t(dual.rows_used), dual);
     fill_variables(data, nu, dual);
     return dual;
 }
 
 SvmProblem one_class_problem(const OneClassDual &dual, const Dataset &data, const KernelSpec &kernel) {
-    SvmProblem problem;
-    problem.data = &data;
-    problem.rows = dual.rows;
-    problem.n = dual.rows_used;
-    problem.y = dual.y;
-    problem.upper = dual.upper;
-    problem.linear = dual.linear;
-    problem.kernel = kernel;
-    return problem;
+    return dual_problem(dual, dual.rows_used, data, kernel);
 }
 
 Model train_one_class_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {

@@ -22,6 +22,7 @@
 #include "kernel/kernel.h"
 #include "model/model.h"
 #include "model/train_options.h"
+#include "dual_arrays.h"
 #include "svm_dual.h"
 
 namespace kmx {
@@ -31,13 +32,10 @@ class Dataset;
 
 // The dual's arrays over the m rows of positive weight (every row when there
 // are no weights), in row order.
-struct OneClassDual {
-    int64_t rows_used = 0;     // m
-    int64_t *rows = nullptr;   // m dataset rows
-    double *y = nullptr;       // m: +1
-    double *upper = nullptr;   // m: the row's weight (1 without weights)
-    double *linear = nullptr;  // m: 0
-    double *alpha = nullptr;   // m: LIBSVM's feasible start, the solution after the solve
+// y: +1; upper: the row's weight (1 without weights); linear: 0; alpha:
+// LIBSVM's feasible start, the solution after the solve.
+struct OneClassDual : DualArrays {
+    int64_t rows_used = 0;  // m
 };
 
 // Arena bytes of carve_one_class_dual for a dataset of n rows.

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <vector>
 
 #include "core/context.h"
 #include "core/dataset.h"
@@ -17,20 +18,6 @@ namespace {
 void check_epsilon(double epsilon) {
     if (!(epsilon >= 0) || !std::isfinite(epsilon))
         fail(KMX_E_INVALID_ARGUMENT, "parameter epsilon_svr = %g must be finite and >= 0", epsilon);
-}
-
-WorkspacePlan svr_dual_plan(int64_t n) {
-    const size_t variables = 2 * size_t(n);
-    WorkspacePlan plan;
-    plan.add<int64_t>(variables).add<double>(variables).add<double>(variables).add<double>(variables).add<double>(
-        variables);
-    return plan;
-}
-
-int64_t rows_with_weight(const Dataset &data) {
-    int64_t m = 0;
-    for (int64_t i = 0; i < data.n; ++i) m += !data.w || data.w[i] > 0;
-    return m;
 }
 
 // Row k of the m used: variable k is α (y = +1, p = ε − z), variable k + m
@@ -60,22 +47,14 @@ void collect_support_vectors(Context &ctx, const Dataset &data, const SvrDual &d
     BinaryMachine machine;
     machine.positive = 0;
     machine.negative = kRestOfClasses;
+    std::vector<int64_t> point_rows;
     for (int64_t k = 0; k < dual.rows_used; ++k) {
         const double coef = dual.coefficient(k);
         if (coef == 0) continue;
-        machine.sv.push_back(int64_t(machine.sv.size()));
         machine.coef.push_back(coef);
+        point_rows.push_back(dual.rows[k]);
     }
-    model.support_vectors = model.n_points = int64_t(machine.sv.size());
-    ctx.check_budget(size_t(model.n_points * model.d) * sizeof(double), "the model's support vectors");
-    model.points.resize(size_t(model.n_points * model.d));
-    double *point = model.points.data();
-    for (int64_t k = 0; k < dual.rows_used; ++k) {
-        if (dual.coefficient(k) == 0) continue;
-        data.copy_rows(dual.rows[k], dual.rows[k] + 1, point);
-        point += model.d;
-    }
-    model.machines.push_back(std::move(machine));
+    store_single_machine(ctx, data, point_rows, std::move(machine), model);
 }
 
 Model untrained_svr_model(const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
@@ -92,35 +71,22 @@ Model untrained_svr_model(const TrainOptions &options, const KernelSpec &kernel,
 
 }  // namespace
 
-size_t svr_dual_bytes(int64_t n) { return svr_dual_plan(n).bytes(); }
+size_t svr_dual_bytes(int64_t n) { return dual_arrays_bytes(2 * size_t(n)); }
 
 SvrDual carve_svr_dual(Arena &arena, const Dataset &data, double C, double epsilon) {
     check_cost(C);
     check_epsilon(epsilon);
     if (!data.y) fail(KMX_E_INVALID_ARGUMENT, "the training data has no labels");
     SvrDual dual;
-    dual.rows_used = rows_with_weight(data);
+    dual.rows_used = rows_with_positive_weight(data);
     if (dual.rows_used == 0) fail(KMX_E_INVALID_ARGUMENT, "no training row has a positive weight");
-    const size_t variables = size_t(dual.variables());
-    dual.rows = arena.alloc<int64_t>(variables);
-    dual.y = arena.alloc<double>(variables);
-    dual.upper = arena.alloc<double>(variables);
-    dual.linear = arena.alloc<double>(variables);
-    dual.alpha = arena.alloc<double>(variables);
+    carve_dual_arrays(arena, size_t(dual.variables()), dual);
     fill_variables(data, C, epsilon, dual);
     return dual;
 }
 
 SvmProblem svr_problem(const SvrDual &dual, const Dataset &data, const KernelSpec &kernel) {
-    SvmProblem problem;
-    problem.data = &data;
-    problem.rows = dual.rows;
-    problem.n = dual.variables();
-    problem.y = dual.y;
-    problem.upper = dual.upper;
-    problem.linear = dual.linear;
-    problem.kernel = kernel;
-    return problem;
+    return dual_problem(dual, dual.variables(), data, kernel);
 }
 
 Model train_svr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {

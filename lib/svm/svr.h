@@ -19,6 +19,7 @@
 #include "kernel/kernel.h"
 #include "model/model.h"
 #include "model/train_options.h"
+#include "dual_arrays.h"
 #include "svm_dual.h"
 
 namespace kmx {
@@ -28,13 +29,10 @@ class Dataset;
 
 // The dual's arrays: 2m variables for the m rows of positive sample weight
 // (every row when there are no weights), α's first, then the α*'s.
-struct SvrDual {
-    int64_t rows_used = 0;     // m
-    int64_t *rows = nullptr;   // 2m dataset rows: r_1 … r_m, r_1 … r_m
-    double *y = nullptr;       // 2m: +1 (α), −1 (α*)
-    double *upper = nullptr;   // 2m: C × sample weight
-    double *linear = nullptr;  // 2m: ε − z_r, then ε + z_r
-    double *alpha = nullptr;   // 2m: zeros (a cold start), the solution after the solve
+// rows: r_1 … r_m, r_1 … r_m; y: +1 (α), −1 (α*); upper: C × sample weight;
+// linear: ε − z_r, then ε + z_r; alpha: zeros (a cold start), the solution.
+struct SvrDual : DualArrays {
+    int64_t rows_used = 0;  // m
 
     int64_t variables() const { return 2 * rows_used; }
     // α_k − α*_k of the k-th row used: its coefficient in f.

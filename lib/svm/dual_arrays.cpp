@@ -1,0 +1,57 @@
+#include "dual_arrays.h"
+
+#include "core/context.h"
+#include "core/dataset.h"
+
+namespace kmx {
+
+namespace {
+WorkspacePlan dual_arrays_plan(size_t variables) {
+    WorkspacePlan plan;
+    plan.add<int64_t>(variables).add<double>(variables).add<double>(variables).add<double>(variables).add<double>(
+        variables);
+    return plan;
+}
+}  // namespace
+
+size_t dual_arrays_bytes(size_t variables) { return dual_arrays_plan(variables).bytes(); }
+
+void carve_dual_arrays(Arena &arena, size_t variables, DualArrays &arrays) {
+    arrays.rows = arena.alloc<int64_t>(variables);
+    arrays.y = arena.alloc<double>(variables);
+    arrays.upper = arena.alloc<double>(variables);
+    arrays.linear = arena.alloc<double>(variables);
+    arrays.alpha = arena.alloc<double>(variables);
+}
+
+SvmProblem dual_problem(const DualArrays &arrays, int64_t variables, const Dataset &data, const KernelSpec &kernel) {
+    SvmProblem problem;
+    problem.data = &data;
+    problem.rows = arrays.rows;
+    problem.n = variables;
+    problem.y = arrays.y;
+    problem.upper = arrays.upper;
+    problem.linear = arrays.linear;
+    problem.kernel = kernel;
+    return problem;
+}
+
+int64_t rows_with_positive_weight(const Dataset &data) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < data.n; ++i) m += !data.w || data.w[i] > 0;
+    return m;
+}
+
+void store_single_machine(Context &ctx, const Dataset &data, const std::vector<int64_t> &point_rows,
+                          BinaryMachine machine, Model &model) {
+    machine.sv.resize(point_rows.size());
+    for (size_t j = 0; j < point_rows.size(); ++j) machine.sv[j] = int64_t(j);
+    model.support_vectors = model.n_points = int64_t(point_rows.size());
+    ctx.check_budget(size_t(model.n_points * model.d) * sizeof(double), "the model's support vectors");
+    model.points.resize(size_t(model.n_points * model.d));
+    for (size_t j = 0; j < point_rows.size(); ++j)
+        data.copy_rows(point_rows[j], point_rows[j] + 1, model.points.data() + j * size_t(model.d));
+    model.machines.push_back(std::move(machine));
+}
+
+}  // namespace kmx
