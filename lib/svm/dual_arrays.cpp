@@ -1,7 +1,10 @@
 #include "dual_arrays.h"
 
+#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/dataset.h"
+#include "core/error.h"
+#include "multiclass.h"
 
 namespace kmx {
 
@@ -40,6 +43,30 @@ int64_t rows_with_positive_weight(const Dataset &data) {
     int64_t m = 0;
     for (int64_t i = 0; i < data.n; ++i) m += !data.w || data.w[i] > 0;
     return m;
+}
+
+DualWorkspace reserve_dual_workspace(Context &ctx, const TrainOptions &options, const char *method, size_t arrays,
+                                     int64_t variables, int64_t d) {
+    const size_t needed = arrays + smallest_solver_bytes(variables, d);
+    if (needed > ctx.left_bytes())
+        fail(KMX_E_OUT_OF_MEMORY,
+             "%s needs at least %s (%lld variables with a two-column kernel cache) but the memory budget leaves %s",
+             method, bytes_text(double(needed)).text, (long long)variables, bytes_text(double(ctx.left_bytes())).text);
+    DualWorkspace w;
+    w.cache = svm_cache_bytes(ctx, options, variables, d, arrays);
+    w.arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, d, w.cache), "training workspace");
+    return w;
+}
+
+void finish_single_machine(Context &ctx, Arena &arena, const SvmSolution &solution,
+                           std::chrono::steady_clock::time_point start, Model &model) {
+    model.stats.objective = solution.objective;
+    model.stats.kkt_violation = solution.kkt_violation;
+    model.stats.iterations = solution.iterations;
+    model.machines[0].bias = solution.bias;
+    ctx.release(arena);
+    model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ctx.progress(1.0, "done");
 }
 
 void store_single_machine(Context &ctx, const Dataset &data, const std::vector<int64_t> &point_rows,

@@ -4,6 +4,7 @@
 // on, and a one-machine model's points taken from the rows that keep a
 // nonzero coefficient.
 #pragma once
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "core/arena.h"
 #include "kernel/kernel.h"
 #include "model/model.h"
+#include "model/train_options.h"
 #include "svm_dual.h"
 
 namespace kmx {
@@ -35,6 +37,22 @@ void carve_dual_arrays(Arena &arena, size_t variables, DualArrays &arrays);
 SvmProblem dual_problem(const DualArrays &arrays, int64_t variables, const Dataset &data, const KernelSpec &kernel);
 // The rows a training run uses: those of positive weight (every row without weights).
 int64_t rows_with_positive_weight(const Dataset &data);
+// The workspace of one dual solve: the arrays' bytes, the solver's, and the
+// kernel cache (svm_cache_bytes) it leaves room for.
+struct DualWorkspace {
+    Arena arena;
+    size_t cache = 0;
+};
+// Reserves it from ctx, failing with KMX_E_OUT_OF_MEMORY before any work
+// (naming `method`) unless `arrays` bytes and the smallest solver workspace
+// of `variables` variables fit what the budget leaves.
+DualWorkspace reserve_dual_workspace(Context &ctx, const TrainOptions &options, const char *method, size_t arrays,
+                                     int64_t variables, int64_t d);
+// A single-machine model's end of training: the solve's objective, KKT
+// violation and iterations into model.stats, its bias into the machine, the
+// workspace released, the time since `start`, progress done.
+void finish_single_machine(Context &ctx, Arena &arena, const SvmSolution &solution,
+                           std::chrono::steady_clock::time_point start, Model &model);
 // Gives `machine` (its coefficients filled, their support-vector indices not)
 // to `model` as its one machine, with rows `point_rows` of data (one per
 // coefficient) as the model's points and support vectors.

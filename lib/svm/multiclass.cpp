@@ -300,21 +300,6 @@ size_t smallest_solver_bytes(int64_t n, int64_t d) {
     return svm_dual_workspace_bytes(n, d, kTwoColumns * size_t(n) * sizeof(float));
 }
 
-void require_dual_fits(const Context &ctx, const char *method, size_t arrays, int64_t variables, int64_t d) {
-    const size_t needed = arrays + smallest_solver_bytes(variables, d);
-    if (needed > ctx.left_bytes())
-        fail(KMX_E_OUT_OF_MEMORY,
-             "%s needs at least %s (%lld variables with a two-column kernel cache) but the memory budget leaves %s",
-             method, bytes_text(double(needed)).text, (long long)variables, bytes_text(double(ctx.left_bytes())).text);
-}
-
-void record_solution(const SvmSolution &solution, Model &model) {
-    model.stats.objective = solution.objective;
-    model.stats.kkt_violation = solution.kkt_violation;
-    model.stats.iterations = solution.iterations;
-    model.machines[0].bias = solution.bias;
-}
-
 size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, int64_t d, size_t held) {
     if (options.cache_bytes > 0) return options.cache_bytes;
     const size_t fixed = held + svm_dual_workspace_bytes(n, d, 0);

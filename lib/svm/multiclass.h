@@ -26,12 +26,6 @@ size_t smallest_solver_bytes(int64_t n, int64_t d);
 // The kernel cache of one dual solve of n variables: as asked, or what the
 // budget leaves after `held` bytes and the solver's other arrays.
 size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, int64_t d, size_t held);
-// Fails with KMX_E_OUT_OF_MEMORY before any work unless `arrays` bytes and the
-// smallest solver workspace of `variables` variables fit what the budget leaves.
-void require_dual_fits(const Context &ctx, const char *method, size_t arrays, int64_t variables, int64_t d);
-// A single-machine model's part of a solve: objective, KKT violation and
-// iterations into model.stats, the bias into its machine.
-void record_solution(const SvmSolution &solution, Model &model);
 // Throws KMX_E_INVALID_ARGUMENT unless C is positive and finite.
 void check_cost(double C);
 

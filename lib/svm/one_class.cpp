@@ -120,17 +120,12 @@ Model train_one_class_model(Context &ctx, const TrainOptions &options, const Ker
     Model model = untrained_one_class_model(options, kernel, data);
     const int64_t variables = data.n, d = data.d;
     const size_t arrays = one_class_dual_bytes(data.n);
-    require_dual_fits(ctx, "one_class", arrays, variables, d);
-    const size_t cache = svm_cache_bytes(ctx, options, variables, d, arrays);
-    Arena arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, d, cache), "training workspace");
-    OneClassDual dual = carve_one_class_dual(arena, data, options.nu);
-    const SvmSolution solution = solve_svm_dual(ctx, arena, one_class_problem(dual, data, model.kernel),
-                                                one_class_solver_options(options, cache), dual.alpha);
+    DualWorkspace w = reserve_dual_workspace(ctx, options, "one_class", arrays, variables, d);
+    OneClassDual dual = carve_one_class_dual(w.arena, data, options.nu);
+    const SvmSolution solution = solve_svm_dual(ctx, w.arena, one_class_problem(dual, data, model.kernel),
+                                                one_class_solver_options(options, w.cache), dual.alpha);
     collect_support_vectors(ctx, data, dual, model);
-    record_solution(solution, model);
-    ctx.release(arena);
-    model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ctx.progress(1.0, "done");
+    finish_single_machine(ctx, w.arena, solution, start, model);
     return model;
 }
 

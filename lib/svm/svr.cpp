@@ -94,17 +94,12 @@ Model train_svr_model(Context &ctx, const TrainOptions &options, const KernelSpe
     Model model = untrained_svr_model(options, kernel, data);
     const int64_t variables = 2 * data.n, d = data.d;
     const size_t arrays = svr_dual_bytes(data.n);
-    require_dual_fits(ctx, "svr", arrays, variables, d);
-    const size_t cache = svm_cache_bytes(ctx, options, variables, d, arrays);
-    Arena arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, d, cache), "training workspace");
-    SvrDual dual = carve_svr_dual(arena, data, options.C, options.epsilon_svr);
+    DualWorkspace w = reserve_dual_workspace(ctx, options, "svr", arrays, variables, d);
+    SvrDual dual = carve_svr_dual(w.arena, data, options.C, options.epsilon_svr);
     const SvmSolution solution =
-        solve_svm_dual(ctx, arena, svr_problem(dual, data, model.kernel), svm_options(options, cache), dual.alpha);
+        solve_svm_dual(ctx, w.arena, svr_problem(dual, data, model.kernel), svm_options(options, w.cache), dual.alpha);
     collect_support_vectors(ctx, data, dual, model);
-    record_solution(solution, model);
-    ctx.release(arena);
-    model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ctx.progress(1.0, "done");
+    finish_single_machine(ctx, w.arena, solution, start, model);
     return model;
 }
 
