@@ -12,6 +12,8 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ElementTree
 
+from clean_env import clean_env
+
 MESON, BUILD_ROOT, PREFIX, LIBDIR, MCS, MONO = sys.argv[1:7]
 del sys.argv[1:7]
 
@@ -86,7 +88,7 @@ class InstalledAssembly(unittest.TestCase):
                                 os.path.join(app, "Installed.cs")], capture_output=True, text=True)
         self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
         out = subprocess.run([MONO, os.path.join(app, "installed.exe")], cwd=app,
-                             env={"PATH": "/usr/bin:/bin", "MONO_PATH": self.folder},
+                             env=clean_env(MONO_PATH=self.folder),
                              capture_output=True, text=True, timeout=120)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
         self.assertIn("assembly " + os.path.join(self.folder, "Kmx.dll") + "\n", out.stdout)

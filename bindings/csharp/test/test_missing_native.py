@@ -11,6 +11,8 @@ import sys
 import tempfile
 import unittest
 
+from clean_env import clean_env
+
 MONO, PROGRAM, ASSEMBLY, GLUE = sys.argv[1:5]
 del sys.argv[1:5]
 
@@ -18,7 +20,7 @@ del sys.argv[1:5]
 def run_from(folder):
     """Runs the copy of PROGRAM in folder with a clean environment; returns (exit code, output)."""
     out = subprocess.run([MONO, os.path.join(folder, os.path.basename(PROGRAM))], cwd=folder,
-                         env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=120)
+                         env=clean_env(), capture_output=True, text=True, timeout=120)
     return out.returncode, out.stdout + out.stderr
 
 
