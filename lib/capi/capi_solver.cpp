@@ -283,11 +283,8 @@ KMX_API kmx_status kmx_solver_cross_validate(double *out, int64_t out_len, kmx_t
         const kmx::Dataset &ds = dataset_of(data, "data");
         require_pointer(out, "out");
         require_length(out_len, ds.n, "out");
-        if (folds < 2 || folds > ds.n)
-            kmx::fail(KMX_E_INVALID_ARGUMENT, "folds = %lld: cross-validation takes 2 to %lld folds (the rows)",
-                      (long long)folds, (long long)ds.n);
         CallContext call(ctx);
-        const kmx_task task = kmx::cross_validate(*call, solver->options, spec, ds, int(folds), out);
+        const kmx_task task = kmx::cross_validate(*call, solver->options, spec, ds, folds, out);
         if (out_task) *out_task = task;
     });
 }

@@ -1,6 +1,7 @@
 #include "cross_validation.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -43,12 +44,13 @@ FoldRows rows_of_fold(const std::vector<int> &fold_of, int fold) {
     return rows;
 }
 
-void check_folds(const Dataset &data, int folds) {
+void check_folds(const Dataset &data, int64_t folds) {
     if (!data.y) fail(KMX_E_INVALID_ARGUMENT, "cross-validation needs labels or targets: the data has none");
-    if (folds < 2) fail(KMX_E_INVALID_ARGUMENT, "cross-validation needs at least 2 folds, not %d", folds);
-    if (int64_t(folds) > data.n)
-        fail(KMX_E_INVALID_ARGUMENT, "%d folds need at least %d rows; the data has %lld", folds, folds,
-             (long long)data.n);
+    if (folds < 2) fail(KMX_E_INVALID_ARGUMENT, "cross-validation needs at least 2 folds, not %lld", (long long)folds);
+    if (folds > data.n)
+        fail(KMX_E_INVALID_ARGUMENT, "%lld folds need at least %lld rows; the data has %lld", (long long)folds,
+             (long long)folds, (long long)data.n);
+    if (folds > INT32_MAX) fail(KMX_E_INVALID_ARGUMENT, "%lld folds: at most 2^31 - 1", (long long)folds);
 }
 
 // Trains on the other folds and predicts fold `fold`'s rows into out; the
@@ -108,8 +110,9 @@ bool stratified_folds_for(const TrainOptions &options, const Dataset &data) {
 }
 
 kmx_task cross_validate(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
-                        int folds, double *out) {
-    check_folds(data, folds);
+                        int64_t fold_count, double *out) {
+    check_folds(data, fold_count);
+    const int folds = int(fold_count);  // checked: fits
     const std::vector<int> fold_of =
         cross_validation_folds(data.y, data.n, folds, stratified_folds_for(options, data), ctx.seed);
     const int workers = concurrent_folds(ctx, data, folds);

@@ -36,6 +36,6 @@ bool stratified_folds_for(const TrainOptions &options, const Dataset &data);
 // data without labels, folds < 2 or folds > data.n, and passes on a fold's
 // failure with the fold named.
 kmx_task cross_validate(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
-                        int folds, double *out);
+                        int64_t folds, double *out);
 
 }  // namespace kmx
