@@ -786,6 +786,67 @@ class CrossValidation(unittest.TestCase):
         self.assertIn("does not apply to -s svm", out.stderr)
 
 
+class Grid(unittest.TestCase):
+    """kmx grid (LIBSVM's grid.py, svm-grid): cross-validation over log2 C (or lambda) x log2 gamma; the table,
+    the best cell, CSV and PNG; each cell equal to kmx cv with that C and gamma."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.train_file = os.path.join(self.tmp.name, "train.libsvm")
+        write_head(LETTER, self.train_file, 600)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def test_every_cell_is_kmx_cv_and_the_best_is_named(self):
+        csv, png = self.path("grid.csv"), self.path("grid.png")
+        out = run("grid", "-s", "svm", "--log2c", "-1,3,2", "--log2g", "4,0,-2", "-v", "4", "--out", csv,
+                  "--png", png, self.train_file)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.splitlines()[0], "4-fold accuracy (%) of svm; rows log2 gamma, columns log2 C")
+        with open(csv) as f:
+            header, *rows = [line.split(",") for line in f.read().splitlines()]
+        self.assertEqual(header, ["log2_C", "log2_gamma", "C", "gamma", "accuracy", "seconds"])
+        self.assertEqual([(r[0], r[1]) for r in rows], [(c, g) for g in ("4", "2", "0") for c in ("-1", "1", "3")])
+        for row in rows[::4]:  # cells 0, 4, 8: kmx cv with that C and gamma gives the same accuracy
+            cv = run("cv", "-s", "svm", "-c", row[2], "-g", row[3], "-v", "4", self.train_file)
+            self.assertEqual(cv.returncode, 0, cv.stderr)
+            accuracy = float(re.search(r"accuracy = (\S+)%", cv.stdout).group(1))
+            self.assertAlmostEqual(float(row[4]), accuracy, delta=0.006)
+        best = max(rows, key=lambda r: float(r[4]))
+        self.assertIn("best: log2 C %s, log2 gamma %s (C=%g gamma=%g): accuracy = %.2f\n"
+                      % (best[0], best[1], float(best[2]), float(best[3]), float(best[4])), out.stdout)
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_kernel_ridge_regression_searches_lambda(self):
+        boston = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
+        out = run("grid", "-s", "krr", "--task", "regression", "--log2l", "-10,-4,3", "--log2g", "-2,-4,-2",
+                  "-v", "3", boston)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("3-fold mean squared error of krr; rows log2 gamma, columns log2 lambda", out.stdout)
+        self.assertRegex(out.stdout, r"best: log2 lambda -?\d+, log2 gamma -?\d+ \(lambda=\S+ gamma=\S+\): "
+                                     r"mean squared error = \S+")
+
+    def test_impossible_grids_are_refused(self):
+        for options, words in ((["--log2c", "1,5"], "BEGIN,END,STEP"), (["--log2c", "1,5,-1"], "STEP must go"),
+                               (["--log2c", "1,5,0"], "STEP must go"), (["-c", "2"], "--cost is searched"),
+                               (["-g", "2"], "--gamma is searched"), (["--log2l", "1,2,1"], "does not apply"),
+                               (["-k", "linear"], "no gamma"), (["-s", "one-class"], "neither C nor lambda")):
+            out = run("grid", *options, self.train_file)
+            self.assertEqual(out.returncode, 2, (options, out.stderr))
+            self.assertIn(words, out.stderr)
+        self.assertEqual(run("grid").returncode, 2)
+
+    def test_train_with_default_c_and_gamma_suggests_grid(self):
+        out = run("train", "-s", "svm", self.train_file, self.path("m.kmx"))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("'kmx grid' searches them", out.stderr)
+        quiet = run("train", "-s", "svm", "-g", "2", self.train_file, self.path("m.kmx"))
+        self.assertNotIn("kmx grid", quiet.stderr)
+
+
 class OneClass(unittest.TestCase):
     """kmx train -s one-class -n nu (LIBSVM's -s 2): labels ignored, predict's +1/-1 and accuracy, info,
     compress, bad nu, one row, options that do not apply."""

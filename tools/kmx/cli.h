@@ -164,7 +164,8 @@ struct TrainingSetup {
     Kernel kernel;
     Context ctx;
 };
-TrainingArgs parse_training_args(int argc, char **argv);
+// `specs`: train_options(), or a command's own list that extends it.
+TrainingArgs parse_training_args(int argc, char **argv, const std::vector<OptionSpec> &specs);
 // Checks the options (LIBSVM letters kmx refuses, options the method does not
 // use, one process only for the SVM methods) and makes the handles.
 TrainingSetup set_up_training(const TrainingArgs &parsed);
@@ -172,6 +173,16 @@ TrainingSetup set_up_training(const TrainingArgs &parsed);
 // and prints the accuracy (regression: mean squared error and squared
 // correlation); `command` names the command in its usage line.
 int cross_validate_file(const TrainingArgs &parsed, const char *command);
+// -v K (default 5), at least 2: a UsageError otherwise.
+long long folds_option(const ParsedArgs &args);
+// What cross-validated predictions score against the labels: accuracy (%),
+// and for regression (task) the mean squared error and LIBSVM's squared
+// correlation coefficient.
+struct CvScore {
+    bool regression = false;
+    double accuracy = 0, mse = 0, squared_correlation = 0;
+};
+CvScore score_predictions(const std::vector<double> &predicted, const std::vector<double> &truth, kmx_task task);
 
 // "accuracy = 97.50% (1950/2000)" of predicted labels against the true ones.
 void report_accuracy(const std::vector<double> &predicted, const std::vector<double> &truth);
@@ -183,6 +194,7 @@ int run_info(int argc, char **argv);
 int run_kernel(int argc, char **argv);
 int run_train(int argc, char **argv);
 int run_cv(int argc, char **argv);
+int run_grid(int argc, char **argv);
 int run_predict(int argc, char **argv);
 int run_approx(int argc, char **argv);
 int run_compress(int argc, char **argv);

@@ -3,6 +3,7 @@
 // on the other folds (kmx_solver_cross_validate), then the accuracy, or for
 // regression the mean squared error and the squared correlation coefficient
 // as LIBSVM prints them. No model is written.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -33,13 +34,29 @@ double squared_correlation(const std::vector<double> &predicted, const std::vect
     return denominator > 0 ? numerator / denominator : 0.0;
 }
 
+}  // namespace
+
+CvScore score_predictions(const std::vector<double> &predicted, const std::vector<double> &truth, kmx_task task) {
+    CvScore score;
+    score.regression = task == KMX_TASK_REGRESSION;
+    double squares = 0;
+    int64_t correct = 0;
+    for (size_t i = 0; i < predicted.size(); ++i) {
+        squares += (predicted[i] - truth[i]) * (predicted[i] - truth[i]);
+        correct += predicted[i] == truth[i];
+    }
+    const double n = std::max(1.0, double(predicted.size()));
+    score.accuracy = 100.0 * double(correct) / n;
+    score.mse = squares / n;
+    score.squared_correlation = squared_correlation(predicted, truth);
+    return score;
+}
+
 long long folds_option(const ParsedArgs &args) {
     const long long folds = to_int(args.get("--cross-validation", std::to_string(kDefaultFolds)), "-v");
     if (folds < 2) throw UsageError{"-v " + std::to_string(folds) + ": cross-validation needs at least 2 folds"};
     return folds;
 }
-
-}  // namespace
 
 int cross_validate_file(const TrainingArgs &parsed, const char *command) {
     const ParsedArgs &args = parsed.args;
@@ -74,12 +91,13 @@ int cross_validate_file(const TrainingArgs &parsed, const char *command) {
         return 0;
     }
     report_rmse(predicted, truth);
-    std::printf("Squared correlation coefficient = %g (regression)\n", squared_correlation(predicted, truth));
+    std::printf("Squared correlation coefficient = %g (regression)\n",
+                score_predictions(predicted, truth, task).squared_correlation);
     return 0;
 }
 
 int run_cv(int argc, char **argv) {
-    const TrainingArgs parsed = parse_training_args(argc, argv);
+    const TrainingArgs parsed = parse_training_args(argc, argv, train_options());
     return cross_validate_file(parsed, "cv");
 }
 

@@ -101,13 +101,26 @@ Dataset load_training_data(kmx_context *ctx, const std::string &path, const Pars
                          int64_t(ranks().size));
 }
 
+// Rows up to which a grid search costs little next to guessing (as LIBSVM's
+// guide advises one before training).
+constexpr int64_t kSuggestGridRows = 100000;
+
+// A note when C and gamma are both the defaults on data small enough to search them.
+void suggest_grid(const ParsedArgs &args, int64_t n) {
+    if (args.has("--cost") || args.has("--gamma") || n > kSuggestGridRows || !method_uses(args, KMX_PARAM_C)) return;
+    if (args.get("--kernel", "rbf") == "linear" || args.get("--kernel-type", "2") == "0") return;
+    std::fprintf(stderr,
+                 "kmx: note: C and gamma are the defaults (C=1, gamma=1/d); 'kmx grid' searches them by "
+                 "cross-validation\n");
+}
+
 }  // namespace
 
-TrainingArgs parse_training_args(int argc, char **argv) {
+TrainingArgs parse_training_args(int argc, char **argv, const std::vector<OptionSpec> &specs) {
     std::vector<char *> rest;
     TrainingArgs parsed;
     parsed.weights = class_weights(argc, argv, rest);
-    parsed.args = parse_args(int(rest.size()), rest.data(), train_options());
+    parsed.args = parse_args(int(rest.size()), rest.data(), specs);
     return parsed;
 }
 
@@ -126,7 +139,7 @@ TrainingSetup set_up_training(const TrainingArgs &parsed) {
 }
 
 int run_train(int argc, char **argv) {
-    const TrainingArgs parsed = parse_training_args(argc, argv);
+    const TrainingArgs parsed = parse_training_args(argc, argv, train_options());
     const ParsedArgs &args = parsed.args;
     if (args.has("--cross-validation") && !args.has("--help")) return cross_validate_file(parsed, "train");
     if (args.has("--help") || args.positional.size() != 2)
@@ -160,6 +173,7 @@ int run_train(int argc, char **argv) {
     std::printf("trained %s: n=%lld d=%lld %s sv=%g time=%.3fs\n",
                 method_name(model_info(model.get(), KMX_INFO_METHOD)).c_str(), (long long)n, (long long)d, task.c_str(),
                 model_info(model.get(), KMX_INFO_SUPPORT_VECTORS), seconds);
+    suggest_grid(args, n);
     return 0;
 }
 
