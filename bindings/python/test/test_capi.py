@@ -1,0 +1,137 @@
+"""The SWIG layer and the library's objects: errors as exceptions, arrays in and out, the GIL."""
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import kmx
+from kmx import capi
+
+
+def test_version_matches_the_header():
+    assert kmx.version() == capi.KMX_VERSION_STRING == kmx.__version__
+
+
+def test_every_status_has_an_error_class():
+    code = 1
+    while capi.kmx_status_name(code) != "KMX_E_UNKNOWN":
+        cls = kmx.ERRORS[code]
+        assert issubclass(cls, kmx.Error) and cls.code == code and cls.status == capi.kmx_status_name(code)
+        assert getattr(kmx, cls.__name__) is cls
+        code += 1
+    assert len(kmx.ERRORS) == code - 1
+    assert kmx.InvalidArgumentError.status == "KMX_E_INVALID_ARGUMENT"
+    assert issubclass(kmx.InvalidArgumentError, ValueError) and issubclass(kmx.IoError, OSError)
+
+
+def test_an_invalid_parameter_raises_with_the_c_message():
+    with pytest.raises(kmx.InvalidArgumentError, match="gamma") as error:
+        kmx.Kernel("kernel=rbf gamma=-1")
+    assert error.value.code == capi.KMX_E_INVALID_ARGUMENT
+    assert str(error.value) == capi.kmx_last_error()
+    with pytest.raises(ValueError):  # also a ValueError
+        kmx.Solver("method=nonsense")
+
+
+def test_io_and_format_errors():
+    with pytest.raises(kmx.IoError, match="no/such/file"):
+        kmx.Dataset.load("no/such/file.libsvm")
+    with pytest.raises(kmx.FormatError):
+        kmx.Model.from_bytes(b"not a model at all, not at all")
+    with pytest.raises(kmx.FormatError, match="<text>:2:"):
+        kmx.Dataset.parse("1 1:0.5\n1 x:y\n", format=capi.KMX_FORMAT_LIBSVM)
+
+
+def test_a_freed_handle_is_an_error_not_a_crash():
+    kernel = kmx.Kernel("gamma=0.5")
+    kernel.close()
+    with pytest.raises(kmx.InvalidArgumentError):
+        kmx.kernel_block(kernel, np.zeros((2, 3)), np.zeros((2, 3)))
+
+
+def test_buffers_of_the_wrong_type_are_refused():
+    with pytest.raises(TypeError, match="format"):
+        capi.kmx_dataset_create(np.zeros((2, 2), dtype=np.float32), 2, 2, None, capi.KMX_COPY)
+    with pytest.raises(TypeError, match="contiguous"):
+        capi.kmx_dataset_create(np.zeros((4, 4))[:, ::2], 4, 2, None, capi.KMX_COPY)
+    with pytest.raises(TypeError, match="writable"):
+        capi.kmx_model_classes(b"12345678", None)
+
+
+def test_a_dataset_borrows_a_float64_matrix_and_converts_others():
+    x = np.arange(12.0).reshape(4, 3)
+    borrowed = kmx.Dataset(x, np.array([0.0, 1, 0, 1]))
+    assert borrowed._keep[0] is x  # no copy: C reads x in place
+    np.testing.assert_array_equal(borrowed.rows(), x)
+    from_float32 = kmx.Dataset(x.astype(np.float32))
+    np.testing.assert_array_equal(from_float32.rows(), x)
+    assert borrowed.shape == (4, 3) and not borrowed.is_sparse()
+    np.testing.assert_array_equal(borrowed.labels(), [0, 1, 0, 1])
+
+
+def test_kernel_block_matches_numpy():
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(size=(5, 3)), rng.normal(size=(4, 3))
+    k = kmx.kernel_block(kmx.Kernel(kernel="rbf", gamma=0.3), a, b)
+    expected = np.exp(-0.3 * ((a[:, None, :] - b[None, :, :]) ** 2).sum(-1))
+    np.testing.assert_allclose(k, expected, rtol=1e-12)
+
+
+def test_the_gil_is_released_while_training(letter_bin):
+    x, y, _, _ = letter_bin
+    data = kmx.Dataset(x[:4000], y[:4000])
+    solver, kernel, ctx = kmx.Solver("method=svm C=1"), kmx.Kernel("gamma=1"), kmx.Context(threads=1)
+    span = []
+
+    def train():
+        start = time.perf_counter()
+        solver.train(kernel, data, ctx)
+        span.extend([start, time.perf_counter()])
+
+    thread = threading.Thread(target=train)
+    ticks = []
+    thread.start()
+    while thread.is_alive():
+        ticks.append(time.perf_counter())  # runs only when the training thread does not hold the GIL
+        time.sleep(0.001)
+    thread.join()
+    start, end = span
+    during = [t for t in ticks if start < t < end]
+    assert end - start > 0.05, "training too short to tell"
+    assert len(during) > 0.02 * (end - start) / 0.001  # ticks of 1 ms: at least 2% of them ran
+
+
+@pytest.mark.parametrize("method", ["svm", "dcsvm"])
+def test_models_are_shared_by_threads(letter_bin, method):
+    x, y, xt, _ = letter_bin
+    model = kmx.Solver(method=method, C=1.0).train(kmx.Kernel(gamma=1.0), kmx.Dataset(x[:1500], y[:1500]))
+    expected = model.predict(kmx.Dataset(xt))
+    results = [None] * 4
+
+    def predict(i):
+        results[i] = model.predict(kmx.Dataset(xt), kmx.Context(threads=1))
+
+    threads = [threading.Thread(target=predict, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in results:
+        np.testing.assert_array_equal(r, expected)
+
+
+def test_the_shared_scenario_equals_c():
+    reference = os.environ.get("KMX_SCENARIO_REFERENCE")
+    if not reference:
+        pytest.skip("KMX_SCENARIO_REFERENCE not set (meson's test sets it)")
+    letter = os.path.join(os.environ["KMX_EXAMPLE_DATA"], "letter_mc.train.libsvm")
+    scenario = os.path.join(os.path.dirname(__file__), "scenario.py")  # not beside kmx/ in the source tree
+    out = subprocess.run([sys.executable, os.environ["KMX_SCENARIO_CHECK"], reference, "--run", sys.executable,
+                          scenario, letter, os.environ["KMX_SCENARIO_REGRESSION"]],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "matches" in out.stdout
