@@ -212,10 +212,39 @@ def _info_keys(prefix):
             if name.startswith(prefix) and not name.endswith("FORCE_INT_")}
 
 
-class Model(_Owner):
+class _Saved(_Owner):
+    """A model or predictor: outputs for a dataset's rows, a saved form as bytes (to_bytes,
+    from_bytes) and as a file (save, load)."""
+
+    def __init_subclass__(cls, prefix, **kwargs):
+        """Takes its C functions by their names: prefix ("kmx_model") + _free, _save_to_buffer, ..."""
+        super().__init_subclass__(**kwargs)
+        for name in ("free", "save_to_buffer", "load_from_buffer", "save", "load"):
+            setattr(cls, "_" + name, staticmethod(getattr(capi, f"{prefix}_{name}")))
+
+    def _outputs(self, fn, data, ctx, columns):
+        out = np.empty((data.shape[0], columns))
+        fn(out, _handle(ctx), self._handle, data._handle)
+        return out
+
+    def to_bytes(self):
+        return _two_call_bytes(type(self)._save_to_buffer, self._handle)
+
+    @classmethod
+    def from_bytes(cls, data):
+        return cls(cls._load_from_buffer(data))
+
+    def save(self, path):
+        type(self)._save(self._handle, str(path))
+
+    @classmethod
+    def load(cls, path):
+        return cls(cls._load(str(path)))
+
+
+class Model(_Saved, prefix="kmx_model"):
     """A trained model: immutable, shareable across threads, saved as kmx's model file."""
 
-    _free = staticmethod(capi.kmx_model_free)
     INFO = _info_keys("KMX_INFO_")
 
     def info(self, key):
@@ -225,11 +254,6 @@ class Model(_Owner):
     def classes(self):
         out = np.empty(int(self.info("classes")))
         capi.kmx_model_classes(out if out.size else None, self._handle)
-        return out
-
-    def _outputs(self, fn, data, ctx, columns):
-        out = np.empty((data.shape[0], columns))
-        fn(out, _handle(ctx), self._handle, data._handle)
         return out
 
     def predict(self, data, ctx=None):
@@ -243,20 +267,6 @@ class Model(_Owner):
 
     def class_names(self):
         return _two_call_bytes(capi.kmx_model_class_names, self._handle).rstrip(b"\0").decode().split("\n")
-
-    def to_bytes(self):
-        return _two_call_bytes(capi.kmx_model_save_to_buffer, self._handle)
-
-    @classmethod
-    def from_bytes(cls, data):
-        return cls(capi.kmx_model_load_from_buffer(data))
-
-    def save(self, path):
-        capi.kmx_model_save(self._handle, str(path))
-
-    @classmethod
-    def load(cls, path):
-        return cls(capi.kmx_model_load(str(path)))
 
 
 def _two_call_bytes(fn, handle):
@@ -304,10 +314,9 @@ class Approximation(_Owner):
         return capi.kmx_approx_memory_bytes(self._handle)
 
 
-class Predictor(_Owner):
+class Predictor(_Saved, prefix="kmx_predictor"):
     """A compact DC-Pred++ predictor of a model, stored as a blob <kmx/kmx_infer.h> reads in place."""
 
-    _free = staticmethod(capi.kmx_predictor_free)
     INFO = _info_keys("KMX_PREDICTOR_")
 
     @classmethod
@@ -319,24 +328,10 @@ class Predictor(_Owner):
         return capi.kmx_predictor_info(self._handle, self.INFO[key] if isinstance(key, str) else key)
 
     def predict(self, data, ctx=None):
-        out = np.empty(data.shape[0])
-        capi.kmx_predictor_predict(out, _handle(ctx), self._handle, data._handle)
-        return out
+        return self._outputs(capi.kmx_predictor_predict, data, ctx, 1).ravel()
 
     def decision_values(self, data, ctx=None):
-        out = np.empty((data.shape[0], int(self.info("outputs"))))
-        capi.kmx_predictor_decision_values(out, _handle(ctx), self._handle, data._handle)
-        return out
-
-    def to_bytes(self):
-        return _two_call_bytes(capi.kmx_predictor_save_to_buffer, self._handle)
-
-    @classmethod
-    def from_bytes(cls, data):
-        return cls(capi.kmx_predictor_load_from_buffer(data))
-
-    def save(self, path):
-        capi.kmx_predictor_save(self._handle, str(path))
+        return self._outputs(capi.kmx_predictor_decision_values, data, ctx, int(self.info("outputs")))
 
     def export_c(self, path, name):
         capi.kmx_predictor_export_c(self._handle, str(path), name)

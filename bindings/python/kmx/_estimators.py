@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, OutlierMixin, RegressorMixin, clone
 from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from . import _core
 
@@ -26,12 +26,46 @@ def _seed(random_state):
     return int(random_state.randint(0, 2**31 - 1))
 
 
+def _context(estimator):
+    """A kmx context of the estimator's n_jobs and random_state (one per call: a context serves one
+    thread at a time, an estimator may serve many)."""
+    return _core.Context(threads=_threads(estimator.n_jobs), seed=_seed(estimator.random_state))
+
+
+def _store_params(estimator, arguments):
+    """Sets the attributes of an __init__'s arguments, as scikit-learn wants them: unchanged."""
+    for name, value in arguments.items():
+        if name != "self":
+            setattr(estimator, name, value)
+
+
 def _threads(n_jobs):
     """kmx's threads from n_jobs: None or -1 is every core this process may use (kmx's 0)."""
     return 0 if n_jobs is None or n_jobs < 0 else int(n_jobs)
 
 
-class _KmxEstimator(BaseEstimator):
+class _PicklesSavedForm:
+    """Pickles (and deep-copies) the kmx object in the attribute _saved_name through its saved form,
+    to_bytes and the class's from_bytes (a model's file bytes, a predictor's blob)."""
+
+    _saved_name, _saved_class = "model_", _core.Model
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # object.__getstate__ may give the live __dict__
+        saved = state.pop(self._saved_name, None)
+        if saved is not None:
+            state["_saved_bytes"] = saved.to_bytes()
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        saved = state.pop("_saved_bytes", None)
+        super().__setstate__(state)
+        if saved is not None:
+            setattr(self, self._saved_name, self._saved_class.from_bytes(saved))
+
+
+class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
     """What every kmx estimator shares: the kernel's parameters, the context's, fitting a Model on a
     validated dataset, the prediction calls and pickling through the model's saved form."""
 
@@ -54,7 +88,10 @@ class _KmxEstimator(BaseEstimator):
         return _core.Kernel(kernel=kernel, gamma=float(gamma), coef0=float(self.coef0), degree=int(self.degree))
 
     def _context(self):
-        return _core.Context(threads=_threads(self.n_jobs), seed=_seed(self.random_state))
+        return _context(self)
+
+    def _more_tags(self):
+        return {"_xfail_checks": _SKIPPED_CHECKS} if has_fit_parameter(self, "sample_weight") else {}
 
     def _solver_values(self):
         """The solver's parameters beside the method (None: kmx's default)."""
@@ -100,20 +137,6 @@ class _KmxEstimator(BaseEstimator):
     def _predict_values(self, X):
         dataset = self._dataset(X)
         return self.model_.predict(dataset, self._context())
-
-    def __getstate__(self):
-        state = dict(super().__getstate__())  # object.__getstate__ may give the live __dict__
-        model = state.pop("model_", None)
-        if model is not None:
-            state["_model_bytes"] = model.to_bytes()
-        return state
-
-    def __setstate__(self, state):
-        state = dict(state)
-        model_bytes = state.pop("_model_bytes", None)
-        super().__setstate__(state)
-        if model_bytes is not None:
-            self.model_ = _core.Model.from_bytes(model_bytes)
 
 
 def _class_names(classes):
@@ -173,24 +196,7 @@ class SVC(_KmxClassifier):
                  shrinking=True, cache_size=0, class_weight=None, multiclass="ovo", decision_function_shape="ovr",
                  levels=None, clusters_per_level=None, early_level=None, sample_size=None, n_jobs=None,
                  random_state=None):
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.method = method
-        self.tol = tol
-        self.shrinking = shrinking
-        self.cache_size = cache_size
-        self.class_weight = class_weight
-        self.multiclass = multiclass
-        self.decision_function_shape = decision_function_shape
-        self.levels = levels
-        self.clusters_per_level = clusters_per_level
-        self.early_level = early_level
-        self.sample_size = sample_size
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _store_params(self, locals())
 
     @property
     def _method(self):
@@ -220,9 +226,6 @@ class SVC(_KmxClassifier):
             return _ovr_decision_function(values < 0, -values, len(self.classes_))
         return values
 
-    def _more_tags(self):
-        return {"_xfail_checks": _SKIPPED_CHECKS}
-
 
 # Checks of sklearn.utils.estimator_checks that kmx's estimators with sample weights do not pass,
 # and why (also in bindings/python/README.md).
@@ -240,17 +243,7 @@ class SVR(RegressorMixin, _KmxEstimator):
 
     def __init__(self, C=1.0, epsilon=0.1, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
                  shrinking=True, cache_size=0, n_jobs=None, random_state=None):
-        self.C = C
-        self.epsilon = epsilon
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.tol = tol
-        self.shrinking = shrinking
-        self.cache_size = cache_size
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _store_params(self, locals())
 
     def _solver_values(self):
         return dict(C=float(self.C), epsilon_svr=float(self.epsilon), eps=float(self.tol),
@@ -264,9 +257,6 @@ class SVR(RegressorMixin, _KmxEstimator):
     def predict(self, X):
         return self._predict_values(X)
 
-    def _more_tags(self):
-        return {"_xfail_checks": _SKIPPED_CHECKS}
-
 
 class OneClassSVM(OutlierMixin, _KmxEstimator):
     """Unsupervised outlier detection (as sklearn.svm.OneClassSVM; kmx's method one_class): predict
@@ -276,16 +266,7 @@ class OneClassSVM(OutlierMixin, _KmxEstimator):
 
     def __init__(self, nu=0.5, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, shrinking=True,
                  cache_size=0, n_jobs=None, random_state=None):
-        self.nu = nu
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.tol = tol
-        self.shrinking = shrinking
-        self.cache_size = cache_size
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _store_params(self, locals())
 
     def _solver_values(self):
         return dict(nu=float(self.nu), eps=float(self.tol), shrinking=bool(self.shrinking),
@@ -308,9 +289,6 @@ class OneClassSVM(OutlierMixin, _KmxEstimator):
     def predict(self, X):
         return self._predict_values(X).astype(int)
 
-    def _more_tags(self):
-        return {"_xfail_checks": _SKIPPED_CHECKS}
-
 
 class _KmxRegressor(RegressorMixin, _KmxEstimator):
     """A kernel ridge regression of the KRR family: min (1/n) sum_i (f(x_i) - y_i)^2 + lam |f|^2.
@@ -332,15 +310,7 @@ class KernelRidge(_KmxRegressor):
 
     def __init__(self, lam=1e-6, kernel="rbf", degree=3, gamma="scale", coef0=0.0, method="krr", centers=None,
                  n_jobs=None, random_state=None):
-        self.lam = lam
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.method = method
-        self.centers = centers
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _store_params(self, locals())
 
     @property
     def _method(self):
@@ -361,18 +331,7 @@ class Falkon(_KmxRegressor):
     def __init__(self, lam=1e-6, kernel="rbf", degree=3, gamma="scale", coef0=0.0, centers=0,
                  center_method="uniform", iterations=20, tolerance=1e-7, kernel_precision="float64", n_jobs=None,
                  random_state=None):
-        self.lam = lam
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.centers = centers
-        self.center_method = center_method
-        self.iterations = iterations
-        self.tolerance = tolerance
-        self.kernel_precision = kernel_precision
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _store_params(self, locals())
 
     def _solver_values(self):
         return {"lambda": float(self.lam), "task": "regression", "centers": int(self.centers),
@@ -388,17 +347,7 @@ class MEKA(_KmxRegressor):
 
     def __init__(self, lam=1e-6, kernel="rbf", degree=3, gamma="scale", coef0=0.0, rank=0, clusters=0,
                  threshold=1e-3, oversampling=2.0, n_jobs=None, random_state=None):
-        self.lam = lam
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.rank = rank
-        self.clusters = clusters
-        self.threshold = threshold
-        self.oversampling = oversampling
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _store_params(self, locals())
 
     def _solver_values(self):
         return {"lambda": float(self.lam), "task": "regression", "rank": int(self.rank),
@@ -415,18 +364,7 @@ class NystromTron(_KmxClassifier):
 
     def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, loss="squared_hinge", centers=0,
                  center_method="uniform", stages=1, tol=1e-3, n_jobs=None, random_state=None):
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.loss = loss
-        self.centers = centers
-        self.center_method = center_method
-        self.stages = stages
-        self.tol = tol
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _store_params(self, locals())
 
     def _solver_values(self):
         return {"C": float(self.C), "task": "classification", "loss": self.loss, "centers": int(self.centers),
@@ -436,11 +374,8 @@ class NystromTron(_KmxClassifier):
         values = self._decision_values(X)
         return values.ravel() if values.shape[1] == 1 else values
 
-    def _more_tags(self):
-        return {"_xfail_checks": _SKIPPED_CHECKS}
 
-
-class Predictor(BaseEstimator):
+class Predictor(_PicklesSavedForm, BaseEstimator):
     """A compact DC-Pred++ predictor of an SVM (or of a KRR model): fit trains a clone of `estimator`
     (an SVC, or any kmx estimator) and builds the predictor from its model and the training rows;
     from_fitted builds one from an estimator already fitted. The predictor's blob (to_bytes, save,
@@ -449,20 +384,14 @@ class Predictor(BaseEstimator):
     leaves, landmarks, pseudo: DC-Pred++'s knobs (None: kmx's choice); storage: 'float64',
     'float32', 'int16' or 'int8'; max_bytes, max_us: a budget, searched on a validation split."""
 
+    _saved_name, _saved_class = "predictor_", _core.Predictor
+
     def __init__(self, estimator=None, leaves=None, landmarks=None, pseudo=None, storage=None, max_bytes=None,
                  max_us=None, n_jobs=None, random_state=None):
-        self.estimator = estimator
-        self.leaves = leaves
-        self.landmarks = landmarks
-        self.pseudo = pseudo
-        self.storage = storage
-        self.max_bytes = max_bytes
-        self.max_us = max_us
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _store_params(self, locals())
 
     def _context(self):
-        return _core.Context(threads=_threads(self.n_jobs), seed=_seed(self.random_state))
+        return _context(self)
 
     def fit(self, X, y, sample_weight=None):
         estimator = clone(self.estimator if self.estimator is not None else SVC())
@@ -520,17 +449,3 @@ class Predictor(BaseEstimator):
 
     def export_c(self, path, name):
         self.predictor_.export_c(path, name)
-
-    def __getstate__(self):
-        state = dict(super().__getstate__())  # object.__getstate__ may give the live __dict__
-        predictor = state.pop("predictor_", None)
-        if predictor is not None:
-            state["_predictor_bytes"] = predictor.to_bytes()
-        return state
-
-    def __setstate__(self, state):
-        state = dict(state)
-        blob = state.pop("_predictor_bytes", None)
-        super().__setstate__(state)
-        if blob is not None:
-            self.predictor_ = _core.Predictor.from_bytes(blob)
