@@ -82,24 +82,43 @@ def _float64_matrix(x, name="X"):
     return x
 
 
+def _libsvm_text(matrix, y):
+    """A scipy sparse matrix's rows (and labels, else 0) as LIBSVM text: repr writes each double so
+    that it reads back the same, and the first row names the last column (an explicit zero if need
+    be), so the dataset has all the matrix's columns."""
+    csr = matrix.tocsr(copy=True)
+    csr.sum_duplicates()  # sorted indices, each once: LIBSVM's increasing order
+    labels = np.zeros(csr.shape[0]) if y is None else y
+    indptr, indices, values = csr.indptr.tolist(), (csr.indices + 1).tolist(), csr.data.tolist()
+    lines = []
+    for i, label in enumerate(labels.tolist()):
+        row = range(indptr[i], indptr[i + 1])
+        items = [f"{indices[k]}:{values[k]!r}" for k in row]
+        if i == 0 and (not items or indices[row[-1]] != csr.shape[1]):
+            items.append(f"{csr.shape[1]}:0")
+        lines.append(" ".join([repr(label)] + items))
+    return "\n".join(lines) + "\n"
+
+
 class Dataset(_Owner):
     """Rows of features (and optional labels or targets) for kmx. From arrays, the C library borrows
     a C-contiguous float64 matrix in place (no copy; the dataset keeps it alive); other arrays are
-    converted once. scipy sparse matrices are made dense (the C API has no constructor from CSR;
-    LIBSVM files read with Dataset.load stay sparse)."""
+    converted once. A scipy sparse matrix goes through LIBSVM text (the C API has no constructor
+    from CSR arrays; kmx_dataset_parse keeps it sparse when it has many columns and few nonzeros)."""
 
     _free = staticmethod(capi.kmx_dataset_free)
 
     def __init__(self, x, y=None, weights=None):
-        if hasattr(x, "toarray"):
-            x = x.toarray()
-        x = _float64_matrix(x)
         if y is not None:
             y = np.ascontiguousarray(y, dtype=np.float64).ravel()
             if y.shape[0] != x.shape[0]:
                 raise ValueError(f"kmx: {x.shape[0]} rows but {y.shape[0]} labels")
-        handle = capi.kmx_dataset_create(x, x.shape[0], x.shape[1], y, capi.KMX_BORROW)
-        super().__init__(handle, keep=(x, y))
+        if hasattr(x, "tocsr"):
+            text = _libsvm_text(x, y)
+            super().__init__(capi.kmx_dataset_parse(None, text, capi.KMX_FORMAT_LIBSVM, "<scipy sparse matrix>"))
+        else:
+            x = _float64_matrix(x)
+            super().__init__(capi.kmx_dataset_create(x, x.shape[0], x.shape[1], y, capi.KMX_BORROW), keep=(x, y))
         if weights is not None:
             capi.kmx_dataset_set_weights(self._handle, np.ascontiguousarray(weights, dtype=np.float64))
 

@@ -78,7 +78,7 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
                              "(no callable or precomputed kernels)")
         gamma = self.gamma
         if gamma == "scale":  # as scikit-learn's SVC: 1 / (d Var[X])
-            variance = X.var()
+            variance = X.multiply(X).mean() - X.mean() ** 2 if hasattr(X, "tocsr") else X.var()
             gamma = 1.0 / (X.shape[1] * variance) if variance != 0 else 1.0
         elif gamma == "auto":
             gamma = 1.0 / X.shape[1]
@@ -101,15 +101,12 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
         return self._validated(X, reset=reset)
 
     def _validated(self, X, y="no_validation", reset=True, **y_params):
-        """X (and y) checked by scikit-learn, X as a dense C-contiguous float64 matrix: a scipy sparse
-        matrix is made dense (the C API has no dataset constructor from CSR)."""
+        """X (and y) checked by scikit-learn: a C-contiguous float64 matrix, or a float64 CSR matrix."""
         params = dict(reset=reset, accept_sparse="csr", dtype=np.float64, order="C")
         if isinstance(y, str) and y == "no_validation":
             X = self._validate_data(X, **params)
         else:
             X, y = self._validate_data(X, y, **params, **y_params)
-        if hasattr(X, "toarray"):
-            X = np.ascontiguousarray(X.toarray())
         return X if isinstance(y, str) and y == "no_validation" else (X, y)
 
     def _fit_model(self, X, y, sample_weight=None, class_weight=None):

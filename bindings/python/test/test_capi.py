@@ -135,3 +135,24 @@ def test_the_shared_scenario_equals_c():
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "matches" in out.stdout
+
+
+def test_a_scipy_sparse_matrix_keeps_its_values_columns_and_sparsity():
+    import scipy.sparse as sp
+    x = sp.random(300, 20000, density=0.001, format="csr", random_state=1)
+    x = sp.hstack([x[:, :-1], sp.csr_matrix((300, 1))]).tocsr()  # an empty last column: still counted
+    y = np.arange(300) % 3 - 0.25
+    data = kmx.Dataset(x, y)
+    assert data.shape == x.shape and data.is_sparse()
+    np.testing.assert_array_equal(data.rows(0, 50), x[:50].toarray())
+    np.testing.assert_array_equal(data.labels(), y)
+    dense = kmx.Dataset(sp.csr_matrix(np.arange(12.0).reshape(3, 4) / 7))
+    np.testing.assert_array_equal(dense.rows(), np.arange(12.0).reshape(3, 4) / 7)  # exact through the text
+
+
+def test_svc_on_csr_equals_svc_on_the_dense_rows(letter_mc):
+    import scipy.sparse as sp
+    x, y, xt, _ = letter_mc
+    dense = kmx.SVC(C=8.0, gamma=4.0).fit(x[:1500], y[:1500])
+    sparse = kmx.SVC(C=8.0, gamma=4.0).fit(sp.csr_matrix(x[:1500]), y[:1500])
+    np.testing.assert_allclose(sparse.decision_function(sp.csr_matrix(xt)), dense.decision_function(xt), atol=1e-9)
