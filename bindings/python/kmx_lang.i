@@ -19,7 +19,14 @@
  *    sizes by the Python layer, which checks them (C cannot). None is NULL.
  *  - The GIL is released around every C call (-threads), so training and
  *    prediction on separate contexts run in parallel from Python threads.
- *  - The log and progress callbacks and the communicator are not wrapped. */
+ *  - Callbacks: kmx_context_set_log_callback and _progress_callback take a
+ *    Python callable (or None), called through C trampolines that take the
+ *    GIL: log(level, message), progress(fraction, phase) -> true to cancel.
+ *    The caller keeps the callable alive while it is set (kmx.Context does).
+ *    An exception a callback raises (KeyboardInterrupt too: the progress
+ *    trampoline checks for signals) is raised by the call it came from; the
+ *    progress trampoline then cancels the call.
+ *  - The communicator is not wrapped (kmx.i). */
 
 %{
 #include <string.h>
@@ -34,6 +41,27 @@ static void kmx_py_raise(kmx_status status) {
     const char *message = kmx_last_error();
     Py_XDECREF(code);
     PyErr_SetString(cls ? cls : PyExc_RuntimeError, message[0] ? message : kmx_status_name(status));
+}
+
+/* kmx_log_fn: fn(level, message), skipped while an exception is pending. */
+static void kmx_py_log(void *fn, kmx_log_level level, const char *message) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    if (!PyErr_Occurred()) Py_XDECREF(PyObject_CallFunction((PyObject *)fn, "is", (int)level, message));
+    PyGILState_Release(gil);
+}
+
+/* kmx_progress_fn: fn(fraction, phase); a true result, an exception or a signal
+ * (Ctrl-C's KeyboardInterrupt) cancels. */
+static int kmx_py_progress(void *fn, double fraction, const char *phase) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int cancel = 1;
+    PyObject *result = PyErr_Occurred() ? NULL : PyObject_CallFunction((PyObject *)fn, "ds", fraction, phase);
+    if (result) {
+        cancel = PyObject_IsTrue(result) != 0 || PyErr_CheckSignals() != 0;
+        Py_DECREF(result);
+    }
+    PyGILState_Release(gil);
+    return cancel;
 }
 
 /* Borrows a C-contiguous buffer of items of `size` bytes whose struct format
@@ -59,7 +87,9 @@ static int kmx_py_get_buffer(PyObject *object, Py_buffer *view, int writable, Py
 %}
 
 /* ------------------------------------------------------------------ status */
+/* An exception a callback raised during the call wins over the status. */
 %typemap(out) kmx_status %{
+    if (PyErr_Occurred()) SWIG_fail;
     if ($1 != KMX_OK) {
         kmx_py_raise($1);
         SWIG_fail;
@@ -151,11 +181,16 @@ KMX_PY_BUFFER(void, KMX_OUT, KMX_LEN, 1, "")
 %}
 %typemap(freearg) (const char *text, int64_t text_len) %{ if (alloc$argnum == SWIG_NEWOBJ) free(buffer$argnum); %}
 
-/* ------------------------------------------------------------- not wrapped */
-%ignore kmx_context_set_log_callback;
-%ignore kmx_context_set_progress_callback;
-%ignore kmx_log_fn;
-%ignore kmx_progress_fn;
+/* --------------------------------------------------------------- callbacks */
+%define KMX_PY_CALLBACK(FN_TYPE, TRAMPOLINE)
+%typemap(in) (FN_TYPE fn, void *user_data) %{
+    if ($input != Py_None && !PyCallable_Check($input)) SWIG_exception_fail(SWIG_TypeError, "kmx: expected a callable or None");
+    $1 = $input == Py_None ? NULL : TRAMPOLINE;
+    $2 = $input == Py_None ? NULL : (void *)$input;
+%}
+%enddef
+KMX_PY_CALLBACK(kmx_log_fn, kmx_py_log)
+KMX_PY_CALLBACK(kmx_progress_fn, kmx_py_progress)
 
 /* ------------------------------------------------------------------- extra */
 %typemap(in) PyObject *classes "$1 = $input;"

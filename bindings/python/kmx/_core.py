@@ -72,6 +72,20 @@ class Context(_Owner):
     def peak_bytes(self):
         return capi.kmx_context_peak_bytes(self._handle)
 
+    def set_progress(self, fn):
+        """fn(fraction, phase) during the calls made with this context; a true result cancels the
+        call (kmx.CancelledError), an exception it raises is raised by the call. None removes it."""
+        capi.kmx_context_set_progress_callback(self._handle, fn)
+        self._progress = fn  # C holds it borrowed
+
+    def set_log(self, fn, level=None):
+        """fn(level, message) for the library's messages at or below `level` ("error", "warning",
+        "info", "debug"; the context's log_level). None removes it."""
+        if level is not None:
+            capi.kmx_context_set_params(self._handle, f"log_level={level}")
+        capi.kmx_context_set_log_callback(self._handle, fn)
+        self._log = fn
+
 
 def _float64_matrix(x, name="X"):
     """x as a C-contiguous float64 matrix: no copy when it already is one (float32 and other dtypes

@@ -26,10 +26,17 @@ def _seed(random_state):
     return int(random_state.randint(0, 2**31 - 1))
 
 
+def _never_cancel(fraction, phase):
+    return False
+
+
 def _context(estimator):
     """A kmx context of the estimator's n_jobs and random_state (one per call: a context serves one
-    thread at a time, an estimator may serve many)."""
-    return _core.Context(threads=_threads(estimator.n_jobs), seed=_seed(estimator.random_state))
+    thread at a time, an estimator may serve many). Its progress callback lets Ctrl-C stop the call
+    (KeyboardInterrupt): the trampoline checks for signals."""
+    ctx = _core.Context(threads=_threads(estimator.n_jobs), seed=_seed(estimator.random_state))
+    ctx.set_progress(_never_cancel)
+    return ctx
 
 
 def _store_params(estimator, arguments):

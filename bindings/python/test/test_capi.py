@@ -156,3 +156,38 @@ def test_svc_on_csr_equals_svc_on_the_dense_rows(letter_mc):
     dense = kmx.SVC(C=8.0, gamma=4.0).fit(x[:1500], y[:1500])
     sparse = kmx.SVC(C=8.0, gamma=4.0).fit(sp.csr_matrix(x[:1500]), y[:1500])
     np.testing.assert_allclose(sparse.decision_function(sp.csr_matrix(xt)), dense.decision_function(xt), atol=1e-9)
+
+
+def test_progress_and_log_callbacks(letter_bin):
+    x, y, _, _ = letter_bin
+    data, kernel, solver = kmx.Dataset(x[:1000], y[:1000]), kmx.Kernel(gamma=2.0), kmx.Solver("method=dcsvm C=8")
+    ctx, progress, messages = kmx.Context(threads=1), [], []
+    ctx.set_progress(lambda fraction, phase: progress.append((fraction, phase)) and False)
+    ctx.set_log(lambda level, message: messages.append((level, message)), level="debug")
+    solver.train(kernel, data, ctx)
+    assert progress and progress[-1] == (1.0, "done") and all(0 <= f <= 1 for f, _ in progress)
+    assert any("SVs" in message for _, message in messages)
+
+    def fails(fraction, phase):
+        raise ZeroDivisionError("raised by the callback")
+
+    ctx.set_progress(fails)  # the callback's own exception comes out of the call
+    with pytest.raises(ZeroDivisionError, match="raised by the callback"):
+        solver.train(kernel, data, ctx)
+    ctx.set_progress(lambda fraction, phase: True)  # a true result cancels
+    with pytest.raises(kmx.CancelledError, match="cancelled by the progress callback"):
+        solver.train(kernel, data, ctx)
+    ctx.set_progress(None)
+    solver.train(kernel, data, ctx)
+    with pytest.raises(TypeError, match="callable"):
+        ctx.set_progress(42)
+
+
+def test_ctrl_c_interrupts_a_fit(letter_bin):
+    import signal
+    x, y, _, _ = letter_bin
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        kmx.SVC(C=8.0, gamma=2.0, method="svm", n_jobs=1).fit(x[:6000], y[:6000])
+    timer.join()
