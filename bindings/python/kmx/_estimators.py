@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, OutlierMixin, RegressorMixin, clone
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
@@ -143,6 +144,17 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
         return self.model_.predict(dataset, self._context())
 
 
+def _svc_decision(svc, values):
+    """An SVC's decision values (n x kmx's outputs) in scikit-learn's shape: one column for two
+    classes; one-vs-one pairs made into one column per class for decision_function_shape 'ovr'."""
+    if values.shape[1] == 1:
+        return values.ravel()
+    one_vs_one = svc.model_.info("multiclass") == _core.capi.KMX_MULTICLASS_OVO
+    if svc.decision_function_shape == "ovr" and one_vs_one:
+        return _ovr_decision_function(values < 0, -values, len(svc.classes_))
+    return values
+
+
 def _class_names(classes):
     """The classes' names for kmx_model_set_class_names, or None when one cannot be a name (1 to
     255 bytes of UTF-8 without control characters, all distinct)."""
@@ -222,13 +234,7 @@ class SVC(_KmxClassifier):
         """Two classes: one value per row, > 0 for classes_[1]. More: (n, classes) for 'ovr' shape
         (the one-vs-one votes and confidences as sklearn.svm.SVC makes them), the raw one-vs-one
         values (pairs (i, j), i < j, > 0 for class i) for 'ovo'."""
-        values = self._decision_values(X)
-        if values.shape[1] == 1:
-            return values.ravel()
-        one_vs_one = self.model_.info("multiclass") == _core.capi.KMX_MULTICLASS_OVO
-        if self.decision_function_shape == "ovr" and one_vs_one:
-            return _ovr_decision_function(values < 0, -values, len(self.classes_))
-        return values
+        return _svc_decision(self, self._decision_values(X))
 
 
 # Checks of sklearn.utils.estimator_checks that kmx's estimators with sample weights do not pass,
@@ -397,9 +403,21 @@ class Predictor(_PicklesSavedForm, BaseEstimator):
     def _context(self):
         return _context(self)
 
+    def _estimator(self):
+        return self.estimator if self.estimator is not None else SVC()
+
+    @property
+    def _estimator_type(self):
+        """A classifier or a regressor as its estimator is (scikit-learn's checks and scorers ask)."""
+        return getattr(self._estimator(), "_estimator_type", None)
+
+    def _more_tags(self):
+        return self._estimator()._get_tags()  # its tags, the checks it is known to fail among them
+
     def fit(self, X, y, sample_weight=None):
-        estimator = clone(self.estimator if self.estimator is not None else SVC())
-        estimator.fit(X, y, sample_weight=sample_weight)
+        estimator = clone(self._estimator())
+        weights = {} if sample_weight is None else {"sample_weight": sample_weight}
+        estimator.fit(X, y, **weights)
         return self._build(estimator, X, y)
 
     @classmethod
@@ -431,9 +449,13 @@ class Predictor(_PicklesSavedForm, BaseEstimator):
         values = self.predictor_.predict(dataset, self._context())
         return self.classes_[values.astype(np.intp)] if hasattr(self, "classes_") else values
 
+    @available_if(lambda self: hasattr(self._estimator(), "decision_function"))
     def decision_function(self, X):
+        """The predictor's decision values, shaped as its estimator's (a classifier's)."""
         dataset = self._dataset(X)
         values = self.predictor_.decision_values(dataset, self._context())
+        if isinstance(self.estimator_, SVC):
+            return _svc_decision(self.estimator_, values)
         return values.ravel() if values.shape[1] == 1 else values
 
     def score(self, X, y, sample_weight=None):

@@ -1,7 +1,7 @@
 """scikit-learn's own conformance checks (sklearn.utils.estimator_checks). The checks an estimator
 does not pass are listed in its _xfail_checks tag, with the reason (bindings/python/README.md too);
-check_estimator then reports them as expected failures. SVC runs in the default suite, the others
-in 'slow'."""
+check_estimator then reports them as expected failures. SVC and a Predictor of an SVC run in the default
+suite, the others in 'slow'."""
 import warnings
 
 import pytest
@@ -20,8 +20,10 @@ ESTIMATORS = {
     "Falkon": kmx.Falkon(n_jobs=1),
     "MEKA": kmx.MEKA(n_jobs=1),
     "NystromTron": kmx.NystromTron(n_jobs=1),
+    "Predictor-SVC": kmx.Predictor(kmx.SVC(n_jobs=1), n_jobs=1),
+    "Predictor-SVR": kmx.Predictor(kmx.SVR(n_jobs=1), n_jobs=1),
 }
-FAST = {"SVC-svm", "SVC-dcsvm"}
+FAST = {"SVC-svm", "SVC-dcsvm", "Predictor-SVC"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=[] if n in FAST else [pytest.mark.slow])
