@@ -14,6 +14,8 @@ from . import _core
 
 __all__ = ["SVC", "SVR", "OneClassSVM", "KernelRidge", "Falkon", "MEKA", "NystromTron", "Predictor"]
 
+# What the C API takes: a C-contiguous float64 matrix (borrowed), or a float64 CSR matrix (as text).
+_INPUT = dict(accept_sparse="csr", dtype=np.float64, order="C")
 _KERNELS = {"rbf": "rbf", "laplacian": "laplacian", "poly": "polynomial", "polynomial": "polynomial",
             "linear": "linear", "sigmoid": "sigmoid"}
 
@@ -106,16 +108,11 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
         return {}
 
     def _check_X(self, X, reset):
-        return self._validated(X, reset=reset)
+        """X checked by scikit-learn (n_features_in_ set or compared)."""
+        return self._validate_data(X, reset=reset, **_INPUT)
 
-    def _validated(self, X, y="no_validation", reset=True, **y_params):
-        """X (and y) checked by scikit-learn: a C-contiguous float64 matrix, or a float64 CSR matrix."""
-        params = dict(reset=reset, accept_sparse="csr", dtype=np.float64, order="C")
-        if isinstance(y, str) and y == "no_validation":
-            X = self._validate_data(X, **params)
-        else:
-            X, y = self._validate_data(X, y, **params, **y_params)
-        return X if isinstance(y, str) and y == "no_validation" else (X, y)
+    def _check_X_y(self, X, y, **y_params):
+        return self._validate_data(X, y, **_INPUT, **y_params)
 
     def _fit_model(self, X, y, sample_weight=None, class_weight=None):
         """Trains self.model_ on rows X (validated, float64) with the float64 labels y."""
@@ -129,7 +126,6 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
         solver = _core.Solver(method=self._method, class_weight=class_weight, **self._solver_values())
         self.model_ = solver.train(self._kernel(X), dataset, self._context())
         self.train_seconds_ = self.model_.info("train_seconds")
-        return dataset
 
     def _dataset(self, X):
         check_is_fitted(self)
@@ -168,7 +164,7 @@ class _KmxClassifier(ClassifierMixin, _KmxEstimator):
     and the model carries their names."""
 
     def fit(self, X, y, sample_weight=None):
-        X, y = self._validated(X, y)
+        X, y = self._check_X_y(X, y)
         check_classification_targets(y)
         self.classes_, encoded = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -260,7 +256,7 @@ class SVR(RegressorMixin, _KmxEstimator):
                     shrinking=bool(self.shrinking), cache_size=int(self.cache_size))
 
     def fit(self, X, y, sample_weight=None):
-        X, y = self._validated(X, y, y_numeric=True)
+        X, y = self._check_X_y(X, y, y_numeric=True)
         self._fit_model(X, y, sample_weight)
         return self
 
@@ -306,7 +302,7 @@ class _KmxRegressor(RegressorMixin, _KmxEstimator):
     fit takes no sample_weight: kmx's KRR methods do not use a dataset's weights."""
 
     def fit(self, X, y):
-        X, y = self._validated(X, y, y_numeric=True)
+        X, y = self._check_X_y(X, y, y_numeric=True)
         self._fit_model(X, y)
         return self
 
