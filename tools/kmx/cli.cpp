@@ -58,10 +58,6 @@ std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel
 }
 
 void refuse_libsvm_options(const ParsedArgs &args) {
-    if (args.has("--cross-validation"))
-        throw UsageError{"-v " + args.get("--cross-validation", "") +
-                         " is LIBSVM's cross-validation, which kmx does not have yet (--verbose logs what the "
-                         "library does)"};
     if (args.has("--probability") && args.get("--probability", "") != "0")
         throw UsageError{"-b " + args.get("--probability", "") +
                          ": kmx has no probability estimates yet (LIBSVM's -b 1); -b 0 is the default"};
@@ -558,6 +554,22 @@ void ProgressBar::attach(kmx_context *ctx) {
 
 void ProgressBar::finish() const {
     if (drawn) std::fprintf(stderr, "\n");
+}
+
+void report_accuracy(const std::vector<double> &predicted, const std::vector<double> &truth) {
+    int64_t correct = 0;
+    for (size_t i = 0; i < predicted.size(); ++i) correct += predicted[i] == truth[i];
+    const double n = double(predicted.size());
+    std::printf("accuracy = %.2f%% (%lld/%lld)\n", n > 0 ? 100.0 * double(correct) / n : 0.0, (long long)correct,
+                (long long)predicted.size());
+}
+
+void report_rmse(const std::vector<double> &predicted, const std::vector<double> &truth) {
+    double squares = 0;
+    for (size_t i = 0; i < predicted.size(); ++i) squares += (predicted[i] - truth[i]) * (predicted[i] - truth[i]);
+    const double mse = predicted.empty() ? 0.0 : squares / double(predicted.size());
+    std::printf("rmse = %.6g\n", std::sqrt(mse));
+    std::printf("Mean squared error = %g (regression)\n", mse);
 }
 
 }  // namespace kmx_cli
