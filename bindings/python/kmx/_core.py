@@ -239,6 +239,13 @@ class Solver(_Owner):
         """A Model trained on data (labels required). The GIL is released while it trains."""
         return Model(capi.kmx_solver_train(_handle(ctx), self._handle, kernel._handle, data._handle))
 
+    def cross_validate(self, kernel, data, folds, ctx=None):
+        """k-fold cross-validation (LIBSVM's svm-train -v K): each row's prediction (label or value)
+        by the model trained on the folds without it; folds stratified by label, from ctx's seed."""
+        out = np.empty(data.shape[0])
+        capi.kmx_solver_cross_validate(out, _handle(ctx), self._handle, kernel._handle, data._handle, int(folds))
+        return out
+
 
 def _info_keys(prefix):
     return {name[len(prefix):].lower(): getattr(capi, name) for name in dir(capi)

@@ -191,3 +191,18 @@ def test_ctrl_c_interrupts_a_fit(letter_bin):
     with pytest.raises(KeyboardInterrupt):
         kmx.SVC(C=8.0, gamma=2.0, method="svm", n_jobs=1).fit(x[:6000], y[:6000])
     timer.join()
+
+
+def test_cross_validation_predicts_every_row_from_the_other_folds(letter_bin):
+    x, y, _, _ = letter_bin
+    data, kernel = kmx.Dataset(x[:1200], y[:1200]), kmx.Kernel(gamma=2.0)
+    solver = kmx.Solver("method=svm C=8")
+    predicted = solver.cross_validate(kernel, data, 5, kmx.Context(threads=1, seed=3))
+    assert predicted.shape == (1200,) and set(predicted) <= {-1.0, 1.0}
+    held_out = np.mean(predicted == y[:1200])
+    trained = np.mean(solver.train(kernel, data).predict(data) == y[:1200])
+    assert 0.8 < held_out < trained  # below the accuracy on the rows trained on
+    again = solver.cross_validate(kernel, data, 5, kmx.Context(threads=1, seed=3))
+    np.testing.assert_array_equal(again, predicted)  # the folds come from the seed
+    with pytest.raises(kmx.InvalidArgumentError, match="fold"):
+        solver.cross_validate(kernel, data, 1)
