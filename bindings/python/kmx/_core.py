@@ -246,6 +246,15 @@ class Solver(_Owner):
         capi.kmx_solver_cross_validate(out, _handle(ctx), self._handle, kernel._handle, data._handle, int(folds))
         return out
 
+    def cross_validate_path(self, kernel, data, folds, param, values, ctx=None):
+        """cross_validate at each of `values` of one parameter ("C", or "lambda" for KRR) on the same
+        folds, the SVM warm started along increasing C: a (len(values), rows) array."""
+        values = np.ascontiguousarray(values, dtype=np.float64).ravel()
+        out = np.empty((values.size, data.shape[0]))
+        capi.kmx_solver_cross_validate_path(out, _handle(ctx), self._handle, kernel._handle, data._handle,
+                                            int(folds), capi.kmx_param_from_name(param), values)
+        return out
+
 
 def _info_keys(prefix):
     return {name[len(prefix):].lower(): getattr(capi, name) for name in dir(capi)

@@ -206,3 +206,13 @@ def test_cross_validation_predicts_every_row_from_the_other_folds(letter_bin):
     np.testing.assert_array_equal(again, predicted)  # the folds come from the seed
     with pytest.raises(kmx.InvalidArgumentError, match="fold"):
         solver.cross_validate(kernel, data, 1)
+
+
+def test_cross_validation_along_c_equals_one_c_at_a_time(letter_bin):
+    x, y, _, _ = letter_bin
+    data, kernel = kmx.Dataset(x[:800], y[:800]), kmx.Kernel(gamma=2.0)
+    solver = kmx.Solver("method=svm C=1 eps=1e-6")
+    path = solver.cross_validate_path(kernel, data, 4, "C", [0.5, 2.0, 8.0], kmx.Context(threads=1, seed=5))
+    assert path.shape == (3, 800)
+    one = kmx.Solver("method=svm C=8 eps=1e-6").cross_validate(kernel, data, 4, kmx.Context(threads=1, seed=5))
+    assert np.mean(path[2] == one) > 0.99  # warm started: the same models to the solver's tolerance
