@@ -13,7 +13,7 @@ command -v clang++ >/dev/null || { echo "fuzz: clang is missing (tools/install-d
 [ -f "$build/build.ninja" ] ||
     CC=clang CXX=clang++ meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
         -Dbuildtype=debug -Doptimization=1 -Dtests=false -Dexamples=false -Djava=disabled -Dcsharp=disabled \
-        -Dr=disabled >/dev/null
+        -Dr=disabled -Dpython=disabled >/dev/null
 meson configure "$build" -Dfuzz_seconds="$seconds"
 ninja -C "$build"
 meson test -C "$build" --suite fuzz --print-errorlogs --verbose

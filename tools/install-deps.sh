@@ -12,6 +12,7 @@ packages=(g++ meson ninja-build pkg-config python3
           libblis-dev libblis-openmp-dev libflame-dev libgtest-dev
           python3-numpy python3-scipy python3-sklearn    # references: the slow suite's,
           libsvm-tools                                   # and LIBSVM's svm-train for the solver's
+          python3-dev python3-pytest python3-mesonpy python3-venv patchelf   # the Python binding, its tests, pip install .
           gnuplot-nox                                    # kmx grid --png (as LIBSVM's grid.py)
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
           r-base-dev r-cran-testthat                     # the bindings and their tests

@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 asan=${1:-build-asan}
 tsan=${2:-build-tsan}
 status=0
-no_bindings=(-Djava=disabled -Dcsharp=disabled -Dr=disabled)
+no_bindings=(-Djava=disabled -Dcsharp=disabled -Dr=disabled -Dpython=disabled)
 
 # Runs "$@" and prints how long it took, under the name $1.
 timed() {

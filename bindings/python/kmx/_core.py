@@ -1,0 +1,386 @@
+"""The C library's objects as Python classes over kmx.capi: Context, Dataset, Kernel, Solver, Model,
+Approximation, Predictor, and k-means. Each owns its C handle and frees it when collected (or at
+close()); arrays go to C without copies where it borrows them, and come back as numpy arrays."""
+import numpy as np
+
+from . import capi
+
+__all__ = ["Context", "Dataset", "Kernel", "Solver", "Model", "Approximation", "Predictor", "kmeans",
+           "kmeans_assign", "kernel_block", "params_string", "version"]
+
+
+def version():
+    """The library's version, "MAJOR.MINOR.PATCH"."""
+    return capi.kmx_version()
+
+
+def params_string(params=None, **values):
+    """"key=value ..." from a string and/or keywords (None values left out; True/False as 1/0).
+    Floats are written by repr, which reads back as the same double."""
+    words = [params] if params else []
+    for key, value in values.items():
+        if value is None:
+            continue
+        if isinstance(value, (bool, np.bool_)):
+            value = int(value)
+        words.append(f"{key}={value!r}" if isinstance(value, float) else f"{key}={value}")
+    return " ".join(words)
+
+
+def _handle(obj):
+    """The C handle of a kmx object, or None (C's NULL) for None."""
+    return None if obj is None else obj._handle
+
+
+class _Owner:
+    """Owns one C handle; _free is the C function that releases it."""
+
+    _free = None
+
+    def __init__(self, handle, keep=None):
+        self._handle = handle
+        self._keep = keep  # what C borrows from Python (a dataset's arrays)
+
+    def close(self):
+        """Frees the C object now (later calls raise kmx errors: C sees NULL)."""
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle is not None:
+            type(self)._free(handle)
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Context(_Owner):
+    """Threads, seed, memory budget for the calls made with it ("threads=2 seed=7"). One thread at a
+    time may use a context."""
+
+    _free = staticmethod(capi.kmx_context_free)
+
+    def __init__(self, params=None, **values):
+        super().__init__(capi.kmx_context_create())
+        text = params_string(params, **values)
+        if text:
+            capi.kmx_context_set_params(self._handle, text)
+
+    def peak_bytes(self):
+        return capi.kmx_context_peak_bytes(self._handle)
+
+    def set_progress(self, fn):
+        """fn(fraction, phase) during the calls made with this context; a true result cancels the
+        call (kmx.CancelledError), an exception it raises is raised by the call. None removes it."""
+        capi.kmx_context_set_progress_callback(self._handle, fn)
+        self._progress = fn  # C holds it borrowed
+
+    def set_log(self, fn, level=None):
+        """fn(level, message) for the library's messages at or below `level` ("error", "warning",
+        "info", "debug"; the context's log_level). None removes it."""
+        if level is not None:
+            capi.kmx_context_set_params(self._handle, f"log_level={level}")
+        capi.kmx_context_set_log_callback(self._handle, fn)
+        self._log = fn
+
+
+def _float64_matrix(x, name="X"):
+    """x as a C-contiguous float64 matrix: no copy when it already is one (float32 and other dtypes
+    are converted: the C API takes doubles)."""
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    if x.ndim != 2:
+        raise ValueError(f"kmx: {name} must be 2-D, not {x.ndim}-D")
+    return x
+
+
+def _libsvm_text(matrix, y):
+    """A scipy sparse matrix's rows (and labels, else 0) as LIBSVM text: repr writes each double so
+    that it reads back the same, and the first row names the last column (an explicit zero if need
+    be), so the dataset has all the matrix's columns."""
+    csr = matrix.tocsr(copy=True)
+    csr.sum_duplicates()  # sorted indices, each once: LIBSVM's increasing order
+    labels = np.zeros(csr.shape[0]) if y is None else y
+    indptr, indices, values = csr.indptr.tolist(), (csr.indices + 1).tolist(), csr.data.tolist()
+    lines = []
+    for i, label in enumerate(labels.tolist()):
+        row = range(indptr[i], indptr[i + 1])
+        items = [f"{indices[k]}:{values[k]!r}" for k in row]
+        if i == 0 and (not items or indices[row[-1]] != csr.shape[1]):
+            items.append(f"{csr.shape[1]}:0")
+        lines.append(" ".join([repr(label)] + items))
+    return "\n".join(lines) + "\n"
+
+
+class Dataset(_Owner):
+    """Rows of features (and optional labels or targets) for kmx. From arrays, the C library borrows
+    a C-contiguous float64 matrix in place (no copy; the dataset keeps it alive); other arrays are
+    converted once. A scipy sparse matrix goes through LIBSVM text (the C API has no constructor
+    from CSR arrays; kmx_dataset_parse keeps it sparse when it has many columns and few nonzeros)."""
+
+    _free = staticmethod(capi.kmx_dataset_free)
+
+    def __init__(self, x, y=None, weights=None):
+        if y is not None:
+            y = np.ascontiguousarray(y, dtype=np.float64).ravel()
+            if y.shape[0] != x.shape[0]:
+                raise ValueError(f"kmx: {x.shape[0]} rows but {y.shape[0]} labels")
+        if hasattr(x, "tocsr"):
+            text = _libsvm_text(x, y)
+            super().__init__(capi.kmx_dataset_parse(None, text, capi.KMX_FORMAT_LIBSVM, "<scipy sparse matrix>"))
+        else:
+            x = _float64_matrix(x)
+            super().__init__(capi.kmx_dataset_create(x, x.shape[0], x.shape[1], y, capi.KMX_BORROW), keep=(x, y))
+        if weights is not None:
+            capi.kmx_dataset_set_weights(self._handle, np.ascontiguousarray(weights, dtype=np.float64))
+
+    @classmethod
+    def _adopt(cls, handle):
+        dataset = cls.__new__(cls)
+        _Owner.__init__(dataset, handle)
+        return dataset
+
+    @classmethod
+    def load(cls, path, ctx=None, format=capi.KMX_FORMAT_AUTO):
+        """Reads a LIBSVM, CSV or .kmxd file (sparse LIBSVM input may stay sparse)."""
+        return cls._adopt(capi.kmx_dataset_load(_handle(ctx), str(path), format))
+
+    @classmethod
+    def parse(cls, text, ctx=None, format=capi.KMX_FORMAT_AUTO, name="<text>"):
+        return cls._adopt(capi.kmx_dataset_parse(_handle(ctx), text, format, name))
+
+    @property
+    def shape(self):
+        return capi.kmx_dataset_rows(self._handle), capi.kmx_dataset_cols(self._handle)
+
+    def rows(self, begin=0, end=None):
+        """Rows [begin, end) as a dense float64 matrix (a copy)."""
+        n, d = self.shape
+        end = n if end is None else end
+        out = np.empty((max(end - begin, 0), d))
+        capi.kmx_dataset_get_rows(out, self._handle, begin, end)
+        return out
+
+    def labels(self):
+        out = np.empty(self.shape[0])
+        capi.kmx_dataset_get_labels(out, self._handle)
+        return out
+
+    def is_sparse(self):
+        return bool(capi.kmx_dataset_is_sparse(self._handle))
+
+    def save(self, path, precision=capi.KMX_PRECISION_FLOAT64):
+        capi.kmx_dataset_save(self._handle, str(path), precision)
+
+
+def as_dataset(data, y=None):
+    """A Dataset as it is, or one made from arrays."""
+    return data if isinstance(data, Dataset) else Dataset(data, y)
+
+
+class Kernel(_Owner):
+    """A kernel from "kernel=rbf gamma=0.5" and/or keywords (kernel=..., gamma=..., coef0=..., degree=...)."""
+
+    _free = staticmethod(capi.kmx_kernel_free)
+
+    def __init__(self, params=None, **values):
+        super().__init__(capi.kmx_kernel_create_from_string(params_string(params, **values)))
+
+    def get(self, name):
+        return capi.kmx_kernel_get_param(self._handle, capi.kmx_param_from_name(name))
+
+
+def kernel_block(kernel, a, b, ctx=None):
+    """K(a_i, b_j) as an na x nb matrix, for row matrices a and b (or Datasets with row ranges
+    given as (dataset, begin, end))."""
+    if isinstance(a, tuple):
+        (da, a0, a1), (db, b0, b1) = a, b
+        out = np.empty((a1 - a0, b1 - b0))
+        capi.kmx_kernel_block_rows(out, _handle(ctx), kernel._handle, da._handle, a0, a1, db._handle, b0, b1)
+        return out
+    a, b = _float64_matrix(a, "a"), _float64_matrix(b, "b")
+    if a.shape[1] != b.shape[1]:
+        raise ValueError(f"kmx: a has {a.shape[1]} columns, b {b.shape[1]}")
+    out = np.empty((a.shape[0], b.shape[0]))
+    capi.kmx_kernel_block(out, _handle(ctx), kernel._handle, a, a.shape[0], b, b.shape[0], a.shape[1])
+    return out
+
+
+def kmeans(data, k, ctx=None, params=None, **values):
+    """k-means (k-means++ seeding): (centers k x d, assignment n int32, objective)."""
+    n, d = data.shape
+    centers, assignment = np.empty((k, d)), np.empty(n, dtype=np.int32)
+    objective = capi.kmx_kmeans(centers, assignment, _handle(ctx), data._handle, k, params_string(params, **values))
+    return centers, assignment, objective
+
+
+def kmeans_assign(data, centers, ctx=None):
+    """Nearest center of each row: (assignment n int32, squared distances n)."""
+    centers = _float64_matrix(centers, "centers")
+    n = data.shape[0]
+    assignment, sqdist = np.empty(n, dtype=np.int32), np.empty(n)
+    capi.kmx_kmeans_assign(assignment, sqdist, _handle(ctx), data._handle, centers, centers.shape[0])
+    return assignment, sqdist
+
+
+class Solver(_Owner):
+    """A training method and its parameters ("method=dcsvm C=8 ..." and/or keywords)."""
+
+    _free = staticmethod(capi.kmx_solver_free)
+
+    def __init__(self, params=None, class_weight=None, **values):
+        super().__init__(capi.kmx_solver_create_from_string(params_string(params, **values)))
+        for label, weight in (class_weight or {}).items():
+            capi.kmx_solver_set_class_weight(self._handle, float(label), float(weight))
+
+    def train(self, kernel, data, ctx=None):
+        """A Model trained on data (labels required). The GIL is released while it trains."""
+        return Model(capi.kmx_solver_train(_handle(ctx), self._handle, kernel._handle, data._handle))
+
+    def cross_validate(self, kernel, data, folds, ctx=None):
+        """k-fold cross-validation (LIBSVM's svm-train -v K): each row's prediction (label or value)
+        by the model trained on the folds without it; folds stratified by label, from ctx's seed."""
+        out = np.empty(data.shape[0])
+        capi.kmx_solver_cross_validate(out, _handle(ctx), self._handle, kernel._handle, data._handle, int(folds))
+        return out
+
+    def cross_validate_path(self, kernel, data, folds, param, values, ctx=None):
+        """cross_validate at each of `values` of one parameter ("C", or "lambda" for KRR) on the same
+        folds, the SVM warm started along increasing C: a (len(values), rows) array."""
+        values = np.ascontiguousarray(values, dtype=np.float64).ravel()
+        out = np.empty((values.size, data.shape[0]))
+        capi.kmx_solver_cross_validate_path(out, _handle(ctx), self._handle, kernel._handle, data._handle,
+                                            int(folds), capi.kmx_param_from_name(param), values)
+        return out
+
+
+def _info_keys(prefix):
+    return {name[len(prefix):].lower(): getattr(capi, name) for name in dir(capi)
+            if name.startswith(prefix) and not name.endswith("FORCE_INT_")}
+
+
+class _Saved(_Owner):
+    """A model or predictor: outputs for a dataset's rows, a saved form as bytes (to_bytes,
+    from_bytes) and as a file (save, load)."""
+
+    def __init_subclass__(cls, prefix, **kwargs):
+        """Takes its C functions by their names: prefix ("kmx_model") + _free, _save_to_buffer, ..."""
+        super().__init_subclass__(**kwargs)
+        for name in ("free", "save_to_buffer", "load_from_buffer", "save", "load"):
+            setattr(cls, "_" + name, staticmethod(getattr(capi, f"{prefix}_{name}")))
+
+    def _outputs(self, fn, data, ctx, columns):
+        out = np.empty((data.shape[0], columns))
+        fn(out, _handle(ctx), self._handle, data._handle)
+        return out
+
+    def to_bytes(self):
+        return _two_call_bytes(type(self)._save_to_buffer, self._handle)
+
+    @classmethod
+    def from_bytes(cls, data):
+        return cls(cls._load_from_buffer(data))
+
+    def save(self, path):
+        type(self)._save(self._handle, str(path))
+
+    @classmethod
+    def load(cls, path):
+        return cls(cls._load(str(path)))
+
+
+class Model(_Saved, prefix="kmx_model"):
+    """A trained model: immutable, shareable across threads, saved as kmx's model file."""
+
+    INFO = _info_keys("KMX_INFO_")
+
+    def info(self, key):
+        """kmx_model_info by name: "classes", "support_vectors", "objective", "task", ..."""
+        return capi.kmx_model_info(self._handle, self.INFO[key] if isinstance(key, str) else key)
+
+    def classes(self):
+        out = np.empty(int(self.info("classes")))
+        capi.kmx_model_classes(out if out.size else None, self._handle)
+        return out
+
+    def predict(self, data, ctx=None):
+        return self._outputs(capi.kmx_model_predict, data, ctx, 1).ravel()
+
+    def decision_values(self, data, ctx=None):
+        return self._outputs(capi.kmx_model_decision_values, data, ctx, int(self.info("decision_values")))
+
+    def set_class_names(self, names):
+        capi.kmx_model_set_class_names(self._handle, "\n".join(names) if names else None)
+
+    def class_names(self):
+        return _two_call_bytes(capi.kmx_model_class_names, self._handle).rstrip(b"\0").decode().split("\n")
+
+
+def _two_call_bytes(fn, handle):
+    """What fn(out, out_size_query..., handle) writes: the size first, then the bytes."""
+    size = fn(None, handle)
+    out = bytearray(size)
+    fn(out, handle)
+    return bytes(out)
+
+
+class Approximation(_Owner):
+    """A Nystrom or MEKA approximation G~ of a dataset's kernel matrix ("approx=meka rank=64 ...")."""
+
+    _free = staticmethod(capi.kmx_approx_free)
+
+    def __init__(self, kernel, data, ctx=None, params=None, **values):
+        super().__init__(capi.kmx_approx_create(_handle(ctx), kernel._handle, data._handle,
+                                                params_string(params, **values)))
+
+    def _vector_op(self, fn, v, ctx, *args):
+        v = np.ascontiguousarray(v, dtype=np.float64)
+        out = np.empty(self.rows)
+        fn(out, _handle(ctx), self._handle, *args, v)
+        return out
+
+    def matvec(self, v, ctx=None):
+        return self._vector_op(capi.kmx_approx_matvec, v, ctx)
+
+    def solve(self, v, lam, ctx=None):
+        return self._vector_op(capi.kmx_approx_solve, v, ctx, float(lam))
+
+    def relative_error(self, data, sample_rows, ctx=None):
+        return capi.kmx_approx_relative_error(_handle(ctx), self._handle, data._handle, sample_rows)
+
+    @property
+    def rows(self):
+        return capi.kmx_approx_rows(self._handle)
+
+    @property
+    def rank(self):
+        return capi.kmx_approx_rank(self._handle)
+
+    @property
+    def memory_bytes(self):
+        return capi.kmx_approx_memory_bytes(self._handle)
+
+
+class Predictor(_Saved, prefix="kmx_predictor"):
+    """A compact DC-Pred++ predictor of a model, stored as a blob <kmx/kmx_infer.h> reads in place."""
+
+    INFO = _info_keys("KMX_PREDICTOR_")
+
+    @classmethod
+    def build(cls, model, train, ctx=None, params=None, **values):
+        return cls(capi.kmx_predictor_build(_handle(ctx), model._handle, train._handle,
+                                            params_string(params, **values)))
+
+    def info(self, key):
+        return capi.kmx_predictor_info(self._handle, self.INFO[key] if isinstance(key, str) else key)
+
+    def predict(self, data, ctx=None):
+        return self._outputs(capi.kmx_predictor_predict, data, ctx, 1).ravel()
+
+    def decision_values(self, data, ctx=None):
+        return self._outputs(capi.kmx_predictor_decision_values, data, ctx, int(self.info("outputs")))
+
+    def export_c(self, path, name):
+        capi.kmx_predictor_export_c(self._handle, str(path), name)

@@ -1,0 +1,210 @@
+/* kmx_lang.i — the Python side of bindings/kmx.i (swig -python -threads
+ * -module capi): the extension kmx._capi and its proxy kmx.capi, one function
+ * per C function under the C name. The public API is the pure-Python layer in
+ * kmx/ (Dataset, Model, SVC, ...), the only caller of capi.
+ *
+ *  - Errors: a kmx_status other than KMX_OK raises the exception class that
+ *    kmx/_errors.py registered for that status (kmx_py_set_error_classes: a
+ *    dict code -> class, all subclasses of kmx.Error) with kmx_last_error() as
+ *    its message; RuntimeError before the registration.
+ *  - Outputs: handles (kmx_x **out) and scalars (double/int64_t/int *out, ...)
+ *    are returned, a tuple when there are several; a call without one returns
+ *    None.
+ *  - Arrays travel through the buffer protocol, never copied: inputs are
+ *    C-contiguous buffers of the C type (float64 for double, int32 for
+ *    int32_t, int64 for int64_t, any bytes for void), outputs are writable
+ *    ones that C fills in place (the Python layer allocates them with numpy).
+ *    Where C takes a length beside the pointer, it is the buffer's item
+ *    count; a lone pointer (x, y, a, b, centers, out_labels) is given with its
+ *    sizes by the Python layer, which checks them (C cannot). None is NULL.
+ *  - The GIL is released around every C call (-threads), so training and
+ *    prediction on separate contexts run in parallel from Python threads.
+ *  - Callbacks: kmx_context_set_log_callback and _progress_callback take a
+ *    Python callable (or None), called through C trampolines that take the
+ *    GIL: log(level, message), progress(fraction, phase) -> true to cancel.
+ *    The caller keeps the callable alive while it is set (kmx.Context does).
+ *    An exception a callback raises (KeyboardInterrupt too: the progress
+ *    trampoline checks for signals) is raised by the call it came from; the
+ *    progress trampoline then cancels the call.
+ *  - The communicator is not wrapped (kmx.i). */
+
+%{
+#include <string.h>
+
+/* kmx_status code -> exception class, set by kmx/_errors.py. */
+static PyObject *kmx_py_error_classes = NULL;
+
+/* Sets the Python exception for a failed call (with the GIL held). */
+static void kmx_py_raise(kmx_status status) {
+    PyObject *code = PyLong_FromLong((long)status);
+    PyObject *cls = code && kmx_py_error_classes ? PyDict_GetItem(kmx_py_error_classes, code) : NULL;
+    const char *message = kmx_last_error();
+    Py_XDECREF(code);
+    PyErr_SetString(cls ? cls : PyExc_RuntimeError, message[0] ? message : kmx_status_name(status));
+}
+
+/* kmx_log_fn: fn(level, message), skipped while an exception is pending. */
+static void kmx_py_log(void *fn, kmx_log_level level, const char *message) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    if (!PyErr_Occurred()) Py_XDECREF(PyObject_CallFunction((PyObject *)fn, "is", (int)level, message));
+    PyGILState_Release(gil);
+}
+
+/* kmx_progress_fn: fn(fraction, phase); a true result, an exception or a signal
+ * (Ctrl-C's KeyboardInterrupt) cancels. */
+static int kmx_py_progress(void *fn, double fraction, const char *phase) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int cancel = 1;
+    PyObject *result = PyErr_Occurred() ? NULL : PyObject_CallFunction((PyObject *)fn, "ds", fraction, phase);
+    if (result) {
+        cancel = PyObject_IsTrue(result) != 0 || PyErr_CheckSignals() != 0;
+        Py_DECREF(result);
+    }
+    PyGILState_Release(gil);
+    return cancel;
+}
+
+/* Borrows a C-contiguous buffer of items of `size` bytes whose struct format
+ * code is one of `codes` ("" for any); 0 with an exception set on failure. */
+static int kmx_py_get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t size, const char *codes,
+                             const char *name) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    const char *format;
+    if (PyObject_GetBuffer(object, view, flags) != 0) {
+        PyErr_Format(PyExc_TypeError, "kmx: '%s' must be a C-contiguous%s buffer", name, writable ? " writable" : "");
+        return 0;
+    }
+    format = view->format ? view->format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') ++format;
+    if (view->itemsize != size || (codes[0] && (strlen(format) != 1 || !strchr(codes, format[0])))) {
+        PyErr_Format(PyExc_TypeError, "kmx: '%s' has items of format '%s' (%zd bytes), not the C type's", name,
+                     view->format ? view->format : "B", view->itemsize);
+        PyBuffer_Release(view);
+        return 0;
+    }
+    return 1;
+}
+%}
+
+/* ------------------------------------------------------------------ status */
+/* An exception a callback raised during the call wins over the status. */
+%typemap(out) kmx_status %{
+    if (PyErr_Occurred()) SWIG_fail;
+    if ($1 != KMX_OK) {
+        kmx_py_raise($1);
+        SWIG_fail;
+    }
+    $result = SWIG_Py_Void();
+%}
+
+/* ----------------------------------------------------------------- outputs */
+%define KMX_PY_OUT_HANDLE(TYPE)
+%typemap(in, numinputs=0) TYPE **out (TYPE *handle = NULL) "$1 = &handle;"
+%typemap(argout) TYPE **out
+    %{ $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(handle$argnum, $descriptor(TYPE *), 0)); %}
+%enddef
+KMX_PY_OUT_HANDLE(kmx_context)
+KMX_PY_OUT_HANDLE(kmx_dataset)
+KMX_PY_OUT_HANDLE(kmx_kernel)
+KMX_PY_OUT_HANDLE(kmx_solver)
+KMX_PY_OUT_HANDLE(kmx_model)
+KMX_PY_OUT_HANDLE(kmx_approx)
+KMX_PY_OUT_HANDLE(kmx_predictor)
+
+%define KMX_PY_OUT_SCALAR(CTYPE, NAME, TO_PY)
+%typemap(in, numinputs=0) CTYPE *NAME (CTYPE value = 0) "$1 = &value;"
+%typemap(argout) CTYPE *NAME %{ $result = SWIG_Python_AppendOutput($result, TO_PY(value$argnum)); %}
+%enddef
+KMX_PY_OUT_SCALAR(double, out, PyFloat_FromDouble)
+KMX_PY_OUT_SCALAR(double, out_lower, PyFloat_FromDouble)
+KMX_PY_OUT_SCALAR(double, out_upper, PyFloat_FromDouble)
+KMX_PY_OUT_SCALAR(double, out_objective, PyFloat_FromDouble)
+KMX_PY_OUT_SCALAR(int64_t, out, PyLong_FromLongLong)
+KMX_PY_OUT_SCALAR(int64_t, out_count, PyLong_FromLongLong)
+KMX_PY_OUT_SCALAR(int64_t, out_size, PyLong_FromLongLong)
+KMX_PY_OUT_SCALAR(int, out, PyLong_FromLong)
+KMX_PY_OUT_SCALAR(int, out_flags, PyLong_FromLong)
+%typemap(in, numinputs=0) kmx_param *out (kmx_param value = KMX_PARAM_THREADS) "$1 = &value;"
+%typemap(argout) kmx_param *out %{ $result = SWIG_Python_AppendOutput($result, PyLong_FromLong((long)value$argnum)); %}
+
+/* ------------------------------------------------------------------ arrays */
+/* A buffer as CTYPE *NAME alone or as (CTYPE *NAME, int64_t LEN), LEN its item count. */
+%define KMX_PY_BUFFER(CTYPE, NAME, LEN, WRITABLE, CODES)
+%typemap(in) CTYPE *NAME (Py_buffer view, int has_view = 0) %{
+    if ($input != Py_None) {
+        if (!kmx_py_get_buffer($input, &view, WRITABLE, sizeof *$1, CODES, "$1_name")) SWIG_fail;
+        has_view = 1;
+    }
+    $1 = ($1_ltype)(has_view ? view.buf : NULL);
+%}
+%typemap(in) (CTYPE *NAME, int64_t LEN) (Py_buffer view, int has_view = 0) %{
+    if ($input != Py_None) {
+        if (!kmx_py_get_buffer($input, &view, WRITABLE, sizeof *$1, CODES, "$1_name")) SWIG_fail;
+        has_view = 1;
+    }
+    $1 = ($1_ltype)(has_view ? view.buf : NULL);
+    $2 = has_view ? (int64_t)(view.len / view.itemsize) : 0;
+%}
+%typemap(argout) CTYPE *NAME, (CTYPE *NAME, int64_t LEN) "" /* filled in place: not a scalar output */
+%typemap(freearg) CTYPE *NAME, (CTYPE *NAME, int64_t LEN) %{ if (has_view$argnum) PyBuffer_Release(&view$argnum); %}
+%enddef
+KMX_PY_BUFFER(const double, KMX_IN, KMX_LEN, 0, "d")
+KMX_PY_BUFFER(double, KMX_OUT, KMX_LEN, 1, "d")
+KMX_PY_BUFFER(int32_t, KMX_OUT, KMX_LEN, 1, "i")
+KMX_PY_BUFFER(int64_t, KMX_OUT, KMX_LEN, 1, "lq")
+KMX_PY_BUFFER(const void, KMX_IN, KMX_LEN, 0, "")
+KMX_PY_BUFFER(void, KMX_OUT, KMX_LEN, 1, "")
+
+%apply const double *KMX_IN { const double *x, const double *y, const double *a, const double *b,
+                              const double *centers };
+%apply (const double *KMX_IN, int64_t KMX_LEN) { (const double *w, int64_t n), (const double *v, int64_t v_len) };
+%apply (const void *KMX_IN, int64_t KMX_LEN) { (const void *buffer, int64_t buffer_len) };
+%apply double *KMX_OUT { double *out_labels };
+%apply (double *KMX_OUT, int64_t KMX_LEN) {
+    (double *out, int64_t out_len), (double *out_centers, int64_t centers_len),
+    (double *out_sqdist, int64_t sqdist_len) };
+%apply (int32_t *KMX_OUT, int64_t KMX_LEN) { (int32_t *out_assignment, int64_t assignment_len) };
+%apply (int64_t *KMX_OUT, int64_t KMX_LEN) { (int64_t *out_counts, int64_t out_len) };
+/* Saved models and predictors, class names: a writable buffer (None asks for the size). */
+%apply (void *KMX_OUT, int64_t KMX_LEN) { (void *out, int64_t out_len) };
+
+/* Text in memory (kmx_dataset_parse): bytes, or str as UTF-8. */
+%typemap(in) (const char *text, int64_t text_len) (char *buffer = NULL, size_t size = 0, int alloc = 0) %{
+    if (PyBytes_Check($input)) {
+        if (PyBytes_AsStringAndSize($input, &buffer, (Py_ssize_t *)&size) != 0) SWIG_fail;
+        size += 1; /* as SWIG_AsCharPtrAndSize, counting the NUL */
+    } else if (!SWIG_IsOK(SWIG_AsCharPtrAndSize($input, &buffer, &size, &alloc))) {
+        SWIG_exception_fail(SWIG_TypeError, "kmx: 'text' must be str or bytes");
+    }
+    $1 = buffer;
+    $2 = size > 0 ? (int64_t)size - 1 : 0;
+%}
+%typemap(freearg) (const char *text, int64_t text_len) %{ if (alloc$argnum == SWIG_NEWOBJ) free(buffer$argnum); %}
+
+/* --------------------------------------------------------------- callbacks */
+%define KMX_PY_CALLBACK(FN_TYPE, TRAMPOLINE)
+%typemap(in) (FN_TYPE fn, void *user_data) %{
+    if ($input != Py_None && !PyCallable_Check($input)) SWIG_exception_fail(SWIG_TypeError, "kmx: expected a callable or None");
+    $1 = $input == Py_None ? NULL : TRAMPOLINE;
+    $2 = $input == Py_None ? NULL : (void *)$input;
+%}
+%enddef
+KMX_PY_CALLBACK(kmx_log_fn, kmx_py_log)
+KMX_PY_CALLBACK(kmx_progress_fn, kmx_py_progress)
+
+/* ------------------------------------------------------------------- extra */
+%typemap(in) PyObject *classes "$1 = $input;"
+%nothread kmx_py_set_error_classes;
+%inline %{
+/* Records the dict (status code -> exception class) that failed calls raise from. */
+static PyObject *kmx_py_set_error_classes(PyObject *classes) {
+    if (!PyDict_Check(classes)) {
+        PyErr_SetString(PyExc_TypeError, "kmx: expected a dict");
+        return NULL;
+    }
+    Py_INCREF(classes);
+    Py_XDECREF(kmx_py_error_classes);
+    kmx_py_error_classes = classes;
+    Py_RETURN_NONE;
+}
+%}
