@@ -62,9 +62,6 @@ void refuse_libsvm_options(const ParsedArgs &args) {
         throw UsageError{"-v " + args.get("--cross-validation", "") +
                          " is LIBSVM's cross-validation, which kmx does not have yet (--verbose logs what the "
                          "library does)"};
-    if (args.has("--probability") && args.get("--probability", "") != "0")
-        throw UsageError{"-b " + args.get("--probability", "") +
-                         ": kmx has no probability estimates yet (LIBSVM's -b 1); -b 0 is the default"};
 }
 
 bool ParsedArgs::has(const char *long_name) const {

@@ -44,7 +44,7 @@ const std::vector<OptionSpec> &train_options() {
              KMX_PARAM_KERNEL},
             {"-q", "--quiet", false, "print nothing when training succeeds (LIBSVM's -q)"},
             {"-v", "--cross-validation", true, "LIBSVM's n-fold cross-validation: not in kmx yet, refused"},
-            {"-b", "--probability", true, "LIBSVM's probability estimates: only 0 (kmx has none yet)"},
+            {"-b", "--probability", true, nullptr, KMX_PARAM_PROBABILITY},
             {"-n", "--nu", true, nullptr, KMX_PARAM_NU},
             {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
             {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
