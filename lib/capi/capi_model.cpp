@@ -145,10 +145,10 @@ KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_c
 KMX_API kmx_status kmx_model_predict_probability(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
                                                  const kmx_dataset *data) {
     return KMX_GUARDED({
-        require_pointer(out, "out");
         const kmx::Model &m = model_of(model, "model");
         const kmx::Dataset &ds = dataset_of(data, "data");
-        kmx::check_probability_model(m);
+        kmx::check_probability_model(m);  // before out: a regression model's probabilities have no length
+        require_pointer(out, "out");
         require_length(out_len, checked_product(ds.n, int64_t(m.classes.size()), "rows x classes"), "out");
         CallContext call(ctx);
         kmx::model_probabilities(*call, m, ds, out);

@@ -149,6 +149,22 @@ namespace Kmx
         public void DecisionValues(Context ctx, Dataset data, double[] destination) =>
             Native.KmxModelDecisionValues(destination, destination?.Length ?? 0, Context.OptionalHandle(ctx), Handle, data.Handle);
 
+        /// <summary>True if the model has probability estimates: an SVM classifier trained with Param.Probability = 1 (ModelInfoKey.InfoProbability).</summary>
+        public bool HasProbabilities => Info(ModelInfoKey.InfoProbability) != 0;
+
+        /// <summary>The class probabilities, row-major rows × Classes in ClassLabels() order, each row summing to 1, as LIBSVM's -b 1 (kmx_model_predict_probability).</summary>
+        /// <remarks>A model without them (trained without Param.Probability = 1, a regression or one-class model) raises KmxException saying why.</remarks>
+        public double[] PredictProbability(Context ctx, Dataset data)
+        {
+            var probabilities = new double[data.Rows * Classes];
+            PredictProbability(ctx, data, probabilities);
+            return probabilities;
+        }
+
+        /// <summary>Writes the class probabilities into destination, which C checks is large enough (kmx_model_predict_probability).</summary>
+        public void PredictProbability(Context ctx, Dataset data, double[] destination) =>
+            Native.KmxModelPredictProbability(destination, destination?.Length ?? 0, Context.OptionalHandle(ctx), Handle, data.Handle);
+
         /// <summary>The decision values as a rows × DecisionValuesPerRow matrix.</summary>
         public double[,] DecisionValueMatrix(Context ctx, Dataset data)
         {
