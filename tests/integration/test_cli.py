@@ -279,17 +279,19 @@ def write_head(source, path, count, extra_feature=False):
 
 
 class LetterFiles(unittest.TestCase):
-    """The first TRAIN_ROWS training and 1000 test rows of binary Letter in a temporary folder."""
+    """The first TRAIN_ROWS training and 1000 test rows of binary Letter (SPLIT: letter_mc for multiclass) in a
+    temporary folder."""
 
     TRAIN_ROWS = 2000
+    SPLIT = "letter_bin"
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.train = os.path.join(cls.tmp.name, "train.libsvm")
         cls.test = os.path.join(cls.tmp.name, "test.libsvm")
-        write_head(LETTER, cls.train, cls.TRAIN_ROWS)
-        write_head(os.path.join(DATA, "letter_bin.test.libsvm"), cls.test, 1000)
+        write_head(os.path.join(DATA, cls.SPLIT + ".train.libsvm"), cls.train, cls.TRAIN_ROWS)
+        write_head(os.path.join(DATA, cls.SPLIT + ".test.libsvm"), cls.test, 1000)
 
     @classmethod
     def tearDownClass(cls):
@@ -828,26 +830,21 @@ class OneClass(unittest.TestCase):
         self.assertIn("option -n/--nu does not apply to -s svm; it applies to -s one-class", out.stderr)
 
 
-class Probability(unittest.TestCase):
-    """kmx train -b 1 / kmx predict -b 1 (LIBSVM's): the 'labels ...' line and per row the most probable label and
-    the probabilities; info says so; -b 1 on a model without them, on svr / one-class / krr, and on a compact
-    predictor are errors."""
+class Probability(LetterFiles):
+    """kmx train -b 1 / kmx predict -b 1 (LIBSVM's) on 300 rows of multiclass Letter: the 'labels ...' line and per
+    row the most probable label and the probabilities; info says so; -b 1 on a model without them, on svr /
+    one-class / krr, and on a compact predictor are errors."""
+
+    TRAIN_ROWS = 300
+    SPLIT = "letter_mc"
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.data = os.path.join(cls.tmp.name, "mc300.libsvm")
-        write_head(os.path.join(DATA, "letter_mc.train.libsvm"), cls.data, 300)
+        super().setUpClass()
+        cls.data = cls.train
         cls.model = os.path.join(cls.tmp.name, "prob.kmx")
         out = run("train", "-s", "svm", "-b", "1", "-g", "2", "-c", "4", cls.data, cls.model)
         assert out.returncode == 0, out.stderr
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.tmp.name, name)
 
     def test_predict_prints_libsvm_probability_output(self):
         output = self.path("prob.out")

@@ -212,15 +212,11 @@ public final class Model extends NativeResource {
 
     /** The class probabilities as one row per row of data (see predictProbability). */
     public double[][] predictProbabilityRows(Context ctx, Dataset data) {
-        int perRow = classes();
-        double[] values = predictProbability(ctx, data);
-        return Matrices.reshape(values, values.length / Math.max(perRow, 1), perRow);
+        return Matrices.byRow(predictProbability(ctx, data), classes());
     }
 
     /** The decision values as one row per row of data (see decisionValues). */
     public double[][] decisionValueRows(Context ctx, Dataset data) {
-        int perRow = decisionValuesPerRow();
-        double[] values = decisionValues(ctx, data);
-        return Matrices.reshape(values, values.length / Math.max(perRow, 1), perRow);
+        return Matrices.byRow(decisionValues(ctx, data), decisionValuesPerRow());
     }
 }
