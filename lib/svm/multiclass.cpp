@@ -308,11 +308,11 @@ std::vector<PlattSigmoid> fit_sigmoids(Context &ctx, const TrainOptions &options
                                        const std::vector<int32_t> &cls, const Model &model) {
     const std::vector<BinaryTask> tasks = binary_tasks(int32_t(model.classes.size()), options.multiclass);
     std::vector<PlattSigmoid> sigmoids;
-    for (size_t t = 0; t < tasks.size(); ++t) {
-        StepContext step(ctx, int64_t(t), int64_t(tasks.size()));
-        const BinaryRows rows = task_rows(*step, tasks[t], data, cls, model.classes, options);
-        sigmoids.push_back(cross_validated_sigmoid(*step, options, model.kernel, data, rows, t));
-    }
+    for (size_t t = 0; t < tasks.size(); ++t)
+        sigmoids.push_back(run_step(ctx, int64_t(t), int64_t(tasks.size()), "a machine's sigmoid", [&](Context &step) {
+            const BinaryRows rows = task_rows(step, tasks[t], data, cls, model.classes, options);
+            return cross_validated_sigmoid(step, options, model.kernel, data, rows, t);
+        }));
     return sigmoids;
 }
 
@@ -348,8 +348,15 @@ Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpe
     const auto start = std::chrono::steady_clock::now();
     Model model = untrained_model(options, kernel, data);
     const std::vector<int32_t> cls = class_indices(data, model.classes);
-    if (options.probability) model.sigmoids = fit_sigmoids(ctx, options, data, cls, model);
-    std::vector<SolvedMachine> solved = solve_tasks(ctx, options, data, cls, model);
+    std::vector<SolvedMachine> solved;
+    if (options.probability) {  // progress: the cross-validations, then the machines
+        model.sigmoids = run_step(ctx, 0, 2, "probability estimates",
+                                  [&](Context &step) { return fit_sigmoids(step, options, data, cls, model); });
+        solved = run_step(ctx, 1, 2, "training",
+                          [&](Context &step) { return solve_tasks(step, options, data, cls, model); });
+    } else {
+        solved = solve_tasks(ctx, options, data, cls, model);
+    }
     gather_points(ctx, data, solved, model);
     for (SolvedMachine &s : solved) model.machines.push_back(std::move(s.machine));
     model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -68,18 +68,23 @@ std::unique_ptr<Dataset> fold_dataset(Context &ctx, const Dataset &data, const B
     return ds;
 }
 
-// A binary machine trained on the fold's training part (C_i = C × weight_i,
-// no class weights, no probabilities), predicting its held-out part.
-void predict_fold(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
-                  const BinaryRows &problem, const Fold &fold, std::vector<double> &out) {
+// The decision values of the fold's held-out part by a binary machine trained
+// on its training part (C_i = C × weight_i, no class weights, no
+// probabilities); training and prediction are two steps of the fold's progress.
+std::vector<double> predict_fold(Context &ctx, const TrainOptions &options, const KernelSpec &kernel,
+                                 const Dataset &data, const BinaryRows &problem, const Fold &fold) {
     TrainOptions sub = options;
     sub.probability = false;
     sub.class_weights.clear();
-    const Model model = train_svm_model(ctx, sub, kernel, *fold_dataset(ctx, data, problem, fold.train, true));
-    const std::unique_ptr<Dataset> test = fold_dataset(ctx, data, problem, fold.test, false);
-    std::vector<double> values(fold.test.size());
-    model_decision_values(ctx, model, *test, values.data());  // one machine, > 0 for +1
-    for (size_t i = 0; i < fold.test.size(); ++i) out[size_t(fold.test[i])] = values[i];
+    const Model model = run_step(ctx, 0, 2, "a fold's machine", [&](Context &step) {
+        return train_svm_model(step, sub, kernel, *fold_dataset(step, data, problem, fold.train, true));
+    });
+    return run_step(ctx, 1, 2, "a fold's held-out rows", [&](Context &step) {
+        const std::unique_ptr<Dataset> test = fold_dataset(step, data, problem, fold.test, false);
+        std::vector<double> values(fold.test.size());
+        model_decision_values(step, model, *test, values.data());  // one machine, > 0 for +1
+        return values;
+    });
 }
 
 }  // namespace
@@ -96,8 +101,10 @@ std::vector<double> cross_validation_decision_values(Context &ctx, const TrainOp
             for (int64_t p : fold.test) values[size_t(p)] = constant;
             continue;
         }
-        StepContext step(ctx, f, kProbabilityFolds);
-        predict_fold(*step, options, kernel, data, problem, fold, values);
+        const std::vector<double> held_out =
+            run_step(ctx, f, kProbabilityFolds, "a probability fold",
+                     [&](Context &step) { return predict_fold(step, options, kernel, data, problem, fold); });
+        for (size_t i = 0; i < fold.test.size(); ++i) values[size_t(fold.test[i])] = held_out[i];
     }
     return values;
 }

@@ -251,6 +251,43 @@ TEST(ProbabilityTraining, TheSeedPicksTheFolds) {
     for (size_t i = 0; i < p1.size(); ++i) EXPECT_NEAR(p1[i], p2[i], 0.2);
 }
 
+int record_progress(void *user, double fraction, const char *) {
+    static_cast<std::vector<double> *>(user)->push_back(fraction);
+    return 0;
+}
+
+// The cross-validations report the first half of the progress, the machines
+// the second: it never goes back. The context's peak covers the folds' memory.
+TEST(ProbabilityTraining, ProgressNeverGoesBackAndThePeakCoversTheFolds) {
+    const Blobs b = overlapping_blobs(200, 3, 8);
+    kmx_dataset *data = nullptr;
+    ASSERT_EQ(kmx_dataset_create(&data, b.x.data(), b.n, b.d, b.y.data(), KMX_COPY), KMX_OK);
+    kmx_kernel *kernel = nullptr;
+    ASSERT_EQ(kmx_kernel_create(&kernel, KMX_KERNEL_RBF), KMX_OK);
+    int64_t peaks[2] = {0, 0};
+    std::vector<double> fractions;
+    for (int probability = 0; probability < 2; ++probability) {
+        kmx_solver *solver = nullptr;
+        ASSERT_EQ(kmx_solver_create_from_string(&solver, probability ? "method=svm probability=1" : "method=svm"),
+                  KMX_OK);
+        kmx_context *ctx = nullptr;
+        ASSERT_EQ(kmx_context_create(&ctx), KMX_OK);
+        if (probability) ASSERT_EQ(kmx_context_set_progress_callback(ctx, record_progress, &fractions), KMX_OK);
+        kmx_model *model = nullptr;
+        ASSERT_EQ(kmx_solver_train(&model, ctx, solver, kernel, data), KMX_OK) << kmx_last_error();
+        ASSERT_EQ(kmx_context_peak_bytes(&peaks[probability], ctx), KMX_OK);
+        kmx_model_free(model);
+        kmx_context_free(ctx);
+        kmx_solver_free(solver);
+    }
+    ASSERT_FALSE(fractions.empty());
+    for (size_t i = 1; i < fractions.size(); ++i) EXPECT_GE(fractions[i], fractions[i - 1]) << "report " << i;
+    EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+    EXPECT_GE(peaks[1], peaks[0]);  // a fold's copy of its rows comes on top
+    kmx_kernel_free(kernel);
+    kmx_dataset_free(data);
+}
+
 // Three rows of a class: most folds' training parts still hold both classes;
 // one that does not gets LIBSVM's constant decision value. Training works.
 TEST(ProbabilityTraining, TooFewRowsForFiveFoldsStillTrain) {
