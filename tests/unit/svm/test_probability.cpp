@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -286,6 +287,47 @@ TEST(ProbabilityTraining, ProgressNeverGoesBackAndThePeakCoversTheFolds) {
     EXPECT_GE(peaks[1], peaks[0]);  // a fold's copy of its rows comes on top
     kmx_kernel_free(kernel);
     kmx_dataset_free(data);
+}
+
+// A sparse (LIBSVM) dataset's folds stay sparse; they give what the same rows
+// stored dense give.
+TEST(ProbabilityTraining, SparseDataGivesWhatDenseDataGives) {
+    const Blobs b = overlapping_blobs(120, 3, 12);
+    std::string text;
+    char line[128];
+    for (int64_t i = 0; i < b.n; ++i) {
+        // Column 2000, 1e-300 in the first row only, makes the file sparse (d > 1024, 0.1% dense) and adds nothing
+        // to a kernel value (its square underflows).
+        std::snprintf(line, sizeof line, "%g 1:%.17g 2:%.17g%s\n", b.y[size_t(i)], b.x[size_t(2 * i)],
+                      b.x[size_t(2 * i + 1)], i == 0 ? " 2000:1e-300" : "");
+        text += line;
+    }
+    kmx_dataset *sparse = nullptr;
+    ASSERT_EQ(kmx_dataset_parse(&sparse, nullptr, text.data(), int64_t(text.size()), KMX_FORMAT_LIBSVM, "blobs"),
+              KMX_OK)
+        << kmx_last_error();
+    int is_sparse = 0;
+    ASSERT_EQ(kmx_dataset_is_sparse(&is_sparse, sparse), KMX_OK);
+    ASSERT_TRUE(is_sparse);
+    Trained dense;
+    train(dense, b, "method=svm probability=1", 4);
+    ASSERT_EQ(dense.status, KMX_OK) << kmx_last_error();
+    kmx_solver *solver = nullptr;
+    ASSERT_EQ(kmx_solver_create_from_string(&solver, "method=svm probability=1"), KMX_OK);
+    kmx_context *ctx = nullptr;
+    ASSERT_EQ(kmx_context_create(&ctx), KMX_OK);
+    ASSERT_EQ(kmx_context_set_param(ctx, KMX_PARAM_SEED, 4), KMX_OK);
+    ASSERT_EQ(kmx_context_set_param(ctx, KMX_PARAM_THREADS, 1), KMX_OK);
+    kmx_model *model = nullptr;
+    ASSERT_EQ(kmx_solver_train(&model, ctx, solver, dense.kernel, sparse), KMX_OK) << kmx_last_error();
+    std::vector<double> p(size_t(3 * b.n));
+    ASSERT_EQ(kmx_model_predict_probability(p.data(), int64_t(p.size()), nullptr, model, sparse), KMX_OK);
+    const std::vector<double> expected = probabilities(dense, b.n, 3);
+    for (size_t i = 0; i < p.size(); ++i) EXPECT_NEAR(p[i], expected[i], 1e-6) << i;
+    kmx_model_free(model);
+    kmx_context_free(ctx);
+    kmx_solver_free(solver);
+    kmx_dataset_free(sparse);
 }
 
 // Three rows of a class: most folds' training parts still hold both classes;
