@@ -23,5 +23,12 @@
 %ignore kmx_communicator;
 %ignore kmx_context_set_communicator;
 
+/* kmx_solver_cross_validate's task output: Java's and C#'s callers know the
+ * task from the labels they gave, so those bindings drop it; R's returns it
+ * (bindings/r/kmx_lang.i) to report accuracy or mean squared error. */
+#ifndef SWIGR
+%typemap(in, numinputs=0) kmx_task *out_task (kmx_task ignored) "$1 = &ignored;";
+#endif
+
 %include "kmx/kmx_version.h"
 %include "kmx/kmx.h"

@@ -12,6 +12,7 @@ packages=(g++ meson ninja-build pkg-config python3
           libblis-dev libblis-openmp-dev libflame-dev libgtest-dev
           python3-numpy python3-scipy python3-sklearn    # references: the slow suite's,
           libsvm-tools                                   # and LIBSVM's svm-train for the solver's
+          gnuplot-nox                                    # kmx grid --png (as LIBSVM's grid.py)
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
           r-base-dev r-cran-testthat                     # the bindings and their tests
           libopenmpi-dev openmpi-bin                     # -Dmpi: the CLI under mpirun, tests/mpi

@@ -280,6 +280,7 @@ KMX_R_OUT_SCALAR(int64_t, out_count, Rf_ScalarReal, double)
 KMX_R_OUT_SCALAR(int, out, Rf_ScalarInteger, int)
 KMX_R_OUT_SCALAR(int, out_flags, Rf_ScalarInteger, int)
 KMX_R_OUT_SCALAR(kmx_param, out, Rf_ScalarInteger, int)
+KMX_R_OUT_SCALAR(kmx_task, out_task, Rf_ScalarInteger, int)
 
 /* Array outputs: the R argument is the length; the R vector is filled in place. */
 %define KMX_R_OUT_ARRAY(CTYPE, PTR, LEN, SEXPTYPE, ACCESS)

@@ -435,6 +435,17 @@ KMX_API kmx_status kmx_solver_set_class_weight(kmx_solver *solver, double label,
  * dataset has them, multiply C per row). ctx may be NULL. */
 KMX_API kmx_status kmx_solver_train(kmx_model **out, kmx_context *ctx, const kmx_solver *solver,
                                     const kmx_kernel *kernel, const kmx_dataset *data);
+/* k-fold cross-validation (LIBSVM's svm_cross_validation, svm-train -v K):
+ * out[i] (out_len >= rows) is row i's prediction (a label, or a value for
+ * regression) by the model trained on the folds without row i; *out_task
+ * (may be NULL) says which the models were. Classification folds are
+ * stratified by label; regression and one-class folds are a random split;
+ * the folds come from the context's seed. 2 <= folds <= rows; labels
+ * required. Folds train at once on the context's threads when its memory
+ * budget holds their copies of the rows. ctx may be NULL. */
+KMX_API kmx_status kmx_solver_cross_validate(double *out, int64_t out_len, kmx_task *out_task, kmx_context *ctx,
+                                             const kmx_solver *solver, const kmx_kernel *kernel,
+                                             const kmx_dataset *data, int64_t folds);
 
 KMX_API void kmx_model_free(kmx_model *model);
 KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model_info_key key);

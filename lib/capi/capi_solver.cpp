@@ -4,6 +4,7 @@
 #include "core/params.h"
 #include "firewall.h"
 #include "handles.h"
+#include "train/cross_validation.h"
 #include "train/train.h"
 
 namespace kmx::capi {
@@ -275,6 +276,21 @@ KMX_API kmx_status kmx_solver_train(kmx_model **out, kmx_context *ctx, const kmx
         CallContext call(ctx);
         kmx_model *model = new kmx_model{kmx::train(*call, solver->options, spec, ds)};
         *out = model;
+    });
+}
+
+KMX_API kmx_status kmx_solver_cross_validate(double *out, int64_t out_len, kmx_task *out_task, kmx_context *ctx,
+                                             const kmx_solver *solver, const kmx_kernel *kernel,
+                                             const kmx_dataset *data, int64_t folds) {
+    return KMX_GUARDED({
+        require_pointer(solver, "solver");
+        const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        require_pointer(out, "out");
+        require_length(out_len, ds.n, "out");
+        CallContext call(ctx);
+        const kmx_task task = kmx::cross_validate(*call, solver->options, spec, ds, folds, out);
+        if (out_task) *out_task = task;
     });
 }
 

@@ -8,6 +8,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "context.h"
 
@@ -34,6 +36,13 @@ private:
     Share share_;
     Context ctx_;
 };
+
+// Contexts for `workers` steps run at once on the parent's threads: each
+// gets an even share of the threads (at least one), the parent's seed, no
+// budget and no log of its own, and a progress hook that reports nothing
+// but forwards the parent's cancellation (the parent's progress and log
+// callbacks need not be thread-safe).
+std::vector<std::unique_ptr<Context>> worker_contexts(const Context &parent, int workers);
 
 // fn(step) run as step `index` of `count` of ctx; then the step's peak is
 // charged to ctx's (reserved and released at once), so ctx's peak covers the

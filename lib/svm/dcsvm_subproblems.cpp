@@ -17,33 +17,11 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/step_context.h"
 
 namespace kmx {
 
 namespace {
-
-// Worker contexts see the parent's cancellation through their progress hook.
-int forward_cancellation(void *parent, double, const char *) {
-    try {
-        static_cast<const Context *>(parent)->check_cancel();
-        return 0;
-    } catch (const Error &) {
-        return 1;
-    }
-}
-
-std::vector<std::unique_ptr<Context>> worker_contexts(const Context &ctx, int workers) {
-    std::vector<std::unique_ptr<Context>> contexts;
-    for (int w = 0; w < workers; ++w) {
-        auto worker = std::make_unique<Context>();
-        worker->threads = std::max(1, ctx.threads / workers);
-        worker->seed = ctx.seed;
-        worker->progress_fn = forward_cancellation;
-        worker->progress_user = const_cast<Context *>(&ctx);
-        contexts.push_back(std::move(worker));
-    }
-    return contexts;
-}
 
 // The kernel cache of a subproblem of n rows given a worker's share.
 size_t subproblem_cache_bytes(int64_t n, size_t share) {

@@ -104,7 +104,7 @@ class Cli(unittest.TestCase):
         self.assertEqual(helped.stderr, run("train", "--help").stderr)
 
     def test_libsvm_letters_mean_what_they_mean_to_svm_train(self):
-        """-t numbers, -h shrinking, -m cache MB, -wLABEL weights and -q as svm-train/svm-predict; -v N, -b 2,
+        """-t numbers, -h shrinking, -m cache MB, -wLABEL weights and -q as svm-train/svm-predict; -b 2,
         -n and -t 4 refused (exit 2, no model written). A weight w on every class is C × w: the same model."""
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
@@ -130,7 +130,7 @@ class Cli(unittest.TestCase):
         self.assertNotEqual(weighted, trained("c05.kmx", "-c", "0.5", "-g", "1")[0])
         self.assertNotEqual(trained("w1.kmx", "-c", "0.5", "-w1", "3", "-g", "1")[0], weighted)
         self.assertEqual(trained("q.kmx", "-q", "-g", "16")[1], "")
-        for options, words in ((["-v", "5"], "cross-validation"), (["-b", "2"], "-b/--probability"), (["-n", "0.5"], "nu"),
+        for options, words in ((["-b", "2"], "-b/--probability"), (["-n", "0.5"], "nu"),
                                (["-t", "4"], "precomputed"), (["-t", "7"], "0 (linear)"), (["-h"], "shrinking"),
                                (["-w1"], "-w1")):
             out = run("train", "-s", "svm", *options, train, path("refused.kmx"))
@@ -727,6 +727,126 @@ class SupportVectorRegression(unittest.TestCase):
                 self.assertEqual(out.returncode, 2, out.stdout)
                 self.assertIn("-p/--epsilon-svr", out.stderr)
                 self.assertFalse(os.path.exists(model))
+
+
+class CrossValidation(unittest.TestCase):
+    """kmx cv -v K and kmx train -v K (LIBSVM's svm-train -v K): the accuracy, or the mean squared error and
+    squared correlation, over folds; close to svm-train -v's on the same data; no model written."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.train_file = os.path.join(self.tmp.name, "train.libsvm")
+        write_head(LETTER, self.train_file, 1500)
+
+    def test_accuracy_is_close_to_svm_train_and_train_v_is_cv(self):
+        out = run("cv", "-s", "svm", "-c", "8", "-g", "2", "-v", "5", self.train_file)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.splitlines()
+        self.assertRegex(lines[0], r"^cross-validation: 5 folds, 1500 rows, time=\S+s$")
+        match = re.match(r"^accuracy = (\d+\.\d\d)% \((\d+)/1500\)$", lines[1])
+        self.assertIsNotNone(match, lines[1])
+        self.assertAlmostEqual(float(match.group(1)), 100.0 * int(match.group(2)) / 1500, delta=0.006)
+        libsvm = subprocess.run(["svm-train", "-c", "8", "-g", "2", "-v", "5", "-q", self.train_file],
+                                capture_output=True, text=True, timeout=120)
+        reference = float(re.search(r"Cross Validation Accuracy = (\S+)%", libsvm.stdout).group(1))
+        # Other folds, the same models' quality: within 2 points of LIBSVM's (~90% here).
+        self.assertAlmostEqual(float(match.group(1)), reference, delta=2.0)
+        model = os.path.join(self.tmp.name, "never.kmx")
+        again = run("train", "-s", "svm", "-c", "8", "-g", "2", "-v", "5", self.train_file, model)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(again.stdout.splitlines()[1], lines[1])  # the same seed: the same folds
+        self.assertIn("no model is written", again.stderr)
+        self.assertFalse(os.path.exists(model))
+        other_seed = run("cv", "-s", "svm", "-c", "8", "-g", "2", "-v", "5", "--seed", "9", self.train_file)
+        self.assertEqual(other_seed.returncode, 0, other_seed.stderr)
+
+    def test_regression_prints_mean_squared_error_and_squared_correlation(self):
+        boston = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
+        out = run("cv", "-s", "svr", "-c", "10", "-g", "0.5", "-p", "0.5", "-v", "4", boston)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        mse = float(re.search(r"Mean squared error = (\S+) \(regression\)", out.stdout).group(1))
+        r2 = float(re.search(r"Squared correlation coefficient = (\S+) \(regression\)", out.stdout).group(1))
+        libsvm = subprocess.run(["svm-train", "-s", "3", "-c", "10", "-g", "0.5", "-p", "0.5", "-v", "4", "-q", boston],
+                                capture_output=True, text=True, timeout=120)
+        reference_mse = float(re.search(r"Mean squared error = (\S+)", libsvm.stdout).group(1))
+        reference_r2 = float(re.search(r"Squared correlation coefficient = (\S+)", libsvm.stdout).group(1))
+        # 106 rows in 4 random folds: fold luck moves the error; the same order of quality as LIBSVM's.
+        self.assertLess(mse, 1.6 * reference_mse)
+        self.assertGreater(mse, reference_mse / 1.6)
+        self.assertAlmostEqual(r2, reference_r2, delta=0.15)
+
+    def test_impossible_folds_are_refused(self):
+        for folds, code, words in (("1", 2, "at least 2 folds"), ("x", 2, "-v"),
+                                   ("1501", 1, "1501 folds need at least 1501 rows; the data has 1500")):
+            out = run("cv", "-v", folds, self.train_file)
+            self.assertEqual(out.returncode, code, out.stderr)
+            self.assertIn(words, out.stderr)
+        self.assertEqual(run("cv", "-v", "5").returncode, 2)  # no file
+        out = run("cv", "-s", "svm", "-l", "0.1", self.train_file)  # an option svm does not use
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("does not apply to -s svm", out.stderr)
+
+
+class Grid(unittest.TestCase):
+    """kmx grid (LIBSVM's grid.py, svm-grid): cross-validation over log2 C (or lambda) x log2 gamma; the table,
+    the best cell, CSV and PNG; each cell equal to kmx cv with that C and gamma."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.train_file = os.path.join(self.tmp.name, "train.libsvm")
+        write_head(LETTER, self.train_file, 600)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def test_every_cell_is_kmx_cv_and_the_best_is_named(self):
+        csv, png = self.path("grid.csv"), self.path("grid.png")
+        out = run("grid", "-s", "svm", "--log2c", "-1,3,2", "--log2g", "4,0,-2", "-v", "4", "--out", csv,
+                  "--png", png, self.train_file)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.splitlines()[0], "4-fold accuracy (%) of svm; rows log2 gamma, columns log2 C")
+        with open(csv) as f:
+            header, *rows = [line.split(",") for line in f.read().splitlines()]
+        self.assertEqual(header, ["log2_C", "log2_gamma", "C", "gamma", "accuracy", "seconds"])
+        self.assertEqual([(r[0], r[1]) for r in rows], [(c, g) for g in ("4", "2", "0") for c in ("-1", "1", "3")])
+        for row in rows[::4]:  # cells 0, 4, 8: kmx cv with that C and gamma gives the same accuracy
+            cv = run("cv", "-s", "svm", "-c", row[2], "-g", row[3], "-v", "4", self.train_file)
+            self.assertEqual(cv.returncode, 0, cv.stderr)
+            accuracy = float(re.search(r"accuracy = (\S+)%", cv.stdout).group(1))
+            self.assertAlmostEqual(float(row[4]), accuracy, delta=0.006)
+        best = max(rows, key=lambda r: float(r[4]))
+        self.assertIn("best: log2 C %s, log2 gamma %s (C=%g gamma=%g): accuracy = %.2f\n"
+                      % (best[0], best[1], float(best[2]), float(best[3]), float(best[4])), out.stdout)
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_kernel_ridge_regression_searches_lambda(self):
+        boston = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
+        out = run("grid", "-s", "krr", "--task", "regression", "--log2l", "-10,-4,3", "--log2g", "-2,-4,-2",
+                  "-v", "3", boston)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("3-fold mean squared error of krr; rows log2 gamma, columns log2 lambda", out.stdout)
+        self.assertRegex(out.stdout, r"best: log2 lambda -?\d+, log2 gamma -?\d+ \(lambda=\S+ gamma=\S+\): "
+                                     r"mean squared error = \S+")
+
+    def test_impossible_grids_are_refused(self):
+        for options, words in ((["--log2c", "1,5"], "BEGIN,END,STEP"), (["--log2c", "1,5,-1"], "STEP must go"),
+                               (["--log2c", "1,5,0"], "STEP must go"), (["-c", "2"], "--cost is searched"),
+                               (["-g", "2"], "--gamma is searched"), (["--log2l", "1,2,1"], "does not apply"),
+                               (["-k", "linear"], "no gamma"), (["-s", "one-class"], "neither C nor lambda")):
+            out = run("grid", *options, self.train_file)
+            self.assertEqual(out.returncode, 2, (options, out.stderr))
+            self.assertIn(words, out.stderr)
+        self.assertEqual(run("grid").returncode, 2)
+
+    def test_train_with_default_c_and_gamma_suggests_grid(self):
+        out = run("train", "-s", "svm", self.train_file, self.path("m.kmx"))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("'kmx grid' searches them", out.stderr)
+        quiet = run("train", "-s", "svm", "-g", "2", self.train_file, self.path("m.kmx"))
+        self.assertNotIn("kmx grid", quiet.stderr)
 
 
 class OneClass(unittest.TestCase):

@@ -57,13 +57,6 @@ std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel
     return own;
 }
 
-void refuse_libsvm_options(const ParsedArgs &args) {
-    if (args.has("--cross-validation"))
-        throw UsageError{"-v " + args.get("--cross-validation", "") +
-                         " is LIBSVM's cross-validation, which kmx does not have yet (--verbose logs what the "
-                         "library does)"};
-}
-
 bool ParsedArgs::has(const char *long_name) const {
     for (const auto &option : options)
         if (option.first == long_name) return true;
@@ -555,6 +548,22 @@ void ProgressBar::attach(kmx_context *ctx) {
 
 void ProgressBar::finish() const {
     if (drawn) std::fprintf(stderr, "\n");
+}
+
+void report_accuracy(const std::vector<double> &predicted, const std::vector<double> &truth) {
+    int64_t correct = 0;
+    for (size_t i = 0; i < predicted.size(); ++i) correct += predicted[i] == truth[i];
+    const double n = double(predicted.size());
+    std::printf("accuracy = %.2f%% (%lld/%lld)\n", n > 0 ? 100.0 * double(correct) / n : 0.0, (long long)correct,
+                (long long)predicted.size());
+}
+
+void report_rmse(const std::vector<double> &predicted, const std::vector<double> &truth) {
+    double squares = 0;
+    for (size_t i = 0; i < predicted.size(); ++i) squares += (predicted[i] - truth[i]) * (predicted[i] - truth[i]);
+    const double mse = predicted.empty() ? 0.0 : squares / double(predicted.size());
+    std::printf("rmse = %.6g\n", std::sqrt(mse));
+    std::printf("Mean squared error = %g (regression)\n", mse);
 }
 
 }  // namespace kmx_cli

@@ -108,9 +108,6 @@ std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel
 // A UsageError for an option the chosen method (-s, default dcsvm) does not
 // use: "option -p/--epsilon-svr does not apply to -s dcsvm; it applies to -s svr".
 void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
-// LIBSVM's letters kmx has no counterpart for (-v N cross-validation): a
-// UsageError saying so, when given.
-void refuse_libsvm_options(const ParsedArgs &args);
 
 // --format: auto (default), libsvm, csv or kmxd.
 kmx_format format_option(const ParsedArgs &args);
@@ -148,10 +145,53 @@ struct ProgressBar {
     void finish() const;
 };
 
+// What kmx train and kmx cv share: train's options, LIBSVM's -wLABEL WEIGHT
+// class weights (taken out of argv before the options are parsed), and the
+// solver, kernel and context they ask for.
+const std::vector<OptionSpec> &train_options();
+struct ClassWeight {
+    double label, weight;
+};
+struct TrainingArgs {
+    ParsedArgs args;
+    std::vector<ClassWeight> weights;
+};
+struct TrainingSetup {
+    Solver solver;
+    Kernel kernel;
+    Context ctx;
+};
+// `specs`: train_options(), or a command's own list that extends it.
+TrainingArgs parse_training_args(int argc, char **argv, const std::vector<OptionSpec> &specs);
+// Checks the options (LIBSVM letters kmx refuses, options the method does not
+// use, one process only for the SVM methods) and makes the handles.
+TrainingSetup set_up_training(const TrainingArgs &parsed);
+// kmx cv / kmx train -v K: cross-validates the training file `parsed` names
+// and prints the accuracy (regression: mean squared error and squared
+// correlation); `command` names the command in its usage line.
+int cross_validate_file(const TrainingArgs &parsed, const char *command);
+// -v K (default 5), at least 2: a UsageError otherwise.
+long long folds_option(const ParsedArgs &args);
+// What cross-validated predictions score against the labels: accuracy (%),
+// and for regression (task) the mean squared error and LIBSVM's squared
+// correlation coefficient.
+struct CvScore {
+    bool regression = false;
+    double accuracy = 0, mse = 0, squared_correlation = 0;
+};
+CvScore score_predictions(const std::vector<double> &predicted, const std::vector<double> &truth, kmx_task task);
+
+// "accuracy = 97.50% (1950/2000)" of predicted labels against the true ones.
+void report_accuracy(const std::vector<double> &predicted, const std::vector<double> &truth);
+// "rmse = ..." and svm-predict's "Mean squared error = ... (regression)".
+void report_rmse(const std::vector<double> &predicted, const std::vector<double> &truth);
+
 // Subcommands: each returns the process exit status.
 int run_info(int argc, char **argv);
 int run_kernel(int argc, char **argv);
 int run_train(int argc, char **argv);
+int run_cv(int argc, char **argv);
+int run_grid(int argc, char **argv);
 int run_predict(int argc, char **argv);
 int run_approx(int argc, char **argv);
 int run_compress(int argc, char **argv);

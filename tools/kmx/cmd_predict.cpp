@@ -39,22 +39,6 @@ void write_labels(const char *path, const std::vector<double> &labels) {
     if (std::fclose(file) != 0) throw CommandError{"cannot write '" + std::string(path) + "'"};
 }
 
-void report_accuracy(const std::vector<double> &predicted, const std::vector<double> &truth) {
-    int64_t correct = 0;
-    for (size_t i = 0; i < predicted.size(); ++i) correct += predicted[i] == truth[i];
-    const double n = double(predicted.size());
-    std::printf("accuracy = %.2f%% (%lld/%lld)\n", n > 0 ? 100.0 * double(correct) / n : 0.0, (long long)correct,
-                (long long)predicted.size());
-}
-
-void report_rmse(const std::vector<double> &predicted, const std::vector<double> &truth) {
-    double squares = 0;
-    for (size_t i = 0; i < predicted.size(); ++i) squares += (predicted[i] - truth[i]) * (predicted[i] - truth[i]);
-    const double mse = predicted.empty() ? 0.0 : squares / double(predicted.size());
-    std::printf("rmse = %.6g\n", std::sqrt(mse));
-    std::printf("Mean squared error = %g (regression)\n", mse);
-}
-
 // Says so when the library padded the data (only LIBSVM's rows may be narrower
 // than the model: their absent trailing columns are zeros; dense ones fail).
 void note_padding(const char *test_path, const kmx_dataset *data, int64_t expected) {
@@ -160,7 +144,6 @@ int run_predict(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, predict_options());
     if (args.has("--help") || args.positional.size() < 2 || args.positional.size() > 3)
         return usage(args, "predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE]", predict_options());
-    refuse_libsvm_options(args);
     const Context ctx = make_context(args, predict_options());
     const bool probability = probability_option(args);
     const Predictions p = predict_file(ctx.get(), args.positional[0].c_str(), args.positional[1].c_str(),

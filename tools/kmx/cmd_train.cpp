@@ -13,8 +13,6 @@
 
 namespace kmx_cli {
 
-namespace {
-
 const std::vector<OptionSpec> &train_options() {
     static const std::vector<OptionSpec> specs = command_options(
         {
@@ -43,7 +41,9 @@ const std::vector<OptionSpec> &train_options() {
             {"-t", "--kernel-type", true, "LIBSVM's kernel numbers: 0 linear, 1 polynomial, 2 rbf, 3 sigmoid",
              KMX_PARAM_KERNEL},
             {"-q", "--quiet", false, "print nothing when training succeeds (LIBSVM's -q)"},
-            {"-v", "--cross-validation", true, "LIBSVM's n-fold cross-validation: not in kmx yet, refused"},
+            {"-v", "--cross-validation", true,
+             "K-fold cross-validation as LIBSVM's -v K: prints the accuracy (regression: the mean squared error) "
+             "over the folds and writes no model (the same as kmx cv)"},
             {"-b", "--probability", true, nullptr, KMX_PARAM_PROBABILITY},
             {"-n", "--nu", true, nullptr, KMX_PARAM_NU},
             {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
@@ -60,6 +60,8 @@ const std::vector<OptionSpec> &train_options() {
     return specs;
 }
 
+namespace {
+
 Solver make_solver(const ParsedArgs &args) {
     if (args.has("--ovr") && args.has("--ovo")) throw UsageError{"--ovr and --ovo exclude each other"};
     std::string params = param_string(args, train_options(), KMX_PARAM_OWNER_SOLVER);
@@ -69,9 +71,6 @@ Solver make_solver(const ParsedArgs &args) {
 
 // LIBSVM's -wLABEL WEIGHT (C × WEIGHT for the class LABEL, e.g. -w1 2 -w-1 0.5),
 // taken out of argv; the other arguments into `rest`.
-struct ClassWeight {
-    double label, weight;
-};
 std::vector<ClassWeight> class_weights(int argc, char **argv, std::vector<char *> &rest) {
     std::vector<ClassWeight> weights;
     for (int i = 0; i < argc; ++i) {
@@ -102,32 +101,58 @@ Dataset load_training_data(kmx_context *ctx, const std::string &path, const Pars
                          int64_t(ranks().size));
 }
 
+// Rows up to which a grid search costs little next to guessing (as LIBSVM's
+// guide advises one before training).
+constexpr int64_t kSuggestGridRows = 100000;
+
+// A note when C and gamma are both the defaults on data small enough to search them.
+void suggest_grid(const ParsedArgs &args, int64_t n) {
+    if (args.has("--cost") || args.has("--gamma") || n > kSuggestGridRows || !method_uses(args, KMX_PARAM_C)) return;
+    if (args.get("--kernel", "rbf") == "linear" || args.get("--kernel-type", "2") == "0") return;
+    std::fprintf(stderr,
+                 "kmx: note: C and gamma are the defaults (C=1, gamma=1/d); 'kmx grid' searches them by "
+                 "cross-validation\n");
+}
+
 }  // namespace
 
-int run_train(int argc, char **argv) {
+TrainingArgs parse_training_args(int argc, char **argv, const std::vector<OptionSpec> &specs) {
     std::vector<char *> rest;
-    const std::vector<ClassWeight> weights = class_weights(argc, argv, rest);
-    const ParsedArgs args = parse_args(int(rest.size()), rest.data(), train_options());
-    if (args.has("--help") || args.positional.size() != 2)
-        return usage(args, "train [options] TRAIN_FILE MODEL_FILE", train_options());
-    refuse_libsvm_options(args);
+    TrainingArgs parsed;
+    parsed.weights = class_weights(argc, argv, rest);
+    parsed.args = parse_args(int(rest.size()), rest.data(), specs);
+    return parsed;
+}
+
+TrainingSetup set_up_training(const TrainingArgs &parsed) {
+    const ParsedArgs &args = parsed.args;
     check_options_apply(args, train_options());
     check_distributed(args);
-    const Solver solver = make_solver(args);
-    if (!weights.empty() && !method_uses(args, KMX_PARAM_C))
+    TrainingSetup setup{make_solver(args), make_kernel(args, train_options()), make_context(args, train_options())};
+    if (!parsed.weights.empty() && !method_uses(args, KMX_PARAM_C))
         throw UsageError{"option -wLABEL (a class's weight on C) does not apply to -s " +
                          args.get("--solver", "dcsvm") + ", which has no C"};
-    for (const ClassWeight &w : weights) check(kmx_solver_set_class_weight(solver.get(), w.label, w.weight));
-    const Kernel kernel = make_kernel(args, train_options());
-    const Context ctx = make_context(args, train_options());
-    attach_ranks(ctx.get());
+    for (const ClassWeight &w : parsed.weights)
+        check(kmx_solver_set_class_weight(setup.solver.get(), w.label, w.weight));
+    return setup;
+}
+
+int run_train(int argc, char **argv) {
+    const TrainingArgs parsed = parse_training_args(argc, argv, train_options());
+    const ParsedArgs &args = parsed.args;
+    if (args.has("--cross-validation") && !args.has("--help")) return cross_validate_file(parsed, "train");
+    if (args.has("--help") || args.positional.size() != 2)
+        return usage(args, "train [options] TRAIN_FILE MODEL_FILE   (with -v K: TRAIN_FILE only)", train_options());
+    const TrainingSetup setup = set_up_training(parsed);
+    attach_ranks(setup.ctx.get());
     ProgressBar bar;
-    if (ranks().rank == 0) bar.attach(ctx.get());
-    Dataset data = load_training_data(ctx.get(), args.positional[0], args);
-    install_kill_hook(ctx.get());
+    if (ranks().rank == 0) bar.attach(setup.ctx.get());
+    Dataset data = load_training_data(setup.ctx.get(), args.positional[0], args);
+    install_kill_hook(setup.ctx.get());
     kmx_model *trained = nullptr;
     const double start = now_seconds();
-    const kmx_status status = kmx_solver_train(&trained, ctx.get(), solver.get(), kernel.get(), data.get());
+    const kmx_status status =
+        kmx_solver_train(&trained, setup.ctx.get(), setup.solver.get(), setup.kernel.get(), data.get());
     const double seconds = now_seconds() - start;
     bar.finish();
     check(status);
@@ -147,6 +172,7 @@ int run_train(int argc, char **argv) {
     std::printf("trained %s: n=%lld d=%lld %s sv=%g time=%.3fs\n",
                 method_name(model_info(model.get(), KMX_INFO_METHOD)).c_str(), (long long)n, (long long)d, task.c_str(),
                 model_info(model.get(), KMX_INFO_SUPPORT_VECTORS), seconds);
+    suggest_grid(args, n);
     return 0;
 }
 

@@ -78,6 +78,8 @@ const Command kCommands[] = {
     {"convert", kmx_cli::run_convert, "write a data file as .kmxd (binary, mapped in place when loaded)"},
     {"train", kmx_cli::run_train,
      "train a model: kernel SVM (DC-SVM, early, BKA, dual solver) or KRR (exact, Nystrom, MEKA, FALKON)"},
+    {"cv", kmx_cli::run_cv, "k-fold cross-validation (-v K, default 5): accuracy or mean squared error; no model"},
+    {"grid", kmx_cli::run_grid, "search C (or lambda) and gamma by cross-validation, as LIBSVM's grid.py"},
     {"predict", kmx_cli::run_predict, "predict a data file with a model; report accuracy (rmse for regression)"},
     {"compress", kmx_cli::run_compress, "build a compact (DC-Pred++) predictor from a model and its training data"},
     {"export", kmx_cli::run_export, "write a compact predictor as a C header for the inference subset"},

@@ -54,5 +54,17 @@ namespace Kmx
             Native.KmxSolverTrain(out ModelHandle handle, Context.OptionalHandle(ctx), Handle, kernel.Handle, data.Handle);
             return new Model(handle);
         }
+
+        /// <summary>k-fold cross-validation, as LIBSVM's svm-train -v K (kmx_solver_cross_validate): the prediction of every
+        /// row of data (a label, or a value for regression) by the model trained on the other folds.</summary>
+        /// <remarks>Classification folds are stratified by class; the folds come from ctx's seed (ctx may be null: the
+        /// default context). 2 &lt;= folds &lt;= data.Rows.</remarks>
+        public double[] CrossValidate(Context ctx, Kernel kernel, Dataset data, long folds)
+        {
+            var predicted = new double[data.Rows];
+            Native.KmxSolverCrossValidate(predicted, predicted.Length, Context.OptionalHandle(ctx), Handle, kernel.Handle,
+                                          data.Handle, folds);
+            return predicted;
+        }
     }
 }

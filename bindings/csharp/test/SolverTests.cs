@@ -168,5 +168,26 @@ namespace Kmx.Tests
                 StringAssert.Contains("is NULL", Assert.Throws<KmxException>(() => solver.Train(null, kernel, data)).NativeMessage);
             solver.Dispose();
         }
+
+        /// <summary>svm-train -c 8 -g 16 -v 5 on Letter rows 1-1000 gives 88.7% (its own folds).</summary>
+        [Test]
+        public void CrossValidationIsCloseToLibsvmsAndSeeded()
+        {
+            using (var all = Dataset.Load(TestData.LetterBinTrain))
+            using (var rows = TestData.Rows(all, 0, 1000))
+            using (var solver = new Solver("method=svm C=8"))
+            using (var rbf = new Kernel("kernel=rbf gamma=16"))
+            using (var seeded = new Context("seed=3"))
+            {
+                double[] predicted = solver.CrossValidate(null, rbf, rows, 5);
+                Assert.AreEqual(1000, predicted.Length);
+                Assert.AreEqual(0.887, TestData.Accuracy(predicted, rows.GetLabels()), 0.02);
+                CollectionAssert.AreEqual(predicted, solver.CrossValidate(null, rbf, rows, 5));
+                CollectionAssert.AreNotEqual(predicted, solver.CrossValidate(seeded, rbf, rows, 5));  // other folds
+                var e = Assert.Throws<KmxException>(() => solver.CrossValidate(null, rbf, rows, 1));
+                Assert.AreEqual(Status.InvalidArgument, e.Status);
+                StringAssert.Contains("at least 2 folds", e.Message);
+            }
+        }
     }
 }

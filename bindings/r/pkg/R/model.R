@@ -129,7 +129,7 @@
 kmx_svm <- function(x, y = NULL, method = NULL,
                     kernel = "rbf", C = NULL, gamma = NULL, coef0 = NULL, degree = NULL, epsilon = NULL, ...,
                     class_weights = NULL, weights = NULL, ctx = NULL, data = NULL,
-                    na.action = stats::na.omit, fitted = TRUE) {
+                    na.action = stats::na.omit, fitted = TRUE, cross = 0L) {
   call <- match.call()
   training <- .training_data(x, y, weights, "kmx_svm", data, na.action,
                              need_labels = !identical(method, "one_class"))
@@ -146,21 +146,35 @@ kmx_svm <- function(x, y = NULL, method = NULL,
     if (is.null(data$levels)) labels <- as.numeric(labels)
     kmx_set_class_weight(solver, labels, class_weights, levels = data$levels)
   }
-  .fitted_model(kmx_train(solver, kernel, data, ctx = ctx), training, call, fitted)
+  model <- .fitted_model(kmx_train(solver, kernel, data, ctx = ctx), training, call, fitted)
+  .with_cross_validation(model, cross, solver, kernel, data, ctx)
 }
 
 # Kernel ridge regression: numeric targets give a regression model (predict()
 # returns values); a factor gives a one-vs-rest classifier.
 kmx_krr <- function(x, y = NULL, method = "falkon",
                     kernel = "rbf", lambda = NULL, gamma = NULL, coef0 = NULL, degree = NULL, ...,
-                    weights = NULL, ctx = NULL, data = NULL, na.action = stats::na.omit, fitted = TRUE) {
+                    weights = NULL, ctx = NULL, data = NULL, na.action = stats::na.omit, fitted = TRUE,
+                    cross = 0L) {
   call <- match.call()
   method <- match.arg(method, .methods_using("lambda"))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
   solver <- do.call(kmx_solver, c(list(method), .given(lambda = lambda), list(...)))
   training <- .training_data(x, y, weights, "kmx_krr", data, na.action)
   if (training$made) on.exit(kmx_free(training$data))
-  .fitted_model(kmx_train(solver, kernel, training$data, ctx = ctx), training, call, fitted)
+  model <- .fitted_model(kmx_train(solver, kernel, training$data, ctx = ctx), training, call, fitted)
+  .with_cross_validation(model, cross, solver, kernel, training$data, ctx)
+}
+
+# cross = K > 0 (e1071's cross): K-fold cross-validation on the training data
+# (kmx_cross_validate) kept as model$cross, with e1071's tot.accuracy, or
+# tot.MSE and scorrcoeff for regression, on the model itself.
+.with_cross_validation <- function(model, cross, solver, kernel, data, ctx) {
+  if (identical(as.numeric(cross), 0)) return(model)
+  cv <- kmx_cross_validate(solver, kernel, data, cross, ctx)
+  model$cross <- cv
+  for (field in c("tot.accuracy", "tot.MSE", "scorrcoeff")) model[[field]] <- cv[[field]]
+  model
 }
 
 # What kmx_model_info() reports, in kmx_model_info_key order.
@@ -273,6 +287,7 @@ summary.kmx_model <- function(object, ...) {
   info$task <- .value_name("task", info$task)
   info$bias <- info$bias == 1
   info$classes <- kmx_model_classes(object)
+  info$cross <- object$cross
   structure(info, class = "summary.kmx_model")
 }
 
@@ -281,6 +296,7 @@ print.summary.kmx_model <- function(x, ...) {
     cat(sprintf("kmx model: %s regression, %.0f columns, %.0f centers\n", x$method, x$columns,
                 x$support_vectors))
     cat(sprintf("lambda %.6g, %.0f iterations, %.3f s\n", x$lambda, x$iterations, x$train_seconds))
+    if (!is.null(x$cross)) print(x$cross)
     return(invisible(x))
   }
   n_classes <- length(x$classes)
@@ -291,6 +307,7 @@ print.summary.kmx_model <- function(x, ...) {
   cat(sprintf("dual objective %.6g, KKT violation %.3g, %.0f iterations, %.3f s, bias %s\n",
               x$objective, x$kkt_violation, x$iterations, x$train_seconds,
               if (x$bias) "yes" else "no"))
+  if (!is.null(x$cross)) print(x$cross)
   invisible(x)
 }
 

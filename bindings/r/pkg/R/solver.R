@@ -75,3 +75,33 @@ kmx_train <- function(solver, kernel, data, ctx = NULL) {
   .name_classes(model, data$levels)
   .new_model(model, levels = data$levels)
 }
+
+# k-fold cross-validation (LIBSVM's svm-train -v K, e1071's cross = K): each
+# row predicted by the model trained on the other folds. Classification folds
+# are stratified by class; the folds come from the context's seed.
+kmx_cross_validate <- function(solver, kernel, data, folds = 5L, ctx = NULL) {
+  result <- C_kmx_solver_cross_validate(nrow(data), .ptr(ctx, "kmx_context", TRUE),
+                                        .ptr(solver, "kmx_solver"), .ptr(kernel, "kmx_kernel"),
+                                        .ptr(data, "kmx_dataset"), as.double(folds))
+  regression <- result[[2L]] == .enum("KMX_TASK_", "regression", "_kmx_task")
+  truth <- kmx_labels(data)
+  predicted <- .decode_labels(result[[1L]], data$levels)
+  cv <- list(folds = as.integer(folds), predictions = predicted)
+  if (regression) {
+    cv$tot.MSE <- mean((predicted - truth)^2)
+    cv$scorrcoeff <- if (stats::sd(predicted) > 0) stats::cor(predicted, truth)^2 else 0
+  } else {
+    cv$tot.accuracy <- 100 * mean(as.character(predicted) == as.character(truth))
+  }
+  structure(cv, class = "kmx_cv")
+}
+
+print.kmx_cv <- function(x, ...) {
+  if (is.null(x$tot.MSE)) {
+    cat(sprintf("<kmx_cv: %d folds, accuracy %.2f%%>\n", x$folds, x$tot.accuracy))
+  } else {
+    cat(sprintf("<kmx_cv: %d folds, mean squared error %g, squared correlation %g>\n", x$folds,
+                x$tot.MSE, x$scorrcoeff))
+  }
+  invisible(x)
+}

@@ -79,4 +79,16 @@ public final class Solver extends NativeResource {
         }
         return model;
     }
+
+    /**
+     * k-fold cross-validation (LIBSVM's svm-train -v K): the prediction of every row of data by the
+     * model trained on the other folds (a label, or a value for regression), as train() would train
+     * them. Classification folds are stratified by class; the folds come from ctx's seed (ctx may be
+     * null: the default context). 2 &lt;= folds &lt;= rows.
+     */
+    public double[] crossValidate(Context ctx, Kernel kernel, Dataset data, long folds) {
+        double[] out = new double[Matrices.length(data.rows(), 1)];
+        kmx.kmx_solver_cross_validate(out, ctx, this, kernel, data, folds);
+        return out;
+    }
 }

@@ -271,3 +271,40 @@ test_that("predict(fit, x, probability = TRUE) gives class probabilities named b
   expect_error(kmx_svm(iris[, 1:3], iris[, 4], method = "svr", probability = TRUE),
                "method svr has no probability estimates")
 })
+
+test_that("kmx_cross_validate and cross = K agree with LIBSVM's svm-train -v 5", {
+  # svm-train -c 8 -g 16 -v 5 on Letter rows 1-1000: 88.7% (its own folds).
+  d <- letter_bin()
+  data <- kmx_dataset(d$x[1:1000, ], d$y[1:1000])
+  on.exit(kmx_free(data))
+  solver <- kmx_solver("svm", C = 8)
+  cv <- kmx_cross_validate(solver, kmx_kernel("rbf", gamma = 16), data, folds = 5)
+  expect_s3_class(cv, "kmx_cv")
+  expect_identical(cv$folds, 5L)
+  expect_length(cv$predictions, 1000)
+  expect_equal(cv$tot.accuracy, 100 * mean(cv$predictions == d$y[1:1000]))
+  expect_equal(cv$tot.accuracy, 88.7, tolerance = 2 / 88.7)
+  expect_output(print(cv), "<kmx_cv: 5 folds, accuracy")
+  # kmx_svm(cross = 5): the same folds (the default seed), kept on the model.
+  fit <- kmx_svm(d$x[1:1000, ], d$y[1:1000], method = "svm", C = 8, gamma = 16, cross = 5)
+  expect_identical(fit$tot.accuracy, cv$tot.accuracy)
+  expect_identical(fit$cross$predictions, cv$predictions)
+  expect_output(print(summary(fit)), "5 folds, accuracy")
+  expect_kmx_error(kmx_cross_validate(solver, kmx_kernel("rbf", gamma = 16), data, folds = 1),
+                   "KMX_E_INVALID_ARGUMENT", "at least 2 folds")
+})
+
+test_that("cross-validation keeps factor labels and reports regression errors", {
+  b <- blobs()
+  fit <- kmx_svm(b$x, b$y, method = "svm", C = 1, gamma = 0.1, cross = 3)
+  expect_s3_class(fit$cross$predictions, "factor")
+  expect_identical(levels(fit$cross$predictions), c("a", "b", "c"))
+  expect_equal(fit$tot.accuracy, 100)  # separated blobs
+  x <- scale(as.matrix(mtcars[, c("wt", "hp", "disp")]))
+  krr <- kmx_krr(x, mtcars$mpg, method = "krr", lambda = 1e-2, gamma = 0.2, cross = 4)
+  expect_null(krr$tot.accuracy)
+  p <- krr$cross$predictions
+  expect_equal(krr$tot.MSE, mean((p - mtcars$mpg)^2))
+  expect_equal(krr$scorrcoeff, cor(p, mtcars$mpg)^2)
+  expect_lt(krr$tot.MSE, var(mtcars$mpg))  # better than predicting the mean
+})

@@ -1,0 +1,137 @@
+#include "cross_validation.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "core/parallel.h"
+#include "core/rng.h"
+#include "core/row_subset.h"
+#include "core/step_context.h"
+#include "krr/train_krr.h"
+#include "model/model.h"
+#include "train.h"
+
+namespace kmx {
+
+namespace {
+
+// Fisher–Yates with the library's seeded generator.
+void shuffle(std::vector<int64_t> &rows, Rng &rng) {
+    for (size_t i = rows.size(); i > 1; --i) std::swap(rows[i - 1], rows[size_t(rng.below(i))]);
+}
+
+// Runs of `rows` as near-equal as can be: run f is [f·m/k, (f+1)·m/k).
+void cut_into_folds(const std::vector<int64_t> &rows, int folds, std::vector<int> &fold_of) {
+    const int64_t m = int64_t(rows.size());
+    for (int f = 0; f < folds; ++f)
+        for (int64_t i = f * m / folds; i < (f + 1) * m / folds; ++i) fold_of[size_t(rows[size_t(i)])] = f;
+}
+
+// Each fold's rows (increasing), and the rows of the other folds.
+struct FoldRows {
+    std::vector<int64_t> held_out, training;
+};
+FoldRows rows_of_fold(const std::vector<int> &fold_of, int fold) {
+    FoldRows rows;
+    for (size_t i = 0; i < fold_of.size(); ++i)
+        (fold_of[i] == fold ? rows.held_out : rows.training).push_back(int64_t(i));
+    return rows;
+}
+
+void check_folds(const Dataset &data, int64_t folds) {
+    if (!data.y) fail(KMX_E_INVALID_ARGUMENT, "cross-validation needs labels or targets: the data has none");
+    if (folds < 2) fail(KMX_E_INVALID_ARGUMENT, "cross-validation needs at least 2 folds, not %lld", (long long)folds);
+    if (folds > data.n)
+        fail(KMX_E_INVALID_ARGUMENT, "%lld folds need at least %lld rows; the data has %lld", (long long)folds,
+             (long long)folds, (long long)data.n);
+    if (folds > INT32_MAX) fail(KMX_E_INVALID_ARGUMENT, "%lld folds: at most 2^31 - 1", (long long)folds);
+}
+
+// Trains on the other folds and predicts fold `fold`'s rows into out; the
+// task of the model it trained.
+kmx_task run_fold(Context &worker, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+                  const std::vector<int> &fold_of, int fold, double *out) {
+    const FoldRows rows = rows_of_fold(fold_of, fold);
+    const std::unique_ptr<Dataset> held_out = copy_row_subset(
+        worker, data, rows.held_out.data(), int64_t(rows.held_out.size()), "the held-out rows of one fold");
+    std::unique_ptr<Dataset> training = copy_row_subset(worker, data, rows.training.data(),
+                                                        int64_t(rows.training.size()), "the training rows of one fold");
+    worker.begin_call();  // the copies are held: what the fold's training may use is what they leave
+    const Model model = train(worker, options, kernel, *training);
+    training.reset();
+    std::vector<double> predicted(rows.held_out.size());
+    worker.begin_call();
+    model_predict(worker, model, *held_out, predicted.data());
+    for (size_t i = 0; i < predicted.size(); ++i) out[rows.held_out[i]] = predicted[i];
+    return model.regression() ? KMX_TASK_REGRESSION : KMX_TASK_CLASSIFICATION;
+}
+
+// Folds that train at once: one per thread, as long as each worker's share
+// of the budget holds a copy of the data twice over (its fold's rows and
+// room to train on them).
+int concurrent_folds(const Context &ctx, const Dataset &data, int folds) {
+    const double copy = double(data.stored_bytes()), left = double(ctx.left_bytes());
+    const int by_budget = copy > 0 ? int(std::min(left / (2 * copy), 1e6)) : folds;
+    return std::max(1, std::min({folds, std::max(ctx.threads, 1), by_budget}));
+}
+
+}  // namespace
+
+std::vector<int> cross_validation_folds(const double *y, int64_t n, int folds, bool stratified, uint64_t seed) {
+    std::vector<int> fold_of(size_t(n), 0);
+    Rng rng(seed);
+    if (!stratified) {
+        std::vector<int64_t> rows(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) rows[size_t(i)] = i;
+        shuffle(rows, rng);
+        cut_into_folds(rows, folds, fold_of);
+        return fold_of;
+    }
+    std::map<double, std::vector<int64_t>> rows_of_label;
+    for (int64_t i = 0; i < n; ++i) rows_of_label[y[i]].push_back(i);
+    for (auto &[label, rows] : rows_of_label) {
+        shuffle(rows, rng);
+        cut_into_folds(rows, folds, fold_of);
+    }
+    return fold_of;
+}
+
+bool stratified_folds_for(const TrainOptions &options, const Dataset &data) {
+    if (options.method == KMX_METHOD_SVR || options.method == KMX_METHOD_ONE_CLASS) return false;
+    if (options.method >= KMX_METHOD_KRR && options.method <= KMX_METHOD_NYSTROM_TRON)
+        return resolve_task(options.task, data.y, data.n) == KrrTask::classification;
+    return true;
+}
+
+kmx_task cross_validate(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+                        int64_t fold_count, double *out) {
+    check_folds(data, fold_count);
+    const int folds = int(fold_count);  // checked: fits
+    const std::vector<int> fold_of =
+        cross_validation_folds(data.y, data.n, folds, stratified_folds_for(options, data), ctx.seed);
+    const int workers = concurrent_folds(ctx, data, folds);
+    std::vector<std::unique_ptr<Context>> contexts = worker_contexts(ctx, workers);
+    for (auto &worker : contexts) worker->memory_budget = ctx.left_bytes() / size_t(workers);
+    std::vector<kmx_task> tasks(static_cast<size_t>(folds));
+    for (int first = 0; first < folds; first += workers) {
+        const int round = std::min(workers, folds - first);
+        parallel_for(round, round, [&](int64_t w) {
+            const int fold = first + int(w);
+            try {
+                tasks[size_t(fold)] = run_fold(*contexts[size_t(w)], options, kernel, data, fold_of, fold, out);
+            } catch (const Error &e) {
+                fail(e.status(), "fold %d of %d: %s", fold + 1, folds, e.what());
+            }
+        });
+        ctx.progress(double(first + round) / folds, "cross-validation");
+    }
+    return tasks[0];
+}
+
+}  // namespace kmx

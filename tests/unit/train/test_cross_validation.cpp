@@ -1,0 +1,159 @@
+// cross_validate: the folds (stratified by label for classifiers, near-equal
+// sizes, seeded), and each row's prediction equal to that of a model trained
+// directly on the other folds' rows — with the folds run one after another
+// and two at once.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "model/model.h"
+#include "train/cross_validation.h"
+#include "train/train.h"
+
+namespace {
+
+// Three Gaussian blobs in 2 dimensions with labels 1, 2, 3 of 30, 20 and 10
+// rows (the label also shifts a regression target when `regression`).
+std::unique_ptr<kmx::Dataset> blobs(bool regression) {
+    std::mt19937 rng(5);
+    std::normal_distribution<double> noise(0.0, 0.7);
+    std::vector<double> x, y;
+    const int sizes[3] = {30, 20, 10};
+    for (int c = 0; c < 3; ++c)
+        for (int i = 0; i < sizes[c]; ++i) {
+            x.push_back(2.0 * c + noise(rng));
+            x.push_back(-1.0 * c + noise(rng));
+            y.push_back(regression ? c + 0.1 * x[x.size() - 2] : c + 1.0);
+        }
+    return kmx::Dataset::dense_copy(x.data(), int64_t(y.size()), 2, y.data());
+}
+
+kmx::KernelSpec rbf() {
+    kmx::KernelSpec kernel;
+    kernel.gamma = 0.5;
+    return kernel;
+}
+
+TEST(CrossValidationFolds, StratifiedFoldsSpreadEachClassEvenly) {
+    const auto data = blobs(false);
+    const std::vector<int> fold_of = kmx::cross_validation_folds(data->y, data->n, 4, true, 7);
+    std::map<double, std::vector<int>> per_class;  // label -> rows in each fold
+    for (int64_t i = 0; i < data->n; ++i) {
+        auto &counts = per_class[data->y[i]];
+        counts.resize(4);
+        ++counts[size_t(fold_of[size_t(i)])];
+    }
+    // 30 -> 7/8 per fold, 20 -> 5, 10 -> 2/3.
+    for (const auto &[label, counts] : per_class) {
+        const auto [low, high] = std::minmax_element(counts.begin(), counts.end());
+        EXPECT_LE(*high - *low, 1) << "label " << label;
+    }
+}
+
+TEST(CrossValidationFolds, SeededAndShuffled) {
+    const auto data = blobs(false);
+    const auto a = kmx::cross_validation_folds(data->y, data->n, 5, false, 1);
+    EXPECT_EQ(a, kmx::cross_validation_folds(data->y, data->n, 5, false, 1));
+    EXPECT_NE(a, kmx::cross_validation_folds(data->y, data->n, 5, false, 2));
+    std::vector<int> sizes(5);
+    for (int f : a) ++sizes[size_t(f)];
+    EXPECT_EQ(sizes, std::vector<int>(5, 12));
+    // Not the rows in order: the first 12 rows are not all fold 0.
+    EXPECT_NE(std::set<int>(a.begin(), a.begin() + 12).size(), 1u);
+}
+
+// The reference: each fold's model trained by train() on the other folds'
+// rows (in increasing order) with one thread, predicting the fold's rows.
+std::vector<double> reference(const kmx::TrainOptions &options, const kmx::Dataset &data, int folds, uint64_t seed) {
+    const std::vector<int> fold_of =
+        kmx::cross_validation_folds(data.y, data.n, folds, kmx::stratified_folds_for(options, data), seed);
+    std::vector<double> out(static_cast<size_t>(data.n));
+    for (int f = 0; f < folds; ++f) {
+        std::vector<double> x_train, y_train, x_test;
+        std::vector<int64_t> test_rows;
+        for (int64_t i = 0; i < data.n; ++i) {
+            const bool held_out = fold_of[size_t(i)] == f;
+            (held_out ? x_test : x_train)
+                .insert((held_out ? x_test : x_train).end(), data.x + i * data.d, data.x + (i + 1) * data.d);
+            if (held_out) test_rows.push_back(i);
+            if (!held_out) y_train.push_back(data.y[i]);
+        }
+        kmx::Context ctx;
+        const auto training = kmx::Dataset::dense_copy(x_train.data(), int64_t(y_train.size()), data.d, y_train.data());
+        const auto test = kmx::Dataset::dense_copy(x_test.data(), int64_t(test_rows.size()), data.d, nullptr);
+        const kmx::Model model = kmx::train(ctx, options, rbf(), *training);
+        std::vector<double> predicted(test_rows.size());
+        kmx::model_predict(ctx, model, *test, predicted.data());
+        for (size_t i = 0; i < test_rows.size(); ++i) out[size_t(test_rows[i])] = predicted[i];
+    }
+    return out;
+}
+
+void expect_reference(kmx_method method, bool regression, int threads) {
+    const auto data = blobs(regression);
+    kmx::TrainOptions options;
+    options.method = method;
+    options.C = 4;
+    kmx::Context ctx;
+    ctx.threads = threads;  // two threads: two folds at once, one thread each
+    ctx.seed = 11;
+    std::vector<double> out(static_cast<size_t>(data->n));
+    const kmx_task task = kmx::cross_validate(ctx, options, rbf(), *data, 4, out.data());
+    EXPECT_EQ(task, regression ? KMX_TASK_REGRESSION : KMX_TASK_CLASSIFICATION);
+    EXPECT_EQ(out, reference(options, *data, 4, 11));
+    EXPECT_EQ(ctx.held_bytes(), 0u);  // the folds' copies are gone
+}
+
+TEST(CrossValidate, EachRowPredictedByTheModelOfTheOtherFolds) { expect_reference(KMX_METHOD_SVM, false, 1); }
+TEST(CrossValidate, TwoFoldsAtOnceGiveTheSamePredictions) { expect_reference(KMX_METHOD_DCSVM, false, 2); }
+TEST(CrossValidate, RegressionFoldsAreARandomSplit) { expect_reference(KMX_METHOD_SVR, true, 2); }
+TEST(CrossValidate, KrrClassifiesOnStratifiedFolds) { expect_reference(KMX_METHOD_KRR, false, 1); }
+
+kmx_status status_of(const kmx::Dataset &data, int folds, size_t budget, std::string &message) {
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_SVM;
+    kmx::Context ctx;
+    ctx.memory_budget = budget;
+    std::vector<double> out(static_cast<size_t>(data.n));
+    try {
+        kmx::cross_validate(ctx, options, rbf(), data, folds, out.data());
+    } catch (const kmx::Error &e) {
+        message = e.what();
+        return e.status();
+    }
+    return KMX_OK;
+}
+
+TEST(CrossValidate, ImpossibleRequestsAreRefused) {
+    const auto data = blobs(false);
+    std::string message;
+    EXPECT_EQ(status_of(*data, 1, kmx::kUnlimitedBudget, message), KMX_E_INVALID_ARGUMENT);
+    EXPECT_NE(message.find("at least 2 folds"), std::string::npos) << message;
+    EXPECT_EQ(status_of(*data, 61, kmx::kUnlimitedBudget, message), KMX_E_INVALID_ARGUMENT);
+    EXPECT_NE(message.find("61 folds need at least 61 rows; the data has 60"), std::string::npos) << message;
+    const auto unlabelled = kmx::Dataset::dense_copy(data->x, data->n, data->d, nullptr);
+    EXPECT_EQ(status_of(*unlabelled, 5, kmx::kUnlimitedBudget, message), KMX_E_INVALID_ARGUMENT);
+    EXPECT_NE(message.find("needs labels"), std::string::npos) << message;
+    EXPECT_EQ(status_of(*data, 5, 1000, message), KMX_E_OUT_OF_MEMORY);
+    EXPECT_NE(message.find("fold 1 of 5"), std::string::npos) << message;
+}
+
+TEST(CrossValidate, AFoldThatCannotTrainIsNamed) {
+    // Label 2 on one row only: the fold holding it trains on label 1 alone.
+    std::vector<double> x(20), y(20, 1.0);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = double(i);
+    y[7] = 2;
+    const auto data = kmx::Dataset::dense_copy(x.data(), 20, 1, y.data());
+    std::string message;
+    EXPECT_EQ(status_of(*data, 2, kmx::kUnlimitedBudget, message), KMX_E_INVALID_ARGUMENT);
+    EXPECT_NE(message.find(" of 2: "), std::string::npos) << message;
+}
+
+}  // namespace

@@ -1,0 +1,183 @@
+// kmx grid [options] TRAIN_FILE — model selection as LIBSVM's grid.py
+// (svm-grid): K-fold cross-validation (kmx_solver_cross_validate) at every
+// cell of a grid over log2 C (or log2 λ for the kernel ridge regression
+// methods) × log2 γ, then the table, the best cell, and on request the table
+// as CSV (--out) and a heat map (--png, drawn by gnuplot as grid.py does).
+// Every cell sees the same folds (the context's seed), so cells compare on
+// equal terms; the data is read once.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "ranks.h"
+
+namespace kmx_cli {
+
+namespace {
+
+const std::vector<OptionSpec> &grid_options() {
+    static const std::vector<OptionSpec> specs = [] {
+        std::vector<OptionSpec> own = {
+            {nullptr, "--log2c", true,
+             "BEGIN,END,STEP of log2 C, as grid.py's -log2c (default -5,15,2); methods with C"},
+            {nullptr, "--log2l", true,
+             "BEGIN,END,STEP of log2 lambda (default -20,-2,3); the kernel ridge regression methods"},
+            {nullptr, "--log2g", true, "BEGIN,END,STEP of log2 gamma, as grid.py's -log2g (default 3,-15,-2)"},
+            {nullptr, "--out", true,
+             "write the table as CSV: log2 of the cost (or lambda), log2 gamma, the values, "
+             "the score, seconds"},
+            {nullptr, "--png", true, "draw the table as a heat map PNG (needs gnuplot, as grid.py)"},
+        };
+        const std::vector<OptionSpec> &train = train_options();
+        own.insert(own.end(), train.begin(), train.end());
+        return own;
+    }();
+    return specs;
+}
+
+// log2 values BEGIN, BEGIN + STEP, ... up to END (either direction), as grid.py's range.
+std::vector<double> log2_range(const ParsedArgs &args, const char *option, const char *fallback) {
+    const std::string text = args.get(option, fallback);
+    std::vector<double> parts;
+    for (size_t start = 0;;) {
+        const size_t comma = text.find(',', start);
+        parts.push_back(to_double(text.substr(start, comma - start), option));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (parts.size() != 3) throw UsageError{std::string(option) + " " + text + ": give BEGIN,END,STEP (e.g. -5,15,2)"};
+    const double begin = parts[0], end = parts[1], step = parts[2];
+    if (step == 0 || (end - begin) / step < 0 || (end - begin) / step > 1000)
+        throw UsageError{std::string(option) + " " + text + ": STEP must go from BEGIN to END in at most 1000 steps"};
+    std::vector<double> values;
+    for (double v = begin; step > 0 ? v <= end + 1e-9 : v >= end - 1e-9; v += step) values.push_back(v);
+    return values;
+}
+
+// The first axis: C for methods that have it, lambda for the KRR methods.
+struct CostAxis {
+    kmx_param param;
+    const char *name, *option, *fallback, *fixed_option;
+};
+CostAxis cost_axis(const ParsedArgs &args) {
+    if (method_uses(args, KMX_PARAM_C)) return {KMX_PARAM_C, "C", "--log2c", "-5,15,2", "--cost"};
+    if (method_uses(args, KMX_PARAM_LAMBDA)) return {KMX_PARAM_LAMBDA, "lambda", "--log2l", "-20,-2,3", "--lambda"};
+    throw UsageError{"kmx grid searches C (or lambda) and gamma; -s " + args.get("--solver", "dcsvm") +
+                     " has neither C nor lambda"};
+}
+
+void check_axes(const ParsedArgs &args, const CostAxis &axis) {
+    for (const char *option : {"--log2c", "--log2l"})
+        if (args.has(option) && std::string(option) != axis.option)
+            throw UsageError{std::string("option ") + option + " does not apply to -s " +
+                             args.get("--solver", "dcsvm") + ": its grid is over " + axis.option};
+    if (args.has(axis.fixed_option))
+        throw UsageError{std::string(axis.fixed_option) + " is searched: give " + axis.option +
+                         " BEGIN,END,STEP instead"};
+    if (args.has("--gamma")) throw UsageError{"--gamma is searched: give --log2g BEGIN,END,STEP instead"};
+    if (args.get("--kernel", "rbf") == "linear" || args.get("--kernel-type", "2") == "0")
+        throw UsageError{"a linear kernel has no gamma to search"};
+}
+
+struct Cell {
+    double log2_cost, log2_gamma;
+    CvScore score;
+    double seconds;
+};
+
+bool better(const CvScore &a, const CvScore &b) { return a.regression ? a.mse < b.mse : a.accuracy > b.accuracy; }
+
+double score_value(const CvScore &score) { return score.regression ? score.mse : score.accuracy; }
+
+void print_table(const std::vector<Cell> &cells, const std::vector<double> &costs, const CostAxis &axis,
+                 long long folds, const std::string &method) {
+    const bool regression = cells.front().score.regression;
+    std::printf("%lld-fold %s of %s; rows log2 gamma, columns log2 %s\n", folds,
+                regression ? "mean squared error" : "accuracy (%)", method.c_str(), axis.name);
+    std::printf("%10s", "");
+    for (double c : costs) std::printf(" %9g", c);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        if (i % costs.size() == 0) std::printf("\n%10g", cells[i].log2_gamma);
+        std::printf(regression ? " %9.4g" : " %9.2f", score_value(cells[i].score));
+    }
+    std::printf("\n");
+}
+
+void write_csv(const std::string &path, const std::vector<Cell> &cells, const CostAxis &axis) {
+    std::FILE *file = std::fopen(path.c_str(), "w");
+    if (!file) throw CommandError{"cannot write '" + path + "'"};
+    const bool regression = cells.front().score.regression;
+    std::fprintf(file, "log2_%s,log2_gamma,%s,gamma,%s,seconds\n", axis.name, axis.name,
+                 regression ? "mse" : "accuracy");
+    for (const Cell &cell : cells)
+        std::fprintf(file, "%g,%g,%.17g,%.17g,%.17g,%.3f\n", cell.log2_cost, cell.log2_gamma, std::exp2(cell.log2_cost),
+                     std::exp2(cell.log2_gamma), score_value(cell.score), cell.seconds);
+    if (std::fclose(file) != 0) throw CommandError{"cannot write '" + path + "'"};
+}
+
+// The heat map through gnuplot (a pipe, as grid.py draws its contours).
+void draw_png(const std::string &png, const std::vector<Cell> &cells, const CostAxis &axis) {
+    std::FILE *gnuplot = popen("gnuplot 2>&1", "w");
+    if (!gnuplot) throw CommandError{"--png needs gnuplot (Debian package gnuplot-nox), which did not start"};
+    const bool regression = cells.front().score.regression;
+    std::fprintf(gnuplot,
+                 "set terminal png size 800,600\nset output '%s'\nset view map\nset xlabel 'log2 %s'\n"
+                 "set ylabel 'log2 gamma'\nset title '%s by cross-validation'\nset cblabel '%s'\n"
+                 "plot '-' using 1:2:3 with image notitle\n",
+                 png.c_str(), axis.name, regression ? "mean squared error" : "accuracy (%)", regression ? "MSE" : "%");
+    for (const Cell &cell : cells)
+        std::fprintf(gnuplot, "%g %g %.17g\n", cell.log2_cost, cell.log2_gamma, score_value(cell.score));
+    std::fprintf(gnuplot, "e\n");
+    if (pclose(gnuplot) != 0) throw CommandError{"gnuplot could not draw '" + png + "' (is gnuplot installed?)"};
+}
+
+}  // namespace
+
+int run_grid(int argc, char **argv) {
+    const TrainingArgs parsed = parse_training_args(argc, argv, grid_options());
+    const ParsedArgs &args = parsed.args;
+    if (args.has("--help") || args.positional.size() != 1)
+        return usage(args, "grid [options] [-v K] [--log2c B,E,S] [--log2g B,E,S] TRAIN_FILE", grid_options());
+    if (ranks().size > 1) throw UsageError{"kmx grid runs in one process only (not under mpirun)"};
+    const CostAxis axis = cost_axis(args);
+    check_axes(args, axis);
+    const std::vector<double> costs = log2_range(args, axis.option, axis.fallback);
+    const std::vector<double> gammas = log2_range(args, "--log2g", "3,-15,-2");
+    const long long folds = folds_option(args);
+    const TrainingSetup setup = set_up_training(parsed);
+    const Dataset data = load_dataset(setup.ctx.get(), args.positional[0], args);
+    int64_t n = 0;
+    check(kmx_dataset_rows(&n, data.get()));
+    std::vector<double> predicted(static_cast<size_t>(n)), truth(static_cast<size_t>(n));
+    check(kmx_dataset_get_labels(truth.data(), n, data.get()));
+    std::vector<Cell> cells;
+    size_t best = 0;
+    for (double log2_gamma : gammas)
+        for (double log2_cost : costs) {
+            check(kmx_solver_set_param(setup.solver.get(), axis.param, std::exp2(log2_cost)));
+            check(kmx_kernel_set_param(setup.kernel.get(), KMX_PARAM_GAMMA, std::exp2(log2_gamma)));
+            kmx_task task = KMX_TASK_AUTO;
+            const double start = now_seconds();
+            check(kmx_solver_cross_validate(predicted.data(), n, &task, setup.ctx.get(), setup.solver.get(),
+                                            setup.kernel.get(), data.get(), folds));
+            cells.push_back({log2_cost, log2_gamma, score_predictions(predicted, truth, task), now_seconds() - start});
+            if (better(cells.back().score, cells[best].score)) best = cells.size() - 1;
+            if (args.has("--verbose"))
+                std::fprintf(stderr, "kmx grid: log2 %s %g, log2 gamma %g: %g (%.2fs)\n", axis.name, log2_cost,
+                             log2_gamma, score_value(cells.back().score), cells.back().seconds);
+        }
+    const std::string method = args.get("--solver", "dcsvm");
+    print_table(cells, costs, axis, folds, method);
+    const Cell &top = cells[best];
+    std::printf("best: log2 %s %g, log2 gamma %g (%s=%g gamma=%g): %s = %.*f\n", axis.name, top.log2_cost,
+                top.log2_gamma, axis.name, std::exp2(top.log2_cost), std::exp2(top.log2_gamma),
+                top.score.regression ? "mean squared error" : "accuracy", top.score.regression ? 6 : 2,
+                score_value(top.score));
+    if (args.has("--out")) write_csv(args.get("--out", ""), cells, axis);
+    if (args.has("--png")) draw_png(args.get("--png", ""), cells, axis);
+    return 0;
+}
+
+}  // namespace kmx_cli
