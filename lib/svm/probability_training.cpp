@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/rng.h"
+#include "core/row_subset.h"
 #include "core/step_context.h"
 #include "multiclass.h"
 #include "platt_scaling.h"
@@ -50,63 +51,27 @@ double constant_decision_value(const BinaryRows &problem, const std::vector<int6
     return positive ? 1.0 : negative ? -1.0 : 0.0;
 }
 
-// The arrays a fold's dataset points into (it keeps them alive).
-struct FoldArrays {
-    std::vector<double> x, values, y, w;
-    std::vector<int64_t> row_ptr;
-    std::vector<int32_t> col;
+// A fold's labels ±1 and cost multipliers, which its dataset keeps alive.
+struct FoldLabels {
+    std::vector<double> y, w;
 };
 
-// Dense rows as dense values, sparse rows as CSR (a sparse dataset's folds are never densified).
-void copy_features(const Dataset &data, const std::vector<int64_t> &rows, FoldArrays &a, Dataset &ds) {
-    if (!data.sparse()) {
-        a.x.resize(rows.size() * size_t(data.d));
-        gather_rows(data, rows.data(), int64_t(rows.size()), a.x.data());
-        ds.x = a.x.data();
-        return;
-    }
-    a.row_ptr.push_back(0);
-    for (int64_t r : rows) {
-        for (int64_t e = data.row_ptr[r]; e < data.row_ptr[r + 1]; ++e) {
-            a.col.push_back(data.col[e]);
-            a.values.push_back(data.value(e));
-        }
-        a.row_ptr.push_back(int64_t(a.col.size()));
-    }
-    ds.row_ptr = a.row_ptr.data();
-    ds.col = a.col.data();
-    ds.values = a.values.data();
-}
-
-size_t fold_bytes(const Dataset &data, const std::vector<int64_t> &rows, bool with_labels) {
-    size_t bytes = with_labels ? 2 * sizeof(double) * rows.size() : 0;
-    if (!data.sparse()) return bytes + sizeof(double) * rows.size() * size_t(data.d);
-    size_t entries = 0;
-    for (int64_t r : rows) entries += size_t(data.row_ptr[r + 1] - data.row_ptr[r]);
-    return bytes + sizeof(int64_t) * (rows.size() + 1) + (sizeof(int32_t) + sizeof(double)) * entries;
-}
-
-// Rows at `positions` of the problem as a dataset (dense, or CSR when the
-// data is sparse) with labels ±1 and the rows' cost multipliers as sample weights.
+// Rows at `positions` of the problem (copy_row_subset: dense or CSR as the
+// data) with labels ±1 and the rows' cost multipliers as sample weights.
 std::unique_ptr<Dataset> fold_dataset(Context &ctx, const Dataset &data, const BinaryRows &problem,
                                       const std::vector<int64_t> &positions, bool with_labels) {
-    auto a = std::make_shared<FoldArrays>();
+    auto labels = std::make_shared<FoldLabels>();
     std::vector<int64_t> rows;
     for (int64_t p : positions) {
         rows.push_back(problem.rows[size_t(p)]);
-        a->y.push_back(problem.y[size_t(p)]);
-        a->w.push_back(problem.weight[size_t(p)]);
+        labels->y.push_back(problem.y[size_t(p)]);
+        labels->w.push_back(problem.weight[size_t(p)]);
     }
-    ctx.check_budget(fold_bytes(data, rows, with_labels), "a probability fold's rows");
-    auto ds = std::make_unique<Dataset>();
-    ds->n = int64_t(rows.size());
-    ds->d = data.d;
-    copy_features(data, rows, *a, *ds);
-    if (with_labels) {
-        ds->y = a->y.data();
-        ds->w = a->w.data();
-    }
-    ds->keep_alive(std::move(a));
+    std::unique_ptr<Dataset> ds =
+        copy_row_subset(ctx, data, rows.data(), int64_t(rows.size()), "a probability fold's rows");
+    ds->y = with_labels ? labels->y.data() : nullptr;
+    ds->w = with_labels ? labels->w.data() : nullptr;
+    ds->keep_alive(std::move(labels));
     return ds;
 }
 
