@@ -446,6 +446,17 @@ KMX_API kmx_status kmx_solver_train(kmx_model **out, kmx_context *ctx, const kmx
 KMX_API kmx_status kmx_solver_cross_validate(double *out, int64_t out_len, kmx_task *out_task, kmx_context *ctx,
                                              const kmx_solver *solver, const kmx_kernel *kernel,
                                              const kmx_dataset *data, int64_t folds);
+/* kmx_solver_cross_validate at each of v_len values v of one parameter
+ * (KMX_PARAM_C, or KMX_PARAM_LAMBDA for kernel ridge regression), on the
+ * same folds: value i's predictions at out + i * rows (out_len >= v_len *
+ * rows). For the methods svm and dcsvm each fold trains the values in
+ * increasing order, each warm started from the previous solution (the same
+ * models to the solver's tolerance, in a fraction of the time): what a grid
+ * search over C does (kmx grid). Values positive and finite. */
+KMX_API kmx_status kmx_solver_cross_validate_path(double *out, int64_t out_len, kmx_task *out_task,
+                                                  kmx_context *ctx, const kmx_solver *solver,
+                                                  const kmx_kernel *kernel, const kmx_dataset *data, int64_t folds,
+                                                  kmx_param param, const double *v, int64_t v_len);
 
 KMX_API void kmx_model_free(kmx_model *model);
 KMX_API kmx_status kmx_model_info(double *out, const kmx_model *model, kmx_model_info_key key);

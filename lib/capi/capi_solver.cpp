@@ -294,4 +294,24 @@ KMX_API kmx_status kmx_solver_cross_validate(double *out, int64_t out_len, kmx_t
     });
 }
 
+KMX_API kmx_status kmx_solver_cross_validate_path(double *out, int64_t out_len, kmx_task *out_task, kmx_context *ctx,
+                                                  const kmx_solver *solver, const kmx_kernel *kernel,
+                                                  const kmx_dataset *data, int64_t folds, kmx_param param,
+                                                  const double *v, int64_t v_len) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        require_pointer(solver, "solver");
+        require_pointer(v, "v");
+        if (v_len < 1)
+            kmx::fail(KMX_E_INVALID_ARGUMENT, "v_len = %lld: the path needs at least one value", (long long)v_len);
+        const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        require_length(out_len, checked_product(v_len, ds.n, "v_len * rows"), "out");
+        CallContext call(ctx);
+        const kmx::ValuePath path{param, std::vector<double>(v, v + v_len)};
+        const kmx_task task = kmx::cross_validate_path(*call, solver->options, spec, ds, folds, path, out);
+        if (out_task) *out_task = task;
+    });
+}
+
 }  // extern "C"

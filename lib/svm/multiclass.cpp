@@ -141,9 +141,9 @@ void collect_coefficients(const ProblemArrays &a, int64_t n, const DcsvmResult *
 }
 
 SolvedMachine solve_task(Context &child, Arena &arena, const TrainOptions &options, const SvmProblem &problem,
-                         ProblemArrays &a, size_t svm_cache) {
+                         ProblemArrays &a, size_t svm_cache, bool warm_started) {
     SolvedMachine solved;
-    if (options.method == KMX_METHOD_SVM) {
+    if (options.method == KMX_METHOD_SVM || warm_started) {
         ArenaScope scope(arena);
         solved.solution = solve_svm_dual(child, arena, problem, svm_options(options, svm_cache), a.alpha);
         collect_coefficients(a, problem.n, nullptr, solved.machine);
@@ -234,7 +234,9 @@ ProblemArrays carve_problem_arrays(Arena &arena, int64_t n) {
 
 // Fails with KMX_E_OUT_OF_MEMORY before any work if even the smallest solver
 // workspace cannot fit the budget.
-Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_t n_max, int64_t d) {
+// dual_solver: every problem is solved by the dual solver in this workspace
+// (method svm, or warm starts); else DC-SVM reserves its own.
+Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_t n_max, int64_t d, bool dual_solver) {
     WorkspacePlan plan = problem_arrays_plan(n_max);
     const size_t smallest = plan.bytes() + smallest_solver_bytes(n_max, d);
     if (smallest > ctx.left_bytes())
@@ -244,7 +246,7 @@ Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_
              bytes_text(double(smallest)).text, (long long)n_max, bytes_text(double(ctx.left_bytes())).text,
              bytes_text(double(ctx.memory_budget)).text, bytes_text(double(ctx.reserved_bytes())).text);
     Workspace w{n_max, 0, 0};
-    if (options.method == KMX_METHOD_SVM) {
+    if (dual_solver) {
         w.svm_cache = svm_cache_bytes(ctx, options, n_max, d, plan.bytes());
         plan.add_bytes(svm_dual_workspace_bytes(n_max, d, w.svm_cache));
     }
@@ -254,10 +256,25 @@ Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_
 
 // Every binary problem, one after another in the workspace; the workspace and
 // the steps' memory go back to the budget before the model takes its share.
+// Starts problem t from warm's α when it has one of n values; true if it did.
+bool start_warm(const SvmWarmStart *warm, size_t t, int64_t n, double *alpha) {
+    if (!warm || t >= warm->alpha.size() || int64_t(warm->alpha[t].size()) != n) return false;
+    std::copy(warm->alpha[t].begin(), warm->alpha[t].end(), alpha);
+    return true;
+}
+
+void keep_warm(SvmWarmStart *warm, size_t t, int64_t n, const double *alpha) {
+    if (!warm) return;
+    if (warm->alpha.size() <= t) warm->alpha.resize(t + 1);
+    warm->alpha[t].assign(alpha, alpha + n);
+}
+
 std::vector<SolvedMachine> solve_tasks(Context &ctx, const TrainOptions &options, const Dataset &data,
-                                       const std::vector<int32_t> &cls, Model &model) {
+                                       const std::vector<int32_t> &cls, Model &model, SvmWarmStart *warm) {
     const std::vector<BinaryTask> tasks = binary_tasks(int32_t(model.classes.size()), options.multiclass);
-    const Workspace workspace = plan_workspace(ctx, options, largest_problem(tasks, cls, model.classes.size()), data.d);
+    const bool dual_solver = options.method == KMX_METHOD_SVM || (warm && !warm->alpha.empty());
+    const Workspace workspace =
+        plan_workspace(ctx, options, largest_problem(tasks, cls, model.classes.size()), data.d, dual_solver);
     Arena arena = ctx.reserve(workspace.bytes, "training workspace");
     ProblemArrays a = carve_problem_arrays(arena, workspace.n_max);
 
@@ -272,7 +289,9 @@ std::vector<SolvedMachine> solve_tasks(Context &ctx, const TrainOptions &options
         problem.y = a.y;
         problem.upper = a.upper;
         problem.kernel = model.kernel;
-        solved.push_back(solve_task(*step, arena, options, problem, a, workspace.svm_cache));
+        const bool warm_started = start_warm(warm, t, problem.n, a.alpha);
+        solved.push_back(solve_task(*step, arena, options, problem, a, workspace.svm_cache, warm_started));
+        keep_warm(warm, t, problem.n, a.alpha);
         solved.back().machine.positive = tasks[t].positive;
         solved.back().machine.negative = tasks[t].negative;
         add_stats(model.stats, solved.back().solution);
@@ -344,18 +363,21 @@ void check_cost(double C) {
     if (!(C > 0) || !std::isfinite(C)) fail(KMX_E_INVALID_ARGUMENT, "parameter C = %g must be positive and finite", C);
 }
 
-Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+                      SvmWarmStart *warm) {
     const auto start = std::chrono::steady_clock::now();
     Model model = untrained_model(options, kernel, data);
     const std::vector<int32_t> cls = class_indices(data, model.classes);
+    const bool exact = options.method == KMX_METHOD_SVM || options.method == KMX_METHOD_DCSVM;
+    SvmWarmStart *from = exact ? warm : nullptr;
     std::vector<SolvedMachine> solved;
     if (options.probability) {  // progress: the cross-validations, then the machines
         model.sigmoids = run_step(ctx, 0, 2, "probability estimates",
                                   [&](Context &step) { return fit_sigmoids(step, options, data, cls, model); });
         solved = run_step(ctx, 1, 2, "training",
-                          [&](Context &step) { return solve_tasks(step, options, data, cls, model); });
+                          [&](Context &step) { return solve_tasks(step, options, data, cls, model, from); });
     } else {
-        solved = solve_tasks(ctx, options, data, cls, model);
+        solved = solve_tasks(ctx, options, data, cls, model, from);
     }
     gather_points(ctx, data, solved, model);
     for (SolvedMachine &s : solved) model.machines.push_back(std::move(s.machine));

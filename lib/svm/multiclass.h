@@ -29,9 +29,21 @@ size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t 
 // Throws KMX_E_INVALID_ARGUMENT unless C is positive and finite.
 void check_cost(double C);
 
+// The dual solutions α of a model's binary problems, one vector per problem
+// over its rows (in dataset order): what the next training on the same rows
+// and labels with another C starts from (a solution for C is feasible for
+// any larger C, so a path of increasing C takes few iterations per step).
+struct SvmWarmStart {
+    std::vector<std::vector<double>> alpha;
+};
+
 // Trains an SVM model on data (labels required, at least two classes).
 // Sample weights, if any, multiply C per row. (krr/train_krr.h trains the KRR
-// methods; train/train.h picks.)
-Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data);
+// methods; train/train.h picks.) With `warm` (methods svm and dcsvm, whose
+// models are the exact solution): each binary problem starts from warm's α
+// when it holds one of the problem's size, by the dual solver alone (DC-SVM's
+// levels only find a good start), and leaves its solution there.
+Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+                      SvmWarmStart *warm = nullptr);
 
 }  // namespace kmx

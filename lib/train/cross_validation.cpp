@@ -1,6 +1,7 @@
 #include "cross_validation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -15,6 +16,7 @@
 #include "core/step_context.h"
 #include "krr/train_krr.h"
 #include "model/model.h"
+#include "svm/multiclass.h"
 #include "train.h"
 
 namespace kmx {
@@ -53,23 +55,57 @@ void check_folds(const Dataset &data, int64_t folds) {
     if (folds > INT32_MAX) fail(KMX_E_INVALID_ARGUMENT, "%lld folds: at most 2^31 - 1", (long long)folds);
 }
 
-// Trains on the other folds and predicts fold `fold`'s rows into out; the
-// task of the model it trained.
+void check_path(const ValuePath &path) {
+    if (path.param != 0 && path.param != KMX_PARAM_C && path.param != KMX_PARAM_LAMBDA)
+        fail(KMX_E_INVALID_ARGUMENT, "cross-validation goes along C or lambda, not parameter %d", int(path.param));
+    if (path.values.empty())
+        fail(KMX_E_INVALID_ARGUMENT, "cross-validation along %s needs at least one value",
+             path.param == KMX_PARAM_C ? "C" : "lambda");
+    for (double value : path.values)
+        if (path.param != 0 && !(value > 0 && std::isfinite(value)))
+            fail(KMX_E_INVALID_ARGUMENT, "%s = %g: the values of a cross-validation path must be positive and finite",
+                 path.param == KMX_PARAM_C ? "C" : "lambda", value);
+}
+
+// Options with `param` (C or lambda; 0: none) set to value.
+TrainOptions with_value(TrainOptions options, kmx_param param, double value) {
+    if (param == KMX_PARAM_C) options.C = value;
+    if (param == KMX_PARAM_LAMBDA) options.lambda = value;
+    return options;
+}
+
+// The order to train a path's values in: increasing, so that each SVM
+// solution is a feasible warm start for the next (a larger C).
+std::vector<size_t> increasing_order(const ValuePath &path) {
+    std::vector<size_t> order(path.values.size());
+    for (size_t v = 0; v < order.size(); ++v) order[v] = v;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return path.values[a] < path.values[b]; });
+    return order;
+}
+
+// Trains on the other folds, once per value of the path (warm started along
+// increasing C), and predicts fold `fold`'s rows into out (value v's at
+// out + v·n); the task of the models it trained.
 kmx_task run_fold(Context &worker, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
-                  const std::vector<int> &fold_of, int fold, double *out) {
+                  const std::vector<int> &fold_of, int fold, const ValuePath &path, double *out) {
     const FoldRows rows = rows_of_fold(fold_of, fold);
     const std::unique_ptr<Dataset> held_out = copy_row_subset(
         worker, data, rows.held_out.data(), int64_t(rows.held_out.size()), "the held-out rows of one fold");
-    std::unique_ptr<Dataset> training = copy_row_subset(worker, data, rows.training.data(),
-                                                        int64_t(rows.training.size()), "the training rows of one fold");
-    worker.begin_call();  // the copies are held: what the fold's training may use is what they leave
-    const Model model = train(worker, options, kernel, *training);
-    training.reset();
+    const std::unique_ptr<Dataset> training = copy_row_subset(
+        worker, data, rows.training.data(), int64_t(rows.training.size()), "the training rows of one fold");
+    SvmWarmStart warm;
+    kmx_task task = KMX_TASK_CLASSIFICATION;
     std::vector<double> predicted(rows.held_out.size());
-    worker.begin_call();
-    model_predict(worker, model, *held_out, predicted.data());
-    for (size_t i = 0; i < predicted.size(); ++i) out[rows.held_out[i]] = predicted[i];
-    return model.regression() ? KMX_TASK_REGRESSION : KMX_TASK_CLASSIFICATION;
+    for (size_t v : increasing_order(path)) {
+        worker.begin_call();  // the copies are held: what the fold's training may use is what they leave
+        const Model model = train(worker, with_value(options, path.param, path.values[v]), kernel, *training, &warm);
+        worker.begin_call();
+        model_predict(worker, model, *held_out, predicted.data());
+        double *values_out = out + int64_t(v) * data.n;
+        for (size_t i = 0; i < predicted.size(); ++i) values_out[rows.held_out[i]] = predicted[i];
+        task = model.regression() ? KMX_TASK_REGRESSION : KMX_TASK_CLASSIFICATION;
+    }
+    return task;
 }
 
 // Folds that train at once: one per thread, as long as each worker's share
@@ -110,8 +146,14 @@ bool stratified_folds_for(const TrainOptions &options, const Dataset &data) {
 }
 
 kmx_task cross_validate(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
-                        int64_t fold_count, double *out) {
+                        int64_t folds, double *out) {
+    return cross_validate_path(ctx, options, kernel, data, folds, ValuePath{kmx_param(0), {0.0}}, out);
+}
+
+kmx_task cross_validate_path(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+                             int64_t fold_count, const ValuePath &path, double *out) {
     check_folds(data, fold_count);
+    check_path(path);
     const int folds = int(fold_count);  // checked: fits
     const std::vector<int> fold_of =
         cross_validation_folds(data.y, data.n, folds, stratified_folds_for(options, data), ctx.seed);
@@ -124,7 +166,7 @@ kmx_task cross_validate(Context &ctx, const TrainOptions &options, const KernelS
         parallel_for(round, round, [&](int64_t w) {
             const int fold = first + int(w);
             try {
-                tasks[size_t(fold)] = run_fold(*contexts[size_t(w)], options, kernel, data, fold_of, fold, out);
+                tasks[size_t(fold)] = run_fold(*contexts[size_t(w)], options, kernel, data, fold_of, fold, path, out);
             } catch (const Error &e) {
                 fail(e.status(), "fold %d of %d: %s", fold + 1, folds, e.what());
             }

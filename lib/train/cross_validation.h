@@ -38,4 +38,19 @@ bool stratified_folds_for(const TrainOptions &options, const Dataset &data);
 kmx_task cross_validate(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
                         int64_t folds, double *out);
 
+// Values of one parameter, C or lambda (KMX_PARAM_C, KMX_PARAM_LAMBDA), to
+// cross-validate on the same folds.
+struct ValuePath {
+    kmx_param param;
+    std::vector<double> values;  // positive, finite, any order
+};
+// cross_validate at every value of the path, on the same folds and the same
+// copies of their rows: value v's predictions at out + v·data.n (out holds
+// values.size() × data.n). Each fold trains the values in increasing order,
+// the methods svm and dcsvm warm started from the previous value's solution
+// (see train_svm_model): the same models to the solver's tolerance, in a
+// fraction of the iterations.
+kmx_task cross_validate_path(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+                             int64_t folds, const ValuePath &path, double *out);
+
 }  // namespace kmx

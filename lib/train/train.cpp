@@ -26,7 +26,8 @@ void check_probability_option(const TrainOptions &options) {
 
 }  // namespace
 
-Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+            SvmWarmStart *warm) {
     check_probability_option(options);
     if (options.method == KMX_METHOD_NYSTROM_TRON) {
         // LIBSVM shards know only their own largest column: across ranks,
@@ -45,7 +46,7 @@ Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel,
              ctx.comm.size());
     if (options.method == KMX_METHOD_SVR) return train_svr_model(ctx, options, kernel, data);
     if (options.method == KMX_METHOD_ONE_CLASS) return train_one_class_model(ctx, options, kernel, data);
-    return train_svm_model(ctx, options, kernel, data);
+    return train_svm_model(ctx, options, kernel, data, warm);
 }
 
 }  // namespace kmx

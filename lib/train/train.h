@@ -12,7 +12,11 @@ namespace kmx {
 class Context;
 class Dataset;
 
-// Trains options.method on labelled data into a Model.
-Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data);
+struct SvmWarmStart;
+
+// Trains options.method on labelled data into a Model. `warm` (may be null):
+// see train_svm_model; only the methods svm and dcsvm use it.
+Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+            SvmWarmStart *warm = nullptr);
 
 }  // namespace kmx

@@ -4,7 +4,10 @@
 // methods) × log2 γ, then the table, the best cell, and on request the table
 // as CSV (--out) and a heat map (--png, drawn by gnuplot as grid.py does).
 // Every cell sees the same folds (the context's seed), so cells compare on
-// equal terms; the data is read once.
+// equal terms; the data is read once, and a row of the grid (one gamma)
+// trains all its costs per fold on one copy of the fold's rows, the SVM
+// methods svm and dcsvm warm started along increasing C
+// (kmx_solver_cross_validate_path).
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -150,24 +153,29 @@ int run_grid(int argc, char **argv) {
     const Dataset data = load_dataset(setup.ctx.get(), args.positional[0], args);
     int64_t n = 0;
     check(kmx_dataset_rows(&n, data.get()));
-    std::vector<double> predicted(static_cast<size_t>(n)), truth(static_cast<size_t>(n));
+    std::vector<double> truth(static_cast<size_t>(n)), values(costs.size());
     check(kmx_dataset_get_labels(truth.data(), n, data.get()));
+    for (size_t c = 0; c < costs.size(); ++c) values[c] = std::exp2(costs[c]);
+    std::vector<double> predicted(costs.size() * size_t(n));
     std::vector<Cell> cells;
     size_t best = 0;
-    for (double log2_gamma : gammas)
-        for (double log2_cost : costs) {
-            check(kmx_solver_set_param(setup.solver.get(), axis.param, std::exp2(log2_cost)));
-            check(kmx_kernel_set_param(setup.kernel.get(), KMX_PARAM_GAMMA, std::exp2(log2_gamma)));
-            kmx_task task = KMX_TASK_AUTO;
-            const double start = now_seconds();
-            check(kmx_solver_cross_validate(predicted.data(), n, &task, setup.ctx.get(), setup.solver.get(),
-                                            setup.kernel.get(), data.get(), folds));
-            cells.push_back({log2_cost, log2_gamma, score_predictions(predicted, truth, task), now_seconds() - start});
+    for (double log2_gamma : gammas) {  // one row: every cost on the same folds, warm started along C
+        check(kmx_kernel_set_param(setup.kernel.get(), KMX_PARAM_GAMMA, std::exp2(log2_gamma)));
+        kmx_task task = KMX_TASK_AUTO;
+        const double start = now_seconds();
+        check(kmx_solver_cross_validate_path(predicted.data(), int64_t(predicted.size()), &task, setup.ctx.get(),
+                                             setup.solver.get(), setup.kernel.get(), data.get(), folds, axis.param,
+                                             values.data(), int64_t(values.size())));
+        const double seconds = (now_seconds() - start) / double(costs.size());
+        for (size_t c = 0; c < costs.size(); ++c) {
+            const std::vector<double> row(predicted.begin() + int64_t(c) * n, predicted.begin() + int64_t(c + 1) * n);
+            cells.push_back({costs[c], log2_gamma, score_predictions(row, truth, task), seconds});
             if (better(cells.back().score, cells[best].score)) best = cells.size() - 1;
             if (args.has("--verbose"))
-                std::fprintf(stderr, "kmx grid: log2 %s %g, log2 gamma %g: %g (%.2fs)\n", axis.name, log2_cost,
-                             log2_gamma, score_value(cells.back().score), cells.back().seconds);
+                std::fprintf(stderr, "kmx grid: log2 %s %g, log2 gamma %g: %g\n", axis.name, costs[c], log2_gamma,
+                             score_value(cells.back().score));
         }
+    }
     const std::string method = args.get("--solver", "dcsvm");
     print_table(cells, costs, axis, folds, method);
     const Cell &top = cells[best];

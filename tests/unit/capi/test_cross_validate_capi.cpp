@@ -71,4 +71,37 @@ TEST_F(CrossValidateCapi, BadArgumentsAreStatusesThatChangeNothing) {
     EXPECT_EQ(out, untouched);
 }
 
+TEST_F(CrossValidateCapi, APathIsEachValueOnTheSameFolds) {
+    kmx_solver *krr = nullptr;
+    ASSERT_EQ(kmx_solver_create_from_string(&krr, "method=krr"), KMX_OK);
+    const double lambdas[2] = {1e-2, 1e-4};
+    std::vector<double> path(size_t(2 * kN));
+    ASSERT_EQ(kmx_solver_cross_validate_path(path.data(), 2 * kN, nullptr, nullptr, krr, rbf, ds, 4, KMX_PARAM_LAMBDA,
+                                             lambdas, 2),
+              KMX_OK)
+        << kmx_last_error();
+    for (int v = 0; v < 2; ++v) {
+        ASSERT_EQ(kmx_solver_set_param(krr, KMX_PARAM_LAMBDA, lambdas[v]), KMX_OK);
+        std::vector<double> alone(static_cast<size_t>(kN));
+        ASSERT_EQ(kmx_solver_cross_validate(alone.data(), kN, nullptr, nullptr, krr, rbf, ds, 4), KMX_OK);
+        EXPECT_EQ(std::vector<double>(path.begin() + v * kN, path.begin() + (v + 1) * kN), alone);
+    }
+    EXPECT_EQ(kmx_solver_cross_validate_path(path.data(), 2 * kN - 1, nullptr, nullptr, krr, rbf, ds, 4,
+                                             KMX_PARAM_LAMBDA, lambdas, 2),
+              KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_solver_cross_validate_path(path.data(), 2 * kN, nullptr, nullptr, krr, rbf, ds, 4, KMX_PARAM_LAMBDA,
+                                             nullptr, 2),
+              KMX_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(mentions("v is NULL")) << kmx_last_error();
+    EXPECT_EQ(kmx_solver_cross_validate_path(path.data(), 2 * kN, nullptr, nullptr, krr, rbf, ds, 4, KMX_PARAM_LAMBDA,
+                                             lambdas, 0),
+              KMX_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(mentions("at least one value")) << kmx_last_error();
+    EXPECT_EQ(kmx_solver_cross_validate_path(path.data(), 2 * kN, nullptr, nullptr, krr, rbf, ds, 4, KMX_PARAM_EPS,
+                                             lambdas, 2),
+              KMX_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(mentions("along C or lambda")) << kmx_last_error();
+    kmx_solver_free(krr);
+}
+
 }  // namespace

@@ -4,6 +4,7 @@
 // and two at once.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -15,6 +16,7 @@
 #include "core/error.h"
 #include "model/model.h"
 #include "train/cross_validation.h"
+#include "svm/multiclass.h"
 #include "train/train.h"
 
 namespace {
@@ -154,6 +156,77 @@ TEST(CrossValidate, AFoldThatCannotTrainIsNamed) {
     std::string message;
     EXPECT_EQ(status_of(*data, 2, kmx::kUnlimitedBudget, message), KMX_E_INVALID_ARGUMENT);
     EXPECT_NE(message.find(" of 2: "), std::string::npos) << message;
+}
+
+// A path along C: the first C from a cold start, the next from its solution.
+TEST(WarmStart, AlongCTheSameModelInFewerIterations) {
+    const auto data = blobs(false);
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_SVM;
+    options.eps = 1e-6;
+    kmx::Context ctx;
+    kmx::SvmWarmStart warm;
+    options.C = 1;
+    kmx::train(ctx, options, rbf(), *data, &warm);
+    ASSERT_EQ(warm.alpha.size(), 3u);  // one-vs-one over 3 classes
+    options.C = 4;
+    const kmx::Model warm_model = kmx::train(ctx, options, rbf(), *data, &warm);
+    const kmx::Model cold_model = kmx::train(ctx, options, rbf(), *data);
+    EXPECT_NEAR(warm_model.stats.objective, cold_model.stats.objective, 1e-6 * std::abs(cold_model.stats.objective));
+    EXPECT_LT(warm_model.stats.iterations, cold_model.stats.iterations);
+    for (size_t m = 0; m < warm_model.machines.size(); ++m)
+        EXPECT_NEAR(warm_model.machines[m].bias, cold_model.machines[m].bias, 1e-4);
+    std::vector<double> a(static_cast<size_t>(data->n)), b(static_cast<size_t>(data->n));
+    kmx::model_predict(ctx, warm_model, *data, a.data());
+    kmx::model_predict(ctx, cold_model, *data, b.data());
+    EXPECT_EQ(a, b);
+    // The same warm start under dcsvm: the exact solution by the dual solver from the start.
+    options.method = KMX_METHOD_DCSVM;
+    options.C = 16;
+    const kmx::Model dcsvm_warm = kmx::train(ctx, options, rbf(), *data, &warm);
+    const kmx::Model dcsvm_cold = kmx::train(ctx, options, rbf(), *data);
+    EXPECT_NEAR(dcsvm_warm.stats.objective, dcsvm_cold.stats.objective, 1e-5 * std::abs(dcsvm_cold.stats.objective));
+}
+
+TEST(CrossValidatePath, EachValueAsCrossValidatingItAlone) {
+    for (kmx_method method : {KMX_METHOD_SVM, KMX_METHOD_KRR}) {
+        const auto data = blobs(false);
+        kmx::TrainOptions options;
+        options.method = method;
+        options.eps = 1e-6;
+        const kmx_param param = method == KMX_METHOD_SVM ? KMX_PARAM_C : KMX_PARAM_LAMBDA;
+        const kmx::ValuePath path{param, {8.0, 0.5, 2.0}};  // trained in increasing order, reported as given
+        kmx::Context ctx;
+        ctx.threads = 2;
+        std::vector<double> out(3 * static_cast<size_t>(data->n));
+        kmx::cross_validate_path(ctx, options, rbf(), *data, 4, path, out.data());
+        for (size_t v = 0; v < 3; ++v) {
+            (param == KMX_PARAM_C ? options.C : options.lambda) = path.values[v];
+            std::vector<double> alone(static_cast<size_t>(data->n));
+            kmx::cross_validate(ctx, options, rbf(), *data, 4, alone.data());
+            // KRR has no warm start: equal. The SVM's warm start reaches the same optimum to eps.
+            EXPECT_EQ(std::vector<double>(out.begin() + int64_t(v) * data->n, out.begin() + int64_t(v + 1) * data->n),
+                      alone)
+                << "method " << method << ", value " << path.values[v];
+        }
+    }
+}
+
+TEST(CrossValidatePath, ValuesMustBeCOrLambdaAndPositive) {
+    const auto data = blobs(false);
+    kmx::TrainOptions options;
+    kmx::Context ctx;
+    std::vector<double> out(static_cast<size_t>(data->n));
+    for (const kmx::ValuePath &path :
+         {kmx::ValuePath{KMX_PARAM_EPS, {0.1}}, kmx::ValuePath{KMX_PARAM_C, {}}, kmx::ValuePath{KMX_PARAM_C, {-1.0}},
+          kmx::ValuePath{KMX_PARAM_LAMBDA, {std::nan("")}}}) {
+        try {
+            kmx::cross_validate_path(ctx, options, rbf(), *data, 4, path, out.data());
+            ADD_FAILURE() << "path over parameter " << path.param << " accepted";
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT) << e.what();
+        }
+    }
 }
 
 }  // namespace
