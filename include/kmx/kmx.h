@@ -141,6 +141,9 @@ typedef enum kmx_param {
     KMX_PARAM_EPSILON_SVR = 423, /* the width of the epsilon-insensitive tube (LIBSVM's -p) */
     /* one_class (with eps, shrinking, cache_size) */
     KMX_PARAM_NU = 424, /* nu in (0, 1]: an upper bound on the fraction of outliers (LIBSVM's -n) */
+    /* svm, dcsvm, dcsvm_early, bka classifiers: 1 = probability estimates (LIBSVM's -b 1), Platt sigmoids
+     * fitted on decision values of an internal 5-fold cross-validation (folds from the context's seed) */
+    KMX_PARAM_PROBABILITY = 425,
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
     KMX_PARAM_APPROX = 500, /* a kmx_approx_method */
     KMX_PARAM_RANK = 501,
@@ -409,6 +412,7 @@ typedef enum kmx_model_info_key {
     KMX_INFO_C = 13,                 /* SVM methods, svr and nystrom_tron: the cost C; KRR methods, one_class: 0 */
     KMX_INFO_NU = 14,                /* one_class: nu; every other method: 0 */
     KMX_INFO_MEMORY_BYTES = 15,      /* bytes the loaded model holds in memory (a model of many machines: ~3x its file) */
+    KMX_INFO_PROBABILITY = 16,       /* 1 if the model has probability estimates (trained with probability=1), else 0 */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 
@@ -484,6 +488,13 @@ KMX_API kmx_status kmx_model_predict(double *out, int64_t out_len, kmx_context *
  * one value, sum_i alpha_i K(x_i, x) - rho as LIBSVM's, > 0 for +1 (inlier). */
 KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
                                              const kmx_dataset *data);
+/* Class probabilities, n x KMX_INFO_CLASSES row-major (classes in kmx_model_classes' order; each row sums to 1),
+ * as LIBSVM's -b 1: each machine's Platt sigmoid on its decision value, then one-vs-one pairs coupled by Wu, Lin &
+ * Weng's second method (two classes: the one sigmoid); one-vs-rest models normalise the per-class sigmoids to sum 1.
+ * KMX_E_INVALID_ARGUMENT for a model without them (trained without probability=1; KMX_INFO_PROBABILITY is 0),
+ * a regression (svr, KRR), one_class or KRR-family model. Rows and columns as kmx_model_predict. */
+KMX_API kmx_status kmx_model_predict_probability(double *out, int64_t out_len, kmx_context *ctx,
+                                                 const kmx_model *model, const kmx_dataset *data);
 /* Saving writes a temporary file and renames it. */
 KMX_API kmx_status kmx_model_save(const kmx_model *model, const char *path);
 KMX_API kmx_status kmx_model_load(kmx_model **out, const char *path);

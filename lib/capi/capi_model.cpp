@@ -5,6 +5,7 @@
 #include "firewall.h"
 #include "handles.h"
 #include "model/model_file.h"
+#include "svm/probability_prediction.h"
 
 namespace kmx::capi {
 
@@ -44,6 +45,8 @@ double info_value(const Model &m, kmx_model_info_key key) {
             return double(m.memory_bytes());
         case KMX_INFO_NU:
             return m.nu;
+        case KMX_INFO_PROBABILITY:
+            return m.probabilities() ? 1 : 0;
         default:
             fail(KMX_E_INVALID_ARGUMENT, "unknown model information key %d", int(key));
     }
@@ -136,6 +139,19 @@ KMX_API kmx_status kmx_model_decision_values(double *out, int64_t out_len, kmx_c
         require_length(out_len, decision_values_length(ds, m), "out");
         CallContext call(ctx);
         kmx::model_decision_values(*call, m, ds, out);
+    });
+}
+
+KMX_API kmx_status kmx_model_predict_probability(double *out, int64_t out_len, kmx_context *ctx, const kmx_model *model,
+                                                 const kmx_dataset *data) {
+    return KMX_GUARDED({
+        const kmx::Model &m = model_of(model, "model");
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        kmx::check_probability_model(m);  // before out: a regression model's probabilities have no length
+        require_pointer(out, "out");
+        require_length(out_len, checked_product(ds.n, int64_t(m.classes.size()), "rows x classes"), "out");
+        CallContext call(ctx);
+        kmx::model_probabilities(*call, m, ds, out);
     });
 }
 

@@ -103,6 +103,9 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_NU:
             o.nu = value;
             break;
+        case KMX_PARAM_PROBABILITY:
+            o.probability = value != 0;
+            break;
         default:
             fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }
@@ -170,6 +173,8 @@ double value_of(const TrainOptions &o, kmx_param param) {
             return o.epsilon_svr;
         case KMX_PARAM_NU:
             return o.nu;
+        case KMX_PARAM_PROBABILITY:
+            return o.probability ? 1 : 0;
         default:
             fail(KMX_E_INTERNAL, "solver parameter %d has no field", int(param));
     }

@@ -140,6 +140,11 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_NU, "nu", 0, 1, KMX_BOUND_LOWER_OPEN, 0.5, nullptr, kOwnerSolver, kOneClass,
      "one_class: nu, as LIBSVM's -n: at most a fraction nu of the training rows fall outside (f < 0), at least nu "
      "are support vectors"},
+    // probability estimates of the SVM classifiers (LIBSVM's -b 1)
+    {KMX_PARAM_PROBABILITY, "probability", 0, 1, KMX_BOUND_INTEGER, 0, nullptr, kOwnerSolver, kSvmMethods,
+     "1 = probability estimates: each binary machine's Platt sigmoid fitted on the decision values of an internal "
+     "5-fold cross-validation (as LIBSVM's -b 1, folds from the seed; training takes about 6 times as long), "
+     "classes coupled pairwise (one-vs-rest: normalised); not for svr, one_class or the KRR methods"},
     // kernel approximations (nystrom_krr and meka_krr take them too)
     {KMX_PARAM_APPROX, "approx", 0, 2, KMX_BOUND_ENUM, KMX_APPROX_NYSTROM, kApproxNames, kOwnerApprox, 0,
      "approximation method"},

@@ -44,4 +44,16 @@ private:
 // callbacks need not be thread-safe).
 std::vector<std::unique_ptr<Context>> worker_contexts(const Context &parent, int workers);
 
+// fn(step) run as step `index` of `count` of ctx; then the step's peak is
+// charged to ctx's (reserved and released at once), so ctx's peak covers the
+// step's memory on top of what ctx holds. Returns what fn returns.
+template <class Fn>
+auto run_step(Context &ctx, int64_t index, int64_t count, const char *what, Fn &&fn) {
+    StepContext step(ctx, index, count);
+    auto result = fn(*step);
+    ctx.check_budget(step->peak_bytes(), what);
+    ctx.release(step->peak_bytes());
+    return result;
+}
+
 }  // namespace kmx

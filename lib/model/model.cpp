@@ -305,7 +305,7 @@ size_t machine_bytes(const BinaryMachine &m) {
 
 size_t Model::memory_bytes() const {
     size_t bytes = sizeof *this + vector_bytes(classes) + vector_bytes(points) + vector_bytes(route_centers) +
-                   vector_bytes(machines) - machines.size() * sizeof(BinaryMachine);
+                   vector_bytes(sigmoids) + vector_bytes(machines) - machines.size() * sizeof(BinaryMachine);
     for (const std::string &name : class_names) bytes += sizeof name + name.size();
     for (const BinaryMachine &machine : machines) bytes += machine_bytes(machine);
     return bytes;

@@ -49,6 +49,13 @@ struct BinaryMachine {
     MachinePartition local;    // empty for a single global model
 };
 
+// Platt's sigmoid of one binary machine: P(positive | f) = 1 / (1 + exp(A f + B))
+// for its decision value f (A < 0 when larger f means the positive class).
+struct PlattSigmoid {
+    double A = 0;
+    double B = 0;
+};
+
 struct TrainStats {
     double objective = 0;      // summed over the binary problems
     double kkt_violation = 0;  // largest over the binary problems
@@ -89,6 +96,9 @@ struct Model {
     // has k == 0 (MEKA KRR); empty otherwise.
     int64_t routes = 0;
     std::vector<double> route_centers;
+    // Probability estimates (SVM classifiers trained with probability=1): one
+    // sigmoid per machine, in the machines' order; empty without them.
+    std::vector<PlattSigmoid> sigmoids;
     TrainStats stats;
 
     int64_t decision_values() const { return int64_t(machines.size()); }
@@ -96,6 +106,7 @@ struct Model {
     bool krr() const { return method >= KMX_METHOD_KRR && method <= KMX_METHOD_NYSTROM_TRON; }
     bool svr() const { return method == KMX_METHOD_SVR; }
     bool one_class() const { return method == KMX_METHOD_ONE_CLASS; }
+    bool probabilities() const { return !sigmoids.empty(); }
     bool early() const;  // true if the machines predict through partitions (all or none do)
     // Bytes the model holds in memory (its arrays and each
     // machine's own size): a many-machine model holds ~3x its file's bytes.

@@ -14,6 +14,9 @@
 //             if r > 0: u64 cluster_begin x (r+1), u64 biases (0 or r), f64 cluster bias x biases
 //   routes    u64 routes; f64 x routes x d (input-space routing centers)
 //   names     (version 3) u64 names (= classes); {u32 length, length bytes} each
+//             (version 4: also 0 names, for a model whose classes have none)
+//   sigmoids  (version 4) u64 sigmoids (= machines); {f64 A, f64 B} each (Platt's
+//             P(positive | f) = 1 / (1 + exp(A f + B)) of each machine)
 #include "model_file.h"
 
 #include <cmath>
@@ -28,9 +31,18 @@ namespace kmx {
 
 namespace {
 
-enum SectionId : uint32_t { kMeta = 1, kClasses = 2, kPoints = 3, kMachines = 4, kRoutes = 5, kNames = 6 };
-constexpr uint32_t kSectionCount = 6;  // version 3; version 2 has the first five
+enum SectionId : uint32_t {
+    kMeta = 1,
+    kClasses = 2,
+    kPoints = 3,
+    kMachines = 4,
+    kRoutes = 5,
+    kNames = 6,
+    kSigmoids = 7
+};
+constexpr uint32_t kSectionCount = 7;  // version 4; version 3 has the first six, version 2 the first five
 constexpr uint32_t kOldestFormatVersion = 2;
+constexpr uint32_t kNamesFormatVersion = 3;
 constexpr size_t kHeaderBytes = 16;
 constexpr size_t kTableEntryBytes = 24;
 const char *const kSectionNames[] = {"",
@@ -39,9 +51,17 @@ const char *const kSectionNames[] = {"",
                                      "points section",
                                      "machines section",
                                      "routes section",
-                                     "class names section"};
+                                     "class names section",
+                                     "sigmoids section"};
 
-uint32_t section_count(uint32_t version) { return version == kOldestFormatVersion ? 5 : kSectionCount; }
+uint32_t section_count(uint32_t version) { return version + 3; }
+
+// The oldest version that holds everything the model has, so a model
+// without names or sigmoids is written as older kmx wrote it.
+uint32_t format_version(const Model &model) {
+    if (model.probabilities()) return kModelFormatVersion;
+    return model.class_names.empty() ? kOldestFormatVersion : kNamesFormatVersion;
+}
 
 // ------------------------------------------------------------------ writing
 
@@ -125,6 +145,13 @@ void write_section(ByteWriter &w, const Model &m, uint32_t id) {
                 w.raw(name.data(), name.size());
             }
             break;
+        case kSigmoids:
+            w.u64(m.sigmoids.size());
+            for (const PlattSigmoid &sigmoid : m.sigmoids) {
+                w.f64(sigmoid.A);
+                w.f64(sigmoid.B);
+            }
+            break;
         default:
             w.u64(uint64_t(m.routes));
             write_doubles(w, m.route_centers);
@@ -157,8 +184,8 @@ int64_t index_below(ByteReader &r, uint64_t limit, const char *what) {
     return int64_t(v);
 }
 
-// Reads the header and table; returns the sections, checksums verified.
-void read_sections(const unsigned char *bytes, size_t len, const char *name, Section (&out)[kSectionCount + 1]) {
+// Reads the header and table; returns the format version and the sections, checksums verified.
+uint32_t read_sections(const unsigned char *bytes, size_t len, const char *name, Section (&out)[kSectionCount + 1]) {
     if (len < kHeaderBytes || std::memcmp(bytes, kModelMagic, sizeof kModelMagic) != 0)
         bad(name, "not a kmx model file (no KMXMODEL magic)");
     ByteReader header(bytes + 8, len - 8, name);
@@ -183,6 +210,7 @@ void read_sections(const unsigned char *bytes, size_t len, const char *name, Sec
         if (crc32(out[id].data, out[id].len) != crc && kCheckCrcs)
             fail(KMX_E_FORMAT, "%s: the %s checksum does not match (corrupt file)", name, kSectionNames[id]);
     }
+    return version;
 }
 
 struct Counts {
@@ -339,9 +367,11 @@ void read_machines(ByteReader &r, uint64_t count, Model &m) {
     r.finish();
 }
 
-void read_class_names(ByteReader &r, Model &m) {
+void read_class_names(ByteReader &r, uint32_t version, Model &m) {
     const uint64_t count = r.count(4, "names");
-    require_format(count == m.classes.size() && count > 0, r, "the class names do not match the classes");
+    require_format((count == m.classes.size() && count > 0) || (count == 0 && version >= kModelFormatVersion), r,
+                   "the class names do not match the classes");
+    if (count == 0) return r.finish();
     std::vector<std::string> names;
     for (uint64_t c = 0; c < count; ++c) {
         const uint64_t length = r.u32();
@@ -354,10 +384,22 @@ void read_class_names(ByteReader &r, Model &m) {
     m.class_names = std::move(names);
 }
 
+void read_sigmoids(ByteReader &r, Model &m) {
+    const uint64_t count = r.count(16, "sigmoids");
+    require_format(count == m.machines.size() && count > 0, r, "the sigmoids do not match the machines");
+    require_format(m.method <= KMX_METHOD_BKA, r, "sigmoids in a model of a method without probability estimates");
+    m.sigmoids.resize(size_t(count));
+    for (PlattSigmoid &sigmoid : m.sigmoids) {
+        sigmoid.A = finite(r, "a sigmoid's A is not finite");
+        sigmoid.B = finite(r, "a sigmoid's B is not finite");
+    }
+    r.finish();
+}
+
 }  // namespace
 
 std::vector<unsigned char> model_to_bytes(const Model &model) {
-    const uint32_t version = model.class_names.empty() ? kOldestFormatVersion : kModelFormatVersion;
+    const uint32_t version = format_version(model);
     const uint32_t sections = section_count(version);
     ByteWriter w;
     w.raw(kModelMagic, sizeof kModelMagic);
@@ -382,7 +424,7 @@ std::vector<unsigned char> model_to_bytes(const Model &model) {
 
 Model model_from_bytes(const unsigned char *bytes, size_t len, const char *name) {
     Section sections[kSectionCount + 1];
-    read_sections(bytes, len, name, sections);
+    const uint32_t version = read_sections(bytes, len, name, sections);
     Model m;
     ByteReader meta(sections[kMeta].data, sections[kMeta].len, "model meta section");
     const Counts counts = read_meta(meta, m);
@@ -396,7 +438,11 @@ Model model_from_bytes(const unsigned char *bytes, size_t len, const char *name)
     read_machines(machines, counts.machines, m);
     if (sections[kNames].data) {
         ByteReader names(sections[kNames].data, sections[kNames].len, "model class names section");
-        read_class_names(names, m);
+        read_class_names(names, version, m);
+    }
+    if (sections[kSigmoids].data) {
+        ByteReader sigmoids(sections[kSigmoids].data, sections[kSigmoids].len, "model sigmoids section");
+        read_sigmoids(sigmoids, m);
     }
     return m;
 }

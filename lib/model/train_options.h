@@ -24,6 +24,8 @@ struct TrainOptions {
     int early_level = 0;  // 0: dcsvm_early chooses it from the data, bka takes 3
     int64_t sample_size = 1000;
     std::vector<std::pair<double, double>> class_weights;  // (label, weight): C multiplier per class
+    // The SVM classifiers: fit Platt sigmoids by internal 5-fold cross-validation (LIBSVM's -b 1).
+    bool probability = false;
     // Kernel ridge regression methods (train_krr.h).
     kmx_task task = KMX_TASK_AUTO;
     double lambda = 1e-6;

@@ -12,8 +12,9 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
-#include "dcsvm.h"
 #include "core/step_context.h"
+#include "dcsvm.h"
+#include "probability_training.h"
 #include "svm_dual.h"
 
 namespace kmx {
@@ -302,6 +303,38 @@ std::vector<SolvedMachine> solve_tasks(Context &ctx, const TrainOptions &options
     return solved;
 }
 
+// A task's rows, labels and cost multipliers C_i / C, as fill_problem makes them.
+BinaryRows task_rows(Context &ctx, const BinaryTask &task, const Dataset &data, const std::vector<int32_t> &cls,
+                     const std::vector<double> &classes, const TrainOptions &options) {
+    ctx.check_budget(size_t(data.n) * 4 * sizeof(double), "a binary problem's rows");
+    BinaryRows b;
+    b.rows.resize(size_t(data.n));
+    b.y.resize(size_t(data.n));
+    b.weight.resize(size_t(data.n));
+    std::vector<double> alpha(size_t(data.n));
+    ProblemArrays a{b.rows.data(), b.y.data(), b.weight.data(), alpha.data()};
+    const size_t n = size_t(fill_problem(task, data, cls, classes, options, a));
+    b.rows.resize(n);
+    b.y.resize(n);
+    b.weight.resize(n);
+    for (double &w : b.weight) w /= options.C;
+    return b;
+}
+
+// Platt's sigmoid of every machine, each from its own cross-validation
+// (random sub-stream = the machine's index), before the machines are trained.
+std::vector<PlattSigmoid> fit_sigmoids(Context &ctx, const TrainOptions &options, const Dataset &data,
+                                       const std::vector<int32_t> &cls, const Model &model) {
+    const std::vector<BinaryTask> tasks = binary_tasks(int32_t(model.classes.size()), options.multiclass);
+    std::vector<PlattSigmoid> sigmoids;
+    for (size_t t = 0; t < tasks.size(); ++t)
+        sigmoids.push_back(run_step(ctx, int64_t(t), int64_t(tasks.size()), "a machine's sigmoid", [&](Context &step) {
+            const BinaryRows rows = task_rows(step, tasks[t], data, cls, model.classes, options);
+            return cross_validated_sigmoid(step, options, model.kernel, data, rows, t);
+        }));
+    return sigmoids;
+}
+
 }  // namespace
 
 SvmOptions svm_options(const TrainOptions &options, size_t cache_bytes) {
@@ -336,7 +369,16 @@ Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpe
     Model model = untrained_model(options, kernel, data);
     const std::vector<int32_t> cls = class_indices(data, model.classes);
     const bool exact = options.method == KMX_METHOD_SVM || options.method == KMX_METHOD_DCSVM;
-    std::vector<SolvedMachine> solved = solve_tasks(ctx, options, data, cls, model, exact ? warm : nullptr);
+    SvmWarmStart *from = exact ? warm : nullptr;
+    std::vector<SolvedMachine> solved;
+    if (options.probability) {  // progress: the cross-validations, then the machines
+        model.sigmoids = run_step(ctx, 0, 2, "probability estimates",
+                                  [&](Context &step) { return fit_sigmoids(step, options, data, cls, model); });
+        solved = run_step(ctx, 1, 2, "training",
+                          [&](Context &step) { return solve_tasks(step, options, data, cls, model, from); });
+    } else {
+        solved = solve_tasks(ctx, options, data, cls, model, from);
+    }
     gather_points(ctx, data, solved, model);
     for (SolvedMachine &s : solved) model.machines.push_back(std::move(s.machine));
     model.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

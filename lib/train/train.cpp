@@ -3,6 +3,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "core/params.h"
 #include "core/row_shards.h"
 #include "krr/train_krr.h"
 #include "nystrom_tron/nystrom_tron.h"
@@ -12,8 +13,22 @@
 
 namespace kmx {
 
+namespace {
+
+// Probability estimates (probability=1) are the SVM classifiers' only.
+void check_probability_option(const TrainOptions &options) {
+    if (!options.probability || options.method <= KMX_METHOD_BKA) return;
+    fail(KMX_E_INVALID_ARGUMENT,
+         "parameter probability = 1 is for the SVM classifiers (svm, dcsvm, dcsvm_early, bka); method %s has no "
+         "probability estimates",
+         param_value_name(*find_param(KMX_PARAM_METHOD), options.method));
+}
+
+}  // namespace
+
 Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
             SvmWarmStart *warm) {
+    check_probability_option(options);
     if (options.method == KMX_METHOD_NYSTROM_TRON) {
         // LIBSVM shards know only their own largest column: across ranks,
         // every rank's rows get the widest rank's columns first.

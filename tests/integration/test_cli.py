@@ -104,7 +104,7 @@ class Cli(unittest.TestCase):
         self.assertEqual(helped.stderr, run("train", "--help").stderr)
 
     def test_libsvm_letters_mean_what_they_mean_to_svm_train(self):
-        """-t numbers, -h shrinking, -m cache MB, -wLABEL weights and -q as svm-train/svm-predict; -b 1,
+        """-t numbers, -h shrinking, -m cache MB, -wLABEL weights and -q as svm-train/svm-predict; -b 2,
         -n and -t 4 refused (exit 2, no model written). A weight w on every class is C × w: the same model."""
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
@@ -130,7 +130,7 @@ class Cli(unittest.TestCase):
         self.assertNotEqual(weighted, trained("c05.kmx", "-c", "0.5", "-g", "1")[0])
         self.assertNotEqual(trained("w1.kmx", "-c", "0.5", "-w1", "3", "-g", "1")[0], weighted)
         self.assertEqual(trained("q.kmx", "-q", "-g", "16")[1], "")
-        for options, words in ((["-b", "1"], "probability"), (["-n", "0.5"], "nu"),
+        for options, words in ((["-b", "2"], "-b/--probability"), (["-n", "0.5"], "nu"),
                                (["-t", "4"], "precomputed"), (["-t", "7"], "0 (linear)"), (["-h"], "shrinking"),
                                (["-w1"], "-w1")):
             out = run("train", "-s", "svm", *options, train, path("refused.kmx"))
@@ -141,7 +141,7 @@ class Cli(unittest.TestCase):
         out = run("predict", "-q", path("c8.kmx"), train, labels)
         self.assertEqual((out.returncode, out.stdout), (0, ""))
         self.assertEqual(len(open(labels).read().split()), 400)
-        self.assertIn("probability", run("predict", "-b", "1", path("c8.kmx"), train).stderr)
+        self.assertIn("trained without probability estimates", run("predict", "-b", "1", path("c8.kmx"), train).stderr)
 
     def test_params_lists_every_parameter_of_the_header_once(self):
         header = open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -279,17 +279,19 @@ def write_head(source, path, count, extra_feature=False):
 
 
 class LetterFiles(unittest.TestCase):
-    """The first TRAIN_ROWS training and 1000 test rows of binary Letter in a temporary folder."""
+    """The first TRAIN_ROWS training and 1000 test rows of binary Letter (SPLIT: letter_mc for multiclass) in a
+    temporary folder."""
 
     TRAIN_ROWS = 2000
+    SPLIT = "letter_bin"
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.train = os.path.join(cls.tmp.name, "train.libsvm")
         cls.test = os.path.join(cls.tmp.name, "test.libsvm")
-        write_head(LETTER, cls.train, cls.TRAIN_ROWS)
-        write_head(os.path.join(DATA, "letter_bin.test.libsvm"), cls.test, 1000)
+        write_head(os.path.join(DATA, cls.SPLIT + ".train.libsvm"), cls.train, cls.TRAIN_ROWS)
+        write_head(os.path.join(DATA, cls.SPLIT + ".test.libsvm"), cls.test, 1000)
 
     @classmethod
     def tearDownClass(cls):
@@ -946,6 +948,87 @@ class OneClass(unittest.TestCase):
         out = run("train", "-s", "svm", "-n", "0.5", self.data, self.path("bad.kmx"))
         self.assertEqual(out.returncode, 2)
         self.assertIn("option -n/--nu does not apply to -s svm; it applies to -s one-class", out.stderr)
+
+
+class Probability(LetterFiles):
+    """kmx train -b 1 / kmx predict -b 1 (LIBSVM's) on 300 rows of multiclass Letter: the 'labels ...' line and per
+    row the most probable label and the probabilities; info says so; -b 1 on a model without them, on svr /
+    one-class / krr, and on a compact predictor are errors."""
+
+    TRAIN_ROWS = 300
+    SPLIT = "letter_mc"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.data = cls.train
+        cls.model = os.path.join(cls.tmp.name, "prob.kmx")
+        out = run("train", "-s", "svm", "-b", "1", "-g", "2", "-c", "4", cls.data, cls.model)
+        assert out.returncode == 0, out.stderr
+
+    def test_predict_prints_libsvm_probability_output(self):
+        output = self.path("prob.out")
+        out = run("predict", "-b", "1", self.model, self.data, output)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"accuracy = \S+%")
+        with open(output) as f:
+            header = f.readline().split()
+            rows = [[float(v) for v in line.split()] for line in f]
+        self.assertEqual(header[0], "labels")
+        labels = [float(v) for v in header[1:]]
+        self.assertEqual(labels, sorted(labels))
+        self.assertEqual(len(rows), 300)
+        for row in rows:
+            self.assertEqual(len(row), 1 + len(labels))
+            self.assertAlmostEqual(sum(row[1:]), 1.0, places=4)
+            self.assertEqual(row[0], labels[row[1:].index(max(row[1:]))])
+        plain = self.path("plain.out")
+        out = run("predict", self.model, self.data, plain)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("the model has probability estimates; -b 1 prints them", out.stderr)
+        with open(plain) as f:
+            voted = [float(v) for v in f.read().split()]
+        self.assertGreaterEqual(sum(a == b[0] for a, b in zip(voted, rows)), 0.9 * 300)
+        info = run("info", self.model)
+        self.assertIn("probability yes (Platt sigmoids by 5-fold cross-validation: predict -b 1)\n", info.stdout)
+
+    def test_the_seed_picks_the_folds(self):
+        outputs = []
+        for seed, name in (("1", "a"), ("1", "b"), ("2", "c")):
+            model, output = self.path(name + ".kmx"), self.path(name + ".out")
+            out = run("train", "-s", "svm", "-b", "1", "-g", "2", "--seed", seed, self.data, model)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(run("predict", "-b", "1", model, self.data, output).returncode, 0)
+            with open(output) as f:
+                outputs.append(f.read())
+        self.assertEqual(outputs[0], outputs[1])
+        self.assertNotEqual(outputs[0], outputs[2])
+
+    def test_errors(self):
+        plain = self.path("plain.kmx")
+        self.assertEqual(run("train", "-s", "svm", "-g", "2", self.data, plain).returncode, 0)
+        self.assertIn("probability no\n", run("info", plain).stdout)
+        out = run("predict", "-b", "1", plain, self.data, self.path("x.out"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("the model was trained without probability estimates (train it with probability=1, kmx train "
+                      "-b 1)", out.stderr)
+        self.assertFalse(os.path.exists(self.path("x.out")))
+        out = run("predict", "-b", "2", self.model, self.data)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("-b 2: probability estimates are -b 0 (default) or -b 1", out.stderr)
+        for method in ("svr", "one-class", "krr", "falkon"):
+            with self.subTest(method=method):
+                out = run("train", "-s", method, "-b", "1", self.data, self.path("bad.kmx"))
+                self.assertEqual(out.returncode, 2, out.stderr)
+                self.assertIn("option -b/--probability does not apply to -s " + method, out.stderr)
+                self.assertFalse(os.path.exists(self.path("bad.kmx")))
+        predictor = self.path("prob.kmxp")
+        out = run("compress", self.model, self.data, predictor)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        out = run("predict", "-b", "1", predictor, self.data)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("is a compact predictor, which has no probability estimates; predict with the model file",
+                      out.stderr)
 
 
 class CompactPredictors(LetterFiles):

@@ -57,12 +57,6 @@ std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel
     return own;
 }
 
-void refuse_libsvm_options(const ParsedArgs &args) {
-    if (args.has("--probability") && args.get("--probability", "") != "0")
-        throw UsageError{"-b " + args.get("--probability", "") +
-                         ": kmx has no probability estimates yet (LIBSVM's -b 1); -b 0 is the default"};
-}
-
 bool ParsedArgs::has(const char *long_name) const {
     for (const auto &option : options)
         if (option.first == long_name) return true;

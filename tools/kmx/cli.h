@@ -108,9 +108,6 @@ std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel
 // A UsageError for an option the chosen method (-s, default dcsvm) does not
 // use: "option -p/--epsilon-svr does not apply to -s dcsvm; it applies to -s svr".
 void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
-// LIBSVM's letters kmx has no counterpart for (-b 1 probabilities): a
-// UsageError saying so, when given.
-void refuse_libsvm_options(const ParsedArgs &args);
 
 // --format: auto (default), libsvm, csv or kmxd.
 kmx_format format_option(const ParsedArgs &args);

@@ -1,7 +1,9 @@
 // kmx predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE] — labels one per
 // line to OUTPUT_FILE (as svm-predict), accuracy (for regression rmse and
 // svm-predict's mean squared error) and
-// speed on stdout. MODEL_FILE may be a model or a compact predictor.
+// speed on stdout. MODEL_FILE may be a model or a compact predictor. With -b 1
+// (a model trained with -b 1) OUTPUT_FILE is svm-predict -b 1's: a line
+// "labels L1 L2 ...", then per row the most probable label and each class's probability.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,7 +22,9 @@ const std::vector<OptionSpec> &predict_options() {
         kFormatOption,
         {"-h", "--help", false, "show this help"},
         {"-q", "--quiet", false, "print nothing (LIBSVM's -q); the labels still go to OUTPUT_FILE"},
-        {"-b", "--probability", true, "LIBSVM's probability estimates: only 0 (kmx has none yet)"},
+        {"-b", "--probability", true,
+         "1 = probability estimates as LIBSVM's -b 1 (a model trained with -b 1): OUTPUT_FILE gets a 'labels ...' "
+         "line, then per row the most probable label and each class's probability; 0 (default) = labels"},
         kContextOptions[0],
         kContextOptions[2],
         kContextOptions[4],
@@ -49,15 +53,57 @@ void note_padding(const char *test_path, const kmx_dataset *data, int64_t expect
 
 struct Predictions {
     std::vector<double> predicted, truth;
+    std::vector<double> classes, probabilities;  // -b 1: the classes, n x classes probabilities
     bool regression = false;
     double seconds = 0;  // prediction alone
 };
 
+// -b: 0 (labels) or 1 (probabilities).
+bool probability_option(const ParsedArgs &args) {
+    const std::string b = args.get("--probability", "0");
+    if (b != "0" && b != "1") throw UsageError{"-b " + b + ": probability estimates are -b 0 (default) or -b 1"};
+    return b == "1";
+}
+
+// -b 1: each row's probabilities, and as its label the most probable class
+// (the first of equal ones), as svm-predict -b 1.
+void predict_probabilities(kmx_context *ctx, const kmx_model *model, const kmx_dataset *data, Predictions &p) {
+    const int64_t n = int64_t(p.predicted.size()), k = int64_t(model_info(model, KMX_INFO_CLASSES));
+    hold_in_budget(ctx, sizeof(double) * double(n) * double(k), "the probabilities");
+    p.classes.resize(size_t(k));
+    check(kmx_model_classes(p.classes.data(), k, model));
+    p.probabilities.resize(size_t(n * k));
+    check(kmx_model_predict_probability(p.probabilities.data(), n * k, ctx, model, data));
+    for (int64_t i = 0; i < n; ++i) {
+        const double *row = p.probabilities.data() + i * k;
+        p.predicted[size_t(i)] = p.classes[size_t(std::max_element(row, row + k) - row)];
+    }
+}
+
+void write_probabilities(const char *path, const Predictions &p) {
+    std::FILE *file = std::fopen(path, "w");
+    if (!file) throw CommandError{"cannot write '" + std::string(path) + "'"};
+    std::fprintf(file, "labels");
+    for (double label : p.classes) std::fprintf(file, " %.17g", label);
+    std::fprintf(file, "\n");
+    const size_t k = p.classes.size();
+    for (size_t i = 0; i < p.predicted.size(); ++i) {
+        std::fprintf(file, "%.17g", p.predicted[i]);
+        for (size_t c = 0; c < k; ++c) std::fprintf(file, " %g", p.probabilities[i * k + c]);
+        std::fprintf(file, "\n");
+    }
+    if (std::fclose(file) != 0) throw CommandError{"cannot write '" + std::string(path) + "'"};
+}
+
 // Predicts test_path with a model file or a compact predictor file. The model
 // (about its file's size, twice that while the file is read) and the result
 // arrays come out of the memory budget before the data and the prediction.
-Predictions predict_file(kmx_context *ctx, const char *model_path, const char *test_path, kmx_format format) {
+Predictions predict_file(kmx_context *ctx, const char *model_path, const char *test_path, kmx_format format,
+                         bool probability) {
     const bool compact = is_predictor_file(model_path);
+    if (compact && probability)
+        throw CommandError{"-b 1: '" + std::string(model_path) +
+                           "' is a compact predictor, which has no probability estimates; predict with the model file"};
     const double model_bytes = double(std::max(0LL, file_bytes(model_path)));
     hold_in_budget(ctx, 2 * model_bytes, "reading the model");
     const Predictor predictor = compact ? make<Predictor>(kmx_predictor_load, model_path) : Predictor();
@@ -75,8 +121,11 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
     p.predicted.resize(size_t(n));
     p.truth.resize(size_t(n));
     const double start = now_seconds();
-    check(model ? kmx_model_predict(p.predicted.data(), n, ctx, model.get(), data.get())
-                : kmx_predictor_predict(p.predicted.data(), n, ctx, predictor.get(), data.get()));
+    if (probability)
+        predict_probabilities(ctx, model.get(), data.get(), p);
+    else
+        check(model ? kmx_model_predict(p.predicted.data(), n, ctx, model.get(), data.get())
+                    : kmx_predictor_predict(p.predicted.data(), n, ctx, predictor.get(), data.get()));
     p.seconds = now_seconds() - start;
     check(kmx_dataset_get_labels(p.truth.data(), n, data.get()));
     p.regression = model ? model_info(model.get(), KMX_INFO_TASK) == KMX_TASK_REGRESSION
@@ -84,6 +133,8 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
     const double expected =
         model ? model_info(model.get(), KMX_INFO_COLUMNS) : predictor_info(predictor.get(), KMX_PREDICTOR_COLUMNS);
     note_padding(test_path, data.get(), int64_t(expected));
+    if (model && !probability && model_info(model.get(), KMX_INFO_PROBABILITY) != 0)
+        std::fprintf(stderr, "kmx: note: the model has probability estimates; -b 1 prints them\n");
     return p;
 }
 
@@ -93,11 +144,12 @@ int run_predict(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, predict_options());
     if (args.has("--help") || args.positional.size() < 2 || args.positional.size() > 3)
         return usage(args, "predict [options] MODEL_FILE TEST_FILE [OUTPUT_FILE]", predict_options());
-    refuse_libsvm_options(args);
     const Context ctx = make_context(args, predict_options());
-    const Predictions p =
-        predict_file(ctx.get(), args.positional[0].c_str(), args.positional[1].c_str(), format_option(args));
-    if (args.positional.size() == 3) write_labels(args.positional[2].c_str(), p.predicted);
+    const bool probability = probability_option(args);
+    const Predictions p = predict_file(ctx.get(), args.positional[0].c_str(), args.positional[1].c_str(),
+                                       format_option(args), probability);
+    if (args.positional.size() == 3 && probability) write_probabilities(args.positional[2].c_str(), p);
+    if (args.positional.size() == 3 && !probability) write_labels(args.positional[2].c_str(), p.predicted);
     if (args.has("--quiet")) return 0;
     if (p.regression)
         report_rmse(p.predicted, p.truth);

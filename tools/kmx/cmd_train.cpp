@@ -44,7 +44,7 @@ const std::vector<OptionSpec> &train_options() {
             {"-v", "--cross-validation", true,
              "K-fold cross-validation as LIBSVM's -v K: prints the accuracy (regression: the mean squared error) "
              "over the folds and writes no model (the same as kmx cv)"},
-            {"-b", "--probability", true, "LIBSVM's probability estimates: only 0 (kmx has none yet)"},
+            {"-b", "--probability", true, nullptr, KMX_PARAM_PROBABILITY},
             {"-n", "--nu", true, nullptr, KMX_PARAM_NU},
             {nullptr, "--rank", true, nullptr, KMX_PARAM_RANK},
             {nullptr, "--clusters", true, nullptr, KMX_PARAM_CLUSTERS},
@@ -126,7 +126,6 @@ TrainingArgs parse_training_args(int argc, char **argv, const std::vector<Option
 
 TrainingSetup set_up_training(const TrainingArgs &parsed) {
     const ParsedArgs &args = parsed.args;
-    refuse_libsvm_options(args);
     check_options_apply(args, train_options());
     check_distributed(args);
     TrainingSetup setup{make_solver(args), make_kernel(args, train_options()), make_context(args, train_options())};

@@ -70,6 +70,10 @@ int describe_model(const char *path) {
         else
             std::printf("C         %g\n", model_info(model, KMX_INFO_C));
         std::printf("bias      %s\n", model_info(model, KMX_INFO_BIAS) != 0 ? "yes" : "no");
+        if (method != KMX_METHOD_ONE_CLASS && method != KMX_METHOD_SVR)
+            std::printf("probability %s\n", model_info(model, KMX_INFO_PROBABILITY) != 0
+                                                ? "yes (Platt sigmoids by 5-fold cross-validation: predict -b 1)"
+                                                : "no");
         std::printf("objective %.10g (kkt violation %.3g, %g iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
                     model_info(model, KMX_INFO_KKT_VIOLATION), model_info(model, KMX_INFO_ITERATIONS));
     }

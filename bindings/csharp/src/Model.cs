@@ -138,16 +138,30 @@ namespace Kmx
 
         /// <summary>The decision values, row-major rows × DecisionValuesPerRow, one-vs-one pairs in LIBSVM's order (kmx_model_decision_values).</summary>
         /// <remarks>A binary value above 0 votes for the larger label; one-vs-one pair (i, j), i &lt; j, for class i; one-vs-rest value c for class c.</remarks>
-        public double[] DecisionValues(Context ctx, Dataset data)
-        {
-            var values = new double[data.Rows * DecisionValuesPerRow];
-            DecisionValues(ctx, data, values);
-            return values;
-        }
+        public double[] DecisionValues(Context ctx, Dataset data) => Filled(data.Rows * DecisionValuesPerRow, values => DecisionValues(ctx, data, values));
 
         /// <summary>Writes the decision values into destination, which C checks is large enough (kmx_model_decision_values).</summary>
         public void DecisionValues(Context ctx, Dataset data, double[] destination) =>
             Native.KmxModelDecisionValues(destination, destination?.Length ?? 0, Context.OptionalHandle(ctx), Handle, data.Handle);
+
+        /// <summary>True if the model has probability estimates: an SVM classifier trained with Param.Probability = 1 (ModelInfoKey.InfoProbability).</summary>
+        public bool HasProbabilities => Info(ModelInfoKey.InfoProbability) != 0;
+
+        /// <summary>The class probabilities, row-major rows × Classes in ClassLabels() order, each row summing to 1, as LIBSVM's -b 1 (kmx_model_predict_probability).</summary>
+        /// <remarks>A model without them (trained without Param.Probability = 1, a regression or one-class model) raises KmxException saying why.</remarks>
+        public double[] PredictProbability(Context ctx, Dataset data) => Filled(data.Rows * Classes, values => PredictProbability(ctx, data, values));
+
+        /// <summary>Writes the class probabilities into destination, which C checks is large enough (kmx_model_predict_probability).</summary>
+        public void PredictProbability(Context ctx, Dataset data, double[] destination) =>
+            Native.KmxModelPredictProbability(destination, destination?.Length ?? 0, Context.OptionalHandle(ctx), Handle, data.Handle);
+
+        /// <summary>A new array of `length` values, filled by fill.</summary>
+        static double[] Filled(long length, Action<double[]> fill)
+        {
+            var values = new double[length];
+            fill(values);
+            return values;
+        }
 
         /// <summary>The decision values as a rows × DecisionValuesPerRow matrix.</summary>
         public double[,] DecisionValueMatrix(Context ctx, Dataset data)

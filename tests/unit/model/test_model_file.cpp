@@ -51,7 +51,8 @@ struct SmallModels : ::testing::Test {
         kmx_kernel_free(kernel);
     }
     // A global model (svm, ovo), an early-prediction model (partitions
-    // stored) and a global model whose classes have names (format version 3).
+    // stored), a global model whose classes have names (format version 3)
+    // and one with probability sigmoids (format version 4, no names).
     std::vector<kmx_model *> models() {
         kmx_model *named = train("method=svm C=2", kernel, data);
         if (named && kmx_model_set_class_names(named, "alpha\nbeta\ngamma") != KMX_OK)
@@ -59,7 +60,7 @@ struct SmallModels : ::testing::Test {
         return {
             train("method=svm C=4", kernel, data),
             train("method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60", kernel, data),
-            named};
+            named, train("method=svm C=2 probability=1", kernel, data)};
     }
 };
 
@@ -216,11 +217,11 @@ TEST_F(SmallModels, NewerFormatVersionIsNamed) {
     ASSERT_NE(model, nullptr);
     std::vector<unsigned char> bytes = saved_bytes(model);
     EXPECT_EQ(get_le(bytes, 8, 4), 2u);  // no class names: the version older kmx reads
-    put_le32(bytes, 8, 4);
+    put_le32(bytes, 8, 5);
     refresh_checksums(bytes, table_end(bytes));
     kmx_model *loaded = nullptr;
     EXPECT_EQ(kmx_model_load_from_buffer(&loaded, bytes.data(), int64_t(bytes.size())), KMX_E_FORMAT);
-    const std::string expected = "model format version 4; this kmx reads versions 2 to 3";
+    const std::string expected = "model format version 5; this kmx reads versions 2 to 4";
     EXPECT_NE(std::string(kmx_last_error()).find(expected), std::string::npos) << kmx_last_error();
     EXPECT_EQ(loaded, nullptr);
     kmx_model_free(model);
@@ -307,6 +308,72 @@ TEST_F(SmallModels, ClassNamesThatDoNotFitTheClassesAreAFormatError) {
               std::string::npos)
         << kmx_last_error();
     EXPECT_EQ(loaded, nullptr);
+    kmx_model_free(model);
+}
+
+std::vector<double> probabilities(const kmx_model *model, const kmx_dataset *data, int64_t n) {
+    std::vector<double> p(size_t(n * 3));
+    EXPECT_EQ(kmx_model_predict_probability(p.data(), int64_t(p.size()), nullptr, model, data), KMX_OK)
+        << kmx_last_error();
+    return p;
+}
+
+// Probability sigmoids travel with the model as format version 4 (with or
+// without class names); a model trained without them is still version 2.
+TEST_F(SmallModels, SigmoidsSurviveSavingAndLoading) {
+    kmx_model *model = train("method=svm C=2 probability=1", kernel, data);
+    ASSERT_NE(model, nullptr);
+    const std::vector<unsigned char> bytes = saved_bytes(model);
+    EXPECT_EQ(get_le(bytes, 8, 4), 4u);
+    EXPECT_EQ(get_le(bytes, 12, 4), 7u);  // sections
+    kmx_model *loaded = nullptr;
+    ASSERT_EQ(kmx_model_load_from_buffer(&loaded, bytes.data(), int64_t(bytes.size())), KMX_OK) << kmx_last_error();
+    EXPECT_EQ(probabilities(model, data, rows.n()), probabilities(loaded, data, rows.n()));
+    double has = 0;
+    ASSERT_EQ(kmx_model_info(&has, loaded, KMX_INFO_PROBABILITY), KMX_OK);
+    EXPECT_EQ(has, 1);
+    EXPECT_EQ(class_names(loaded), "");
+    ASSERT_EQ(kmx_model_set_class_names(loaded, "a\nb\nc"), KMX_OK);
+    kmx_model *named = nullptr;
+    const std::vector<unsigned char> named_bytes = saved_bytes(loaded);
+    EXPECT_EQ(get_le(named_bytes, 8, 4), 4u);
+    ASSERT_EQ(kmx_model_load_from_buffer(&named, named_bytes.data(), int64_t(named_bytes.size())), KMX_OK);
+    EXPECT_EQ(class_names(named), "a\nb\nc");
+    EXPECT_EQ(probabilities(named, data, rows.n()), probabilities(model, data, rows.n()));
+    kmx_model *plain = train("method=svm C=2", kernel, data);
+    ASSERT_NE(plain, nullptr);
+    EXPECT_EQ(get_le(saved_bytes(plain), 8, 4), 2u);
+    kmx_model_free(plain);
+    kmx_model_free(named);
+    kmx_model_free(loaded);
+    kmx_model_free(model);
+}
+
+// The sigmoids section is the file's last (id 7): its fields behind valid
+// checksums are checked and named.
+TEST_F(SmallModels, SigmoidsThatDoNotFitAreAFormatError) {
+    kmx_model *model = train("method=svm C=2 probability=1", kernel, data);
+    ASSERT_NE(model, nullptr);
+    const std::vector<unsigned char> bytes = saved_bytes(model);
+    const size_t sigmoids = size_t(get_le(bytes, 16 + 24 * 6 + 8, 8));  // section 7's offset
+    ASSERT_EQ(get_le(bytes, sigmoids, 8), 3u);                          // one sigmoid per machine
+    const auto expect_error = [&](std::vector<unsigned char> changed, const char *message) {
+        refresh_checksums(changed, table_end(changed));
+        kmx_model *loaded = nullptr;
+        EXPECT_EQ(kmx_model_load_from_buffer(&loaded, changed.data(), int64_t(changed.size())), KMX_E_FORMAT);
+        EXPECT_NE(std::string(kmx_last_error()).find(message), std::string::npos) << kmx_last_error();
+        EXPECT_EQ(loaded, nullptr);
+    };
+    std::vector<unsigned char> changed = bytes;
+    changed[sigmoids] = 2;
+    expect_error(changed, "sigmoids section: the sigmoids do not match the machines");
+    changed = bytes;
+    for (int i = 0; i < 8; ++i) changed[sigmoids + 8 + size_t(i)] = i == 7 ? 0x7f : i == 6 ? 0xf0 : 0;  // A = inf
+    expect_error(changed, "sigmoids section: a sigmoid's A is not finite");
+    changed = bytes;
+    changed.resize(bytes.size() - 8);  // the last B cut off
+    put_le32(changed, 16 + 24 * 6 + 16, uint32_t(get_le(bytes, 16 + 24 * 6 + 16, 8) - 8));
+    expect_error(changed, "model sigmoids section");
     kmx_model_free(model);
 }
 

@@ -100,7 +100,7 @@
   if (length(args) == 0L || is.null(names(args)) || any(names(args) == ""))
     stop("kmx: give parameters as name = value, or as one \"key=value ...\" string", call. = FALSE)
   values <- vapply(args, function(value) {
-    if (is.character(value)) value else sprintf("%.17g", value)
+    if (is.character(value)) value else sprintf("%.17g", as.double(value)) # TRUE/FALSE: 1/0
   }, "")
   paste0(names(args), "=", values, collapse = " ")
 }

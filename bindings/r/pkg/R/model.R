@@ -180,7 +180,7 @@ kmx_krr <- function(x, y = NULL, method = "falkon",
 # What kmx_model_info() reports, in kmx_model_info_key order.
 .info_keys <- c("method", "classes", "columns", "support_vectors", "decision_values", "objective",
                 "kkt_violation", "iterations", "train_seconds", "bias", "multiclass", "task",
-                "lambda", "C", "nu", "memory_bytes")
+                "lambda", "C", "nu", "memory_bytes", "probability")
 
 kmx_model_info <- function(model, key = NULL) {
   ptr <- .ptr(model, "kmx_model")
@@ -242,14 +242,16 @@ kmx_model_classes <- function(model) {
   kmx_dataset(.as_numeric_matrix(.model_columns(model, newdata), "newdata"))
 }
 
-predict.kmx_model <- function(object, newdata, type = c("class", "decision"), ctx = NULL, ...) {
+predict.kmx_model <- function(object, newdata, type = c("class", "decision"), probability = FALSE, ctx = NULL,
+                              ...) {
   type <- match.arg(type)
-  if (missing(newdata)) return(.fitted_values(object, type))
+  if (missing(newdata)) return(.fitted_values(object, if (isTRUE(probability)) "probability" else type))
   ptr <- .ptr(object, "kmx_model")
   ctx_ptr <- .ptr(ctx, "kmx_context", TRUE)
   data <- .model_data(object, newdata)
   if (!identical(data, newdata)) on.exit(kmx_free(data))
   n <- nrow(data)
+  if (isTRUE(probability)) return(.probabilities(object, ptr, ctx_ptr, data, n))
   if (type == "class") {
     return(.decode_labels(C_kmx_model_predict(n, ctx_ptr, ptr, data$ptr), object$levels, object$codes))
   }
@@ -259,8 +261,18 @@ predict.kmx_model <- function(object, newdata, type = c("class", "decision"), ct
          dimnames = list(NULL, .decision_names(object)))
 }
 
+# predict(newdata, probability = TRUE): n x classes probabilities (LIBSVM's -b
+# 1), a column per class named by its level or label, as e1071's.
+.probabilities <- function(model, ptr, ctx_ptr, data, n) {
+  count <- kmx_model_info(model, "classes")
+  values <- C_kmx_model_predict_probability(n * count, ctx_ptr, ptr, data$ptr)
+  matrix(values, nrow = n, ncol = count, byrow = TRUE,
+         dimnames = list(NULL, as.character(kmx_model_classes(model))))
+}
+
 # predict(model) without newdata: the predictions on the training rows.
 .fitted_values <- function(model, type) {
+  if (type == "probability") stop("kmx: probabilities need 'newdata'", call. = FALSE)
   if (type != "class") stop("kmx: decision values need 'newdata'", call. = FALSE)
   if (is.null(model$fitted))
     stop("kmx: this model keeps no fitted values (made with fitted = FALSE, by kmx_train or loaded); give 'newdata'",

@@ -47,6 +47,11 @@ final class Matrices {
         return (int) (r * c);
     }
 
+    /** A row-major array of perRow values a row as Java rows (none when perRow is 0). */
+    static double[][] byRow(double[] values, int perRow) {
+        return reshape(values, values.length / Math.max(perRow, 1), perRow);
+    }
+
     /** A row-major array as rows x cols Java rows. */
     static double[][] reshape(double[] values, int rows, int cols) {
         double[][] matrix = new double[rows][];

@@ -194,10 +194,29 @@ public final class Model extends NativeResource {
         return out;
     }
 
+    /** True if the model has probability estimates (an SVM classifier trained with Param.PROBABILITY = 1). */
+    public boolean hasProbabilities() {
+        return info(ModelInfoKey.INFO_PROBABILITY) != 0;
+    }
+
+    /**
+     * The class probabilities of every row of data, n x classes() row-major in labels()' order, each row summing
+     * to 1, as LIBSVM's -b 1 (kmx_model_predict_probability); ctx may be null. A model without them (trained
+     * without Param.PROBABILITY = 1, a regression or one-class model) throws KmxException saying why.
+     */
+    public double[] predictProbability(Context ctx, Dataset data) {
+        double[] out = new double[Matrices.length(data.rows(), classes())];
+        kmx.kmx_model_predict_probability(out, ctx, this, data);
+        return out;
+    }
+
+    /** The class probabilities as one row per row of data (see predictProbability). */
+    public double[][] predictProbabilityRows(Context ctx, Dataset data) {
+        return Matrices.byRow(predictProbability(ctx, data), classes());
+    }
+
     /** The decision values as one row per row of data (see decisionValues). */
     public double[][] decisionValueRows(Context ctx, Dataset data) {
-        int perRow = decisionValuesPerRow();
-        double[] values = decisionValues(ctx, data);
-        return Matrices.reshape(values, values.length / Math.max(perRow, 1), perRow);
+        return Matrices.byRow(decisionValues(ctx, data), decisionValuesPerRow());
     }
 }

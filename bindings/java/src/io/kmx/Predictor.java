@@ -152,8 +152,6 @@ public final class Predictor extends NativeResource {
 
     /** The decision values as one row per row of data (see decisionValues). */
     public double[][] decisionValueRows(Context ctx, Dataset data) {
-        int perRow = decisionValuesPerRow();
-        double[] values = decisionValues(ctx, data);
-        return Matrices.reshape(values, values.length / Math.max(perRow, 1), perRow);
+        return Matrices.byRow(decisionValues(ctx, data), decisionValuesPerRow());
     }
 }

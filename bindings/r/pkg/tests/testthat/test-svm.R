@@ -250,6 +250,28 @@ test_that("kmx_svm(method = \"one_class\") learns from x alone and agrees with L
   expect_lte(abs(kmx_model_info(fit, "support_vectors") - length(sv)), 2)
 })
 
+test_that("predict(fit, x, probability = TRUE) gives class probabilities named by level, as e1071", {
+  fit <- kmx_svm(iris[, 1:4], iris$Species, method = "svm", gamma = 0.5, probability = TRUE,
+                 ctx = kmx_context(seed = 3, threads = 1))
+  expect_equal(kmx_model_info(fit, "probability"), 1)
+  p <- predict(fit, iris[, 1:4], probability = TRUE)
+  expect_identical(dim(p), c(150L, 3L))
+  expect_identical(colnames(p), levels(iris$Species))
+  expect_equal(rowSums(p), rep(1, 150), tolerance = 1e-9)
+  expect_true(all(p > 0 & p < 1))
+  most <- factor(colnames(p)[max.col(p, ties.method = "first")], levels = levels(iris$Species))
+  expect_gte(mean(most == predict(fit, iris[, 1:4])), 0.95)
+  expect_gte(mean(most == iris$Species), 0.9)
+  again <- kmx_model_from_raw(kmx_model_to_raw(fit))
+  expect_equal(predict(again, iris[, 1:4], probability = TRUE), p)
+  expect_error(predict(fit, probability = TRUE), "newdata")
+  plain <- kmx_svm(iris[, 1:4], iris$Species, method = "svm", gamma = 0.5)
+  expect_equal(kmx_model_info(plain, "probability"), 0)
+  expect_error(predict(plain, iris[, 1:4], probability = TRUE), "trained without probability estimates")
+  expect_error(kmx_svm(iris[, 1:3], iris[, 4], method = "svr", probability = TRUE),
+               "method svr has no probability estimates")
+})
+
 test_that("kmx_cross_validate and cross = K agree with LIBSVM's svm-train -v 5", {
   # svm-train -c 8 -g 16 -v 5 on Letter rows 1-1000: 88.7% (its own folds).
   d <- letter_bin()
