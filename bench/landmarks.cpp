@@ -1,0 +1,160 @@
+// landmarks.cpp — Nyström landmark selection compared: uniform rows, k-means
+// centroids and leverage-score rows, each timed alone and with the Nyström
+// approximation built on it, and judged by that approximation's relative
+// error ‖G − G̃‖_F / ‖G‖_F (estimated on the same R sampled rows for every
+// method, as `kmx approx` does) and by the k-means objective Σ_i min_u ‖x_i − u‖²
+// of the landmarks over all rows (which bounds the Nyström error).
+//
+//   bench_landmarks --data FILE --gamma G [--m M] [--threads T] [--sample-rows R]
+//                   [--methods uniform,kmeans,leverage] [--lambda L]
+//                   [--kmeans-sample S] [--kmeans-iterations I] [--seed S]
+//
+// M defaults to auto_centers(n) (what `kmx approx` takes); L (leverage
+// scores' ridge, default 1e-6) is FALKON's λ; S and I override the k-means
+// landmarks' sample rows and Lloyd iterations (0: the library's choice).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "approx/approx_defaults.h"
+#include "approx/landmarks.h"
+#include "approx/nystrom.h"
+#include "cluster/kmeans.h"
+#include "core/context.h"
+#include "core/dataset.h"
+#include "core/error.h"
+#include "io/text_reader.h"
+#include "linalg/blis_arch.h"
+
+namespace {
+
+struct Options {
+    std::string data;
+    double gamma = 0;
+    int64_t m = 0;
+    int threads = 1;
+    int64_t sample_rows = 2000;
+    std::string methods = "uniform,kmeans,leverage";
+    double lambda = 1e-6;
+    int64_t kmeans_sample = 0;
+    int kmeans_iterations = 0;
+    uint64_t seed = 0;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void configure(const Options &o, kmx::Context &ctx) {
+    ctx.threads = o.threads;
+    ctx.seed = o.seed;
+}
+
+kmx::LandmarkOptions landmark_options(const Options &o, const std::string &method, int64_t m) {
+    kmx::LandmarkOptions l;
+    l.method = method == "kmeans"     ? kmx::LandmarkMethod::kmeans
+               : method == "leverage" ? kmx::LandmarkMethod::leverage
+                                      : kmx::LandmarkMethod::uniform;
+    l.m = m;
+    l.leverage_lambda = o.lambda;
+    if (o.kmeans_sample > 0) l.kmeans_sample = o.kmeans_sample;
+    if (o.kmeans_iterations > 0) l.kmeans_iterations = o.kmeans_iterations;
+    return l;
+}
+
+// Σ_i min_u ‖x_i − u‖² over every row of data.
+double kmeans_objective(const Options &o, const kmx::Dataset &data, const kmx::Landmarks &l) {
+    kmx::Context ctx;
+    configure(o, ctx);
+    kmx::Arena scratch = ctx.reserve(kmx::kmeans_assign_workspace_bytes(data, l.m, ctx.threads), "objective");
+    std::vector<int32_t> assignment(size_t(data.n));
+    std::vector<double> sqdist(size_t(data.n));
+    kmx::kmeans_assign(ctx, scratch, data, l.points.data(), l.m, assignment.data(), sqdist.data());
+    return std::accumulate(sqdist.begin(), sqdist.end(), 0.0);
+}
+
+void compare(const Options &o, const kmx::Dataset &data, const std::string &method, int64_t m) {
+    const kmx::KernelSpec kernel{KMX_KERNEL_RBF, o.gamma};
+    kmx::Context ctx;
+    configure(o, ctx);
+    auto start = std::chrono::steady_clock::now();
+    const kmx::Landmarks l = kmx::select_landmarks(ctx, kernel, data, landmark_options(o, method, m));
+    const double select_seconds = seconds_since(start);
+    kmx::NystromOptions nystrom;
+    nystrom.landmarks.method = kmx::LandmarkMethod::given;
+    nystrom.landmarks.m = l.m;
+    nystrom.landmarks.given = l.points.data();
+    start = std::chrono::steady_clock::now();
+    const kmx::NystromApproximation approx(ctx, kernel, data, nystrom);
+    const double build_seconds = seconds_since(start);
+    const double error = approx.relative_error(ctx, data, o.sample_rows);
+    std::printf("| %s | %lld × %lld | %g | %s | %lld | %.3f | %.3f | %.3f | %.4g | %.4g |\n", o.data.c_str(),
+                (long long)data.n, (long long)data.d, o.gamma, method.c_str(), (long long)l.m, select_seconds,
+                build_seconds, select_seconds + build_seconds, error, kmeans_objective(o, data, l) / double(data.n));
+    std::fflush(stdout);
+}
+
+Options parse(int argc, char **argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const bool has_value = i + 1 < argc;
+        if (!std::strcmp(argv[i], "--data") && has_value)
+            o.data = argv[++i];
+        else if (!std::strcmp(argv[i], "--gamma") && has_value)
+            o.gamma = std::atof(argv[++i]);
+        else if (!std::strcmp(argv[i], "--m") && has_value)
+            o.m = std::atoll(argv[++i]);
+        else if (!std::strcmp(argv[i], "--threads") && has_value)
+            o.threads = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--sample-rows") && has_value)
+            o.sample_rows = std::atoll(argv[++i]);
+        else if (!std::strcmp(argv[i], "--methods") && has_value)
+            o.methods = argv[++i];
+        else if (!std::strcmp(argv[i], "--lambda") && has_value)
+            o.lambda = std::atof(argv[++i]);
+        else if (!std::strcmp(argv[i], "--kmeans-sample") && has_value)
+            o.kmeans_sample = std::atoll(argv[++i]);
+        else if (!std::strcmp(argv[i], "--kmeans-iterations") && has_value)
+            o.kmeans_iterations = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--seed") && has_value)
+            o.seed = std::strtoull(argv[++i], nullptr, 10);
+        else
+            o.data.clear(), i = argc;
+    }
+    if (o.data.empty() || !(o.gamma > 0)) {
+        std::fprintf(stderr,
+                     "usage: %s --data FILE --gamma G [--m M] [--threads T] [--sample-rows R] [--methods LIST] "
+                     "[--lambda L] [--kmeans-sample S] [--kmeans-iterations I] [--seed S]\n",
+                     argv[0]);
+        std::exit(2);
+    }
+    return o;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const Options o = parse(argc, argv);
+    try {
+        kmx::Context ctx;
+        configure(o, ctx);
+        const auto data = kmx::read_dataset_file(ctx, o.data.c_str(), KMX_FORMAT_AUTO)->to_dense();
+        const int64_t m = o.m > 0 ? o.m : kmx::auto_centers(data->n);
+        std::string rest = o.methods;
+        while (!rest.empty()) {
+            const size_t comma = rest.find(',');
+            compare(o, *data, rest.substr(0, comma), m);
+            rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+        }
+        std::fprintf(stderr, "BLIS kernel set %s, %d thread(s)\n", kmx::linalg::kernel_set_in_use(), o.threads);
+    } catch (const kmx::Error &e) {
+        std::fprintf(stderr, "bench_landmarks: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
