@@ -93,7 +93,8 @@ void compare(const Options &o, const kmx::Dataset &data, const std::string &meth
     const kmx::NystromApproximation approx(ctx, kernel, data, nystrom);
     const double build_seconds = seconds_since(start);
     const double error = approx.relative_error(ctx, data, o.sample_rows);
-    std::printf("| %s | %lld × %lld | %g | %s | %lld | %.3f | %.3f | %.3f | %.4g | %.4g |\n", o.data.c_str(),
+    const std::string name = o.data.substr(o.data.find_last_of('/') + 1);
+    std::printf("| %s | %lld × %lld | %g | %s | %lld | %.3f | %.3f | %.3f | %.4g | %.4g |\n", name.c_str(),
                 (long long)data.n, (long long)data.d, o.gamma, method.c_str(), (long long)l.m, select_seconds,
                 build_seconds, select_seconds + build_seconds, error, kmeans_objective(o, data, l) / double(data.n));
     std::fflush(stdout);
