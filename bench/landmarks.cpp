@@ -15,7 +15,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <functional>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -100,32 +101,32 @@ void compare(const Options &o, const kmx::Dataset &data, const std::string &meth
     std::fflush(stdout);
 }
 
+// Each option's setter from its value's text.
+std::map<std::string, std::function<void(Options &, const char *)>> option_setters() {
+    return {
+        {"--data", [](Options &o, const char *v) { o.data = v; }},
+        {"--gamma", [](Options &o, const char *v) { o.gamma = std::atof(v); }},
+        {"--m", [](Options &o, const char *v) { o.m = std::atoll(v); }},
+        {"--threads", [](Options &o, const char *v) { o.threads = std::atoi(v); }},
+        {"--sample-rows", [](Options &o, const char *v) { o.sample_rows = std::atoll(v); }},
+        {"--methods", [](Options &o, const char *v) { o.methods = v; }},
+        {"--lambda", [](Options &o, const char *v) { o.lambda = std::atof(v); }},
+        {"--kmeans-sample", [](Options &o, const char *v) { o.kmeans_sample = std::atoll(v); }},
+        {"--kmeans-iterations", [](Options &o, const char *v) { o.kmeans_iterations = std::atoi(v); }},
+        {"--seed", [](Options &o, const char *v) { o.seed = std::strtoull(v, nullptr, 10); }},
+    };
+}
+
 Options parse(int argc, char **argv) {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const bool has_value = i + 1 < argc;
-        if (!std::strcmp(argv[i], "--data") && has_value)
-            o.data = argv[++i];
-        else if (!std::strcmp(argv[i], "--gamma") && has_value)
-            o.gamma = std::atof(argv[++i]);
-        else if (!std::strcmp(argv[i], "--m") && has_value)
-            o.m = std::atoll(argv[++i]);
-        else if (!std::strcmp(argv[i], "--threads") && has_value)
-            o.threads = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--sample-rows") && has_value)
-            o.sample_rows = std::atoll(argv[++i]);
-        else if (!std::strcmp(argv[i], "--methods") && has_value)
-            o.methods = argv[++i];
-        else if (!std::strcmp(argv[i], "--lambda") && has_value)
-            o.lambda = std::atof(argv[++i]);
-        else if (!std::strcmp(argv[i], "--kmeans-sample") && has_value)
-            o.kmeans_sample = std::atoll(argv[++i]);
-        else if (!std::strcmp(argv[i], "--kmeans-iterations") && has_value)
-            o.kmeans_iterations = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--seed") && has_value)
-            o.seed = std::strtoull(argv[++i], nullptr, 10);
-        else
-            o.data.clear(), i = argc;
+    const auto setters = option_setters();
+    for (int i = 1; i < argc; i += 2) {
+        const auto setter = setters.find(argv[i]);
+        if (setter == setters.end() || i + 1 >= argc) {
+            o.data.clear();
+            break;
+        }
+        setter->second(o, argv[i + 1]);
     }
     if (o.data.empty() || !(o.gamma > 0)) {
         std::fprintf(stderr,
