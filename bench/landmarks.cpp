@@ -101,6 +101,14 @@ void compare(const Options &o, const kmx::Dataset &data, const std::string &meth
     std::fflush(stdout);
 }
 
+[[noreturn]] void usage(const char *program) {
+    std::fprintf(stderr,
+                 "usage: %s --data FILE --gamma G [--m M] [--threads T] [--sample-rows R] [--methods LIST] "
+                 "[--lambda L] [--kmeans-sample S] [--kmeans-iterations I] [--seed S]\n",
+                 program);
+    std::exit(2);
+}
+
 // Each option's setter from its value's text.
 std::map<std::string, std::function<void(Options &, const char *)>> option_setters() {
     return {
@@ -128,35 +136,32 @@ Options parse(int argc, char **argv) {
         }
         setter->second(o, argv[i + 1]);
     }
-    if (o.data.empty() || !(o.gamma > 0)) {
-        std::fprintf(stderr,
-                     "usage: %s --data FILE --gamma G [--m M] [--threads T] [--sample-rows R] [--methods LIST] "
-                     "[--lambda L] [--kmeans-sample S] [--kmeans-iterations I] [--seed S]\n",
-                     argv[0]);
-        std::exit(2);
-    }
+    if (o.data.empty() || !(o.gamma > 0)) usage(argv[0]);
     return o;
+}
+
+// Every method of o.methods on o.data, one table row each.
+void run(const Options &o) {
+    kmx::Context ctx;
+    configure(o, ctx);
+    const auto data = kmx::read_dataset_file(ctx, o.data.c_str(), KMX_FORMAT_AUTO)->to_dense();
+    const int64_t m = o.m > 0 ? o.m : kmx::auto_centers(data->n);
+    for (std::string rest = o.methods; !rest.empty();) {
+        const size_t comma = rest.find(',');
+        compare(o, *data, rest.substr(0, comma), m);
+        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    }
+    std::fprintf(stderr, "BLIS kernel set %s, %d thread(s)\n", kmx::linalg::kernel_set_in_use(), o.threads);
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-    const Options o = parse(argc, argv);
     try {
-        kmx::Context ctx;
-        configure(o, ctx);
-        const auto data = kmx::read_dataset_file(ctx, o.data.c_str(), KMX_FORMAT_AUTO)->to_dense();
-        const int64_t m = o.m > 0 ? o.m : kmx::auto_centers(data->n);
-        std::string rest = o.methods;
-        while (!rest.empty()) {
-            const size_t comma = rest.find(',');
-            compare(o, *data, rest.substr(0, comma), m);
-            rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
-        }
-        std::fprintf(stderr, "BLIS kernel set %s, %d thread(s)\n", kmx::linalg::kernel_set_in_use(), o.threads);
+        run(parse(argc, argv));
+        return 0;
     } catch (const kmx::Error &e) {
         std::fprintf(stderr, "bench_landmarks: %s\n", e.what());
         return 1;
     }
-    return 0;
 }
