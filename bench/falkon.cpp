@@ -3,7 +3,7 @@
 //
 //   bench_falkon --train FILE --test FILE --task clf|reg --gamma G --lambda L --centers M
 //                [--method uniform|kmeans|leverage] [--iterations T] [--tolerance TOL]
-//                [--threads N] [--exact] [--rows R] [--cache-mb MB]
+//                [--threads N] [--exact] [--rows R] [--cache-mb MB] [--validation F] [--patience P]
 //   bench_falkon --synthetic N D CLASSES ...   (fixed-seed Gaussian mixture, no files)
 //
 // Error: classification error rate (krr_label of the outputs) or, for
@@ -31,9 +31,9 @@ namespace {
 
 struct Args {
     std::string train, test, task = "clf", method = "uniform";
-    double gamma = 1, lambda = 1e-6, tolerance = 1e-7;
+    double gamma = 1, lambda = 1e-6, tolerance = 1e-7, validation = 0;
     int64_t centers = 1000, rows = 0, synthetic_n = 0, synthetic_d = 0, synthetic_classes = 0;
-    int iterations = 20, threads = 1;
+    int iterations = 20, threads = 1, patience = 3;
     double cache_mb = 0;
     bool exact = false;
 };
@@ -70,6 +70,10 @@ Args parse(int argc, char **argv) {
             a.threads = std::atoi(next());
         else if (k == "--cache-mb")
             a.cache_mb = std::atof(next());
+        else if (k == "--validation")
+            a.validation = std::atof(next());
+        else if (k == "--patience")
+            a.patience = std::atoi(next());
         else if (k == "--exact")
             a.exact = true;
         else if (k == "--synthetic") {
@@ -172,6 +176,8 @@ int run(const Args &a) {
     o.iterations = a.iterations;
     o.tolerance = a.tolerance;
     o.kernel_cache_bytes = size_t(a.cache_mb * 1048576.0);
+    o.validation_fraction = a.validation;
+    o.patience = a.patience;
     kmx::FalkonStats stats;
     ctx.begin_call();
     const double cpu0 = cpu_seconds();
@@ -182,10 +188,10 @@ int run(const Args &a) {
     std::printf(
         "{\"n\": %lld, \"d\": %lld, \"outputs\": %lld, \"M\": %lld, \"falkon_error\": %.6g, "
         "\"falkon_seconds\": %.4g, \"falkon_cpu\": %.4g, \"center_seconds\": %.4g, \"predict_seconds\": %.4g, "
-        "\"iterations\": %d, "
+        "\"iterations\": %d, \"best_iteration\": %d, "
         "\"condition\": %.4g, \"rank\": %lld, \"workspace_bytes\": %zu, \"peak_bytes\": %zu",
         (long long)train.n, (long long)train.d, (long long)f.outputs, (long long)f.m, error, stats.seconds, falkon_cpu,
-        stats.center_seconds, predict_seconds, stats.iterations, stats.condition_estimate, (long long)stats.rank,
+        stats.center_seconds, predict_seconds, stats.iterations, stats.best_iteration, stats.condition_estimate, (long long)stats.rank,
         stats.workspace_bytes, stats.peak_bytes);
     if (a.exact) {
         ctx.begin_call();

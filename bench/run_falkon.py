@@ -3,6 +3,13 @@
 
     /usr/bin/python3 bench/run_falkon.py [--build build] [--data ../shared/data] [--threads 1]
                                          [--only letter,shuttle,diamonds,synthetic]
+    /usr/bin/python3 bench/run_falkon.py --versus-exact [--digits16 DIR] [--build build] [--threads 1]
+
+--versus-exact: on the largest sets where exact KRR still runs (Letter 12000 x 16
+and a 20000-row make_digits_large set, DIR/digits16_mc.{train,test}.libsvm,
+generated if absent), FALKON against kmx's exact KRR and scikit-learn's
+KernelRidge (alpha = lambda * n, the same problem), each in its own process
+under /usr/bin/time -v (peak RSS), one after the other in the same run.
 
 For each data set: build/bench/bench_falkon (FALKON, and exact KRR where the
 n x n kernel matrix fits) under /usr/bin/time -v for the peak RSS, then
@@ -71,6 +78,76 @@ def run_sklearn(train, test, task, gamma, lam, m):
     return {"error": error, "seconds": fit_seconds, "cpu": fit_cpu}
 
 
+# name, file stem (under --data, or DIR for digits16), gamma, lambda, FALKON centers M (each), iterations
+VERSUS_EXACT = [
+    ("letter", "letter/letter_mc", 4.0, 1e-7, (2000, 4000), 20),
+    ("digits16 20k", "digits16_mc", 0.05, 1e-5, (2000, 4000), 20),
+]
+
+
+def timed(cmd):
+    """Runs cmd under /usr/bin/time -v: (stdout, wall seconds, CPU seconds, peak RSS MB)."""
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), p.stderr))
+    cpu = sum(float(m) for m in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", p.stderr))
+    return p.stdout, wall, cpu, peak_rss_mb(p.stderr)
+
+
+SKLEARN_KRR = """
+import sys, time, json, numpy as np
+from sklearn.datasets import load_svmlight_file
+from sklearn.kernel_ridge import KernelRidge
+train, test, gamma, lam = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+x, y = load_svmlight_file(train); xt, yt = load_svmlight_file(test, n_features=x.shape[1])
+x, xt = x.toarray(), xt.toarray()
+classes = np.unique(y)
+Y = np.where(y[:, None] == classes[None, :], 1.0, -1.0)
+t0 = time.perf_counter(); c0 = time.process_time()
+model = KernelRidge(alpha=lam * x.shape[0], kernel="rbf", gamma=gamma).fit(x, Y)
+fit = time.perf_counter() - t0; cpu = time.process_time() - c0
+pred = classes[np.argmax(model.predict(xt), axis=1)]
+print(json.dumps({"error": float(np.mean(pred != yt)), "seconds": fit, "cpu": cpu}))
+"""
+
+
+def versus_exact(a):
+    digits16 = a.digits16
+    if not os.path.exists(os.path.join(digits16, "digits16_mc.train.libsvm")):
+        subprocess.run(["/usr/bin/python3", os.path.join(a.data, "make_digits_large.py"), "--rows", "20000",
+                        "--test-rows", "5000", "--out", digits16, "--no-csv"], check=True)
+    bench = os.path.join(a.build, "bench", "bench_falkon")
+    print("| data | n × d, outputs | γ, λ | method | test error | fit s (wall) | fit CPU s | peak RSS MB "
+          "| time / exact KRR's (CPU) |")
+    print("|---|---|---|---|---:|---:|---:|---:|---:|")
+    for name, stem, gamma, lam, centers, iters in VERSUS_EXACT:
+        folder = digits16 if stem.startswith("digits16") else a.data
+        train, test = (os.path.join(folder, stem + s + ".libsvm") for s in (".train", ".test"))
+        common = ["--train", train, "--test", test, "--task", "clf", "--gamma", str(gamma), "--lambda", str(lam),
+                  "--threads", str(a.threads)]
+        # Exact KRR alone (FALKON with 10 centers and one iteration first: negligible).
+        out, wall, cpu, rss = timed([bench] + common + ["--centers", "10", "--iterations", "1", "--exact"])
+        e = json.loads(out.strip().splitlines()[-1])
+        rows = [("kmx exact KRR", e["exact_error"], e["exact_seconds"], e["exact_cpu"], rss, e)]
+        for m in centers:
+            out, wall, cpu, rss = timed([bench] + common + ["--centers", str(m), "--iterations", str(iters),
+                                                            "--cache-mb", "100000"])
+            f = json.loads(out.strip().splitlines()[-1])
+            rows.append(("kmx FALKON, M = %d uniform, %d it., K_nM cached" % (m, f["iterations"]), f["falkon_error"],
+                         f["falkon_seconds"], f["falkon_cpu"], rss, f))
+        out, wall, cpu, rss = timed(["/usr/bin/python3", "-c", SKLEARN_KRR, train, test, str(gamma), str(lam)])
+        k = json.loads(out.strip().splitlines()[-1])
+        rows.append(("scikit-learn KernelRidge", k["error"], k["seconds"], k["cpu"], rss, k))
+        exact_cpu = rows[0][3]
+        for label, error, seconds, cpu, rss, r in rows:
+            print("| %s | %d × %d, %d | %g, %g | %s | %.2f%% | %.1f | %.1f | %.0f | %.2f |" % (
+                name, e["n"], e["d"], e["outputs"], gamma, lam, label, 100 * error, seconds, cpu, rss,
+                cpu / exact_cpu))
+            sys.stdout.flush()
+
+
 def fmt_error(task, e):
     return "%.2f%%" % (100 * e) if task == "clf" else "%.1f" % e
 
@@ -81,12 +158,16 @@ def main():
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--only", default="letter,shuttle,diamonds,synthetic")
+    ap.add_argument("--versus-exact", action="store_true")
+    ap.add_argument("--digits16", default="/tmp/digits16_20k")
     a = ap.parse_args()
     for var in ("OMP_NUM_THREADS", "BLIS_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(a.threads)
     kmx_program = os.path.join(a.build, "tools", "kmx", "kmx")
     os.environ.update(peer_blas.environment(kmx_program))  # before scikit-learn loads numpy's BLAS
     print(peer_blas.describe(kmx_program) + f"; threads={a.threads} each", file=sys.stderr)
+    if a.versus_exact:
+        return versus_exact(a)
     only = a.only.split(",")
 
     rows = []

@@ -132,6 +132,7 @@ typedef enum kmx_param {
     KMX_PARAM_TOLERANCE = 416,
     KMX_PARAM_VALIDATION = 417,
     KMX_PARAM_KERNEL_PRECISION = 422, /* a kmx_precision: FALKON computes and caches K_nM in float32 or float64 */
+    KMX_PARAM_REPRODUCIBLE = 430,     /* FALKON: 1 = the same bits however the rows are split across processes */
     /* nystrom_tron (with C, eps, task, centers, center_method, cache_size) */
     KMX_PARAM_LOSS = 418, /* a kmx_loss */
     KMX_PARAM_STAGES = 419,

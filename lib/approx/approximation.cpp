@@ -182,7 +182,6 @@ std::unique_ptr<KernelApproximation> make_approximation(Context &ctx, const Kern
     nystrom.landmarks.method =
         options.method == ApproxMethod::kmeans_nystrom ? LandmarkMethod::kmeans : options.landmark_method;
     nystrom.landmarks.m = options.landmarks > 0 ? options.landmarks : options.rank;
-    nystrom.landmarks.kmeans_iterations = options.kmeans_iterations;
     nystrom.landmarks.weights = options.landmark_weights;
     nystrom.landmarks.leverage_lambda = options.leverage_lambda;
     nystrom.rank = options.rank;

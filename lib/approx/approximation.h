@@ -46,7 +46,7 @@ struct ApproxOptions {
     bool proportional_rank = false;  // MEKA: k_s ∝ n_s (Σ k_s ≈ c·k) instead of k_s = k
     bool psd_repair = true;          // MEKA: clip L's negative eigenvalues
     int64_t kmeans_sample = 20000;   // MEKA: k-means centers from at most this many points
-    int kmeans_iterations = 20;      // MEKA and k-means landmarks: Lloyd iterations at most
+    int kmeans_iterations = 20;      // MEKA: Lloyd iterations at most (k-means landmarks: landmarks.h)
 };
 
 class KernelApproximation {

@@ -3,9 +3,11 @@
 // columns) expands the kernel over.
 //
 //   uniform          m distinct training rows, uniformly at random
-//   kmeans           k-means centroids (k-means++ seeding, Lloyd)
+//   kmeans           k-means centroids: D² seeding in rounds on every row, a
+//                    few Lloyd iterations on a uniform sample, one on every row
 //   weighted_kmeans  centroids of weighted k-means, weights given by the
-//                    caller (DC-Pred++: α_i², the bound of its Theorem 3)
+//                    caller (DC-Pred++: α_i², the bound of its Theorem 3),
+//                    the same way on a sample of the rows of positive weight
 //   leverage         rows sampled by approximate ridge leverage scores
 //                    (FALKON's Theorem 4 sampling; leverage_scores.h)
 //   given            the caller's points, copied
@@ -28,7 +30,8 @@ struct LandmarkOptions {
     int64_t m = 0;                    // landmarks wanted, 1 <= m <= n
     const double *weights = nullptr;  // weighted_kmeans: n non-negative weights, not all zero
     const double *given = nullptr;    // given: m x d row-major points
-    int kmeans_iterations = 20;       // kmeans / weighted_kmeans: Lloyd iterations at most
+    int kmeans_iterations = 3;        // kmeans / weighted_kmeans: Lloyd iterations at most (on the sample)
+    int64_t kmeans_sample = 0;        // kmeans / weighted_kmeans: rows clustered (0: kmeans_sample_size)
     double leverage_lambda = 0;       // leverage: the ridge λ the scores are for (> 0)
 };
 
@@ -48,6 +51,16 @@ struct Landmarks {
 // empty is dropped, so `m` of the result may be smaller than asked for
 // only for k-means methods on data with fewer than m distinct rows.
 Landmarks select_landmarks(Context &ctx, const KernelSpec &kernel, const Dataset &data, const LandmarkOptions &options);
+
+// The rows the k-means methods run their Lloyd iterations on, for m
+// landmarks of n rows: kKMeansRowsPerLandmark rows per landmark (enough for
+// each centroid to average several rows), all of them when n is smaller;
+// seeding and one last iteration see every row. An iteration on the sample
+// costs kKMeansRowsPerLandmark·m/n of the n x m kernel block every Nyström
+// approximation computes (with m ≈ 5√n, the default: 0.8 at n = 10⁴, 0.08
+// at 10⁶), and the sample's copy takes kKMeansRowsPerLandmark·m x d doubles.
+constexpr int64_t kKMeansRowsPerLandmark = 16;
+int64_t kmeans_sample_size(int64_t n, int64_t m);
 
 // Helpers shared by the approximations built on landmarks.
 

@@ -40,7 +40,9 @@ size_t scores_workspace_bytes(const KernelSpec &kernel, const Dataset &data, con
     const int64_t s = sample.n, block = block_rows_for(data.n, s);
     WorkspacePlan plan;
     plan.add<double>(size_t(s * s)).add<double>(size_t(block * s)).add<double>(size_t(data.d));
-    plan.add_bytes(kernel_block_rows_workspace_bytes(kernel, data, block, sample, s));
+    // K_JJ (s rows) and then K(block rows, J): s may exceed the block's rows.
+    plan.add_bytes(std::max(kernel_block_rows_workspace_bytes(kernel, sample, s, sample, s),
+                            kernel_block_rows_workspace_bytes(kernel, data, block, sample, s)));
     return plan.bytes();
 }
 

@@ -70,6 +70,9 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_KERNEL_PRECISION:
             o.kernel_float32 = value == KMX_PRECISION_FLOAT32;
             break;
+        case KMX_PARAM_REPRODUCIBLE:
+            o.reproducible = value != 0;
+            break;
         case KMX_PARAM_RANK:
             o.rank = int64_t(value);
             break;
@@ -151,6 +154,8 @@ double value_of(const TrainOptions &o, kmx_param param) {
             return o.validation;
         case KMX_PARAM_KERNEL_PRECISION:
             return o.kernel_float32 ? KMX_PRECISION_FLOAT32 : KMX_PRECISION_FLOAT64;
+        case KMX_PARAM_REPRODUCIBLE:
+            return o.reproducible ? 1 : 0;
         case KMX_PARAM_RANK:
             return double(o.rank);
         case KMX_PARAM_CLUSTERS:

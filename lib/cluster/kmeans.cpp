@@ -247,6 +247,20 @@ int64_t update_centers(const Dataset &data, const int32_t *assignment, const dou
     return reseated;
 }
 
+// ----------------------------------------------------------------- seeding
+
+void seed_centers(Context &ctx, Arena &scratch, const Dataset &data, const RowPartition &partition,
+                  KMeansSeeding seeding, int64_t k, const RowScratch &rows, double *centers, int64_t *seed_rows) {
+    const auto seed =
+        seeding == KMeansSeeding::rounds ? cluster::seed_kmeans_in_rounds : cluster::seed_kmeans_plus_plus;
+    seed(ctx, scratch, data, partition, k, rows.row_sqnorms, centers, rows.sqdist, seed_rows);
+}
+
+size_t seeding_workspace_bytes(const Dataset &data, const RowPartition &partition, int64_t k) {
+    return std::max(cluster::kmeans_seeding_workspace_bytes(data, partition, k),
+                    cluster::kmeans_rounds_seeding_workspace_bytes(data, partition, k));
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- k-means
@@ -263,7 +277,12 @@ KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMe
     ScratchCarver carver(scratch);
     const RowScratch rows = carve_rows(carver, data);
     cluster::row_squared_norms(data, partition, rows.row_sqnorms);
-    cluster::seed_kmeans_plus_plus(ctx, scratch, data, partition, k, rows.row_sqnorms, centers, rows.sqdist);
+    if (options.initial_centers) {
+        check_finite(options.initial_centers, k, data.d, "k-means initial centers");
+        std::copy(options.initial_centers, options.initial_centers + k * data.d, centers);
+    } else {
+        seed_centers(ctx, scratch, data, partition, options.seeding, k, rows, centers, nullptr);
+    }
     const LloydScratch s = carve_lloyd(carver, data, partition, k);
     const CenterSet center_set{centers, s.center_sqnorms, k, data.d};
 
@@ -296,8 +315,28 @@ size_t kmeans_workspace_bytes(const Dataset &data, int64_t k, int threads) {
     ScratchCarver common, lloyd;
     carve_rows(common, data);
     carve_lloyd(lloyd, data, partition, k);
-    // The seeding's scratch is released before Lloyd's is carved.
-    return common.bytes() + std::max(cluster::kmeans_seeding_workspace_bytes(data, partition, k), lloyd.bytes());
+    // The seeding's scratch (either kind) is released before Lloyd's is carved.
+    return common.bytes() + std::max(seeding_workspace_bytes(data, partition, k), lloyd.bytes());
+}
+
+void kmeans_seeds(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options, double *centers,
+                  int64_t *seed_rows) {
+    require_cluster_count(data, options.k);
+    require(centers != nullptr && seed_rows != nullptr, "k-means seeds: centers or seed_rows is NULL");
+    const RowPartition partition = cluster::partition_rows(data, options.k, ctx.threads);
+    const ArenaScope scope(scratch);
+    ScratchCarver carver(scratch);
+    const RowScratch rows = carve_rows(carver, data);
+    cluster::row_squared_norms(data, partition, rows.row_sqnorms);
+    seed_centers(ctx, scratch, data, partition, options.seeding, options.k, rows, centers, seed_rows);
+}
+
+size_t kmeans_seeds_workspace_bytes(const Dataset &data, int64_t k, int threads) {
+    require_cluster_count(data, k);
+    const RowPartition partition = cluster::partition_rows(data, k, threads);
+    ScratchCarver common;
+    carve_rows(common, data);
+    return common.bytes() + seeding_workspace_bytes(data, partition, k);
 }
 
 // ------------------------------------------------------------- assignment

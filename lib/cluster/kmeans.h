@@ -12,10 +12,19 @@ namespace kmx {
 class Context;
 class Dataset;
 
+enum class KMeansSeeding { greedy_plus_plus, rounds };
+
 struct KMeansOptions {
     int64_t k = 8;
     int max_iter = 100;
     double tol = 1e-6;  // stop when (J_prev − J) <= tol · J_prev
+    // How the starting centers are drawn: greedy k-means++ (k passes over the
+    // rows, each with 2 + ⌊ln k⌋ trials: the larger part of the work when k
+    // is in the hundreds and few iterations are run), or D² sampling in
+    // about log₂ k rounds (kmeans_seeding.h).
+    KMeansSeeding seeding = KMeansSeeding::greedy_plus_plus;
+    // k x d row-major: Lloyd starts from these instead (no seeding).
+    const double *initial_centers = nullptr;
 };
 
 struct KMeansResult {
@@ -32,6 +41,12 @@ struct KMeansResult {
 KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options, double *centers,
                     int32_t *assignment, double *history = nullptr);
 size_t kmeans_workspace_bytes(const Dataset &data, int64_t k, int threads);
+
+// The k starting centers kmeans() draws by options.seeding (centers: k x d
+// out) and the rows of data they are (seed_rows: k out), with ctx's seed.
+void kmeans_seeds(Context &ctx, Arena &scratch, const Dataset &data, const KMeansOptions &options, double *centers,
+                  int64_t *seed_rows);
+size_t kmeans_seeds_workspace_bytes(const Dataset &data, int64_t k, int threads);
 
 // Nearest center (k x d row-major) for every row; sqdist (optional) gets the
 // squared distance to it.

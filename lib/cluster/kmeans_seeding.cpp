@@ -120,7 +120,7 @@ void draw_trials(Rng &rng, const Dataset &data, const SeedingScratch &s, int64_t
 int64_t seeding_trials(int64_t k) { return 2 + int64_t(std::log(double(k))); }
 
 void seed_kmeans_plus_plus(Context &ctx, Arena &scratch, const Dataset &data, const RowPartition &partition, int64_t k,
-                           const double *row_sqnorms, double *centers, double *min_sqdist) {
+                           const double *row_sqnorms, double *centers, double *min_sqdist, int64_t *seed_rows) {
     const ArenaScope scope(scratch);
     ScratchCarver carver(scratch);
     const SeedingScratch s = carve_seeding(carver, data, partition, seeding_trials(k));
@@ -133,6 +133,7 @@ void seed_kmeans_plus_plus(Context &ctx, Arena &scratch, const Dataset &data, co
         draw_trials(rng, data, s, trials, first ? nullptr : min_sqdist);
         const int64_t best = evaluate_trials(data, partition, s, trials, row_sqnorms, min_sqdist);
         std::copy(s.trial_rows + best * data.d, s.trial_rows + (best + 1) * data.d, centers + c * data.d);
+        if (seed_rows) seed_rows[c] = s.trial_indices[best];
         lower_min_sqdist(partition, s, trials, best, min_sqdist);
     }
 }
@@ -140,6 +141,85 @@ void seed_kmeans_plus_plus(Context &ctx, Arena &scratch, const Dataset &data, co
 size_t kmeans_seeding_workspace_bytes(const Dataset &data, const RowPartition &partition, int64_t k) {
     ScratchCarver sizing;
     carve_seeding(sizing, data, partition, seeding_trials(k));
+    return sizing.bytes();
+}
+
+// ----------------------------------------------------- seeding in rounds
+
+namespace {
+
+struct RoundsScratch {
+    double *targets;         // k/2 + 1: the sampled positions in the cumulative mass
+    int64_t *rows;           // k/2 + 1: the rows drawn in one round
+    double *center_sqnorms;  // k
+    BlockBuffers *buffers;   // one per slot: a block's dots with one round's centers
+};
+
+int64_t largest_round(int64_t k) { return std::max<int64_t>(1, k / 8); }
+
+RoundsScratch carve_rounds(ScratchCarver &carver, const Dataset &data, const RowPartition &partition, int64_t k) {
+    RoundsScratch s;
+    s.targets = carver.take<double>(size_t(largest_round(k)));
+    s.rows = carver.take<int64_t>(size_t(largest_round(k)));
+    s.center_sqnorms = carver.take<double>(size_t(k));
+    s.buffers = carve_block_buffers(carver, data, partition, largest_round(k));
+    return s;
+}
+
+// Draws up to `count` distinct rows ∝ w_i·D_i² (∝ w_i when `first` or when
+// every row sits on a center); returns how many.
+int64_t draw_round(Rng &rng, const Dataset &data, const RoundsScratch &s, int64_t count, bool first,
+                   const double *min_sqdist) {
+    const auto weight = [&](int64_t i) { return weight_of(data, i); };
+    const auto potential = [&](int64_t i) { return weight_of(data, i) * min_sqdist[i]; };
+    if (first || !sample_rows(rng, data.n, potential, count, s.targets, s.rows))
+        sample_rows(rng, data.n, weight, count, s.targets, s.rows);
+    return std::unique(s.rows, s.rows + count) - s.rows;
+}
+
+// D_i² = min(D_i², ‖x_i − c‖²) over the round's centers c (GEMM form, clamped at 0).
+void lower_to_round(const Dataset &data, const RowPartition &partition, const RoundsScratch &s, const CenterSet &round,
+                    const double *row_sqnorms, double *min_sqdist) {
+    for_each_block(partition, [&](int slot, int64_t begin, int64_t end) {
+        double *dots = s.buffers[slot].dots;
+        center_dot_products(dense_rows(data, begin, end, s.buffers[slot].rows), end - begin, round, dots);
+        for (int64_t i = begin; i < end; ++i, dots += round.k) {
+            double lowest = min_sqdist[i];
+            for (int64_t c = 0; c < round.k; ++c)
+                lowest = std::min(lowest, std::max(0.0, row_sqnorms[i] + round.sqnorms[c] - 2 * dots[c]));
+            min_sqdist[i] = lowest;
+        }
+    });
+}
+
+}  // namespace
+
+void seed_kmeans_in_rounds(Context &ctx, Arena &scratch, const Dataset &data, const RowPartition &partition, int64_t k,
+                           const double *row_sqnorms, double *centers, double *min_sqdist, int64_t *seed_rows) {
+    const ArenaScope scope(scratch);
+    ScratchCarver carver(scratch);
+    const RoundsScratch s = carve_rounds(carver, data, partition, k);
+    Rng rng(ctx.seed);
+    std::fill(min_sqdist, min_sqdist + data.n, std::numeric_limits<double>::infinity());
+    for (int64_t chosen = 0; chosen < k;) {
+        ctx.check_cancel();
+        const int64_t wanted = chosen == 0 ? 1 : std::min({chosen, k - chosen, largest_round(k)});
+        const int64_t drawn = draw_round(rng, data, s, wanted, chosen == 0, min_sqdist);
+        for (int64_t c = 0; c < drawn; ++c) {
+            double *center = centers + (chosen + c) * data.d;
+            data.copy_rows(s.rows[c], s.rows[c] + 1, center);
+            s.center_sqnorms[chosen + c] = squared_norm(center, data.d);
+            if (seed_rows) seed_rows[chosen + c] = s.rows[c];
+        }
+        const CenterSet round{centers + chosen * data.d, s.center_sqnorms + chosen, drawn, data.d};
+        lower_to_round(data, partition, s, round, row_sqnorms, min_sqdist);
+        chosen += drawn;
+    }
+}
+
+size_t kmeans_rounds_seeding_workspace_bytes(const Dataset &data, const RowPartition &partition, int64_t k) {
+    ScratchCarver sizing;
+    carve_rounds(sizing, data, partition, k);
     return sizing.bytes();
 }
 

@@ -48,6 +48,12 @@ struct FalkonOptions {
     // The preconditioner's jitter is then at least float's epsilon (2⁻²³),
     // as in the FALKON library, so T⁻¹ does not blow those errors up.
     bool kernel_float32 = false;
+    // Sum K_nMᵀ(K_nM v) and K_nMᵀY over rows in bins (core/reproducible_sum.h)
+    // in one process too, so its fit has the same bits as one split across
+    // processes (which always bin). Otherwise one process (with double K_nM)
+    // sums by two GEMMs per block: 20-30x faster per CG iteration, the bits
+    // then depending on the thread count.
+    bool reproducible_sums = false;
 };
 
 struct FalkonStats {

@@ -41,6 +41,7 @@ FalkonOptions falkon_options(const TrainOptions &o, int64_t n) {
     f.auto_cache = true;                   // K_nM kept across passes as far as the budget allows,
     f.kernel_cache_bytes = o.cache_bytes;  // at most cache_size bytes of it if that is nonzero
     f.kernel_float32 = o.kernel_float32;
+    f.reproducible_sums = o.reproducible;
     return f;
 }
 

@@ -36,6 +36,8 @@ struct TrainOptions {
     double validation = 0;
     // FALKON: K_nM's blocks in float32 (FalkonOptions::kernel_float32).
     bool kernel_float32 = false;
+    // FALKON: binned sums in one process too (FalkonOptions::reproducible_sums).
+    bool reproducible = false;
     int64_t rank = 0;      // 0 = auto (MEKA) / no truncation (Nyström)
     int64_t clusters = 0;  // 0 = auto
     double threshold = 1e-3;

@@ -81,8 +81,11 @@ def check_c_api(tmp):
 
 
 METHODS = {
-    "falkon": ["-s", "falkon", "-g", "0.02", "-l", "1e-4", "--num-centers", "200", "--iterations", "30"],
-    "falkon-lambda-1e-6": ["-s", "falkon", "-g", "0.02", "-l", "1e-6", "--num-centers", "200", "--iterations", "30"],
+    # --reproducible: one process bins its sums as several ranks do (by default it sums by GEMM).
+    "falkon": ["-s", "falkon", "-g", "0.02", "-l", "1e-4", "--num-centers", "200", "--iterations", "30",
+               "--reproducible"],
+    "falkon-lambda-1e-6": ["-s", "falkon", "-g", "0.02", "-l", "1e-6", "--num-centers", "200", "--iterations", "30",
+                           "--reproducible"],
     "nystrom-tron": ["-s", "nystrom-tron", "-g", "0.02", "--num-centers", "200", "--stages", "2"],
     "nystrom-tron-tight": ["-s", "nystrom-tron", "-g", "0.02", "--num-centers", "200", "--stages", "2", "-e", "1e-12"],
 }

@@ -32,6 +32,7 @@ const std::vector<OptionSpec> &train_options() {
             {nullptr, "--iterations", true, nullptr, KMX_PARAM_ITERATIONS},
             {nullptr, "--tolerance", true, nullptr, KMX_PARAM_TOLERANCE},
             {nullptr, "--validation", true, nullptr, KMX_PARAM_VALIDATION},
+            {nullptr, "--reproducible", false, nullptr, KMX_PARAM_REPRODUCIBLE},
             {nullptr, "--kernel-precision", true, "float32: FALKON's K_nM in float32 (half the cache)",
              KMX_PARAM_KERNEL_PRECISION},
             {"-m", "--cache-size", true,

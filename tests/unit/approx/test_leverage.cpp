@@ -72,6 +72,21 @@ TEST(LeverageScores, LandmarksAreDistinctRowsAndDeterministic) {
     EXPECT_THROW(kmx::leverage_landmarks(ctx, kRbf, *digits, o), kmx::Error);
 }
 
+// A sub-sample of more rows than one block of k_i's holds (s = 1200 > 2²⁰/s
+// = 873): K_JJ's scratch is sized too (it failed as a workspace sizing bug).
+TEST(LeverageScores, SubsampleLargerThanABlockFitsItsWorkspace) {
+    const auto digits = load("digits_bin.train.libsvm", false);
+    kmx::LandmarkOptions o;
+    o.method = kmx::LandmarkMethod::leverage;
+    o.m = 600;
+    o.leverage_lambda = 1e-3;
+    ASSERT_GT(kmx::leverage_subsample_size(digits->n, o.m), 1024);
+    kmx::Context ctx;
+    const kmx::Landmarks l = kmx::leverage_landmarks(ctx, kRbf, *digits, o);
+    EXPECT_EQ(l.m, 600);
+    EXPECT_TRUE(std::adjacent_find(l.rows.begin(), l.rows.end(), std::greater_equal<int64_t>()) == l.rows.end());
+}
+
 // Sampling follows the scores: over many seeds, the rows with the top tenth
 // of exact scores are drawn more often than the bottom tenth.
 TEST(LeverageScores, HighScoresAreDrawnMoreOften) {

@@ -222,6 +222,85 @@ TEST(Nystrom, KMeansLandmarksAreCentroids) {
         EXPECT_LT(std::hypot(lw.points[size_t(s * 2)] - b.x[0], lw.points[size_t(s * 2 + 1)] - b.x[1]), 3.0);
 }
 
+// Σ_i min_c ‖x_i − c‖² over the n rows of x (n x d), by loops.
+double quantization_error(const Matrix &x, int64_t n, int64_t d, const Matrix &centers, int64_t m) {
+    double total = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        double best = 1e300;
+        for (int64_t c = 0; c < m; ++c) {
+            double s = 0;
+            for (int64_t j = 0; j < d; ++j) s += std::pow(x[size_t(i * d + j)] - centers[size_t(c * d + j)], 2);
+            best = std::min(best, s);
+        }
+        total += best;
+    }
+    return total;
+}
+
+// Plain Lloyd on every row by loops, from the given centers, `iterations` times.
+Matrix brute_force_lloyd(const Matrix &x, int64_t n, int64_t d, Matrix centers, int64_t m, int iterations) {
+    for (int it = 0; it < iterations; ++it) {
+        Matrix sums(static_cast<size_t>(m * d), 0.0);
+        std::vector<int64_t> counts(static_cast<size_t>(m), 0);
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t best = 0;
+            double best_sq = 1e300;
+            for (int64_t c = 0; c < m; ++c) {
+                double s = 0;
+                for (int64_t j = 0; j < d; ++j) s += std::pow(x[size_t(i * d + j)] - centers[size_t(c * d + j)], 2);
+                if (s < best_sq) best_sq = s, best = c;
+            }
+            ++counts[size_t(best)];
+            for (int64_t j = 0; j < d; ++j) sums[size_t(best * d + j)] += x[size_t(i * d + j)];
+        }
+        for (int64_t c = 0; c < m; ++c)
+            if (counts[size_t(c)] > 0)
+                for (int64_t j = 0; j < d; ++j)
+                    centers[size_t(c * d + j)] = sums[size_t(c * d + j)] / counts[size_t(c)];
+    }
+    return centers;
+}
+
+TEST(Nystrom, KMeansLandmarksOnASampleNearBruteForceLloydOnAllRows) {
+    // 3000 rows in 30 blobs plus 3 rows far from everything; m = 40, so
+    // k-means runs on a sample of 16m = 640 rows (plus its seeds) and sees
+    // every row only when seeding and in its last iteration.
+    Blobs b = blobs(3000, 4, 30, 10.0, 0.4, 50);
+    for (double far : {200.0, -200.0, 400.0}) b.x.insert(b.x.end(), {far, far, 0.0, far});
+    const int64_t n = 3003, d = 4, m = 40;
+    const auto data = kmx::Dataset::dense_borrow(b.x.data(), n, d, nullptr);
+    kmx::Context ctx;
+    kmx::LandmarkOptions o;
+    o.method = kmx::LandmarkMethod::kmeans;
+    o.m = m;
+    const kmx::Landmarks l = kmx::select_landmarks(ctx, rbf(1), *data, o);
+    ASSERT_EQ(l.m, m);
+    // The reference: 30 Lloyd iterations on all rows from the 30 blobs' first
+    // rows, the 3 far rows and 7 more rows (the global optimum's neighbourhood).
+    Matrix start(b.x.begin(), b.x.begin() + 37 * d);
+    start.insert(start.end(), b.x.begin() + 3000 * d, b.x.end());
+    const Matrix reference = brute_force_lloyd(b.x, n, d, start, m, 30);
+    const double ours = quantization_error(b.x, n, d, l.points, m);
+    EXPECT_LE(ours, 1.05 * quantization_error(b.x, n, d, reference, m));  // 0.8% above, measured
+    // Each far row is a landmark of its own.
+    for (int64_t i = 3000; i < n; ++i) {
+        double nearest = 1e300;
+        for (int64_t c = 0; c < m; ++c)
+            nearest = std::min(nearest, std::hypot(l.points[size_t(c * d)] - b.x[size_t(i * d)],
+                                                   l.points[size_t(c * d + 1)] - b.x[size_t(i * d + 1)]));
+        EXPECT_LT(nearest, 1e-9) << "row " << i;
+    }
+    // Nyström error on every row of G (the exact kernel matrix's): k-means
+    // landmarks below uniform ones.
+    kmx::NystromOptions kmeans_nystrom = uniform(m);
+    kmeans_nystrom.landmarks.method = kmx::LandmarkMethod::kmeans;
+    const double kmeans_error =
+        kmx::NystromApproximation(ctx, rbf(0.5), *data, kmeans_nystrom).relative_error(ctx, *data, n);
+    const double uniform_error =
+        kmx::NystromApproximation(ctx, rbf(0.5), *data, uniform(m)).relative_error(ctx, *data, n);
+    EXPECT_LT(kmeans_error, 0.5 * uniform_error);
+}
+
 TEST(Nystrom, BadInputIsAnInvalidArgument) {
     const Blobs b = blobs(20, 2, 2, 4.0, 1.0, 12);
     const auto k = rbf(1);

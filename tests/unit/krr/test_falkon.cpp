@@ -117,6 +117,25 @@ TEST(Falkon, KMeansCentersReachTheDirectNystromSolution) {
     expect_direct_nystrom(rbf(0.05), *rows_of(*digits, 0, 1000), *rows_of(*digits, 1000, digits->n), o);
 }
 
+// One process sums K_nMᵀ(K_nM v) by GEMM unless reproducible_sums asks for
+// the binned sums of several ranks: both reach the direct Nyström solution,
+// and they agree with each other (to rounding amplified by CG, on the fitted
+// values).
+TEST(Falkon, GemmAndBinnedSumsReachTheSameFit) {
+    const auto letter = load("letter_mc.train.libsvm", true, 2500);
+    const auto train = rows_of(*letter, 0, 2000), query = rows_of(*letter, 2000, 2500);
+    kmx::FalkonOptions o = options(200, 1e-3);
+    expect_direct_nystrom(rbf(8.0), *train, *query, o);
+    o.reproducible_sums = true;
+    expect_direct_nystrom(rbf(8.0), *train, *query, o);
+    const kmx::KrrTargets t = targets_of(*train, kmx::KrrTask::classification);
+    const Fit binned = fit(rbf(8.0), *train, t, o);
+    o.reproducible_sums = false;
+    const Fit gemm = fit(rbf(8.0), *train, t, o);
+    EXPECT_LE(relative_difference(predict(gemm, *query), predict(binned, *query)), 1e-9);
+    EXPECT_NE(gemm.model.beta, binned.model.beta);  // the paths differ (in the last bits)
+}
+
 // One block solve of 26 outputs equals 26 single-output solves (compared on
 // the fitted values of 300 rows: β itself is as ill-conditioned as K_MM).
 TEST(Falkon, BlockSolveEqualsSeparateSolves) {
