@@ -311,6 +311,10 @@ class Model(_Saved, prefix="kmx_model"):
     def decision_values(self, data, ctx=None):
         return self._outputs(capi.kmx_model_decision_values, data, ctx, int(self.info("decision_values")))
 
+    def predict_probability(self, data, ctx=None):
+        """Class probabilities (rows x classes, classes() order) of a model trained with probability=1."""
+        return self._outputs(capi.kmx_model_predict_probability, data, ctx, int(self.info("classes")))
+
     def set_class_names(self, names):
         capi.kmx_model_set_class_names(self._handle, "\n".join(names) if names else None)
 

@@ -202,12 +202,14 @@ class SVC(_KmxClassifier):
     multiclass: 'ovo' (as LIBSVM) or 'ovr'. decision_function_shape: 'ovr' (scikit-learn's default:
     one-vs-one votes made into one column per class, as sklearn.svm.SVC) or 'ovo' (the raw values).
     levels, clusters_per_level, early_level, sample_size: DC-SVM's knobs (None: kmx's defaults).
+    probability: fit LIBSVM's probability estimates (Platt sigmoids on a seeded 5-fold cross-validation,
+    pairwise coupling) for predict_proba, as sklearn.svm.SVC(probability=True).
     n_jobs: kmx's threads (None or -1: every core); random_state: kmx's seed."""
 
     def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, method="dcsvm", tol=1e-3,
                  shrinking=True, cache_size=0, class_weight=None, multiclass="ovo", decision_function_shape="ovr",
-                 levels=None, clusters_per_level=None, early_level=None, sample_size=None, n_jobs=None,
-                 random_state=None):
+                 levels=None, clusters_per_level=None, early_level=None, sample_size=None, probability=False,
+                 n_jobs=None, random_state=None):
         _store_params(self, locals())
 
     @property
@@ -224,13 +226,28 @@ class SVC(_KmxClassifier):
         return dict(C=float(self.C), eps=float(self.tol), shrinking=bool(self.shrinking),
                     cache_size=int(self.cache_size), multiclass=self.multiclass, levels=self.levels,
                     clusters_per_level=self.clusters_per_level, early_level=self.early_level,
-                    sample_size=self.sample_size)
+                    sample_size=self.sample_size, probability=int(bool(self.probability)))
 
     def decision_function(self, X):
         """Two classes: one value per row, > 0 for classes_[1]. More: (n, classes) for 'ovr' shape
         (the one-vs-one votes and confidences as sklearn.svm.SVC makes them), the raw one-vs-one
         values (pairs (i, j), i < j, > 0 for class i) for 'ovo'."""
         return _svc_decision(self, self._decision_values(X))
+
+    def _has_probability(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is available when probability=True")
+        return True
+
+    @available_if(_has_probability)
+    def predict_proba(self, X):
+        """(n, classes) probabilities in classes_' order, each row summing to 1 (fit with probability=True)."""
+        dataset = self._dataset(X)
+        return self.model_.predict_probability(dataset, self._context())
+
+    @available_if(_has_probability)
+    def predict_log_proba(self, X):
+        return np.log(self.predict_proba(X))
 
 
 # Checks of sklearn.utils.estimator_checks that kmx's estimators with sample weights do not pass,

@@ -46,6 +46,24 @@ def test_multiclass_decision_values_match_sklearn(letter_mc):
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
 
 
+def test_predict_proba_is_close_to_sklearns(letter_mc):
+    """SVC(probability=True) as sklearn.svm.SVC's (LIBSVM's -b 1; each side its own folds): close log-loss,
+    rows summing to 1 in classes_' order, mostly the same most probable class; absent without probability."""
+    x, y, xt, yt = letter_mc
+    x, y, xt, yt = x[:3000], y[:3000], xt[:1000], yt[:1000]
+    ours = kmx.SVC(C=8.0, gamma=4.0, method="svm", probability=True, random_state=1).fit(x, y)
+    theirs = sklearn.svm.SVC(C=8.0, gamma=4.0, probability=True, random_state=1).fit(x, y)
+    p, q = ours.predict_proba(xt), theirs.predict_proba(xt)
+    assert p.shape == q.shape == (1000, 26)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-9)
+    index = np.searchsorted(ours.classes_, yt)
+    loss = lambda probabilities: -np.mean(np.log(probabilities[np.arange(len(yt)), index]))
+    assert abs(loss(p) - loss(q)) < 0.05, (loss(p), loss(q))
+    assert np.mean(p.argmax(axis=1) == q.argmax(axis=1)) > 0.95
+    np.testing.assert_allclose(ours.predict_log_proba(xt[:5]), np.log(p[:5]))
+    assert not hasattr(kmx.SVC().fit(x[:200], y[:200]), "predict_proba")
+
+
 def test_string_labels_and_class_names(letter_mc):
     x, y, xt, yt = letter_mc
     names = np.array([chr(ord("A") + int(v) - 1) for v in y])
