@@ -54,8 +54,8 @@ std::vector<double> log2_range(const ParsedArgs &args, const char *option, const
     const double begin = parts[0], end = parts[1], step = parts[2];
     if (step == 0 || (end - begin) / step < 0 || (end - begin) / step > 1000)
         throw UsageError{std::string(option) + " " + text + ": STEP must go from BEGIN to END in at most 1000 steps"};
-    std::vector<double> values;
-    for (double v = begin; step > 0 ? v <= end + 1e-9 : v >= end - 1e-9; v += step) values.push_back(v);
+    std::vector<double> values;  // BEGIN + i STEP: no rounding piles up along the range
+    for (int i = 0; i <= int(std::floor((end - begin) / step + 1e-9)); ++i) values.push_back(begin + i * step);
     return values;
 }
 
