@@ -189,5 +189,26 @@ namespace Kmx.Tests
                 StringAssert.Contains("at least 2 folds", e.Message);
             }
         }
+
+        /// <summary>A path along C: each element as CrossValidate at that C alone.</summary>
+        [Test]
+        public void CrossValidationPathIsEachCAlone()
+        {
+            using (var all = Dataset.Load(TestData.LetterBinTrain))
+            using (var rows = TestData.Rows(all, 0, 300))
+            using (var solver = new Solver("method=svm eps=1e-6"))
+            using (var rbf = new Kernel("kernel=rbf gamma=16"))
+            {
+                double[] costs = { 8, 1 };
+                double[][] path = solver.CrossValidatePath(null, rbf, rows, 4, Param.C, costs);
+                Assert.AreEqual(2, path.Length);
+                for (int v = 0; v < costs.Length; v++)
+                {
+                    solver.SetParam(Param.C, costs[v]);
+                    CollectionAssert.AreEqual(solver.CrossValidate(null, rbf, rows, 4), path[v]);
+                }
+                Assert.Throws<KmxException>(() => solver.CrossValidatePath(null, rbf, rows, 4, Param.Eps, costs));
+            }
+        }
     }
 }

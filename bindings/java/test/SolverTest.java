@@ -205,4 +205,19 @@ public class SolverTest {
             assertTrue(e.detail(), e.detail().contains("at least 2 folds"));
         }
     }
+
+    /** A path along C: each row as crossValidate at that C alone (the warm start reaches the same labels). */
+    @Test
+    public void crossValidationPathIsEachCAlone() {
+        try (Dataset rows = Reference.rows(letter, 0, 300); Solver solver = Solver.createFromString("method=svm eps=1e-6")) {
+            double[] costs = {8, 1};
+            double[][] path = solver.crossValidatePath(null, rbf, rows, 4, Param.C, costs);
+            assertEquals(2, path.length);
+            for (int v = 0; v < costs.length; v++) {
+                solver.setParam(Param.C, costs[v]);
+                assertArrayEquals(solver.crossValidate(null, rbf, rows, 4), path[v], 0);
+            }
+            assertThrows(KmxException.class, () -> solver.crossValidatePath(null, rbf, rows, 4, Param.EPS, costs));
+        }
+    }
 }

@@ -83,9 +83,29 @@ kmx_cross_validate <- function(solver, kernel, data, folds = 5L, ctx = NULL) {
   result <- C_kmx_solver_cross_validate(nrow(data), .ptr(ctx, "kmx_context", TRUE),
                                         .ptr(solver, "kmx_solver"), .ptr(kernel, "kmx_kernel"),
                                         .ptr(data, "kmx_dataset"), as.double(folds))
-  regression <- result[[2L]] == .enum("KMX_TASK_", "regression", "_kmx_task")
+  .cv_result(result[[1L]], result[[2L]], data, folds)
+}
+
+# kmx_cross_validate at each value of one parameter ("C", or "lambda" for
+# kernel ridge regression) on the same folds; svm and dcsvm train the values
+# in increasing order, each warm started from the previous solution. A list
+# of kmx_cv results, one per value.
+kmx_cross_validate_path <- function(solver, kernel, data, param = "C", values, folds = 5L, ctx = NULL) {
+  n <- nrow(data)
+  result <- C_kmx_solver_cross_validate_path(n * length(values), .ptr(ctx, "kmx_context", TRUE),
+                                             .ptr(solver, "kmx_solver"), .ptr(kernel, "kmx_kernel"),
+                                             .ptr(data, "kmx_dataset"), as.double(folds), .param(param),
+                                             as.double(values))
+  lapply(seq_along(values), function(v) {
+    .cv_result(result[[1L]][(v - 1L) * n + seq_len(n)], result[[2L]], data, folds)
+  })
+}
+
+# A kmx_cv from one value's predictions and the task the C call reported.
+.cv_result <- function(values, task, data, folds) {
+  regression <- task == .enum("KMX_TASK_", "regression", "_kmx_task")
   truth <- kmx_labels(data)
-  predicted <- .decode_labels(result[[1L]], data$levels)
+  predicted <- .decode_labels(values, data$levels)
   cv <- list(folds = as.integer(folds), predictions = predicted)
   if (regression) {
     cv$tot.MSE <- mean((predicted - truth)^2)

@@ -308,3 +308,18 @@ test_that("cross-validation keeps factor labels and reports regression errors", 
   expect_equal(krr$scorrcoeff, cor(p, mtcars$mpg)^2)
   expect_lt(krr$tot.MSE, var(mtcars$mpg))  # better than predicting the mean
 })
+
+test_that("kmx_cross_validate_path gives each C's cross-validation on the same folds", {
+  d <- letter_bin()
+  data <- kmx_dataset(d$x[1:300, ], d$y[1:300])
+  on.exit(kmx_free(data))
+  solver <- kmx_solver("svm", eps = 1e-6)
+  rbf <- kmx_kernel("rbf", gamma = 16)
+  path <- kmx_cross_validate_path(solver, rbf, data, "C", c(8, 1), folds = 4)
+  expect_length(path, 2L)
+  for (i in 1:2) {
+    kmx_set_param(solver, "C", c(8, 1)[i])
+    expect_identical(path[[i]]$predictions, kmx_cross_validate(solver, rbf, data, folds = 4)$predictions)
+  }
+  expect_kmx_error(kmx_cross_validate_path(solver, rbf, data, "eps", 0.1, folds = 4), "KMX_E_INVALID_ARGUMENT")
+})
