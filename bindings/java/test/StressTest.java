@@ -53,8 +53,14 @@ public class StressTest {
                 collected.get(), ROUNDS);
         assertTrue("every K(x, x) is 1", sum == ROUNDS);
         assertTrue("contexts were collected", collected.get() > ROUNDS / 2);
-        assertTrue("resident memory grew by " + (rssAtEnd - rssAtWarmUp) + " kB",
-                rssAtEnd - rssAtWarmUp < MAX_GROWTH_KB);
+        // Under the sanitizer run (libasan preloaded into the JVM) freed blocks wait in ASan's quarantine
+        // (up to 256 MB) before reuse, so resident memory says nothing about leaks there; ASan's own
+        // reports do (as test_memory_budget.py skips its resident bounds under ASan).
+        String preload = System.getenv("LD_PRELOAD");
+        if (preload == null || !preload.contains("libasan")) {
+            assertTrue("resident memory grew by " + (rssAtEnd - rssAtWarmUp) + " kB",
+                    rssAtEnd - rssAtWarmUp < MAX_GROWTH_KB);
+        }
     }
 
     /** A model of 16 points in two classes, saved. */
