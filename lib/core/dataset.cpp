@@ -40,6 +40,18 @@ Dataset Dataset::view() const {
     return view;
 }
 
+Dataset Dataset::row_range(int64_t begin, int64_t end) const {
+    require(0 <= begin && begin <= end && end <= n, "row_range: rows outside the dataset");
+    Dataset part = view();
+    part.n = end - begin;
+    if (row_ptr) part.row_ptr = row_ptr + begin;
+    if (x) part.x = x + begin * d;
+    if (x32) part.x32 = x32 + begin * d;
+    if (y) part.y = y + begin;
+    if (w) part.w = w + begin;
+    return part;
+}
+
 namespace {
 
 // Rows [begin, end) of `data` as dense row-major T values (double: exact;

@@ -46,7 +46,7 @@ public:
     size_t value_bytes() const { return float32() ? sizeof(float) : sizeof(double); }
     // Value e of a CSR dataset, as a double.
     double value(int64_t e) const { return values32 ? double(values32[e]) : values[e]; }
-    int64_t nnz() const { return sparse() ? row_ptr[n] : n * d; }
+    int64_t nnz() const { return sparse() ? row_ptr[n] - row_ptr[0] : n * d; }
     // Bytes of the arrays it points to (values, columns, row pointers, labels,
     // weights), owned or not: what holding it in memory costs.
     size_t stored_bytes() const;
@@ -54,6 +54,9 @@ public:
     // The same rows, labels and weights, borrowed (every array pointer, in
     // either precision; no ownership): valid while this dataset lives.
     Dataset view() const;
+    // Rows [begin, end) with their labels and weights, borrowed in place (a
+    // CSR view keeps indexing col/values from the start of the arrays).
+    Dataset row_range(int64_t begin, int64_t end) const;
 
     // Writes rows [begin, end) as dense row-major values into out ((end-begin)*d).
     void copy_rows(int64_t begin, int64_t end, double *out) const;

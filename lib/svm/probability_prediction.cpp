@@ -15,9 +15,8 @@ namespace kmx {
 
 namespace {
 
-constexpr double kMinProbability = 1e-7;  // LIBSVM's min_prob: r_ij stays inside (0, 1)
-constexpr int64_t kBlockRows = 1024;
-constexpr int64_t kBlockValues = int64_t(1) << 21;  // 16 MiB of a block's rows and decision values at most
+constexpr double kMinProbability = 1e-7;            // LIBSVM's min_prob: r_ij stays inside (0, 1)
+constexpr int64_t kBlockValues = int64_t(1) << 21;  // 16 MiB of a block's decision values at most
 
 const char *model_kind(const Model &model) {
     if (model.svr()) return "an svr (regression) model";
@@ -78,21 +77,14 @@ void probabilities_from_decision_values(const Model &model, const double *values
 void model_probabilities(Context &ctx, const Model &model, const Dataset &data, double *out) {
     check_probability_model(model);
     const int64_t k = int64_t(model.classes.size()), m = model.decision_values();
-    const int64_t block =
-        std::clamp(kBlockValues / (m + data.d), int64_t(1), std::max<int64_t>(1, std::min(data.n, kBlockRows)));
-    ctx.check_budget(size_t(block * (m + data.d)) * sizeof(double) + sizeof(int64_t) * size_t(block),
-                     "a block of probability estimates");
-    std::vector<double> values(size_t(block * m)), x(size_t(block * data.d));
-    std::vector<int64_t> rows(static_cast<size_t>(block));
+    const int64_t block = std::clamp(kBlockValues / m, int64_t(1), std::max<int64_t>(1, data.n));
+    ctx.check_budget(size_t(block * m) * sizeof(double), "a block of probability estimates");
+    std::vector<double> values(size_t(block * m));
     for (int64_t begin = 0; begin < data.n; begin += block) {
-        const int64_t count = std::min(block, data.n - begin);
-        for (int64_t i = 0; i < count; ++i) rows[size_t(i)] = begin + i;
-        gather_rows(data, rows.data(), count, x.data());
-        std::unique_ptr<Dataset> part = Dataset::dense_borrow(x.data(), count, data.d, nullptr);
-        part->absent_columns_are_zeros = data.absent_columns_are_zeros;
-        model_decision_values(ctx, model, *part, values.data());
-        for (int64_t i = 0; i < count; ++i)
-            probabilities_from_decision_values(model, values.data() + i * m, out + (begin + i) * k);
+        const int64_t end = std::min(data.n, begin + block);
+        model_decision_values(ctx, model, data.row_range(begin, end), values.data());  // rows read in place
+        for (int64_t i = begin; i < end; ++i)
+            probabilities_from_decision_values(model, values.data() + (i - begin) * m, out + i * k);
     }
 }
 

@@ -89,4 +89,26 @@ TEST(RowSubset, TheCopyIsChargedWhileItLivesAndRefusedOverBudget) {
     EXPECT_EQ(ctx.held_bytes(), 0u);
 }
 
+TEST(RowRange, RowsInPlaceDenseAndSparse) {
+    const std::vector<double> x = {1, 2, 3, 4, 5, 6}, y = {10, 20, 30};
+    const auto dense = kmx::Dataset::dense_copy(x.data(), 3, 2, y.data());
+    const kmx::Dataset tail = dense->row_range(1, 3);
+    EXPECT_EQ(dense_rows(tail), (std::vector<double>{3, 4, 5, 6}));
+    EXPECT_EQ(tail.y[0], 20);
+    // Rows {0:1, 2:2}, {}, {1:3}: the last two keep their entries and count them alone.
+    const int64_t row_ptr[4] = {0, 2, 2, 3};
+    const int32_t col[3] = {0, 2, 1};
+    const double values[3] = {1, 2, 3};
+    kmx::Dataset sparse;
+    sparse.n = 3;
+    sparse.d = 3;
+    sparse.row_ptr = row_ptr;
+    sparse.col = col;
+    sparse.values = values;
+    const kmx::Dataset part = sparse.row_range(1, 3);
+    EXPECT_EQ(part.nnz(), 1);
+    EXPECT_EQ(dense_rows(part), (std::vector<double>{0, 0, 0, 0, 3, 0}));
+    EXPECT_THROW(sparse.row_range(2, 4), kmx::Error);
+}
+
 }  // namespace
