@@ -156,6 +156,10 @@ class Cli(unittest.TestCase):
         self.assertEqual(len(listed), len(rows))
         self.assertIn("C", listed)
         self.assertIn("max_iter", listed)
+        ranges = {row.split()[0]: row[36:60].strip() for row in rows}  # name 19, objects 15, range 24 wide
+        self.assertEqual(ranges["memory_budget"], "64K or more")  # a byte count as --memory takes it
+        self.assertEqual(ranges["seed"], "int [0, 2^53]")  # not 9.0072e+15
+        self.assertEqual(ranges["C"], "(0, inf)")
 
     def test_help_comes_from_the_parameter_table(self):
         table = {row.split()[0]: row for row in run("params").stdout.splitlines()[1:]}
