@@ -15,7 +15,7 @@ packages=(g++ meson ninja-build pkg-config python3
           python3-dev python3-pytest python3-mesonpy python3-venv patchelf   # the Python binding, its tests, pip install .
           gnuplot-nox                                    # kmx grid --png (as LIBSVM's grid.py)
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
-          r-base-dev r-cran-testthat                     # the bindings and their tests
+          r-base-dev r-cran-testthat r-cran-matrix       # the bindings and their tests (Matrix: sparse input)
           libopenmpi-dev openmpi-bin                     # -Dmpi: the CLI under mpirun, tests/mpi
           gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user   # the inference subset on ARM
           clang                                                     # libFuzzer targets (tools/fuzz.sh)
