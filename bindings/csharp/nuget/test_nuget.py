@@ -26,7 +26,8 @@ NUPKG, KMX_DLL, PROGRAM_CS, CONSUMER_CSPROJ, PACKAGES_CONFIG = map(os.path.abspa
 del sys.argv[1:9]
 NUSPEC = "{http://schemas.microsoft.com/packaging/2010/07/nuspec.xsd}"
 # What NuGet itself adds to a package: the OPC parts.
-NUGET_PARTS = re.compile(r"^(_rels/\.rels|\[Content_Types\]\.xml|package/services/metadata/core-properties/\w+\.psmdcp)$")
+NUGET_PARTS = re.compile(r"^(_rels/\.rels|\[Content_Types\]\.xml"
+                         r"|package/services/metadata/core-properties/\w+\.psmdcp)$")
 
 
 def dynamic_section(path):
@@ -74,26 +75,40 @@ class NugetPackage(unittest.TestCase):
         self.assertIn("Shared library: [libkmx.so.0]", dynamic_section(
             os.path.join(folder, "runtimes", self.rid, "native", "libkmxcs.so")))
 
-    def test_a_project_restores_it_from_a_folder_builds_and_predicts_the_closed_form(self):
-        feed, project = os.path.join(self.tmp.name, "feed"), os.path.join(self.tmp.name, "consumer")
+    def consumer(self, name, without_targets=False):
+        """consumer/ in a folder of the temporary one, its packages restored by nuget from a feed folder holding
+        the package alone (offline; HOME in the temporary folder, where nuget writes its NuGet.Config), built by
+        xbuild: the built program's folder. `without_targets`: the project does not import build/TFM/Kmx.targets."""
+        feed, project = os.path.join(self.tmp.name, name + "-feed"), os.path.join(self.tmp.name, name)
         os.makedirs(feed)
         os.makedirs(project)
         shutil.copy(NUPKG, feed)
         for source in (PROGRAM_CS, CONSUMER_CSPROJ, PACKAGES_CONFIG):
             shutil.copy(source, project)
-        # HOME in the temporary folder: nuget writes its NuGet.Config there; the only source is the feed.
-        env = clean_env(HOME=self.tmp.name)
-        restored = subprocess.run([NUGET, "restore", "packages.config", "-PackagesDirectory", "packages",
-                                   "-Source", feed, "-NonInteractive"], cwd=project, env=env,
-                                  capture_output=True, text=True, timeout=120)
-        self.assertEqual(restored.returncode, 0, restored.stdout + restored.stderr)
-        built = subprocess.run([XBUILD, "/nologo", "/verbosity:minimal", "Consumer.csproj"], cwd=project, env=env,
-                               capture_output=True, text=True, timeout=120)
-        self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
-        program = os.path.join(project, "bin", "Release")
+        if without_targets:
+            csproj = os.path.join(project, os.path.basename(CONSUMER_CSPROJ))
+            with open(csproj) as f:
+                text, count = re.subn(r"\n *<Import Project=\"packages/[^\"]*/Kmx\.targets\"[^>]*/>", "", f.read())
+            self.assertEqual(count, 1)
+            with open(csproj, "w") as f:
+                f.write(text)
+        for command in ([NUGET, "restore", "packages.config", "-PackagesDirectory", "packages", "-Source", feed,
+                         "-NonInteractive"],
+                        [XBUILD, "/nologo", "/verbosity:minimal", os.path.basename(CONSUMER_CSPROJ)]):
+            done = subprocess.run(command, cwd=project, env=clean_env(HOME=self.tmp.name), capture_output=True,
+                                  text=True, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        return os.path.join(project, "bin", "Release")
+
+    def run_consumer(self, program):
+        """Consumer.exe run by mono from elsewhere, with PATH alone: nothing from the build tree."""
+        return subprocess.run([MONO, os.path.join(program, "Consumer.exe")], cwd=self.tmp.name,
+                              env=clean_env(HOME=self.tmp.name), capture_output=True, text=True, timeout=120)
+
+    def test_a_project_restores_it_from_a_folder_builds_and_predicts_the_closed_form(self):
+        program = self.consumer("consumer")
         self.assertEqual(sorted(os.listdir(program)), ["Consumer.exe", "Kmx.dll", "libkmx.so.0", "libkmxcs.so"])
-        ran = subprocess.run([MONO, os.path.join(program, "Consumer.exe")], cwd=self.tmp.name, env=env,
-                             capture_output=True, text=True, timeout=120)
+        ran = self.run_consumer(program)
         self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
         self.assertIn("kmx %s\n" % self.version, ran.stdout)
         printed = predictions(ran.stdout, ("model",))
@@ -101,6 +116,14 @@ class NugetPackage(unittest.TestCase):
         for q, query in enumerate(QUERIES):
             self.assertAlmostEqual(printed[("model", q)], closed_form_krr(query), delta=1e-12)
 
+    def test_a_project_without_the_package_targets_is_told_which_native_is_missing(self):
+        program = self.consumer("forgetful", without_targets=True)
+        self.assertEqual(sorted(os.listdir(program)), ["Consumer.exe", "Kmx.dll"])
+        ran = self.run_consumer(program)
+        self.assertNotEqual(ran.returncode, 0, ran.stdout)
+        self.assertIn("DllNotFoundException: kmx's native library did not load: libkmxcs.so: cannot open shared "
+                      "object file: No such file or directory (and there is no %s)" %
+                      os.path.join(program, "libkmxcs.so"), ran.stdout + ran.stderr)
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

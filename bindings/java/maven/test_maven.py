@@ -57,6 +57,17 @@ class MavenArtifacts(unittest.TestCase):
                        if entry.startswith(native) and entry.endswith(".so")]
             self.assertTrue(natives, name + ": no native library under " + native)
 
+    def test_mvn_install_without_the_jar_names_it_and_installs_nothing(self):
+        # pom.xml alone, as in a build folder configured but not built yet.
+        folder, repo = os.path.join(self.tmp.name, "unbuilt"), os.path.join(self.tmp.name, "unbuilt-repository")
+        os.makedirs(folder)
+        shutil.copy(KMX_POM, folder)
+        done = subprocess.run(maven_command(MVN, SETTINGS, repo) + ["install"], cwd=folder, capture_output=True,
+                              text=True, timeout=300)
+        self.assertNotEqual(done.returncode, 0, done.stdout)
+        self.assertIn("The specified file '%s' does not exist" % os.path.join(folder, "kmx.jar"), done.stdout)
+        self.assertFalse(os.path.exists(os.path.join(repo, "io", "kmx")))
+
     def test_a_project_depending_on_them_builds_offline_and_predicts_the_closed_form(self):
         project = os.path.join(self.tmp.name, "consumer")
         shutil.copytree(CONSUMER_SOURCES, os.path.join(project, "src"))
