@@ -1,15 +1,26 @@
 """What the package tests' consumer projects (java/maven/consumer: test java_maven; csharp/nuget/consumer: test
-csharp_nuget) compute, and the closed form their output must equal.
+csharp_nuget) compute, the closed form their output must equal, and the tests' temporary folder.
 
 Each trains exact kernel ridge regression on the two rows X with targets Y (RBF kernel of GAMMA; kmx solves
 (K + n LAMBDA I) alpha = y, with no bias) and prints its prediction at each of QUERIES as "WHO Q VALUE" lines,
 WHO naming what predicted (the model, or kmx-infer's predictor)."""
 import math
+import os
 import re
+import tempfile
+import unittest
 
 X, Y = [(0.0, 0.0), (1.0, 0.0)], [1.0, -0.5]
 GAMMA, LAMBDA = 0.5, 0.05
 QUERIES = [(0.25, 0.5), (2.0, -1.0)]
+
+
+def package_test_folder():
+    """The temporary folder of a package test (setUpClass), or unittest.SkipTest in the sanitizer runs
+    (KMX_TEST_PRELOAD): an instrumented libkmx loads only with the ASan runtime preloaded, as no user's program does."""
+    if os.environ.get("KMX_TEST_PRELOAD"):
+        raise unittest.SkipTest("sanitizer build: not what a user installs")
+    return tempfile.TemporaryDirectory()
 
 
 def rbf(a, b):

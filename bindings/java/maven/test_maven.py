@@ -10,14 +10,13 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 import zipfile
 
 from maven_install import maven_command
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from package_consumer import QUERIES, closed_form_krr, predictions  # noqa: E402 (bindings/)
+from package_consumer import QUERIES, closed_form_krr, package_test_folder, predictions  # noqa: E402 (bindings/)
 
 MVN, VERSION = sys.argv[1], sys.argv[3]
 SETTINGS, KMX_POM, INFER_POM, CONSUMER_POM, CONSUMER_SOURCES = map(os.path.abspath, sys.argv[2:3] + sys.argv[4:8])
@@ -31,9 +30,7 @@ def artifact(repo, name):
 class MavenArtifacts(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if os.environ.get("KMX_TEST_PRELOAD"):
-            raise unittest.SkipTest("sanitizer build: not what a user installs")
-        cls.tmp = tempfile.TemporaryDirectory()
+        cls.tmp = package_test_folder()
         cls.repo = os.path.join(cls.tmp.name, "repository")
         for pom in (KMX_POM, INFER_POM):
             done = subprocess.run(maven_command(MVN, SETTINGS, cls.repo) + ["-f", pom, "install"],
