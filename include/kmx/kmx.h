@@ -90,7 +90,8 @@ KMX_API void kmx_clear_error(void);
 /* --------------------------------------------------------------- parameters */
 /* Every tunable value in kmx. Values are passed as double; integer
  * parameters must hold whole numbers; enum parameters hold the enum value
- * (in the string form they may also be given by name, e.g. "kernel=rbf").
+ * (in the string form they may also be given by name, e.g. "kernel=rbf", a
+ * dash standing for an underscore as the CLI spells it: "method=dcsvm-early").
  * Each parameter is described once, in the library's table: its range
  * (kmx_param_bounds), default (kmx_param_default), meaning
  * (kmx_param_description), the names of its values (kmx_param_value_name),

@@ -168,6 +168,13 @@ class Cli(unittest.TestCase):
         self.assertIn("(default 1)", table["C"])
         self.assertIn("rbf (default)", table["kernel"])
 
+    def test_messages_use_the_cli_spellings(self):
+        library_names = ("dcsvm_early", "nystrom_krr", "meka_krr", "nystrom_tron", "one_class", "squared_hinge")
+        help_text = run("train", "--help").stderr + run("params").stdout
+        self.assertIn("dcsvm-early: the level", help_text)
+        for name in library_names:
+            self.assertNotIn(name, help_text)
+
     def test_info_letter(self):
         out = run("info", LETTER)
         self.assertEqual(out.returncode, 0, out.stderr)
@@ -933,7 +940,7 @@ class OneClass(unittest.TestCase):
         write_head(LETTER, one, 1)
         out = run("train", "-s", "one-class", one, self.path("bad.kmx"))
         self.assertEqual(out.returncode, 1)
-        self.assertIn("one_class needs at least 2 training rows (of positive weight); the data has 1", out.stderr)
+        self.assertIn("one-class needs at least 2 training rows (of positive weight); the data has 1", out.stderr)  # the library: one_class
         self.assertFalse(os.path.exists(self.path("bad.kmx")))
         for options, words in ((["-c", "2"], "option -c/--cost does not apply to -s one-class"),
                                (["--bias", "on"], "option --bias does not apply to -s one-class"),
