@@ -17,8 +17,9 @@ QUERIES = [(0.25, 0.5), (2.0, -1.0)]
 
 def package_test_folder():
     """The temporary folder of a package test (setUpClass), or unittest.SkipTest in the sanitizer runs
-    (KMX_TEST_PRELOAD): an instrumented libkmx loads only with the ASan runtime preloaded, as no user's program does."""
-    if os.environ.get("KMX_TEST_PRELOAD"):
+    (KMX_TEST_PRELOAD in the 'asan' setup, libasan in LD_PRELOAD in 'asanhosts'): an instrumented libkmx loads
+    only with the ASan runtime preloaded, as no user's program does."""
+    if os.environ.get("KMX_TEST_PRELOAD") or "libasan" in os.environ.get("LD_PRELOAD", ""):
         raise unittest.SkipTest("sanitizer build: not what a user installs")
     return tempfile.TemporaryDirectory()
 
