@@ -264,7 +264,7 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_dataset_create, kmx_status kmx_dataset_load, kmx_status kmx_dataset_parse,
     kmx_status kmx_dataset_load_shard, kmx_status kmx_dataset_create_csr,
     kmx_status kmx_dataset_to_dense, kmx_status kmx_dataset_rows, kmx_status kmx_dataset_cols,
-    kmx_status kmx_dataset_nnz, kmx_status kmx_dataset_classes,
+    kmx_status kmx_dataset_nnz, kmx_status kmx_dataset_nonzeros, kmx_status kmx_dataset_classes,
     kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string,
     kmx_status kmx_solver_create, kmx_status kmx_solver_create_from_string, kmx_status kmx_solver_train,
     kmx_status kmx_model_load, kmx_status kmx_model_load_from_buffer, kmx_status kmx_model_save_to_buffer,

@@ -303,6 +303,9 @@ KMX_API kmx_status kmx_dataset_rows(int64_t *out, const kmx_dataset *ds);
 KMX_API kmx_status kmx_dataset_cols(int64_t *out, const kmx_dataset *ds);
 /* Number of stored nonzeros (n*d for dense data). */
 KMX_API kmx_status kmx_dataset_nnz(int64_t *out, const kmx_dataset *ds);
+/* Number of values that are not zero: the stored ones but explicit zeros
+ * (a LIBSVM "3:0"); time proportional to the stored values, not to n*d. */
+KMX_API kmx_status kmx_dataset_nonzeros(int64_t *out, const kmx_dataset *ds);
 /* 1 if the dataset is stored sparse (CSR), else 0. */
 KMX_API kmx_status kmx_dataset_is_sparse(int *out, const kmx_dataset *ds);
 /* 1 if the feature values are stored as floats (kmx_dataset_get_rows gives doubles either way). */

@@ -218,6 +218,10 @@ KMX_API kmx_status kmx_dataset_nnz(int64_t *out, const kmx_dataset *ds) {
     return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").nnz());
 }
 
+KMX_API kmx_status kmx_dataset_nonzeros(int64_t *out, const kmx_dataset *ds) {
+    return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").nonzeros());
+}
+
 KMX_API kmx_status kmx_dataset_is_sparse(int *out, const kmx_dataset *ds) {
     return KMX_GUARDED(require_pointer(out, "out"); *out = dataset_of(ds, "ds").sparse() ? 1 : 0);
 }

@@ -126,6 +126,21 @@ std::unique_ptr<Dataset> Dataset::dense_borrow(const double *src, int64_t n, int
     return ds;
 }
 
+namespace {
+template <class T>
+int64_t count_nonzeros(const T *values, int64_t count) {
+    int64_t nonzero = 0;
+    for (int64_t i = 0; i < count; ++i) nonzero += values[i] != 0;
+    return nonzero;
+}
+}  // namespace
+
+int64_t Dataset::nonzeros() const {
+    const int64_t first = sparse() ? row_ptr[0] : 0;
+    if (values32 || x32) return count_nonzeros((values32 ? values32 : x32) + first, nnz());
+    return count_nonzeros((values ? values : x) + first, nnz());
+}
+
 std::unique_ptr<Dataset> Dataset::csr_borrow(int64_t n, int64_t d, const int64_t *row_ptr, const int32_t *col,
                                              const double *values, const double *labels) {
     auto ds = std::make_unique<Dataset>();

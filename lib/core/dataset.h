@@ -47,6 +47,8 @@ public:
     // Value e of a CSR dataset, as a double.
     double value(int64_t e) const { return values32 ? double(values32[e]) : values[e]; }
     int64_t nnz() const { return sparse() ? row_ptr[n] - row_ptr[0] : n * d; }
+    // The stored values that are not zero (nnz() but explicit zeros).
+    int64_t nonzeros() const;
     // Bytes of the arrays it points to (values, columns, row pointers, labels,
     // weights), owned or not: what holding it in memory costs.
     size_t stored_bytes() const;

@@ -78,12 +78,8 @@ int run_info(int argc, char **argv) {
     check(kmx_dataset_cols(&cols, ds));
     check(kmx_dataset_nnz(&nnz, ds));
     check(kmx_dataset_is_sparse(&sparse, ds));
-    std::vector<double> row(static_cast<size_t>(cols));
     int64_t nonzero = 0;
-    for (int64_t r = 0; r < rows; ++r) {
-        check(kmx_dataset_get_rows(row.data(), cols, ds, r, r + 1));
-        for (double v : row) nonzero += v != 0;
-    }
+    check(kmx_dataset_nonzeros(&nonzero, ds));
     std::printf("file      %s\n", path);
     std::printf("rows      %lld\n", (long long)rows);
     std::printf("columns   %lld\n", (long long)cols);

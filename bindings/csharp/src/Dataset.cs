@@ -120,6 +120,16 @@ namespace Kmx
             }
         }
 
+        /// <summary>The number of values that are not zero: the stored ones but explicit zeros (kmx_dataset_nonzeros).</summary>
+        public long Nonzeros
+        {
+            get
+            {
+                Native.KmxDatasetNonzeros(out long nonzeros, Handle);
+                return nonzeros;
+            }
+        }
+
         /// <summary>True if stored sparse (CSR) (kmx_dataset_is_sparse).</summary>
         public bool IsSparse
         {

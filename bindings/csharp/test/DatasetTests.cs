@@ -84,9 +84,12 @@ namespace Kmx.Tests
             {
                 Assert.IsTrue(data.IsSparse);
                 Assert.AreEqual(3, data.Nnz);
+                Assert.AreEqual(3, data.Nonzeros);
                 CollectionAssert.AreEqual(new double[] { 1, 0, 3, 0, 0, 0, 0, 8, 0 }, data.GetRows(0, 3));
                 CollectionAssert.AreEqual(new double[] { 1, -1, 1 }, data.GetLabels());
             }
+            using (var explicitZero = Dataset.FromCsr(new long[] { 0, 2 }, new[] { 0, 1 }, new double[] { 0, 2 }, 2))
+                Assert.AreEqual((2L, 1L), (explicitZero.Nnz, explicitZero.Nonzeros));
             var unsorted = Assert.Throws<KmxException>(() => Dataset.FromCsr(rowPtr, new[] { 2, 0, 1 }, new double[] { 1, 3, 8 }, 3));
             StringAssert.Contains("row 0's columns are not increasing", unsorted.Message);
             Assert.Throws<ArgumentException>(() => Dataset.FromCsr(rowPtr, new[] { 0, 2, 1 }, new double[] { 1, 3 }, 3));

@@ -59,12 +59,17 @@ public class DatasetTest {
         try (Dataset ds = Dataset.createCsr(rowPtr, new int[] {0, 2, 1}, new double[] {1, 3, 8}, 3, new double[] {1, -1, 1})) {
             assertTrue(ds.isSparse());
             assertEquals(3, ds.nnz());
+            assertEquals(3, ds.nonzeros());
             assertArrayEquals(new double[] {1, 0, 3, 0, 0, 0, 0, 8, 0}, ds.rowValues(0, 3), 0);
             assertArrayEquals(new double[] {1, -1, 1}, ds.labels(), 0);
         }
         KmxException unsorted = assertThrows(KmxException.class,
                 () -> Dataset.createCsr(rowPtr, new int[] {2, 0, 1}, new double[] {1, 3, 8}, 3, null));
         assertTrue(unsorted.getMessage(), unsorted.getMessage().contains("row 0's columns are not increasing"));
+        try (Dataset explicitZero = Dataset.createCsr(new long[] {0, 2}, new int[] {0, 1}, new double[] {0, 2}, 2, null)) {
+            assertEquals(2, explicitZero.nnz());
+            assertEquals(1, explicitZero.nonzeros());
+        }
         IllegalArgumentException shortValues = assertThrows(IllegalArgumentException.class,
                 () -> Dataset.createCsr(rowPtr, new int[] {0, 2, 1}, new double[] {1, 3}, 3, null));
         assertTrue(shortValues.getMessage().contains("rowPtr[n] = 3 entries"));

@@ -171,6 +171,10 @@ class Dataset(_Owner):
         """The stored entries: the nonzeros of sparse rows, n*d of dense ones."""
         return capi.kmx_dataset_nnz(self._handle)
 
+    def nonzeros(self):
+        """The values that are not zero: the stored ones but explicit zeros."""
+        return capi.kmx_dataset_nonzeros(self._handle)
+
     def save(self, path, precision=capi.KMX_PRECISION_FLOAT64):
         capi.kmx_dataset_save(self._handle, str(path), precision)
 

@@ -147,7 +147,9 @@ def test_a_scipy_sparse_matrix_keeps_its_values_columns_and_sparsity():
     np.testing.assert_array_equal(data.rows(0, 50), x[:50].toarray())
     np.testing.assert_array_equal(data.labels(), y)
     small = kmx.Dataset(sp.csr_matrix(np.arange(12.0).reshape(3, 4) / 7))
-    assert small.is_sparse() and small.nnz() == 11  # kmx_dataset_create_csr: CSR stays CSR
+    assert small.is_sparse() and small.nnz() == 11 and small.nonzeros() == 11  # CSR stays CSR
+    explicit_zero = kmx.Dataset(sp.csr_matrix((np.array([0.0, 2.0]), np.array([0, 1]), np.array([0, 2])), shape=(1, 2)))
+    assert (explicit_zero.nnz(), explicit_zero.nonzeros()) == (2, 1)
     np.testing.assert_array_equal(small.rows(), np.arange(12.0).reshape(3, 4) / 7)
 
 

@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 #include <kmx/kmx.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -175,6 +177,7 @@ TEST(DatasetCapi, ParseSparseGetRowsAndToDense) {
     EXPECT_EQ(kmx_dataset_nnz(&nnz, sparse.ds), KMX_OK);
     EXPECT_EQ(nnz, 16);
     EXPECT_EQ(all_rows(sparse.ds), dense);
+
     std::vector<double> two_rows(size_t(2 * d));
     ASSERT_EQ(kmx_dataset_get_rows(two_rows.data(), 2 * d, sparse.ds, 3, 5), KMX_OK);
     EXPECT_EQ(two_rows, std::vector<double>(dense.begin() + 3 * d, dense.begin() + 5 * d));
@@ -264,6 +267,30 @@ TEST(DatasetCapi, TrainingOnCsrEqualsTrainingOnDenseRows) {
     EXPECT_GT(std::abs(values[0][0]), 0.1);
     kmx_solver_free(solver);
     kmx_kernel_free(kernel);
+}
+
+// nnz counts stored values, nonzeros leaves out the explicit zeros (the text
+// reader stores none: "1:0" is left out of its CSR rows).
+TEST(DatasetCapi, NonzerosLeaveOutExplicitZeros) {
+    const std::string text = "1 1:0 3:2 2000:0\n-1 2:0.5 4:0\n";
+    const double dense_values[6] = {0, 1, 0, 2, 0, 0};
+    const int64_t row_ptr[3] = {0, 2, 3};
+    const int32_t col[3] = {0, 1, 1};
+    const double csr_values[3] = {0, 2, 0.5};
+    DatasetHandle parsed, dense, csr;
+    ASSERT_EQ(kmx_dataset_parse(&parsed.ds, nullptr, text.data(), int64_t(text.size()), KMX_FORMAT_LIBSVM, "zeros"),
+              KMX_OK);
+    ASSERT_EQ(kmx_dataset_create(&dense.ds, dense_values, 2, 3, nullptr, KMX_BORROW), KMX_OK);
+    ASSERT_EQ(kmx_dataset_create_csr(&csr.ds, nullptr, row_ptr, col, csr_values, 2, 3, nullptr, KMX_BORROW), KMX_OK);
+    const std::pair<const kmx_dataset *, std::pair<int64_t, int64_t>> expected[] = {
+        {parsed.ds, {2, 2}}, {dense.ds, {6, 2}}, {csr.ds, {3, 2}}};
+    for (const auto &[data, counts] : expected) {
+        int64_t nnz = 0, nonzeros = 0;
+        EXPECT_EQ(kmx_dataset_nnz(&nnz, data), KMX_OK);
+        EXPECT_EQ(kmx_dataset_nonzeros(&nonzeros, data), KMX_OK);
+        EXPECT_EQ(std::make_pair(nnz, nonzeros), counts);
+    }
+    EXPECT_EQ(kmx_dataset_nonzeros(nullptr, dense.ds), KMX_E_INVALID_ARGUMENT);
 }
 
 TEST(DatasetCapi, ParseCsv) {

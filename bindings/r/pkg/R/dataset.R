@@ -139,7 +139,7 @@ summary.kmx_dataset <- function(object, ...) {
   ptr <- .ptr(object, "kmx_dataset")
   labelled <- C_kmx_dataset_has_labels(ptr) == 1L
   structure(list(rows = C_kmx_dataset_rows(ptr), cols = C_kmx_dataset_cols(ptr),
-                 nnz = C_kmx_dataset_nnz(ptr), sparse = C_kmx_dataset_is_sparse(ptr) == 1L,
+                 nnz = C_kmx_dataset_nnz(ptr), nonzeros = C_kmx_dataset_nonzeros(ptr), sparse = C_kmx_dataset_is_sparse(ptr) == 1L,
                  float32 = C_kmx_dataset_is_float32(ptr) == 1L,
                  labels = labelled, weights = C_kmx_dataset_has_weights(ptr) == 1L,
                  classes = if (labelled) kmx_classes(object)),

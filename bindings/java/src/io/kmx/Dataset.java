@@ -122,6 +122,11 @@ public final class Dataset extends NativeResource {
         return kmx.kmx_dataset_nnz(this);
     }
 
+    /** The number of values that are not zero: the stored ones but explicit zeros. */
+    public long nonzeros() {
+        return kmx.kmx_dataset_nonzeros(this);
+    }
+
     /** True if stored sparse (CSR). */
     public boolean isSparse() {
         return kmx.kmx_dataset_is_sparse(this);

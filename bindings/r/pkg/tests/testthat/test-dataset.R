@@ -97,6 +97,8 @@ test_that("a Matrix sparse matrix stays sparse and trains as its dense rows do",
   ds <- kmx_dataset(sparse, c(1, -1, 1, -1))
   expect_equal(dim(ds), c(4, 3))
   expect_equal(as.matrix(kmx_to_dense(ds)), dense, ignore_attr = TRUE)
+  expect_equal(summary(ds)$nonzeros, 4)
+  expect_equal(summary(kmx_parse("1 1:0 2:3", format = "libsvm"))[c("nnz", "nonzeros")], list(nnz = 2, nonzeros = 1))
   x <- as.matrix(iris[, 1:4])
   x[x < 3] <- 0  # about half the values
   fit_dense <- kmx_svm(x, iris$Species, method = "svm", gamma = 0.5, C = 4)
