@@ -24,11 +24,24 @@ void check_probability_option(const TrainOptions &options) {
          param_value_name(*find_param(KMX_PARAM_METHOD), options.method));
 }
 
+// The KRR methods minimise an unweighted squared loss: a dataset's sample
+// weights would be ignored, so they are refused (unless every one is 1).
+void check_weights_are_used(const TrainOptions &options, const Dataset &data) {
+    if (!data.w || options.method < KMX_METHOD_KRR || options.method > KMX_METHOD_FALKON) return;
+    for (int64_t i = 0; i < data.n; ++i)
+        if (data.w[i] != 1.0)
+            fail(KMX_E_INVALID_ARGUMENT,
+                 "method %s does not use sample weights, and the data has them (weight[%lld] = %g): the SVM methods "
+                 "and nystrom_tron do; train without them",
+                 param_value_name(*find_param(KMX_PARAM_METHOD), options.method), (long long)i, data.w[i]);
+}
+
 }  // namespace
 
 Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
             SvmWarmStart *warm) {
     check_probability_option(options);
+    check_weights_are_used(options, data);
     if (options.method == KMX_METHOD_NYSTROM_TRON) {
         // LIBSVM shards know only their own largest column: across ranks,
         // every rank's rows get the widest rank's columns first.

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/context.h"
 #include "core/dataset.h"
+#include "core/error.h"
 #include "krr/train_krr.h"
 #include "nystrom_tron/nystrom_tron.h"
 #include "svm/multiclass.h"
@@ -59,4 +61,29 @@ TEST(Train, EachMethodGoesToItsFamily) {
         EXPECT_EQ(model.krr(), method >= KMX_METHOD_KRR);
         expect_same_model(model, train_with(method, *data, true));
     }
+}
+
+// The KRR methods would ignore sample weights: weights other than 1 are
+// refused by name; all-ones weights change nothing and are accepted.
+TEST(Train, KrrMethodsRefuseSampleWeightsTheyWouldIgnore) {
+    auto data = two_blobs(60);
+    std::vector<double> weights(60, 1.0);
+    data->set_weights(weights.data());
+    const kmx::Model unweighted = train_with(KMX_METHOD_KRR, *two_blobs(60), false);
+    expect_same_model(train_with(KMX_METHOD_KRR, *data, false), unweighted);
+    weights[7] = 2.5;
+    data->set_weights(weights.data());
+    for (kmx_method method : {KMX_METHOD_KRR, KMX_METHOD_NYSTROM_KRR, KMX_METHOD_MEKA_KRR, KMX_METHOD_FALKON}) {
+        try {
+            train_with(method, *data, false);
+            ADD_FAILURE() << "method " << int(method) << " trained with weights it ignores";
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT);
+            EXPECT_NE(
+                std::string(e.what()).find("does not use sample weights, and the data has them (weight[7] = 2.5)"),
+                std::string::npos)
+                << e.what();
+        }
+    }
+    EXPECT_NO_THROW(train_with(KMX_METHOD_SVM, *data, false));  // the SVMs weigh C by them
 }
