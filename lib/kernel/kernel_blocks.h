@@ -7,7 +7,6 @@
 #include <cstdint>
 
 #include "core/arena.h"
-#include "core/fixed_order_dot.h"
 #include "core/parallel.h"
 #include "kernel.h"
 
@@ -46,24 +45,18 @@ void for_each_row_tile(int64_t rows, int64_t tile, int threads, Body &&body) {
 
 constexpr int64_t kMapRowTile = 16;  // rows per parallel task of an elementwise pass
 
-// ‖row‖² in double (a float's square is exact in double). A double row goes
-// through fixed_order_dot: 8 partial sums in the CPU's widest vectors (a
-// single running sum is bound by the adds' latency: at d = 64 that cost 5% of
-// a Gaussian block's time).
-inline double squared_norm(const double *row, int64_t d) { return fixed_order_dot(row, row, d); }
-inline double squared_norm(const float *row, int64_t d) {
-    double sum = 0;
-#pragma omp simd reduction(+ : sum)
-    for (int64_t k = 0; k < d; ++k) sum += double(row[k]) * double(row[k]);
-    return sum;
-}
-
 // sq[i] = ‖x_i‖² in double for the n rows of x (row stride ld; T is double or
-// float).
+// float: a float's square is exact in double).
 template <class T>
 void squared_norms(const T *x, int64_t n, int64_t ld, int64_t d, double *sq, int threads) {
     for_each_row_tile(n, 256, threads, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) sq[i] = squared_norm(x + i * ld, d);
+        for (int64_t i = begin; i < end; ++i) {
+            const T *row = x + i * ld;
+            double sum = 0;
+#pragma omp simd reduction(+ : sum)
+            for (int64_t k = 0; k < d; ++k) sum += double(row[k]) * double(row[k]);
+            sq[i] = sum;
+        }
     });
 }
 
