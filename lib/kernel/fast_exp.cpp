@@ -202,69 +202,27 @@ __attribute__((target("avx512f"))) void exp_avx512(double *x, int64_t n) {
     }
 }
 
-// The Gaussian pass works in powers of 2: the scale −γ·log2(e) goes into its
-// one multiply, y = −γ log2(e) D, which saves Cody & Waite's reduction (two
-// FMAs):
-//   k = round(16 y),  f = y − k/16 (exact, |f| ≤ 1/32),  2^y = 2^n · 2^(j/16) · 2^f
-// with 2^f ≈ Σ c_i f^i, c_i = kPoly[i]·ln2^i (the same polynomial in
-// r = f·ln2; rounding the coefficients adds < 1e-17). The price is y's
-// rounding (the product's, and the constant's, correctly rounded): the result
-// is within 2 ulp + 3u·|γD| of e^{−γD} for the double −γD (u = 2^−53; the
-// third u is that double's own rounding), against 2 ulp for exp8 of it.
-constexpr double kLog2eHi = 1.4426950408889634, kLog2eLo = 2.0355273740931033e-17;  // log2(e) = hi + lo
-constexpr double kLowestLog2 = -1100.0;                                             // 2^y is 0 below −1075
-constexpr double kPoly2[7] = {
-    1.0,
-    0.6931471805599468,
-    0.24022650695910086,
-    0.05550410865209358,
-    0.009618129106525682,
-    0.001333381881538924,
-    0.00015403756245457707,
-};
-
-// −γ log2(e), correctly rounded (but for ties).
-inline double minus_gamma_log2e(double gamma) {
-    const double hi = gamma * kLog2eHi, lo = __builtin_fma(gamma, kLog2eHi, -hi) + gamma * kLog2eLo;
-    return -(hi + lo);
-}
-
-// 2^y where `kept`, 1 elsewhere (lanes whose y need not be finite). y ≤ 0
-// where kept; below −1075 the result is 0 (vscalefpd underflows correctly).
-__attribute__((target("avx512f"))) inline __m512d exp2_where(__m512d y, __mmask8 kept) {
-    y = _mm512_maskz_max_pd(kAllLanes, _mm512_set1_pd(kLowestLog2), y);        // −∞ would give ∞ − ∞
-    const __m512d shifted = _mm512_add_pd(y, _mm512_set1_pd(kRoundShifterN));  // 1.5·2^48 + k/16; j in the low bits
-    const __m512d k_over_n = _mm512_sub_pd(shifted, _mm512_set1_pd(kRoundShifterN));
-    const __m512d f = _mm512_sub_pd(y, k_over_n);
-    __m512d p = _mm512_fmadd_pd(_mm512_set1_pd(kPoly2[6]), f, _mm512_set1_pd(kPoly2[5]));
-    for (int i = 4; i >= 0; --i) p = _mm512_fmadd_pd(p, f, _mm512_set1_pd(kPoly2[i]));
-    const __m512d table = _mm512_maskz_permutex2var_pd(kept, _mm512_load_pd(kTable), _mm512_castpd_si512(shifted),
-                                                       _mm512_load_pd(kTable + 8));  // 0 where not kept
-    return _mm512_mask_scalef_pd(_mm512_set1_pd(1.0), kept, _mm512_mul_pd(table, p), k_over_n);
-}
-
-// exp(−γ D) for the 8 entries at j of a Gaussian row (lanes: those inside
-// the row); scale = −γ log2(e).
+// exp(−γ D) for the 8 entries at j of a Gaussian row (lanes: those inside the row).
 __attribute__((target("avx512f"))) inline void gaussian8(double *row, const double *sq_b, const double *floor_b,
-                                                         int64_t j, __mmask8 lanes, __m512d scale, __m512d sq_a8,
+                                                         int64_t j, __mmask8 lanes, __m512d minus_gamma, __m512d sq_a8,
                                                          __m512d floor_a8) {
     const __m512d norms = _mm512_add_pd(sq_a8, _mm512_maskz_loadu_pd(lanes, sq_b + j));
     const __m512d dist2 = _mm512_add_pd(_mm512_maskz_loadu_pd(lanes, row + j), norms);
     const __m512d floor = _mm512_add_pd(floor_a8, _mm512_maskz_loadu_pd(lanes, floor_b + j));
     const __mmask8 kept = _mm512_cmp_pd_mask(dist2, floor, _CMP_GT_OQ);
-    _mm512_mask_storeu_pd(row + j, lanes, exp2_where(_mm512_mul_pd(dist2, scale), kept));
+    _mm512_mask_storeu_pd(row + j, lanes, exp8(_mm512_maskz_mul_pd(kept, dist2, minus_gamma)));
 }
 
 __attribute__((target("avx512f"))) void gaussian_avx512(double *row, int64_t n, double gamma, double sq_a,
                                                         const double *sq_b, double floor_a, const double *floor_b) {
-    const __m512d scale = _mm512_set1_pd(minus_gamma_log2e(gamma)), sq_a8 = _mm512_set1_pd(sq_a);
+    const __m512d minus_gamma = _mm512_set1_pd(-gamma), sq_a8 = _mm512_set1_pd(sq_a);
     const __m512d floor_a8 = _mm512_set1_pd(floor_a);
     int64_t j = 0;
     for (; j + 16 <= n; j += 16) {  // two independent groups per step
-        gaussian8(row, sq_b, floor_b, j, kAllLanes, scale, sq_a8, floor_a8);
-        gaussian8(row, sq_b, floor_b, j + 8, kAllLanes, scale, sq_a8, floor_a8);
+        gaussian8(row, sq_b, floor_b, j, kAllLanes, minus_gamma, sq_a8, floor_a8);
+        gaussian8(row, sq_b, floor_b, j + 8, kAllLanes, minus_gamma, sq_a8, floor_a8);
     }
-    for (; j < n; j += 8) gaussian8(row, sq_b, floor_b, j, lanes_from(j, n), scale, sq_a8, floor_a8);
+    for (; j < n; j += 8) gaussian8(row, sq_b, floor_b, j, lanes_from(j, n), minus_gamma, sq_a8, floor_a8);
 }
 #endif  // KMX_X86_64
 
@@ -299,7 +257,7 @@ ExpPath fastest_path() {
 }
 
 const Implementation &chosen() {
-    static const Implementation impl = implementation(fastest_path());
+    static const Implementation impl = implementation(exp_path_in_use());
     return impl;
 }
 

@@ -20,10 +20,6 @@ void exp_in_place(double *x, int64_t n);
 //   D_j = row[j] + (sq_a + sq_b[j])          (= ‖a − b_j‖²)
 //   row[j] ← e^{−γ D_j}, or 1 where D_j ≤ floor_a + floor_b[j] (D_j is
 //   within rounding error of 0, or negative: the distance is clamped to 0).
-// Within 2 ulp + 3u·γD_j (u = 2^−53) of e^{−γ D_j} for the double −γ D_j:
-// the AVX-512 coding rounds −γ log2(e) D_j instead and takes 2 to its power
-// (at γD = 700, 2.4e-13 relative; measured up to 2.5u·γD; the GEMM's error
-// in D_j, up to 2γ_{d+2}(‖a‖² + ‖b‖²), is usually larger).
 void gaussian_row_from_gram(double *row, int64_t n, double gamma, double sq_a, const double *sq_b, double floor_a,
                             const double *floor_b);
 
