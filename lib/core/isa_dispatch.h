@@ -8,23 +8,41 @@
 // time: the first call reads the CPU's features (__builtin_cpu_supports) and
 // keeps the chosen variant in a function-local static.
 //
+// The environment variable KMX_ISA=avx2 or KMX_ISA=baseline caps the level
+// (read at each variant's first call; never above what the CPU runs): a test
+// runs the AVX2 code, e.g. an AMD Zen 3's, on an AVX-512 machine that way.
+//
 // Usage, for `ret name(params)` whose body is the always_inline function
 // `name_body` (so each variant compiles the whole body for its ISA):
 //     KMX_ISA_VARIANTS(int64_t, nearest, (const double *x, int64_t n), (x, n))
 #pragma once
+#include <cstdlib>
+#include <cstring>
 
 namespace kmx {
 
 enum class IsaLevel { Baseline, Avx2, Avx512f };
 
-// The widest of the three the CPU runs (Baseline off x86-64).
+// The cap KMX_ISA sets (Avx512f when unset or unknown).
+inline IsaLevel isa_level_cap() {
+    const char *value = std::getenv("KMX_ISA");
+    if (value && !std::strcmp(value, "avx2")) return IsaLevel::Avx2;
+    if (value && !std::strcmp(value, "baseline")) return IsaLevel::Baseline;
+    return IsaLevel::Avx512f;
+}
+
+// The widest of the three the CPU runs (Baseline off x86-64), capped by KMX_ISA.
 inline IsaLevel cpu_isa_level() {
+    IsaLevel level = IsaLevel::Baseline;
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return IsaLevel::Avx512f;
-    if (__builtin_cpu_supports("avx2")) return IsaLevel::Avx2;
+    if (__builtin_cpu_supports("avx512f"))
+        level = IsaLevel::Avx512f;
+    else if (__builtin_cpu_supports("avx2"))
+        level = IsaLevel::Avx2;
 #endif
-    return IsaLevel::Baseline;
+    const IsaLevel cap = isa_level_cap();
+    return int(cap) < int(level) ? cap : level;
 }
 
 // The variant for `level`.

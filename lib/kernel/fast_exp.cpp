@@ -23,6 +23,8 @@
 
 #include <cstring>
 
+#include "core/isa_dispatch.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define KMX_X86_64 1
@@ -246,18 +248,25 @@ Implementation implementation(ExpPath path) {
     }
 }
 
+// The fastest path the CPU supports, within isa_dispatch.h's level (KMX_ISA).
 ExpPath fastest_path() {
-    if (exp_path_supported(ExpPath::Avx512)) return ExpPath::Avx512;
-    if (exp_path_supported(ExpPath::Avx2Fma)) return ExpPath::Avx2Fma;
+    const IsaLevel level = cpu_isa_level();
+    if (level == IsaLevel::Avx512f && exp_path_supported(ExpPath::Avx512)) return ExpPath::Avx512;
+    if (level != IsaLevel::Baseline && exp_path_supported(ExpPath::Avx2Fma)) return ExpPath::Avx2Fma;
     return ExpPath::Baseline;
 }
 
 const Implementation &chosen() {
-    static const Implementation impl = implementation(fastest_path());
+    static const Implementation impl = implementation(exp_path_in_use());
     return impl;
 }
 
 }  // namespace
+
+ExpPath exp_path_in_use() {
+    static const ExpPath path = fastest_path();
+    return path;
+}
 
 bool exp_path_supported(ExpPath path) {
 #ifdef KMX_X86_64

@@ -28,6 +28,9 @@ void gaussian_row_from_gram(double *row, int64_t n, double gamma, double sq_a, c
 // unsupported path would execute illegal instructions).
 enum class ExpPath { Baseline, Avx2Fma, Avx512 };
 bool exp_path_supported(ExpPath path);
+// The one the functions above use (the fastest supported, within KMX_ISA's
+// cap: core/isa_dispatch.h).
+ExpPath exp_path_in_use();
 void exp_in_place(ExpPath path, double *x, int64_t n);
 void gaussian_row_from_gram(ExpPath path, double *row, int64_t n, double gamma, double sq_a, const double *sq_b,
                             double floor_a, const double *floor_b);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -133,6 +134,73 @@ TEST(FastExp, GaussianRowFromGram) {
                 EXPECT_EQ(row[15], 1.0) << name(path);
             }
         }
+}
+
+// The Gaussian pass over its whole range, D from 0 to past underflow (γD up
+// to 800; e^−745.2 rounds to 0), against std::exp(−γD) within 2 ulp (the
+// bound fast_exp.h states), never above 1; and every path within 4 ulp of
+// the baseline's result.
+TEST(FastExp, GaussianRowOverTheWholeRange) {
+    std::mt19937_64 rng(11);
+    const double gamma = 0.37;
+    const int64_t n = 20000;
+    std::vector<double> gram(n), sq_b(n), floor_b(n), dist2(n);
+    std::uniform_real_distribution<double> norm(0.0, 50.0), scaled(0.0, 800.0 / gamma), tiny(0.0, 1e-6);
+    const double sq_a = 7.0, floor_a = 1e-13 * sq_a;
+    for (int64_t j = 0; j < n; ++j) {
+        sq_b[size_t(j)] = norm(rng);
+        floor_b[size_t(j)] = 1e-13 * sq_b[size_t(j)];
+        const double d = j % 4 == 0 ? tiny(rng) : scaled(rng);  // a quarter near K = 1
+        gram[size_t(j)] = d - (sq_a + sq_b[size_t(j)]);
+        dist2[size_t(j)] = gram[size_t(j)] + (sq_a + sq_b[size_t(j)]);  // as the pass computes it
+    }
+    std::vector<double> baseline = gram;
+    kmx::gaussian_row_from_gram(ExpPath::Baseline, baseline.data(), n, gamma, sq_a, sq_b.data(), floor_a,
+                                floor_b.data());
+    for (ExpPath path : supported_paths()) {
+        std::vector<double> row = gram;
+        kmx::gaussian_row_from_gram(path, row.data(), n, gamma, sq_a, sq_b.data(), floor_a, floor_b.data());
+        int64_t bad = 0, zeros = 0;
+        for (int64_t j = 0; j < n; ++j) {
+            const double x = -gamma * dist2[size_t(j)], got = row[size_t(j)];
+            ASSERT_LE(got, 1.0) << name(path);
+            zeros += got == 0.0;
+            const bool clamped = dist2[size_t(j)] <= floor_a + floor_b[size_t(j)];
+            const bool ok = clamped ? got == 1.0 : matches_std_exp(got, x);
+            const double gap = std::fabs(got - baseline[size_t(j)]);
+            if ((!ok || gap > 2 * kRelative * got + kSubnormalUlp) && bad++ == 0)
+                ADD_FAILURE() << name(path) << ": exp(" << x << ") = " << got << ", std::exp " << std::exp(x)
+                              << ", baseline " << baseline[size_t(j)];
+        }
+        EXPECT_EQ(bad, 0) << name(path);
+        EXPECT_GT(zeros, 0) << name(path) << ": the range should reach underflow";
+    }
+}
+
+// γD beyond the largest double gives 0, not NaN; NaN distances give 1 (the
+// clamp's comparison is false), as before.
+TEST(FastExp, GaussianRowExtremeArguments) {
+    const double big = 1e300;
+    for (ExpPath path : supported_paths()) {
+        double row[3] = {big, 1e10, std::numeric_limits<double>::quiet_NaN()};
+        const double sq_b[3] = {0, 0, 0}, floor_b[3] = {0, 0, 0};
+        kmx::gaussian_row_from_gram(path, row, 3, 1e10, 0.0, sq_b, 0.0, floor_b);
+        EXPECT_EQ(row[0], 0.0) << name(path);
+        EXPECT_EQ(row[1], 0.0) << name(path);
+        EXPECT_EQ(row[2], 1.0) << name(path);
+    }
+}
+
+// KMX_ISA caps the path the kernels use (the kernel_avx2 test sets it to
+// avx2, as on an AMD Zen 3); unset, the fastest path the CPU supports.
+TEST(FastExp, PathInUseFollowsKmxIsa) {
+    const char *cap = std::getenv("KMX_ISA");
+    ExpPath want = kmx::exp_path_supported(ExpPath::Avx512)    ? ExpPath::Avx512
+                   : kmx::exp_path_supported(ExpPath::Avx2Fma) ? ExpPath::Avx2Fma
+                                                               : ExpPath::Baseline;
+    if (cap && std::string(cap) == "avx2" && want == ExpPath::Avx512) want = ExpPath::Avx2Fma;
+    if (cap && std::string(cap) == "baseline") want = ExpPath::Baseline;
+    EXPECT_EQ(name(kmx::exp_path_in_use()), std::string(name(want))) << "KMX_ISA=" << (cap ? cap : "(unset)");
 }
 
 }  // namespace
