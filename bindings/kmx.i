@@ -26,6 +26,7 @@
  * callers: no binding wraps it yet (precomputed kernels are wrapped). */
 %ignore kmx_kernel_create_callback;
 %ignore kmx_kernel_fn;
+%ignore KMX_KERNEL_CALLBACK;
 
 /* kmx_solver_cross_validate's task output: Java's and C#'s callers know the
  * task from the labels they gave, so those bindings drop it; R's returns it

@@ -17,12 +17,17 @@ epsilon-SVR, one-class):
   - the decision values on the test rows within TOL = 1e-2 (binary, SVR,
     one-class; kmx's sign is turned to LIBSVM's first label's);
   - the labels (predictions) equal, except on rows where LIBSVM's decision
-    value is within TOL of 0 (binary, one-class), and at most 1% of the rows
-    one-vs-one (a vote near a tie);
-  - `-k precomputed` and `-t 4` train the same model, and `-k rbf -g
-    GAMMA` on the features trains the same model: objective within 1e-9
-    relative, decision values within 1e-9 (the same problem: the kernel values
-    differ in their last bits only).
+    value is within TOL of 0 (binary, one-class) or, one-vs-one, where kmx's
+    votes tie between its label and LIBSVM's (ties go to the first class in
+    each one's order: kmx's sorted labels, LIBSVM's order of appearance);
+    SVR's predicted values within TOL;
+  - `-k precomputed` and `-t 4` train the same model (the same objective,
+    decision values and labels, exactly), and `-k rbf -g GAMMA` on the
+    features the same one to the solver's tolerance: objective within 1e-3
+    relative, decision values within TOL (the same problem; the kernel values
+    differ in their last bits, which may change the solver's path: SVR's
+    did, 4e-6 relative in the objective, 2e-3 in a decision value, when
+    written; the others agreed to 1e-13).
 Exits 77 (skipped) without svm-train/svm-predict.
 
 usage: compare_libsvm_precomputed.py KMX LIBKMX EXAMPLE_DATA_DIR
@@ -41,7 +46,6 @@ from compare_libsvm_one_class import Libkmx, parse_row, preload_sanitizer_runtim
 
 TOL = 1e-2
 OBJECTIVE_REL = 1e-3
-SAME_REL = 1e-9
 KMX_FORMAT_LIBSVM, KMX_FORMAT_PRECOMPUTED = 1, 4
 
 
@@ -75,13 +79,20 @@ def decision_values(lib, model_path, test_path, data_format=KMX_FORMAT_PRECOMPUT
         lib.lib.kmx_model_free(model)
 
 
+def sv_line(line):
+    """A support vector line of LIBSVM's model: its (first) coefficient and its serial number ("0:s")."""
+    tokens = line.split()
+    serial = next(t for t in tokens if t.startswith("0:"))
+    return float(tokens[0]), int(float(serial[2:]))
+
+
 def libsvm(options, train, test, tmp):
     model, out = os.path.join(tmp, "libsvm.model"), os.path.join(tmp, "libsvm.out")
     log = run(["svm-train", "-t", "4", "-e", "0.001", "-m", "100"] + options + [train, model])
     run(["svm-predict", test, model, out])
     lines = open(model).read().splitlines()
     header = dict(l.split(" ", 1) for l in lines[:lines.index("SV")])
-    svs = [(float(l.split()[0]), int(float(l.split()[1].split(":")[1]))) for l in lines[lines.index("SV") + 1:] if l]
+    svs = [sv_line(l) for l in lines[lines.index("SV") + 1:] if l]
     return {"objective": sum(float(v) for v in re.findall(r"obj = (\S+),", log)),
             "rho": float(header["rho"].split()[0]), "first_label": float(header.get("label", "1").split()[0]),
             "svs": svs, "labels": [float(v) for v in open(out).read().split()]}
@@ -123,25 +134,41 @@ def compare(name, tool, lib, kind, train_lines, test_lines, gamma, kmx_options, 
     objective_rel = abs(got["objective"] - ref["objective"]) / abs(ref["objective"])
     same_rel = abs(features["objective"] - got["objective"]) / abs(got["objective"])
     feature_diff = max(abs(a - b) for a, b in zip(feature_values, got["values"]))
-    differ = [i for i, (a, b) in enumerate(zip(got["labels"], ref["labels"])) if a != b]
+    if kind == "svr":  # predicted values, not labels
+        differ = [i for i, (a, b) in enumerate(zip(got["labels"], ref["labels"])) if abs(a - b) > TOL]
+    else:
+        differ = [i for i, (a, b) in enumerate(zip(got["labels"], ref["labels"])) if a != b]
     lines = [f"{name}: {kind}, train {len(train_lines)} test {len(test_lines)} gamma={gamma} {' '.join(kmx_options)}",
              f"  objective kmx {got['objective']:.10g} libsvm {ref['objective']:.10g} (rel {objective_rel:.2e})",
-             f"  labels    {len(differ)} of {len(test_lines)} differ",
+             f"  {'predictions' if kind == 'svr' else 'labels'} {len(differ)} of {len(test_lines)} differ"
+             + (f" by more than {TOL}" if kind == "svr" else ""),
              f"  -k rbf on the features: objective rel {same_rel:.2e}, decision values max |diff| {feature_diff:.2e}",
              f"  -t 4 and -k precomputed train the same model: {same_model}"]
-    ok = objective_rel <= OBJECTIVE_REL and same_rel <= SAME_REL and feature_diff <= SAME_REL and same_model
+    ok = objective_rel <= OBJECTIVE_REL and same_rel <= OBJECTIVE_REL and feature_diff <= TOL and same_model
     if kind == "ovo":
-        ok = ok and len(differ) <= 0.01 * len(test_lines)
+        ok = ok and all(tied_votes(got["values"], i, sorted(set(train_labels)), got["labels"][i], ref["labels"][i])
+                        for i in differ)
     else:
         kmx_values = got["values"]
         if kind == "binary" and ref["first_label"] != max(train_labels):  # kmx: > 0 for the larger label
             kmx_values = [-v for v in kmx_values]
         value_diff = max(abs(a - b) for a, b in zip(kmx_values, ref_values))
         lines.append(f"  decision  max |diff| {value_diff:.2e} over {len(test_rows)} test rows")
-        near_ties = all(abs(ref_values[i]) <= TOL for i in differ) if kind != "svr" else True
+        near_ties = all(abs(ref_values[i]) <= TOL for i in differ) if kind != "svr" else not differ
         ok = ok and value_diff <= TOL and near_ties
     print("\n".join(lines) + f"\n  {'ok' if ok else 'MISMATCH'}", flush=True)
     return ok
+
+
+def tied_votes(values, row, classes, a, b):
+    """Whether one-vs-one decision values (pairs (i, j), i < j, > 0 for class i) give classes a and b the
+    most votes, equally, on this row."""
+    k = len(classes)
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    votes = [0] * k
+    for (i, j), v in zip(pairs, values[row * len(pairs):(row + 1) * len(pairs)]):
+        votes[i if v > 0 else j] += 1
+    return votes[classes.index(a)] == votes[classes.index(b)] == max(votes)
 
 
 def regression_lines(n, seed):
