@@ -99,10 +99,13 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
         if _precomputed(self):
             self._gamma = None
             return _core.Kernel(kernel="precomputed")
+        if callable(self.kernel):  # as scikit-learn's: kernel(A, B) -> the na x nb block
+            self._gamma = None
+            return _core.Kernel.from_callable(self.kernel)
         kernel = _KERNELS.get(self.kernel) if isinstance(self.kernel, str) else None
         if kernel is None:
             raise ValueError(f"kmx: kernel={self.kernel!r} is not one of {sorted(_KERNELS) + ['precomputed']} "
-                             "(no callable kernels)")
+                             "or a callable")
         gamma = self.gamma
         if gamma == "scale":  # as scikit-learn's SVC: 1 / (d Var[X])
             variance = X.multiply(X).mean() - X.mean() ** 2 if hasattr(X, "tocsr") else X.var()
@@ -232,8 +235,9 @@ class SVC(_KmxClassifier):
     pairwise coupling) for predict_proba, as sklearn.svm.SVC(probability=True).
     n_jobs: kmx's threads (None or -1: every core); random_state: kmx's seed.
     kernel='precomputed' (also for SVR and OneClassSVM): fit(K, y) with the training rows' square Gram
-    matrix K(X, X), predict(K_test) with K(X_test, X), as sklearn.svm.SVC; trained by the dual solver
-    alone (the default method 'dcsvm' then means 'svm'; 'dcsvm-early' and 'bka' need feature vectors)."""
+    matrix K(X, X), predict(K_test) with K(X_test, X), as sklearn.svm.SVC; a callable kernel(A, B) -> the
+    block K(A, B), as sklearn.svm.SVC (its models cannot be pickled). Both train by the dual solver alone
+    (the default method 'dcsvm' then means 'svm'; 'dcsvm-early' and 'bka' need a kmx kernel)."""
 
     def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, method="dcsvm", tol=1e-3,
                  shrinking=True, cache_size=0, class_weight=None, multiclass="ovo", decision_function_shape="ovr",
@@ -244,8 +248,8 @@ class SVC(_KmxClassifier):
     @property
     def _method(self):
         method = str(self.method).replace("-", "_")
-        if _precomputed(self) and method == "dcsvm":
-            return "svm"  # the default: DC-SVM clusters feature vectors, which K does not give
+        if (_precomputed(self) or callable(self.kernel)) and method == "dcsvm":
+            return "svm"  # the default: DC-SVM clusters in the kernel's feature space, which needs a kmx kernel
         if method not in ("svm", "dcsvm", "dcsvm_early", "bka"):
             raise ValueError(f"kmx: SVC method must be svm, dcsvm, dcsvm-early or bka, not {self.method!r}")
         return method
