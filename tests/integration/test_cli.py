@@ -105,7 +105,7 @@ class Cli(unittest.TestCase):
 
     def test_libsvm_letters_mean_what_they_mean_to_svm_train(self):
         """-t numbers, -h shrinking, -m cache MB, -wLABEL weights and -q as svm-train/svm-predict; -b 2,
-        -n and -t 4 refused (exit 2, no model written). A weight w on every class is C × w: the same model."""
+        -n and -t 7 refused (exit 2, no model written; -t 4 is class Precomputed's). A weight w on every class is C × w: the same model."""
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         train = os.path.join(tmp.name, "train.libsvm")
@@ -131,7 +131,7 @@ class Cli(unittest.TestCase):
         self.assertNotEqual(trained("w1.kmx", "-c", "0.5", "-w1", "3", "-g", "1")[0], weighted)
         self.assertEqual(trained("q.kmx", "-q", "-g", "16")[1], "")
         for options, words in ((["-b", "2"], "-b/--probability"), (["-n", "0.5"], "nu"),
-                               (["-t", "4"], "precomputed"), (["-t", "7"], "0 (linear)"), (["-h"], "shrinking"),
+                               (["-t", "7"], "4 (precomputed)"), (["-h"], "shrinking"),
                                (["-w1"], "-w1")):
             out = run("train", "-s", "svm", *options, train, path("refused.kmx"))
             self.assertEqual(out.returncode, 2, options)

@@ -37,12 +37,11 @@ import math
 import os
 import random
 import re
-import shutil
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_libsvm_one_class import Libkmx, parse_row, preload_sanitizer_runtime, run  # noqa: E402
+from compare_libsvm_one_class import parse_row, run, start  # noqa: E402
 
 TOL = 1e-2
 OBJECTIVE_REL = 1e-3
@@ -186,12 +185,10 @@ def head(path, n):
 
 
 def main():
-    preload_sanitizer_runtime()
-    if shutil.which("svm-train") is None or shutil.which("svm-predict") is None:
-        print("svm-train/svm-predict not found: skipped")
+    started = start()
+    if started is None:
         return 77
-    tool, libpath, data_dir = sys.argv[1:4]
-    lib = Libkmx(libpath)
+    tool, lib, data_dir = started
     letter = head(os.path.join(data_dir, "letter_bin.train.libsvm"), 300)
     letter_test = head(os.path.join(data_dir, "letter_bin.test.libsvm"), 200)
     letters = head(os.path.join(data_dir, "letter_mc.train.libsvm"), 400)
