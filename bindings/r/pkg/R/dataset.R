@@ -47,10 +47,10 @@ kmx_dataset <- function(x, y = NULL, weights = NULL) {
 }
 
 .format <- function(format) {
-  .enum("KMX_FORMAT_", match.arg(format, c("auto", "libsvm", "csv")), "_kmx_format")
+  .enum("KMX_FORMAT_", match.arg(format, c("auto", "libsvm", "csv", "precomputed")), "_kmx_format")
 }
 
-kmx_read <- function(path, format = c("auto", "libsvm", "csv"), ctx = NULL) {
+kmx_read <- function(path, format = c("auto", "libsvm", "csv", "precomputed"), ctx = NULL) {
   .new_dataset(C_kmx_dataset_load(.ptr(ctx, "kmx_context", TRUE), path.expand(path),
                                   .format(format)))
 }
@@ -66,7 +66,7 @@ kmx_save_dataset <- function(ds, path, precision = c("float64", "float32")) {
   invisible(ds)
 }
 
-kmx_parse <- function(text, format = c("auto", "libsvm", "csv"), name = "text", ctx = NULL) {
+kmx_parse <- function(text, format = c("auto", "libsvm", "csv", "precomputed"), name = "text", ctx = NULL) {
   .new_dataset(C_kmx_dataset_parse(.ptr(ctx, "kmx_context", TRUE), paste(text, collapse = "\n"),
                                    .format(format), name))
 }
