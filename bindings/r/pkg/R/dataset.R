@@ -56,6 +56,7 @@ kmx_read <- function(path, format = c("auto", "libsvm", "csv", "precomputed"), c
 }
 
 kmx_read_shard <- function(path, shard, shards, format = c("auto", "libsvm", "csv"), ctx = NULL) {
+  format <- match.arg(format) # shards are LIBSVM or CSV text: no precomputed rows
   .new_dataset(C_kmx_dataset_load_shard(.ptr(ctx, "kmx_context", TRUE), path.expand(path), .format(format),
                                         as.numeric(shard), as.numeric(shards)))
 }
