@@ -231,6 +231,8 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
  * (AUTO is a Format), ModelInfoKey keeps INFO_ (METHOD, BIAS, MULTICLASS are
  * Params) and PredictorInfoKey keeps PREDICTOR_ (LEAVES, LANDMARKS, PSEUDO,
  * FLOAT32 are Params); SystemKey keeps SYSTEM_ (MEMORY_BUDGET is a Param). */
+/* Format.PRECOMPUTED_ROWS: PRECOMPUTED is a KernelType. */
+%rename(PRECOMPUTED_ROWS) KMX_FORMAT_PRECOMPUTED;
 %rename("%(regex:/^KMX_(PARAM_|LOG_|FORMAT_|KERNEL_|METHOD_|MULTICLASS_|CENTERS_|APPROX_|E_)?(.*)$/\\2/)s", %$isenumitem) "";
 %rename("$ignore", regexmatch$name="_FORCE_INT_$") "";
 /* Datasets always copy: the GC may move Java arrays, so C never keeps one. */

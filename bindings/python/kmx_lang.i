@@ -64,6 +64,56 @@ static int kmx_py_progress(void *fn, double fraction, const char *phase) {
     return cancel;
 }
 
+/* kmx_kernel_fn: fn(out, a, b, na, nb, d) with memoryviews of the C blocks
+ * (out writable, na x nb; a na x d; b nb x d, row-major doubles), valid
+ * during the call only (released after it). An exception it raises becomes
+ * the kernel's failure: its type and message go into kmx's message and the
+ * exception is cleared, since kmx may call it from a worker thread, whose
+ * Python exception the calling thread would never see. */
+static PyObject *kmx_py_view(const double *data, int64_t count, int flags) {
+    return PyMemoryView_FromMemory((char *)data, (Py_ssize_t)(count * (int64_t)sizeof(double)), flags);
+}
+
+static void kmx_py_release(PyObject *view) {
+    if (!view) return;
+    PyObject *done = PyObject_CallMethod(view, "release", NULL);
+    if (!done) PyErr_Clear(); /* still exported: the views die with it */
+    Py_XDECREF(done);
+    Py_DECREF(view);
+}
+
+static kmx_status kmx_py_kernel(void *fn, double *out, const double *a, int64_t na, const double *b, int64_t nb,
+                                int64_t d, char *message, int64_t message_len) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *vo = kmx_py_view(out, na * nb, PyBUF_WRITE), *va = kmx_py_view(a, na * d, PyBUF_READ),
+             *vb = kmx_py_view(b, nb * d, PyBUF_READ);
+    PyObject *result = vo && va && vb ? PyObject_CallFunction((PyObject *)fn, "OOOLLL", vo, va, vb, (long long)na,
+                                                              (long long)nb, (long long)d)
+                                      : NULL;
+    kmx_status status = KMX_OK;
+    if (!result) {
+        PyObject *type, *value, *trace;
+        PyErr_Fetch(&type, &value, &trace);
+        PyErr_NormalizeException(&type, &value, &trace);
+        PyObject *text = value ? PyObject_Str(value) : NULL;
+        const char *name = type ? ((PyTypeObject *)type)->tp_name : "error";
+        const char *what = text ? PyUnicode_AsUTF8(text) : NULL;
+        snprintf(message, (size_t)message_len, "%s: %s", name, what ? what : "");
+        PyErr_Clear();
+        Py_XDECREF(text);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(trace);
+        status = KMX_E_INVALID_ARGUMENT;
+    }
+    Py_XDECREF(result);
+    kmx_py_release(vo);
+    kmx_py_release(va);
+    kmx_py_release(vb);
+    PyGILState_Release(gil);
+    return status;
+}
+
 /* Borrows a C-contiguous buffer of items of `size` bytes whose struct format
  * code is one of `codes` ("" for any); 0 with an exception set on failure. */
 static int kmx_py_get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t size, const char *codes,
@@ -195,6 +245,7 @@ KMX_PY_BUFFER(void, KMX_OUT, KMX_LEN, 1, "")
 %enddef
 KMX_PY_CALLBACK(kmx_log_fn, kmx_py_log)
 KMX_PY_CALLBACK(kmx_progress_fn, kmx_py_progress)
+KMX_PY_CALLBACK(kmx_kernel_fn, kmx_py_kernel)
 
 /* ------------------------------------------------------------------- extra */
 %typemap(in) PyObject *classes "$1 = $input;"

@@ -252,6 +252,8 @@ typedef enum kmx_format {
     KMX_FORMAT_LIBSVM = 1,             /* "label j:v j:v ...", j 1-based and increasing */
     KMX_FORMAT_CSV = 2,                /* "label,x1,...,xd", no header */
     KMX_FORMAT_KMXD = 3,               /* kmx's binary dataset file (kmx convert), used in place */
+    KMX_FORMAT_PRECOMPUTED = 4,        /* LIBSVM's precomputed-kernel rows "label 0:i 1:K(x,x1) ... l:K(x,xl)":
+                                          index j becomes column j (0: the serial number, "0:?" reads as 0) */
     KMX_FORMAT_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_format;
 
@@ -335,10 +337,34 @@ typedef enum kmx_kernel_type {
     KMX_KERNEL_POLYNOMIAL = 2,         /* (gamma a.b + coef0)^degree */
     KMX_KERNEL_LINEAR = 3,             /* a.b */
     KMX_KERNEL_SIGMOID = 4,            /* tanh(gamma a.b + coef0) */
+    KMX_KERNEL_PRECOMPUTED = 5,        /* the caller's kernel matrix (LIBSVM's -t 4): see below */
+    KMX_KERNEL_CALLBACK = 6,           /* the caller's function (kmx_kernel_create_callback only) */
     KMX_KERNEL_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_kernel_type;
 
+/* Precomputed kernel (LIBSVM's -t 4). A row is x = (s, K(x, x_1), ..., K(x, x_l)): column 0 holds the row's
+ * serial number s (1-based: training row i of l has s = i, its kernel row K(x_i, x_1..l) in columns 1..l), and
+ * K(x, x') = x[s'], the column of x named by x''s serial number. Training data are the square matrix: l rows,
+ * l + 1 columns, each serial 1..l once, K symmetric (to 1e-6 relative to its largest value); a test row is
+ * (anything, K(x, x_1), ..., K(x, x_l)) with the training rows' order. KMX_FORMAT_PRECOMPUTED reads LIBSVM's
+ * text of it. Models store their support vectors as serial numbers (as LIBSVM's), so predicting reads the
+ * kernel values in the support vectors' columns. Only the dual solver's methods (svm, svr, one_class) take
+ * precomputed or callback kernels: the others need feature vectors (clusters, landmarks) and refuse them, as do
+ * kmx_approx_create and kmx_predictor_build. */
 KMX_API kmx_status kmx_kernel_create(kmx_kernel **out, kmx_kernel_type type);
+/* The caller's kernel function (scikit-learn's callable kernel): fills out[i*nb + j] = K(a_i, b_j) for the
+ * row-major blocks a (na x d) and b (nb x d) and returns KMX_OK; or writes a NUL-terminated reason into message
+ * (message_len bytes) and returns another kmx_status, which stops the call that needed the block with that status
+ * (KMX_E_INVALID_ARGUMENT when it is not a kmx_status) and the message. It must not call kmx with the context of
+ * the call that invoked it. */
+typedef kmx_status (*kmx_kernel_fn)(void *user_data, double *out, const double *a, int64_t na, const double *b,
+                                    int64_t nb, int64_t d, char *message, int64_t message_len);
+/* A kernel computed by fn (type KMX_KERNEL_CALLBACK; gamma, coef0 and degree are ignored). Training (methods
+ * svm, svr, one_class), cross-validation and prediction call fn, from the calling thread and, when the context
+ * has threads > 1, from its worker threads at once: fn must then be safe to call concurrently. A model trained
+ * with it keeps fn and user_data (which must outlive the model) and cannot be saved (kmx_model_save and
+ * kmx_model_save_to_buffer fail with KMX_E_UNSUPPORTED): a loaded model never holds a callback. */
+KMX_API kmx_status kmx_kernel_create_callback(kmx_kernel **out, kmx_kernel_fn fn, void *user_data);
 /* A kernel from "kernel=rbf gamma=0.5" (kernel defaults to rbf). */
 KMX_API kmx_status kmx_kernel_create_from_string(kmx_kernel **out, const char *params);
 KMX_API void kmx_kernel_free(kmx_kernel *kernel);
@@ -430,6 +456,7 @@ typedef enum kmx_model_info_key {
     KMX_INFO_NU = 14,                /* one_class: nu; every other method: 0 */
     KMX_INFO_MEMORY_BYTES = 15,      /* bytes the loaded model holds in memory (a model of many machines: ~3x its file) */
     KMX_INFO_PROBABILITY = 16,       /* 1 if the model has probability estimates (trained with probability=1), else 0 */
+    KMX_INFO_KERNEL = 17,            /* its kmx_kernel_type (KMX_KERNEL_PRECOMPUTED: predict rows of kernel values) */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 

@@ -69,6 +69,7 @@ KMX_API kmx_status kmx_approx_create(kmx_approx **out, kmx_context *ctx, const k
         require_pointer(out, "out");
         *out = nullptr;
         const kmx::KernelSpec &spec = kernel_of(kernel, "kernel");
+        kmx::require_feature_kernel(spec, "a kernel approximation (Nystrom, MEKA)");
         const kmx::Dataset &ds = dataset_of(data, "data");
         const kmx::ApproxOptions options = approx_options(params, ds.n);
         CallContext call(ctx);

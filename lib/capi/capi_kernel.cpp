@@ -62,6 +62,19 @@ KMX_API kmx_status kmx_kernel_create(kmx_kernel **out, kmx_kernel_type type) {
     });
 }
 
+KMX_API kmx_status kmx_kernel_create_callback(kmx_kernel **out, kmx_kernel_fn fn, void *user_data) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(reinterpret_cast<const void *>(fn), "fn");
+        kmx::KernelSpec spec;
+        spec.type = KMX_KERNEL_CALLBACK;
+        spec.callback = fn;
+        spec.callback_data = user_data;
+        *out = new kmx_kernel{spec};
+    });
+}
+
 KMX_API kmx_status kmx_kernel_create_from_string(kmx_kernel **out, const char *params) {
     return KMX_GUARDED({
         require_pointer(out, "out");

@@ -47,6 +47,8 @@ double info_value(const Model &m, kmx_model_info_key key) {
             return m.nu;
         case KMX_INFO_PROBABILITY:
             return m.probabilities() ? 1 : 0;
+        case KMX_INFO_KERNEL:
+            return m.kernel.type;
         default:
             fail(KMX_E_INVALID_ARGUMENT, "unknown model information key %d", int(key));
     }

@@ -197,6 +197,7 @@ KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, co
         require_pointer(out, "out");
         *out = nullptr;
         const kmx::Model &m = model_of(model, "model");
+        kmx::require_feature_kernel(m.kernel, "a compact predictor (DC-Pred++)");
         const kmx::Dataset &ds = dataset_of(train, "train");
         CallContext call(ctx);
         Built built = build(*call, m, ds, params);

@@ -14,7 +14,7 @@ namespace kmx {
 
 namespace {
 
-const char *const kKernelNames[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid", nullptr};
+const char *const kKernelNames[] = {"rbf", "laplacian", "polynomial", "linear", "sigmoid", "precomputed", nullptr};
 const char *const kLogLevelNames[] = {"error", "warning", "info", "debug", nullptr};
 const char *const kMethodNames[] = {"svm",      "dcsvm",  "dcsvm_early",  "bka", "krr",       "nystrom_krr",
                                     "meka_krr", "falkon", "nystrom_tron", "svr", "one_class", nullptr};
@@ -59,8 +59,8 @@ const ParamSpec kParams[] = {
      "how kmx_dataset_load stores feature values: float32 halves the memory (values rounded to float); kernels "
      "and distances still compute in double"},
     // kernel
-    {KMX_PARAM_KERNEL, "kernel", 0, 4, KMX_BOUND_ENUM, KMX_KERNEL_RBF, kKernelNames, kOwnerKernel, 0,
-     "kernel function"},
+    {KMX_PARAM_KERNEL, "kernel", 0, 5, KMX_BOUND_ENUM, KMX_KERNEL_RBF, kKernelNames, kOwnerKernel, 0,
+     "kernel function; precomputed: the caller's kernel matrix, LIBSVM's -t 4 (methods svm, svr, one_class)"},
     {KMX_PARAM_GAMMA, "gamma", 0, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerKernel, 0,
      "kernel width gamma; 0 = auto: 1/columns, as LIBSVM"},
     {KMX_PARAM_COEF0, "coef0", -kInf, kInf, KMX_BOUND_LOWER_OPEN | KMX_BOUND_UPPER_OPEN, 0, nullptr, kOwnerKernel, 0,

@@ -9,8 +9,8 @@ namespace kmx {
 
 namespace {
 
-// [begin, end) as a column index: decimal digits, 1 <= index <= kMaxColumns.
-int64_t parse_index(const Line &line, const char *begin, const char *end) {
+// [begin, end) as a column index: decimal digits, first <= index <= kMaxColumns.
+int64_t parse_index(const Line &line, const char *begin, const char *end, int64_t first) {
     const bool negative = *begin == '-';
     const char *digit = negative ? begin + 1 : begin;
     if (digit == end) fail_at(line, begin, "index %s is not a positive integer", quote(begin, end).text);
@@ -20,28 +20,37 @@ int64_t parse_index(const Line &line, const char *begin, const char *end) {
             fail_at(line, begin, "index %s is not a positive integer", quote(begin, end).text);
         if (index <= kMaxColumns) index = index * 10 + (*digit - '0');
     }
-    if (negative || index == 0)
-        fail_at(line, begin, "index %s is not positive: LIBSVM indices start at 1", quote(begin, end).text);
+    if (negative || index < first)
+        fail_at(line, begin,
+                "index %s is not positive: LIBSVM indices start at 1 (0:i, a serial number, only for precomputed "
+                "kernels)",
+                quote(begin, end).text);
     if (index > kMaxColumns)
         fail_at(line, begin, "index %s is too large: at most %lld columns are supported", quote(begin, end).text,
                 (long long)kMaxColumns);
     return index;
 }
 
-// One "index:value" token after index `previous`; returns its index.
-int64_t parse_feature(const Line &line, const char *begin, const char *end, int64_t previous, ParsedRow &row) {
+// A precomputed-kernel test row's unknown serial number: "0:?".
+bool unknown_serial(int64_t index, const char *value, const char *end) {
+    return index == 0 && end - value == 1 && *value == '?';
+}
+
+// One "index:value" token after index `previous`, indices from `first`; returns its index.
+int64_t parse_feature(const Line &line, const char *begin, const char *end, int64_t previous, int64_t first,
+                      ParsedRow &row) {
     const char *colon = static_cast<const char *>(std::memchr(begin, ':', size_t(end - begin)));
     if (!colon)
         fail_at(line, begin, "expected index:value, got %s (dense rows without indices must be CSV)",
                 quote(begin, end).text);
     if (colon == begin) fail_at(line, begin, "missing index before ':' in %s", quote(begin, end).text);
     if (colon + 1 == end) fail_at(line, colon + 1, "missing value after ':' in %s", quote(begin, end).text);
-    const int64_t index = parse_index(line, begin, colon);
+    const int64_t index = parse_index(line, begin, colon, first);
     if (index == previous) fail_at(line, begin, "index %lld repeats: indices must increase", (long long)index);
     if (index < previous)
         fail_at(line, begin, "index %lld comes after index %lld: indices must increase", (long long)index,
                 (long long)previous);
-    row.add(index - 1, parse_finite(line, colon + 1, end, "value"));
+    row.add(index - first, unknown_serial(index, colon + 1, end) ? 0.0 : parse_finite(line, colon + 1, end, "value"));
     return index;
 }
 
@@ -61,7 +70,7 @@ const char *plain_index(const char *p, const char *end, int64_t &index) {
 // Returns where the token ends and sets `index`, or returns nullptr to leave
 // it to parse_feature (which then says exactly what is wrong, or handles the
 // rare spellings).
-const char *parse_plain_feature(const Line &line, const char *token, int64_t previous, ParsedRow &row,
+const char *parse_plain_feature(const Line &line, const char *token, int64_t previous, int64_t first, ParsedRow &row,
                                 int64_t &index) {
     const char *colon = plain_index(token, line.end, index);
     if (!colon || index <= previous || index > kMaxColumns) return nullptr;
@@ -69,38 +78,38 @@ const char *parse_plain_feature(const Line &line, const char *token, int64_t pre
     const std::from_chars_result result = std::from_chars(colon + 1, line.end, value);
     if (result.ec != std::errc() || result.ptr == colon + 1 || !std::isfinite(value)) return nullptr;
     if (result.ptr != line.end && !is_blank(*result.ptr)) return nullptr;
-    row.add(index - 1, value);
+    row.add(index - first, value);
     return result.ptr;
 }
 
 }  // namespace
 
-void parse_libsvm_line(const Line &line, ParsedRow &row) {
+void parse_libsvm_line(const Line &line, ParsedRow &row, int64_t first_index) {
     row.clear();
     const char *label = skip_blanks(line.begin, line.end);
     const char *label_end = find_blank(label, line.end);
     row.label = parse_finite(line, label, label_end, "label");
-    int64_t index = 0;
+    int64_t index = first_index - 1;
     for (const char *token = skip_blanks(label_end, line.end); token < line.end && *token != '#';) {
         int64_t plain = 0;
-        const char *token_end = parse_plain_feature(line, token, index, row, plain);
+        const char *token_end = parse_plain_feature(line, token, index, first_index, row, plain);
         if (token_end) {
             index = plain;
         } else {
             token_end = find_blank(token, line.end);
-            index = parse_feature(line, token, token_end, index, row);
+            index = parse_feature(line, token, token_end, index, first_index, row);
         }
         token = skip_blanks(token_end, line.end);
     }
-    row.width = index;
+    row.width = index + 1 - first_index;
 }
 
-LineCounts count_libsvm_line(const Line &line, bool count_nonzeros) {
+LineCounts count_libsvm_line(const Line &line, bool count_nonzeros, int64_t first_index) {
     LineCounts counts;
     const char *label = skip_blanks(line.begin, line.end);
     const char *label_end = find_blank(label, line.end);
     parse_finite(line, label, label_end, "label");  // pass 1 reports a bad label, as the validating pass would
-    int64_t previous = 0;
+    int64_t previous = first_index - 1;
     for (const char *token = skip_blanks(label_end, line.end); token < line.end && *token != '#';) {
         int64_t index = 0;
         const char *colon = plain_index(token, line.end, index);
@@ -113,7 +122,7 @@ LineCounts count_libsvm_line(const Line &line, bool count_nonzeros) {
         previous = index;
         token = skip_blanks(token_end, line.end);
     }
-    counts.width = previous;
+    counts.width = previous + 1 - first_index;
     return counts;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kmx/kmx.h"
 #include "text_scanner.h"
 
 namespace kmx {
@@ -10,7 +11,12 @@ namespace kmx {
 // "label index:value index:value ...": blank-separated, indices 1-based and
 // strictly increasing, at most kMaxColumns; a line with only a label is an
 // all-zero row. A token starting with '#' ends the line (SVMlight comment).
-void parse_libsvm_line(const Line &line, ParsedRow &row);
+// With first_index 0 (LIBSVM's precomputed kernels, KMX_FORMAT_PRECOMPUTED)
+// index j is column j, index 0 holding the row's serial number, where "0:?"
+// (a test row's) reads as 0.
+void parse_libsvm_line(const Line &line, ParsedRow &row, int64_t first_index = 1);
+// The first index of a LIBSVM format: 0 for precomputed kernels, else 1.
+inline int64_t first_index(kmx_format format) { return format == KMX_FORMAT_PRECOMPUTED ? 0 : 1; }
 
 // What pass 1 of a read needs of a line, found without converting values:
 // the columns it spans and how many of its values are nonzero (when
@@ -24,7 +30,7 @@ struct LineCounts {
     int64_t nonzeros = 0;
     bool plain = true;
 };
-LineCounts count_libsvm_line(const Line &line, bool count_nonzeros);
+LineCounts count_libsvm_line(const Line &line, bool count_nonzeros, int64_t first_index = 1);
 
 // The number of fields every CSV row must have, fixed by the first row.
 struct CsvShape {

@@ -61,10 +61,11 @@ kmx_format detect_format(const TextInput &input) {
 }
 
 kmx_format resolve_format(const TextInput &input, kmx_format format) {
-    if (format == KMX_FORMAT_LIBSVM || format == KMX_FORMAT_CSV) return format;
+    if (format == KMX_FORMAT_LIBSVM || format == KMX_FORMAT_CSV || format == KMX_FORMAT_PRECOMPUTED) return format;
     if (format != KMX_FORMAT_AUTO)
         fail(KMX_E_INVALID_ARGUMENT,
-             "format %d is none of KMX_FORMAT_AUTO (0), KMX_FORMAT_LIBSVM (1), KMX_FORMAT_CSV (2), KMX_FORMAT_KMXD (3)",
+             "format %d is none of KMX_FORMAT_AUTO (0), KMX_FORMAT_LIBSVM (1), KMX_FORMAT_CSV (2), KMX_FORMAT_KMXD "
+             "(3), KMX_FORMAT_PRECOMPUTED (4)",
              int(format));
     return detect_format(input);
 }
@@ -115,7 +116,7 @@ public:
         if (format_ == KMX_FORMAT_CSV)
             parse_csv_line(line_, csv_shape_, row);
         else
-            parse_libsvm_line(line_, row);
+            parse_libsvm_line(line_, row, first_index(format_));
         return true;
     }
     const Line &line() const { return line_; }
@@ -209,8 +210,9 @@ bool count_piece(Context &ctx, const TextPiece &piece, kmx_format format, const 
     shape = TextShape();
     Line line;
     for (int64_t r = 0; lines.next_data_line(line); ++r) {
-        const LineCounts counts = format == KMX_FORMAT_CSV ? count_csv_line(line, csv_shape, count_nonzeros)
-                                                           : count_libsvm_line(line, count_nonzeros);
+        const LineCounts counts = format == KMX_FORMAT_CSV
+                                      ? count_csv_line(line, csv_shape, count_nonzeros)
+                                      : count_libsvm_line(line, count_nonzeros, first_index(format));
         if (!counts.plain) return false;
         if (r == 0) shape.first_row = line;
         shape.rows = r + 1;
@@ -472,7 +474,7 @@ std::unique_ptr<Dataset> read_span(Context &ctx, const TextPiece &span, kmx_form
     auto ds = std::make_unique<Dataset>();
     ds->n = shape.rows;
     ds->d = shape.cols;
-    ds->absent_columns_are_zeros = resolved == KMX_FORMAT_LIBSVM;
+    ds->absent_columns_are_zeros = resolved == KMX_FORMAT_LIBSVM || resolved == KMX_FORMAT_PRECOMPUTED;
     ds->adopt_block(layout.bytes);
     fill(ctx, split, shapes, resolved, csv_shape, *ds, layout, dense);
     return ds;

@@ -40,7 +40,8 @@ void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_
     if (na < 0 || nb < 0 || d < 0)
         fail(KMX_E_INVALID_ARGUMENT, "kernel block: negative size (na=%lld, nb=%lld, d=%lld)", (long long)na,
              (long long)nb, (long long)d);
-    if (lda < d || ldb < d || ldo < nb)
+    const int64_t b_columns = spec.point_columns(d);  // a precomputed kernel reads b's serial numbers only
+    if (lda < d || ldb < b_columns || ldo < nb)
         fail(KMX_E_INVALID_ARGUMENT, "kernel block: row strides lda=%lld, ldb=%lld, ldo=%lld below d=%lld, nb=%lld",
              (long long)lda, (long long)ldb, (long long)ldo, (long long)d, (long long)nb);
     if (spec.type == KMX_KERNEL_POLYNOMIAL && spec.degree < 1)
@@ -48,6 +49,14 @@ void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_
 }
 
 }  // namespace kernel_detail
+
+void require_feature_kernel(const KernelSpec &spec, const char *method) {
+    if (spec.on_features()) return;
+    fail(KMX_E_INVALID_ARGUMENT,
+         "%s needs feature vectors, which a %s kernel does not give: use the dual solver's methods (svm, svr, "
+         "one_class) with it",
+         method, spec.type == KMX_KERNEL_PRECOMPUTED ? "precomputed" : "callback");
+}
 
 double kernel_eval(const KernelSpec &spec, const double *a, const double *b, int64_t d) {
     const double gamma = spec.gamma_for(d);
@@ -62,6 +71,13 @@ double kernel_eval(const KernelSpec &spec, const double *a, const double *b, int
             return dot(a, b, d);
         case KMX_KERNEL_SIGMOID:
             return std::tanh(gamma * dot(a, b, d) + spec.coef0);
+        case KMX_KERNEL_PRECOMPUTED:
+            return a[kernel_detail::precomputed_column(b[0], d)];
+        case KMX_KERNEL_CALLBACK: {
+            double value = 0;
+            kernel_detail::callback_kernel_block(spec, a, 1, d, b, 1, d, d, &value, 1);
+            return value;
+        }
         default:
             fail(KMX_E_INVALID_ARGUMENT, "unknown kernel type %d", int(spec.type));
     }
@@ -71,6 +87,10 @@ void kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t l
                   int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads) {
     kernel_detail::require_block_shape(spec, na, lda, nb, ldb, d, ldo);
     if (na == 0 || nb == 0) return;
+    if (spec.type == KMX_KERNEL_PRECOMPUTED)
+        return kernel_detail::precomputed_kernel_block(a, na, lda, b, nb, ldb, d, out, ldo);
+    if (spec.type == KMX_KERNEL_CALLBACK)
+        return kernel_detail::callback_kernel_block(spec, a, na, lda, b, nb, ldb, d, out, ldo);
     threads = kernel_detail::kernel_block_threads(threads, na, nb, d);
     if (spec.type == KMX_KERNEL_LAPLACIAN)
         kernel_detail::l1_kernel_block(spec, a, na, lda, b, nb, ldb, d, out, ldo, threads);
@@ -79,7 +99,7 @@ void kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t l
 }
 
 size_t kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int64_t nb, int64_t d) {
-    if (spec.type == KMX_KERNEL_LAPLACIAN) return 0;
+    if (spec.type == KMX_KERNEL_LAPLACIAN || !spec.on_features()) return 0;
     return kernel_detail::gram_kernel_block_workspace_bytes(spec, na, nb, d);
 }
 

@@ -19,17 +19,39 @@ struct KernelSpec {
     double gamma = 0;  // 0 = auto: 1/d (LIBSVM's default)
     double coef0 = 0;
     int degree = 3;
+    // KMX_KERNEL_CALLBACK: the caller's function and its data (kernel_callback.cpp).
+    kmx_kernel_fn callback = nullptr;
+    void *callback_data = nullptr;
 
     double gamma_for(int64_t d) const { return gamma > 0 ? gamma : 1.0 / double(d > 0 ? d : 1); }
     // True for kernels that depend on a−b only (RBF, Laplacian).
     bool stationary() const { return type == KMX_KERNEL_RBF || type == KMX_KERNEL_LAPLACIAN; }
+    // False for the caller's kernels (a precomputed matrix, a callback), whose
+    // values are all kmx may use: no feature vectors to cluster, sample or compress.
+    bool on_features() const { return type != KMX_KERNEL_PRECOMPUTED && type != KMX_KERNEL_CALLBACK; }
+    // Columns of a stored point (support vector) of a model with d columns:
+    // a precomputed kernel's point is its serial number alone.
+    int64_t point_columns(int64_t d) const { return type == KMX_KERNEL_PRECOMPUTED ? 1 : d; }
 };
+
+// Fails (KMX_E_INVALID_ARGUMENT) with a message naming `method` unless the
+// kernel is a function of feature vectors, which `method` needs.
+void require_feature_kernel(const KernelSpec &spec, const char *method);
+
+// Fails (KMX_E_INVALID_ARGUMENT, saying what is wrong) unless `data` is
+// training rows of a precomputed kernel (kernel_precomputed.cpp): each row's
+// serial number (column 0) a whole number in 1..d−1, no two alike (so no more
+// rows than kernel columns: a square matrix, or a subset of its rows such as
+// a fold), and K symmetric on them: K(x_i, x_j) = K(x_j, x_i) within 1e-6 of
+// the larger of the two and the largest |K(x_i, x_i)|.
+void check_precomputed_training(const Dataset &data);
 
 // K(a, b) for two vectors of length d, by the direct formula.
 double kernel_eval(const KernelSpec &spec, const double *a, const double *b, int64_t d);
 
 // out[i*ldo + j] = K(a_i, b_j) for a (na x d, row stride lda) and b (nb x d,
-// row stride ldb). Scratch (row norms, tiles) comes from `scratch` and is
+// row stride ldb; a precomputed kernel reads only b's serial numbers, column 0,
+// so there ldb ≥ 1 will do). Scratch (row norms, tiles) comes from `scratch` and is
 // released before returning; size it with kernel_block_workspace_bytes.
 void kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb,
                   int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads);

@@ -92,6 +92,7 @@ void dot_kernel_block_f32(const KernelSpec &spec, const float *a, int64_t na, in
 
 void kernel_block_f32(const KernelSpec &spec, const float *a, int64_t na, int64_t lda, const float *b, int64_t nb,
                       int64_t ldb, int64_t d, float *out, int64_t ldo, Arena &scratch, int threads) {
+    require_feature_kernel(spec, "a float32 kernel block");
     kernel_detail::require_block_shape(spec, na, lda, nb, ldb, d, ldo);
     if (na == 0 || nb == 0) return;
     threads = kernel_detail::kernel_block_threads(threads, na, nb, d);

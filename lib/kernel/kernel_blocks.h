@@ -23,6 +23,17 @@ size_t gram_kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int
 void l1_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b, int64_t nb,
                      int64_t ldb, int64_t d, double *out, int64_t ldo, int threads);
 
+// The caller's kernels. A precomputed block: out[i*ldo + j] = a_i[s_j] for
+// b_j's serial number s_j = b[j*ldb] (kernel_precomputed.cpp), which
+// precomputed_column checks: a whole number in 1..d−1, else
+// KMX_E_INVALID_ARGUMENT. A callback block: the caller's function
+// (kernel_callback.cpp); its failure or a non-finite value fails the block.
+int64_t precomputed_column(double serial, int64_t d);
+void precomputed_kernel_block(const double *a, int64_t na, int64_t lda, const double *b, int64_t nb, int64_t ldb,
+                              int64_t d, double *out, int64_t ldo);
+void callback_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b,
+                           int64_t nb, int64_t ldb, int64_t d, double *out, int64_t ldo);
+
 // Fails unless the block's sizes and strides are valid for `spec`
 // (kernel.cpp; kernel_block and kernel_block_f32 check with it).
 void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_t nb, int64_t ldb, int64_t d,

@@ -218,7 +218,7 @@ void local_machine_values(Context &ctx, const Model &model, const Dataset &point
 
 size_t prediction_block_bytes(const Model &model, const Dataset &data, int64_t rows, int threads) {
     const std::unique_ptr<Dataset> points =
-        Dataset::dense_borrow(model.points.data(), model.n_points, model.d, nullptr);
+        Dataset::dense_borrow(model.points.data(), model.n_points, model.point_columns(), nullptr);
     const size_t partition_bytes = model.early() ? partition_workspace_bytes(model, *points) : 0;
     return block_plan(model, data, rows, threads, partition_bytes).bytes();
 }
@@ -257,15 +257,15 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
     Arena arena = ctx.reserve(size.bytes, "prediction workspace");
     BlockBuffers b = carve(arena, model, data, rows);
     const std::unique_ptr<Dataset> points =
-        Dataset::dense_borrow(model.points.data(), model.n_points, model.d, nullptr);
+        Dataset::dense_borrow(model.points.data(), model.n_points, model.point_columns(), nullptr);
     const int64_t blocks = (data.n + rows - 1) / rows;
     for (int64_t block = 0; block < blocks; ++block) {
         ctx.progress(double(block) / double(blocks), "predicting");
         const int64_t begin = block * rows, end = std::min(data.n, begin + rows);
         if (widened_columns(model) > 0) load_rows(data, begin, end, model.d, b);
         if (!model.early() && model.support_vectors > 0)
-            kernel_block(model.kernel, b.x, end - begin, model.d, model.points.data(), model.support_vectors, model.d,
-                         model.d, b.kernel, model.support_vectors, arena, ctx.threads);
+            kernel_block(model.kernel, b.x, end - begin, model.d, model.points.data(), model.support_vectors,
+                         model.point_columns(), model.d, b.kernel, model.support_vectors, arena, ctx.threads);
         if (!model.early()) {
             global_machine_values(model, end - begin, ctx.threads, b);
         } else {
@@ -282,6 +282,19 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
 }
 
 }  // namespace
+
+void store_points(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows, Model &model) {
+    const int64_t columns = model.point_columns();
+    model.n_points = int64_t(rows.size());
+    ctx.check_budget(size_t(model.n_points * columns) * sizeof(double), "the model's support vectors");
+    model.points.resize(size_t(model.n_points * columns));
+    std::vector<double> row(size_t(columns < data.d ? data.d : 0));  // a precomputed row, for its serial number
+    for (size_t p = 0; p < rows.size(); ++p) {
+        double *point = model.points.data() + p * size_t(columns);
+        data.copy_rows(rows[p], rows[p] + 1, row.empty() ? point : row.data());
+        if (!row.empty()) std::memcpy(point, row.data(), sizeof(double) * size_t(columns));
+    }
+}
 
 bool Model::early() const {
     for (const BinaryMachine &machine : machines)

@@ -87,7 +87,8 @@ struct Model {
     // none; see class_names_problem for what a name may hold.
     std::vector<std::string> class_names;
     // Points: rows [0, support_vectors) are support vectors, the rest are
-    // partition sample points that are not; n_points x d row-major.
+    // partition sample points that are not; n_points x point_columns()
+    // row-major (d columns; a precomputed kernel's: the serial number alone).
     int64_t support_vectors = 0;
     int64_t n_points = 0;
     std::vector<double> points;
@@ -102,6 +103,7 @@ struct Model {
     TrainStats stats;
 
     int64_t decision_values() const { return int64_t(machines.size()); }
+    int64_t point_columns() const { return kernel.point_columns(d); }
     bool regression() const { return classes.empty(); }
     bool krr() const { return method >= KMX_METHOD_KRR && method <= KMX_METHOD_NYSTROM_TRON; }
     bool svr() const { return method == KMX_METHOD_SVR; }
@@ -112,6 +114,11 @@ struct Model {
     // machine's own size): a many-machine model holds ~3x its file's bytes.
     size_t memory_bytes() const;
 };
+
+// Makes the rows `rows` of data the model's points (n_points of them, within
+// ctx's budget), point_columns() values each: a precomputed kernel's support
+// vectors are stored as their serial numbers, as LIBSVM's.
+void store_points(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows, Model &model);
 
 // Why `names` cannot name `classes` classes (nullptr if they can): one per
 // class, 1 to kMaxClassNameBytes bytes each, no control characters, distinct.

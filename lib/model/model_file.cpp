@@ -5,7 +5,8 @@
 //             f64 objective, kkt violation; u64 iterations; f64 seconds;
 //             f64 C, lambda (one-class: ν in C's place)
 //   classes   f64 x classes (strictly increasing; none for regression)
-//   points    f64 x points x d (row-major; support vectors first)
+//   points    f64 x points x d (row-major; support vectors first); a precomputed
+//             kernel's (kernel type 5): f64 x points, their serial numbers 1..d-1
 //   machines  per machine: i32 positive, negative (regression: 0, -1); f64 bias;
 //             u64 coefficients; {u64 point, f64 coefficient} each;
 //             u64 kernel clusters k; if k > 0: u64 sample m,
@@ -219,9 +220,12 @@ struct Counts {
 
 Counts read_meta(ByteReader &r, Model &m) {
     const uint32_t method = r.u32(), multiclass = r.u32(), bias = r.u32(), kernel = r.u32();
-    require_format(
-        method <= KMX_METHOD_ONE_CLASS && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 && kernel <= KMX_KERNEL_SIGMOID,
-        r, "bad method, multiclass, bias or kernel code");
+    require_format(method <= KMX_METHOD_ONE_CLASS && multiclass <= KMX_MULTICLASS_OVR && bias <= 1 &&
+                       kernel <= KMX_KERNEL_PRECOMPUTED,
+                   r, "bad method, multiclass, bias or kernel code");
+    require_format(kernel != KMX_KERNEL_PRECOMPUTED || method == KMX_METHOD_SVM || method == KMX_METHOD_SVR ||
+                       method == KMX_METHOD_ONE_CLASS,
+                   r, "a precomputed kernel with a method other than svm, svr or one_class");
     m.method = kmx_method(method);
     m.multiclass = kmx_multiclass(multiclass);
     m.has_bias = bias == 1;
@@ -275,10 +279,15 @@ void read_classes(ByteReader &r, uint64_t count, Model &m) {
 }
 
 void read_points(ByteReader &r, uint64_t count, Model &m) {
-    require_format(count <= r.remaining() / 8 / uint64_t(m.d), r, "fewer values than points x columns");
+    const uint64_t columns = uint64_t(m.point_columns());
+    require_format(count <= r.remaining() / 8 / columns, r, "fewer values than points x columns");
     m.n_points = int64_t(count);
-    m.points.resize(size_t(count) * size_t(m.d));
+    m.points.resize(size_t(count) * size_t(columns));
     for (double &v : m.points) v = finite(r, "a point value is not finite");
+    if (m.kernel.type == KMX_KERNEL_PRECOMPUTED)
+        for (double serial : m.points)
+            require_format(serial >= 1 && serial <= double(m.d - 1) && serial == std::floor(serial), r,
+                           "a support vector's serial number is not a column of the kernel matrix");
     r.finish();
 }
 
@@ -399,6 +408,9 @@ void read_sigmoids(ByteReader &r, Model &m) {
 }  // namespace
 
 std::vector<unsigned char> model_to_bytes(const Model &model) {
+    if (model.kernel.type == KMX_KERNEL_CALLBACK)
+        fail(KMX_E_UNSUPPORTED,
+             "a model trained with a callback kernel cannot be saved: its kernel is a function in this process");
     const uint32_t version = format_version(model);
     const uint32_t sections = section_count(version);
     ByteWriter w;
@@ -436,6 +448,7 @@ Model model_from_bytes(const unsigned char *bytes, size_t len, const char *name)
     read_routes(routes, m);
     ByteReader machines(sections[kMachines].data, sections[kMachines].len, "model machines section");
     read_machines(machines, counts.machines, m);
+    require_format(m.kernel.on_features() || !m.early(), machines, "a precomputed kernel's machine has clusters");
     if (sections[kNames].data) {
         ByteReader names(sections[kNames].data, sections[kNames].len, "model class names section");
         read_class_names(names, version, m);

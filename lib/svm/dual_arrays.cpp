@@ -73,11 +73,8 @@ void store_single_machine(Context &ctx, const Dataset &data, const std::vector<i
                           BinaryMachine machine, Model &model) {
     machine.sv.resize(point_rows.size());
     for (size_t j = 0; j < point_rows.size(); ++j) machine.sv[j] = int64_t(j);
-    model.support_vectors = model.n_points = int64_t(point_rows.size());
-    ctx.check_budget(size_t(model.n_points * model.d) * sizeof(double), "the model's support vectors");
-    model.points.resize(size_t(model.n_points * model.d));
-    for (size_t j = 0; j < point_rows.size(); ++j)
-        data.copy_rows(point_rows[j], point_rows[j] + 1, model.points.data() + j * size_t(model.d));
+    model.support_vectors = int64_t(point_rows.size());
+    store_points(ctx, data, point_rows, model);
     model.machines.push_back(std::move(machine));
 }
 

@@ -175,11 +175,7 @@ void gather_points(Context &ctx, const Dataset &data, std::vector<SolvedMachine>
     model.support_vectors = int64_t(point_rows.size());
     for (SolvedMachine &s : solved)
         for (int64_t &row : s.machine.local.partition.sample_rows) row = point(row);
-    model.n_points = int64_t(point_rows.size());
-    ctx.check_budget(size_t(model.n_points * model.d) * sizeof(double), "the model's support vectors");
-    model.points.resize(size_t(model.n_points * model.d));
-    for (size_t p = 0; p < point_rows.size(); ++p)
-        data.copy_rows(point_rows[p], point_rows[p] + 1, model.points.data() + p * size_t(model.d));
+    store_points(ctx, data, point_rows, model);
 }
 
 void add_stats(TrainStats &stats, const SvmSolution &solution) {

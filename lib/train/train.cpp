@@ -1,5 +1,7 @@
 #include "train.h"
 
+#include <string>
+
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -36,12 +38,24 @@ void check_weights_are_used(const TrainOptions &options, const Dataset &data) {
                  param_value_name(*find_param(KMX_PARAM_METHOD), options.method), (long long)i, data.w[i]);
 }
 
+// The caller's kernels (precomputed, callback) give kernel values only: the
+// dual solver's methods take them; a precomputed one's rows are checked.
+void check_kernel_for_method(const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+    const kmx_method method = options.method;
+    if (method != KMX_METHOD_SVM && method != KMX_METHOD_SVR && method != KMX_METHOD_ONE_CLASS) {
+        const std::string name = std::string("method ") + param_value_name(*find_param(KMX_PARAM_METHOD), method);
+        require_feature_kernel(kernel, name.c_str());
+    }
+    if (kernel.type == KMX_KERNEL_PRECOMPUTED) check_precomputed_training(data);
+}
+
 }  // namespace
 
 Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
             SvmWarmStart *warm) {
     check_probability_option(options);
     check_weights_are_used(options, data);
+    check_kernel_for_method(options, kernel, data);
     if (options.method == KMX_METHOD_NYSTROM_TRON) {
         // LIBSVM shards know only their own largest column: across ranks,
         // every rank's rows get the widest rank's columns first.

@@ -105,7 +105,7 @@ class Cli(unittest.TestCase):
 
     def test_libsvm_letters_mean_what_they_mean_to_svm_train(self):
         """-t numbers, -h shrinking, -m cache MB, -wLABEL weights and -q as svm-train/svm-predict; -b 2,
-        -n and -t 4 refused (exit 2, no model written). A weight w on every class is C × w: the same model."""
+        -n and -t 7 refused (exit 2, no model written; -t 4 is class Precomputed's). A weight w on every class is C × w: the same model."""
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         train = os.path.join(tmp.name, "train.libsvm")
@@ -131,7 +131,7 @@ class Cli(unittest.TestCase):
         self.assertNotEqual(trained("w1.kmx", "-c", "0.5", "-w1", "3", "-g", "1")[0], weighted)
         self.assertEqual(trained("q.kmx", "-q", "-g", "16")[1], "")
         for options, words in ((["-b", "2"], "-b/--probability"), (["-n", "0.5"], "nu"),
-                               (["-t", "4"], "precomputed"), (["-t", "7"], "0 (linear)"), (["-h"], "shrinking"),
+                               (["-t", "7"], "4 (precomputed)"), (["-h"], "shrinking"),
                                (["-w1"], "-w1")):
             out = run("train", "-s", "svm", *options, train, path("refused.kmx"))
             self.assertEqual(out.returncode, 2, options)
@@ -1205,6 +1205,95 @@ def model_without_training_time(path):
     data[16 + 4:16 + 8] = bytes(4)
     data[136:140] = bytes(4)
     return bytes(data)
+
+
+class Precomputed(unittest.TestCase):
+    """kmx train -k precomputed / -t 4 (LIBSVM's precomputed kernels: rows "label 0:i 1:K(xi,x1) ..."), kmx
+    predict on rows "label 0:? 1:K(x,x1) ...", against -k rbf on the features the matrix was computed from;
+    and its bad input."""
+
+    GAMMA = 2.0
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.features = self.path("letter200.libsvm")
+        write_head(LETTER, self.features, 200)
+        self.rows = read_libsvm_rows(LETTER, 200, 16)
+        with open(LETTER) as f:
+            self.labels = [line.split()[0] for _, line in zip(range(200), f)]
+        self.train_file = self.write("train.pre", self.rows[:150], self.labels[:150], True)
+        self.test_file = self.write("test.pre", self.rows[150:], self.labels[150:], False)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def write(self, name, rows, labels, serials):
+        """LIBSVM's precomputed rows of the Gaussian kernel against the first 150 rows."""
+        kernel = lambda a, b: math.exp(-self.GAMMA * sum((p - q) ** 2 for p, q in zip(a, b)))
+        with open(self.path(name), "w") as out:
+            for i, (x, label) in enumerate(zip(rows, labels)):
+                values = " ".join(f"{j + 1}:{kernel(x, t)!r}" for j, t in enumerate(self.rows[:150]))
+                out.write(f"{label} 0:{i + 1 if serials else '?'} {values}\n")
+        return self.path(name)
+
+    def train_predict(self, data, test, *options):
+        model, labels = self.path("m.kmx"), self.path("m.out")
+        out = run("train", *options, data, model)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        info = run("info", model).stdout
+        out = run("predict", model, test, labels)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(labels) as f:
+            return float(re.search(r"objective (\S+)", info).group(1)), f.read().split(), info, out.stdout
+
+    def test_t4_and_k_precomputed_train_the_rbf_model(self):
+        features = self.path("features.libsvm")
+        with open(self.features) as f:
+            lines = f.readlines()
+        with open(features, "w") as out:
+            out.writelines(lines[:150])
+        with open(self.path("features_test.libsvm"), "w") as out:
+            out.writelines(lines[150:])
+        objective, labels, _, _ = self.train_predict(features, self.path("features_test.libsvm"), "-s", "svm", "-g",
+                                                     repr(self.GAMMA), "-c", "4")
+        for kernel in (["-t", "4"], ["-k", "precomputed"]):
+            got, got_labels, info, stdout = self.train_predict(self.train_file, self.test_file, *kernel, "-c", "4")
+            self.assertAlmostEqual(got, objective, delta=1e-9 * abs(objective))
+            self.assertEqual(got_labels, labels)
+            self.assertIn("method    svm\n", info)  # the default with a precomputed kernel
+            self.assertIn("kernel    precomputed", info)
+            self.assertIn("columns   151\n", info)
+            self.assertIn("accuracy = ", stdout)
+
+    def test_bad_input(self):
+        model = self.path("bad.kmx")
+        out = run("train", "-t", "5", self.train_file, model)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("-t must be LIBSVM's 0 (linear), 1 (polynomial), 2 (rbf), 3 (sigmoid) or 4 (precomputed)",
+                      out.stderr)
+        out = run("train", "-t", "4", "-g", "2", self.train_file, model)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("option -g/--gamma does not apply to the precomputed kernel", out.stderr)
+        out = run("train", "-t", "4", "-s", "dcsvm", self.train_file, model)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("method dcsvm needs feature vectors, which a precomputed kernel does not give", out.stderr)
+        out = run("train", "-s", "svm", self.train_file, model)  # read as plain LIBSVM
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("only for precomputed kernels", out.stderr)
+        out = run("grid", "-t", "4", self.train_file)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("a precomputed kernel has no gamma to search", out.stderr)
+        with open(self.train_file) as f:
+            lines = f.readlines()
+        short = self.path("short.pre")  # 150 rows of 149 kernel values
+        with open(short, "w") as out_file:
+            out_file.writelines(line.rsplit(" ", 1)[0] + "\n" for line in lines)
+        out = run("train", "-t", "4", short, model)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("150 training rows but 149 columns of kernel values: the training matrix must be square",
+                      out.stderr)
+        self.assertFalse(os.path.exists(model))
 
 
 class Convert(LetterFiles):

@@ -30,7 +30,9 @@ const OptionSpec kContextOptions[5] = {
 };
 
 const OptionSpec kFormatOption = {"-f", "--format", true,
-                                  "auto (default: .kmxd by its magic, else the text's format), libsvm, csv or kmxd"};
+                                  "auto (default: .kmxd by its magic, else the text's format; precomputed with -k "
+                                  "precomputed), libsvm, csv, kmxd or precomputed (LIBSVM's -t 4 rows: 0:i serial "
+                                  "number, then 1:K(x,x1) ... l:K(x,xl))"};
 
 const OptionSpec kKernelOptions[4] = {
     {"-k", "--kernel", true, nullptr, KMX_PARAM_KERNEL},
@@ -199,11 +201,10 @@ std::string option_help(const OptionSpec &spec) {
 
 // LIBSVM's -t numbers as kmx's kernel names.
 std::string libsvm_kernel(const std::string &number) {
-    static const char *const kNames[] = {"linear", "polynomial", "rbf", "sigmoid"};
-    if (number.size() == 1 && number[0] >= '0' && number[0] <= '3') return kNames[number[0] - '0'];
-    if (number == "4") throw UsageError{"-t 4 (LIBSVM's precomputed kernel) is not in kmx yet"};
-    throw UsageError{"-t must be LIBSVM's 0 (linear), 1 (polynomial), 2 (rbf) or 3 (sigmoid), not '" + number +
-                     "' (-k takes kmx's kernel names)"};
+    static const char *const kNames[] = {"linear", "polynomial", "rbf", "sigmoid", "precomputed"};
+    if (number.size() == 1 && number[0] >= '0' && number[0] <= '4') return kNames[number[0] - '0'];
+    throw UsageError{"-t must be LIBSVM's 0 (linear), 1 (polynomial), 2 (rbf), 3 (sigmoid) or 4 (precomputed), not '" +
+                     number + "' (-k takes kmx's kernel names)"};
 }
 
 // The option's value as the parameter string takes it.
@@ -298,7 +299,7 @@ std::string methods_using(kmx_param param) {
 bool kernel_uses(kmx_kernel_type kernel, kmx_param param) {
     switch (param) {
         case KMX_PARAM_GAMMA:
-            return kernel != KMX_KERNEL_LINEAR;
+            return kernel != KMX_KERNEL_LINEAR && kernel != KMX_KERNEL_PRECOMPUTED;
         case KMX_PARAM_COEF0:
             return kernel == KMX_KERNEL_POLYNOMIAL || kernel == KMX_KERNEL_SIGMOID;
         case KMX_PARAM_DEGREE:
@@ -310,10 +311,8 @@ bool kernel_uses(kmx_kernel_type kernel, kmx_param param) {
 }  // namespace
 
 namespace {
-// The kmx_method -s names (default dcsvm), or -1 for a name that is none.
-int chosen_method(const ParsedArgs &args) {
-    return enum_value(KMX_PARAM_METHOD, args.get("--solver", method_name(param_default(KMX_PARAM_METHOD))));
-}
+// The kmx_method -s names (default_method), or -1 for a name that is none.
+int chosen_method(const ParsedArgs &args) { return enum_value(KMX_PARAM_METHOD, chosen_method_name(args)); }
 
 // "option -p/--epsilon-svr does not apply to -s dcsvm; it applies to -s svr"
 UsageError not_applying(const std::string &option, int method, kmx_param param) {
@@ -482,6 +481,15 @@ Context make_context(const ParsedArgs &args, const std::vector<OptionSpec> &spec
     }
     check(kmx_context_set_params(ctx.get(), param_string(args, specs, KMX_PARAM_OWNER_CONTEXT).c_str()));
     return ctx;
+}
+
+std::string chosen_method_name(const ParsedArgs &args) {
+    // A precomputed kernel has no feature vectors for DC-SVM's clusters: the dual solver alone, as svm-train -t 4.
+    return args.get("--solver", precomputed_kernel(args) ? "svm" : method_name(param_default(KMX_PARAM_METHOD)));
+}
+
+bool precomputed_kernel(const ParsedArgs &args) {
+    return args.get("--kernel", "") == "precomputed" || args.get("--kernel-type", "") == "4";
 }
 
 Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs &args) {

@@ -101,6 +101,10 @@ H make(Create create, Args... args) {
     check(create(&handle, args...));
     return H(handle);
 }
+// Whether -k precomputed or -t 4 was given.
+bool precomputed_kernel(const ParsedArgs &args);
+// The -s method's name: the one given, else dcsvm, or svm for a precomputed kernel.
+std::string chosen_method_name(const ParsedArgs &args);
 // A data file (--format) loaded with ctx.
 Dataset load_dataset(kmx_context *ctx, const std::string &path, const ParsedArgs &args);
 
@@ -115,7 +119,8 @@ std::vector<OptionSpec> command_options(std::vector<OptionSpec> own, bool kernel
 // use: "option -p/--epsilon-svr does not apply to -s dcsvm; it applies to -s svr".
 void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &specs);
 
-// --format: auto (default), libsvm, csv or kmxd.
+// --format: auto (default), libsvm, csv, kmxd or precomputed; auto with a
+// precomputed kernel (-k precomputed, -t 4) is precomputed.
 kmx_format format_option(const ParsedArgs &args);
 
 // True if `path` starts with the model file / predictor blob magic.

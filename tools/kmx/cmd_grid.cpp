@@ -82,6 +82,7 @@ void check_axes(const ParsedArgs &args, const CostAxis &axis) {
     if (args.has("--gamma")) throw UsageError{"--gamma is searched: give --log2g BEGIN,END,STEP instead"};
     if (args.get("--kernel", "rbf") == "linear" || args.get("--kernel-type", "2") == "0")
         throw UsageError{"a linear kernel has no gamma to search"};
+    if (precomputed_kernel(args)) throw UsageError{"a precomputed kernel has no gamma to search: use kmx cv along C"};
 }
 
 struct Cell {

@@ -53,12 +53,16 @@ kmx_format parse_format(const std::string &name) {
     if (name == "libsvm") return KMX_FORMAT_LIBSVM;
     if (name == "csv") return KMX_FORMAT_CSV;
     if (name == "kmxd") return KMX_FORMAT_KMXD;
-    throw UsageError{"--format must be auto, libsvm, csv or kmxd, not '" + name + "'"};
+    if (name == "precomputed") return KMX_FORMAT_PRECOMPUTED;
+    throw UsageError{"--format must be auto, libsvm, csv, kmxd or precomputed, not '" + name + "'"};
 }
 
 }  // namespace
 
-kmx_format format_option(const ParsedArgs &args) { return parse_format(args.get("--format", "auto")); }
+kmx_format format_option(const ParsedArgs &args) {
+    const kmx_format format = parse_format(args.get("--format", "auto"));
+    return format == KMX_FORMAT_AUTO && precomputed_kernel(args) ? KMX_FORMAT_PRECOMPUTED : format;
+}
 
 int run_info(int argc, char **argv) {
     const ParsedArgs args = parse_args(argc, argv, info_options());

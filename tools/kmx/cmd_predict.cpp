@@ -113,6 +113,8 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
         const double held = model_info(model.get(), KMX_INFO_MEMORY_BYTES);
         if (held > model_bytes) hold_in_budget(ctx, held - model_bytes, "the loaded model");
     }
+    if (model && format == KMX_FORMAT_AUTO && model_info(model.get(), KMX_INFO_KERNEL) == KMX_KERNEL_PRECOMPUTED)
+        format = KMX_FORMAT_PRECOMPUTED;  // rows of kernel values, as the model was trained on
     const Dataset data = make<Dataset>(kmx_dataset_load, ctx, test_path, format);
     int64_t n = 0;
     check(kmx_dataset_rows(&n, data.get()));

@@ -39,8 +39,8 @@ const std::vector<OptionSpec> &train_options() {
              "MB as LIBSVM's -m, or with a K/M/G suffix; --verbose says which cache FALKON keeps",
              KMX_PARAM_CACHE_SIZE},
             {"-h", "--shrinking", true, nullptr, KMX_PARAM_SHRINKING},
-            {"-t", "--kernel-type", true, "LIBSVM's kernel numbers: 0 linear, 1 polynomial, 2 rbf, 3 sigmoid",
-             KMX_PARAM_KERNEL},
+            {"-t", "--kernel-type", true,
+             "LIBSVM's kernel numbers: 0 linear, 1 polynomial, 2 rbf, 3 sigmoid, 4 precomputed", KMX_PARAM_KERNEL},
             {"-q", "--quiet", false, "print nothing when training succeeds (LIBSVM's -q)"},
             {"-v", "--cross-validation", true,
              "K-fold cross-validation as LIBSVM's -v K: prints the accuracy (regression: the mean squared error) "
@@ -67,6 +67,7 @@ Solver make_solver(const ParsedArgs &args) {
     if (args.has("--ovr") && args.has("--ovo")) throw UsageError{"--ovr and --ovo exclude each other"};
     std::string params = param_string(args, train_options(), KMX_PARAM_OWNER_SOLVER);
     params += args.has("--ovr") ? " multiclass=ovr" : " multiclass=ovo";
+    if (!args.has("--solver")) params += " method=" + chosen_method_name(args);
     return make<Solver>(kmx_solver_create_from_string, params.c_str());
 }
 
@@ -89,7 +90,7 @@ std::vector<ClassWeight> class_weights(int argc, char **argv, std::vector<char *
 // The methods that train across ranks: every sum over rows is AllReduced.
 void check_distributed(const ParsedArgs &args) {
     if (ranks().size == 1) return;
-    const std::string method = args.get("--solver", "dcsvm");
+    const std::string method = chosen_method_name(args);
     if (method != "falkon" && method != "nystrom-tron")
         throw UsageError{"-s " + method + " runs in one process only; across " + std::to_string(ranks().size) +
                          " ranks (mpirun) use -s falkon or -s nystrom-tron"};
@@ -109,7 +110,8 @@ constexpr int64_t kSuggestGridRows = 100000;
 // A note when C and gamma are both the defaults on data small enough to search them.
 void suggest_grid(const ParsedArgs &args, int64_t n) {
     if (args.has("--cost") || args.has("--gamma") || n > kSuggestGridRows || !method_uses(args, KMX_PARAM_C)) return;
-    if (args.get("--kernel", "rbf") == "linear" || args.get("--kernel-type", "2") == "0") return;
+    if (args.get("--kernel", "rbf") == "linear" || args.get("--kernel-type", "2") == "0" || precomputed_kernel(args))
+        return;
     std::fprintf(stderr,
                  "kmx: note: C and gamma are the defaults (C=1, gamma=1/d); 'kmx grid' searches them by "
                  "cross-validation\n");
@@ -131,8 +133,8 @@ TrainingSetup set_up_training(const TrainingArgs &parsed) {
     check_distributed(args);
     TrainingSetup setup{make_solver(args), make_kernel(args, train_options()), make_context(args, train_options())};
     if (!parsed.weights.empty() && !method_uses(args, KMX_PARAM_C))
-        throw UsageError{"option -wLABEL (a class's weight on C) does not apply to -s " +
-                         args.get("--solver", "dcsvm") + ", which has no C"};
+        throw UsageError{"option -wLABEL (a class's weight on C) does not apply to -s " + chosen_method_name(args) +
+                         ", which has no C"};
     for (const ClassWeight &w : parsed.weights)
         check(kmx_solver_set_class_weight(setup.solver.get(), w.label, w.weight));
     return setup;

@@ -38,6 +38,8 @@ int describe_model(const char *path) {
     std::printf("file      %s (kmx model)\n", path);
     std::printf("method    %s\n", method_name(model_info(model, KMX_INFO_METHOD)).c_str());
     std::printf("columns   %g\n", model_info(model, KMX_INFO_COLUMNS));
+    if (model_info(model, KMX_INFO_KERNEL) == KMX_KERNEL_PRECOMPUTED)
+        std::printf("kernel    precomputed (support vectors stored as serial numbers)\n");
     if (model_info(model, KMX_INFO_TASK) == KMX_TASK_REGRESSION) {
         std::printf("task      regression\n");
     } else {

@@ -210,5 +210,60 @@ namespace Kmx.Tests
                 Assert.Throws<KmxException>(() => solver.CrossValidatePath(null, rbf, rows, 4, Param.Eps, costs));
             }
         }
-    }
+    
+        /// <summary>LIBSVM's precomputed rows of the Gaussian kernel: column 0 the serial number (0 for rows
+        /// that are not training rows), then K(x, x_j) over the training rows.</summary>
+        static double[] Gram(double[] rows, double[] train, int d, double gamma, bool serials)
+        {
+            int n = rows.Length / d, l = train.Length / d;
+            var k = new double[n * (l + 1)];
+            for (int i = 0; i < n; i++)
+            {
+                k[i * (l + 1)] = serials ? i + 1 : 0;
+                for (int j = 0; j < l; j++)
+                {
+                    double sum = 0;
+                    for (int c = 0; c < d; c++) sum += (rows[i * d + c] - train[j * d + c]) * (rows[i * d + c] - train[j * d + c]);
+                    k[i * (l + 1) + 1 + j] = System.Math.Exp(-gamma * sum);
+                }
+            }
+            return k;
+        }
+
+        [Test]
+        public void APrecomputedGaussianMatrixTrainsTheRbfModel()
+        {
+            var random = new System.Random(7);
+            int n = 120, d = 3;
+            var x = new double[n * d];
+            var xt = new double[40 * d];
+            var y = new double[n];
+            for (int i = 0; i < x.Length; i++) x[i] = random.NextDouble() + (i % d == 0 && (i / d) % 2 == 1 ? 0.6 : 0);
+            for (int i = 0; i < xt.Length; i++) xt[i] = random.NextDouble();
+            for (int i = 0; i < n; i++) y[i] = i % 2 == 1 ? 1 : -1;
+            using (var ctx = new Context("threads=1"))
+            using (var solver = new Solver("method=svm C=4"))
+            using (var rbf = new Kernel("kernel=rbf gamma=2"))
+            using (var precomputed = new Kernel(KernelType.Precomputed))
+            using (var features = new Dataset(x, d, y))
+            using (var test = new Dataset(xt, d))
+            using (var k = new Dataset(Gram(x, x, d, 2, true), n + 1, y))
+            using (var kt = new Dataset(Gram(xt, x, d, 2, false), n + 1))
+            using (var byFeatures = solver.Train(ctx, rbf, features))
+            using (var byMatrix = solver.Train(ctx, precomputed, k))
+            {
+                Assert.AreEqual(byFeatures.Objective, byMatrix.Objective, 1e-9 * System.Math.Abs(byFeatures.Objective));
+                double[] expected = byFeatures.DecisionValues(ctx, test), actual = byMatrix.DecisionValues(ctx, kt);
+                for (int i = 0; i < expected.Length; i++) Assert.AreEqual(expected[i], actual[i], 1e-9);
+                using (var loaded = Model.LoadFromBuffer(byMatrix.SaveToBuffer()))
+                    CollectionAssert.AreEqual(actual, loaded.DecisionValues(ctx, kt));
+                using (var dcsvm = new Solver(SolverMethod.Dcsvm))
+                {
+                    var e = Assert.Throws<KmxException>(() => dcsvm.Train(ctx, precomputed, k));
+                    Assert.AreEqual(Status.InvalidArgument, e.Status);
+                    StringAssert.Contains("method dcsvm needs feature vectors", e.Message);
+                }
+            }
+        }
+}
 }

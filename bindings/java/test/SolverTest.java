@@ -9,6 +9,7 @@ import io.kmx.Bias;
 import io.kmx.Context;
 import io.kmx.Dataset;
 import io.kmx.Kernel;
+import io.kmx.KernelType;
 import io.kmx.KmxException;
 import io.kmx.Method;
 import io.kmx.Model;
@@ -218,6 +219,53 @@ public class SolverTest {
                 assertArrayEquals(solver.crossValidate(null, rbf, rows, 4), path[v], 0);
             }
             assertThrows(KmxException.class, () -> solver.crossValidatePath(null, rbf, rows, 4, Param.EPS, costs));
+        }
+    }
+
+    /** LIBSVM's precomputed rows (column 0 the serial number, then K(x, x_j) over the training rows). */
+    private static double[][] gram(double[][] rows, double[][] train, double gamma, boolean serials) {
+        double[][] k = new double[rows.length][train.length + 1];
+        for (int i = 0; i < rows.length; i++) {
+            k[i][0] = serials ? i + 1 : 0;
+            for (int j = 0; j < train.length; j++) {
+                double sum = 0;
+                for (int c = 0; c < rows[i].length; c++) sum += (rows[i][c] - train[j][c]) * (rows[i][c] - train[j][c]);
+                k[i][j + 1] = Math.exp(-gamma * sum);
+            }
+        }
+        return k;
+    }
+
+    private static double[][] rowsOf(Dataset data) {
+        int d = (int) data.cols();
+        double[] flat = data.rowValues(0, data.rows());
+        double[][] rows = new double[(int) data.rows()][d];
+        for (int i = 0; i < rows.length; i++) System.arraycopy(flat, i * d, rows[i], 0, d);
+        return rows;
+    }
+
+    @Test
+    public void precomputedGaussianMatrixTrainsTheRbfModel() {
+        double[][] x = rowsOf(train), xt = rowsOf(test);
+        try (Context ctx = Context.create("threads=1");
+             Solver solver = Solver.create(Method.SVM);
+             Kernel precomputed = Kernel.create(KernelType.PRECOMPUTED);
+             Dataset k = Dataset.create(gram(x, x, 16, true), train.labels());
+             Dataset kt = Dataset.create(gram(xt, x, 16, false));
+             Model byMatrix = solver.train(ctx, precomputed, k);
+             Model byFeatures = solver.train(ctx, rbf, train)) {
+            assertEquals(byFeatures.objective(), byMatrix.objective(), 1e-9 * Math.abs(byFeatures.objective()));
+            assertArrayEquals(byFeatures.decisionValues(ctx, test), byMatrix.decisionValues(ctx, kt), 1e-9);
+            assertArrayEquals(byFeatures.predict(ctx, test), byMatrix.predict(ctx, kt), 0);
+            byte[] saved = byMatrix.saveToBuffer(); // support vectors as serial numbers
+            try (Model loaded = Model.loadFromBuffer(saved)) {
+                assertArrayEquals(byMatrix.decisionValues(ctx, kt), loaded.decisionValues(ctx, kt), 0);
+            }
+            try (Solver dcsvm = Solver.create(Method.DCSVM)) {
+                KmxException e = assertThrows(KmxException.class, () -> dcsvm.train(ctx, precomputed, k));
+                assertSame(Status.INVALID_ARGUMENT, e.status());
+                assertTrue(e.getMessage(), e.getMessage().contains("method dcsvm needs feature vectors"));
+            }
         }
     }
 }

@@ -195,6 +195,25 @@ class Kernel(_Owner):
     def get(self, name):
         return capi.kmx_kernel_get_param(self._handle, capi.kmx_param_from_name(name))
 
+    @classmethod
+    def from_callable(cls, fn):
+        """A kernel computed by fn(A, B) -> K (A: na x d, B: nb x d float64 arrays; K: na x nb), as
+        scikit-learn's callable kernels (kmx_kernel_create_callback). The dual solver's methods train
+        with it (svm, svr, one_class); prediction calls it too; its models cannot be saved or pickled.
+        kmx calls it holding the GIL, from worker threads too (n_jobs > 1); an exception it raises
+        fails the call with kmx.InvalidArgumentError naming the exception."""
+        def block(out, a, b, na, nb, d):
+            A = np.frombuffer(a, dtype=np.float64).reshape(na, d).copy()  # the C block lives for this call only
+            B = np.frombuffer(b, dtype=np.float64).reshape(nb, d).copy()
+            K = np.asarray(fn(A, B), dtype=np.float64)
+            if K.shape != (na, nb):
+                raise ValueError(f"the kernel gave an array of shape {K.shape}, expected ({na}, {nb})")
+            np.frombuffer(out, dtype=np.float64).reshape(na, nb)[...] = K
+
+        kernel = cls.__new__(cls)
+        _Owner.__init__(kernel, capi.kmx_kernel_create_callback(block), keep=block)
+        return kernel
+
 
 def kernel_block(kernel, a, b, ctx=None):
     """K(a_i, b_j) as an na x nb matrix, for row matrices a and b (or Datasets with row ranges
@@ -241,7 +260,9 @@ class Solver(_Owner):
 
     def train(self, kernel, data, ctx=None):
         """A Model trained on data (labels required). The GIL is released while it trains."""
-        return Model(capi.kmx_solver_train(_handle(ctx), self._handle, kernel._handle, data._handle))
+        model = Model(capi.kmx_solver_train(_handle(ctx), self._handle, kernel._handle, data._handle))
+        model._kernel = kernel  # a callable kernel's function must live as long as the model
+        return model
 
     def cross_validate(self, kernel, data, folds, ctx=None):
         """k-fold cross-validation (LIBSVM's svm-train -v K): each row's prediction (label or value)

@@ -42,6 +42,20 @@ def _context(estimator):
     return ctx
 
 
+def _precomputed(estimator):
+    """Whether the estimator's kernel is 'precomputed': fit(K, y) with the training rows' square Gram
+    matrix K(X, X), predict(K_test) with K(X_test, X) (as scikit-learn's)."""
+    return isinstance(getattr(estimator, "kernel", None), str) and estimator.kernel == "precomputed"
+
+
+def _gram_rows(K, serials):
+    """kmx's precomputed rows (LIBSVM's -t 4): each row's serial number (1..n for the training rows,
+    0 for others), then its kernel values."""
+    K = K.toarray() if hasattr(K, "toarray") else K
+    first = np.arange(1, K.shape[0] + 1, dtype=np.float64) if serials else np.zeros(K.shape[0])
+    return np.ascontiguousarray(np.hstack([first[:, None], K]), dtype=np.float64)
+
+
 def _store_params(estimator, arguments):
     """Sets the attributes of an __init__'s arguments, as scikit-learn wants them: unchanged."""
     for name, value in arguments.items():
@@ -82,10 +96,16 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
     _method = None  # the kmx method name the estimator trains
 
     def _kernel(self, X):
+        if _precomputed(self):
+            self._gamma = None
+            return _core.Kernel(kernel="precomputed")
+        if callable(self.kernel):  # as scikit-learn's: kernel(A, B) -> the na x nb block
+            self._gamma = None
+            return _core.Kernel.from_callable(self.kernel)
         kernel = _KERNELS.get(self.kernel) if isinstance(self.kernel, str) else None
         if kernel is None:
-            raise ValueError(f"kmx: kernel={self.kernel!r} is not one of {sorted(_KERNELS)} "
-                             "(no callable or precomputed kernels)")
+            raise ValueError(f"kmx: kernel={self.kernel!r} is not one of {sorted(_KERNELS) + ['precomputed']} "
+                             "or a callable")
         gamma = self.gamma
         if gamma == "scale":  # as scikit-learn's SVC: 1 / (d Var[X])
             variance = X.multiply(X).mean() - X.mean() ** 2 if hasattr(X, "tocsr") else X.var()
@@ -101,7 +121,10 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
         return _context(self)
 
     def _more_tags(self):
-        return {"_xfail_checks": _SKIPPED_CHECKS} if has_fit_parameter(self, "sample_weight") else {}
+        tags = {"pairwise": _precomputed(self)}  # cross-validation slices K's rows and columns
+        if has_fit_parameter(self, "sample_weight"):
+            tags["_xfail_checks"] = _SKIPPED_CHECKS
+        return tags
 
     def _solver_values(self):
         """The solver's parameters beside the method (None: kmx's default)."""
@@ -122,6 +145,11 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
                 raise ValueError(f"kmx: sample_weight has shape {sample_weight.shape}, expected ({X.shape[0]},)")
         if X.shape[0] < 2:
             raise ValueError(f"kmx: {type(self).__name__} needs at least 2 samples; got 1 sample")
+        if _precomputed(self):
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(f"kmx: a precomputed kernel's training matrix must be square (K(X, X)); got "
+                                 f"{X.shape[0]}x{X.shape[1]}")
+            X = _gram_rows(X, serials=True)
         dataset = _core.Dataset(X, y, weights=sample_weight)
         solver = _core.Solver(method=self._method, class_weight=class_weight, **self._solver_values())
         self.model_ = solver.train(self._kernel(X), dataset, self._context())
@@ -129,7 +157,8 @@ class _KmxEstimator(_PicklesSavedForm, BaseEstimator):
 
     def _dataset(self, X):
         check_is_fitted(self)
-        return _core.Dataset(self._check_X(X, reset=False))
+        X = self._check_X(X, reset=False)  # a precomputed K(X_test, X) has the training rows' columns
+        return _core.Dataset(_gram_rows(X, serials=False) if _precomputed(self) else X)
 
     def _decision_values(self, X):
         dataset = self._dataset(X)  # first: it checks that the estimator is fitted
@@ -204,7 +233,11 @@ class SVC(_KmxClassifier):
     levels, clusters_per_level, early_level, sample_size: DC-SVM's knobs (None: kmx's defaults).
     probability: fit LIBSVM's probability estimates (Platt sigmoids on a seeded 5-fold cross-validation,
     pairwise coupling) for predict_proba, as sklearn.svm.SVC(probability=True).
-    n_jobs: kmx's threads (None or -1: every core); random_state: kmx's seed."""
+    n_jobs: kmx's threads (None or -1: every core); random_state: kmx's seed.
+    kernel='precomputed' (also for SVR and OneClassSVM): fit(K, y) with the training rows' square Gram
+    matrix K(X, X), predict(K_test) with K(X_test, X), as sklearn.svm.SVC; a callable kernel(A, B) -> the
+    block K(A, B), as sklearn.svm.SVC (its models cannot be pickled). Both train by the dual solver alone
+    (the default method 'dcsvm' then means 'svm'; 'dcsvm-early' and 'bka' need a kmx kernel)."""
 
     def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, method="dcsvm", tol=1e-3,
                  shrinking=True, cache_size=0, class_weight=None, multiclass="ovo", decision_function_shape="ovr",
@@ -215,6 +248,8 @@ class SVC(_KmxClassifier):
     @property
     def _method(self):
         method = str(self.method).replace("-", "_")
+        if (_precomputed(self) or callable(self.kernel)) and method == "dcsvm":
+            return "svm"  # the default: DC-SVM clusters in the kernel's feature space, which needs a kmx kernel
         if method not in ("svm", "dcsvm", "dcsvm_early", "bka"):
             raise ValueError(f"kmx: SVC method must be svm, dcsvm, dcsvm-early or bka, not {self.method!r}")
         return method

@@ -447,11 +447,11 @@ TEST(ReaderErrors, LongTokensAreQuotedShort) {
 }
 
 TEST(ReaderErrors, UnknownFormat) {
-    // 4 is inside kmx_format's value range (it holds KMX_FORMAT_FORCE_INT_)
-    // but names no format.
-    const Failure failure = parse_failure("1 1:1\n", kmx_format(4));
+    // 5 is inside kmx_format's value range (it holds KMX_FORMAT_FORCE_INT_)
+    // but names no format (4 is KMX_FORMAT_PRECOMPUTED).
+    const Failure failure = parse_failure("1 1:1\n", kmx_format(5));
     EXPECT_EQ(failure.status, KMX_E_INVALID_ARGUMENT);
-    EXPECT_NE(failure.message.find("format 4"), std::string::npos) << failure.message;
+    EXPECT_NE(failure.message.find("format 5"), std::string::npos) << failure.message;
 }
 
 TEST(ReaderErrors, FileErrorNamesPathLineAndColumn) {

@@ -205,13 +205,22 @@ def preload_sanitizer_runtime():
     os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
 
-def main():
+def start():
+    """The sanitizer preload, then (KMX, Libkmx, EXAMPLE_DATA_DIR) from the arguments; None (the caller exits
+    77, skipped) without svm-train/svm-predict."""
     preload_sanitizer_runtime()
     if shutil.which("svm-train") is None or shutil.which("svm-predict") is None:
         print("svm-train/svm-predict not found: skipped")
-        return 77
+        return None
     tool, libpath, data_dir = sys.argv[1:4]
-    lib = Libkmx(libpath)
+    return tool, Libkmx(libpath), data_dir
+
+
+def main():
+    started = start()
+    if started is None:
+        return 77
+    tool, lib, data_dir = started
     with open(os.path.join(data_dir, "letter_bin.train.libsvm")) as f:
         letter = [line for _, line in zip(range(300), f)]
     with open(os.path.join(data_dir, "letter_bin.test.libsvm")) as f:

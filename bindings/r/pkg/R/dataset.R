@@ -61,15 +61,16 @@ kmx_dataset <- function(x, y = NULL, weights = NULL) {
 }
 
 .format <- function(format) {
-  .enum("KMX_FORMAT_", match.arg(format, c("auto", "libsvm", "csv")), "_kmx_format")
+  .enum("KMX_FORMAT_", match.arg(format, c("auto", "libsvm", "csv", "precomputed")), "_kmx_format")
 }
 
-kmx_read <- function(path, format = c("auto", "libsvm", "csv"), ctx = NULL) {
+kmx_read <- function(path, format = c("auto", "libsvm", "csv", "precomputed"), ctx = NULL) {
   .new_dataset(C_kmx_dataset_load(.ptr(ctx, "kmx_context", TRUE), path.expand(path),
                                   .format(format)))
 }
 
 kmx_read_shard <- function(path, shard, shards, format = c("auto", "libsvm", "csv"), ctx = NULL) {
+  format <- match.arg(format) # shards are LIBSVM or CSV text: no precomputed rows
   .new_dataset(C_kmx_dataset_load_shard(.ptr(ctx, "kmx_context", TRUE), path.expand(path), .format(format),
                                         as.numeric(shard), as.numeric(shards)))
 }
@@ -80,7 +81,7 @@ kmx_save_dataset <- function(ds, path, precision = c("float64", "float32")) {
   invisible(ds)
 }
 
-kmx_parse <- function(text, format = c("auto", "libsvm", "csv"), name = "text", ctx = NULL) {
+kmx_parse <- function(text, format = c("auto", "libsvm", "csv", "precomputed"), name = "text", ctx = NULL) {
   .new_dataset(C_kmx_dataset_parse(.ptr(ctx, "kmx_context", TRUE), paste(text, collapse = "\n"),
                                    .format(format), name))
 }

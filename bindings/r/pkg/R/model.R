@@ -180,7 +180,7 @@ kmx_krr <- function(x, y = NULL, method = "falkon",
 # What kmx_model_info() reports, in kmx_model_info_key order.
 .info_keys <- c("method", "classes", "columns", "support_vectors", "decision_values", "objective",
                 "kkt_violation", "iterations", "train_seconds", "bias", "multiclass", "task",
-                "lambda", "C", "nu", "memory_bytes", "probability")
+                "lambda", "C", "nu", "memory_bytes", "probability", "kernel")
 
 kmx_model_info <- function(model, key = NULL) {
   ptr <- .ptr(model, "kmx_model")

@@ -323,3 +323,26 @@ test_that("kmx_cross_validate_path gives each C's cross-validation on the same f
   }
   expect_kmx_error(kmx_cross_validate_path(solver, rbf, data, "eps", 0.1, folds = 4), "KMX_E_INVALID_ARGUMENT")
 })
+
+test_that("a precomputed Gaussian matrix trains the model the rbf kernel trains", {
+  # LIBSVM's precomputed rows: column 1 the serial number (0 for test rows), then K(x, x_j).
+  d <- letter_bin()
+  x <- d$x[1:300, ]
+  y <- d$y[1:300]
+  xt <- d$test_x[1:100, ]
+  gram <- function(a, b) {
+    k <- matrix(0, nrow(a), nrow(b))
+    for (j in seq_len(nrow(b))) k[, j] <- exp(-16 * colSums((t(a) - b[j, ])^2))
+    k
+  }
+  k <- cbind(seq_len(300), gram(x, x))
+  kt <- cbind(0, gram(xt, x))
+  by_matrix <- kmx_svm(k, y, method = "svm", kernel = "precomputed", C = 8)
+  by_features <- kmx_svm(x, y, method = "svm", C = 8, gamma = 16)
+  expect_equal(kmx_model_info(by_matrix, "objective"), kmx_model_info(by_features, "objective"),
+               tolerance = 1e-9)
+  expect_equal(predict(by_matrix, kt, type = "decision"), predict(by_features, xt, type = "decision"),
+               tolerance = 1e-9)
+  expect_identical(predict(by_matrix, kt), predict(by_features, xt))
+  expect_error(kmx_svm(k, y, method = "dcsvm", kernel = "precomputed"), "method dcsvm needs feature vectors")
+})
