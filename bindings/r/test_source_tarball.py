@@ -44,6 +44,19 @@ class SourceTarball(unittest.TestCase):
         self.assertEqual(self.install.returncode, 0, output)
         self.assertIn("configure: libkmx from pkg-config module kmx\n", output)
 
+    def test_without_libkmx_configure_stops_with_a_clear_message(self):
+        nowhere = os.path.join(self.tmp.name, "no-pkgconfig")
+        os.makedirs(nowhere, exist_ok=True)
+        env = dict(self.env, PKG_CONFIG_PATH=nowhere, PKG_CONFIG_LIBDIR=nowhere)  # not even the system's folders
+        library = os.path.join(self.tmp.name, "library-without-libkmx")
+        os.makedirs(library, exist_ok=True)
+        out = subprocess.run(["R", "CMD", "INSTALL", "-l", library, TARBALL], env=env, capture_output=True, text=True,
+                             timeout=300)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("configure: pkg-config finds neither kmx nor kmx-uninstalled; set PKG_CONFIG_PATH",
+                      out.stdout + out.stderr)
+        self.assertFalse(os.path.exists(os.path.join(library, "kmx")))
+
     def test_the_package_links_the_installed_libkmx(self):
         shared_object = os.path.join(self.library, "kmx", "libs", "kmx.so")
         out = subprocess.run(["ldd", shared_object], env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True)
