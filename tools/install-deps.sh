@@ -27,6 +27,7 @@ test_suites=(libgtest-dev
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
           r-base-dev r-cran-testthat                     # the bindings and their tests
           r-cran-knitr r-cran-markdown                   # the R package's vignette (knitr + markdown: no pandoc, no LaTeX)
+          devscripts qpdf                                # R CMD check --as-cran: checkbashisms, PDF size checks
           libopenmpi-dev openmpi-bin                     # -Dmpi: the CLI under mpirun, tests/mpi
           gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user   # the inference subset on ARM
           clang                                                     # libFuzzer targets (tools/fuzz.sh)
