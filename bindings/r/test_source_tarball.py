@@ -9,8 +9,10 @@ Arguments: MESON BUILD_ROOT PREFIX LIBDIR TARBALL INSTALLED_PACKAGE_R SANITIZED(
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "integration"))
+from destdir_install import install_into_temporary_destdir, under  # noqa: E402
 
 MESON, BUILD_ROOT, PREFIX, LIBDIR, TARBALL, INSTALLED_PACKAGE_R, SANITIZED = sys.argv[1:8]
 del sys.argv[1:8]
@@ -22,12 +24,8 @@ class SourceTarball(unittest.TestCase):
         if SANITIZED == "true":
             # R loads an instrumented libkmx only with the ASan runtime preloaded: not what a user installs.
             raise unittest.SkipTest("sanitizer build")
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.root = os.path.join(cls.tmp.name, "root")
-        out = subprocess.run([MESON, "install", "-C", BUILD_ROOT, "--destdir", cls.root, "--no-rebuild", "--quiet"],
-                             capture_output=True, text=True, timeout=600)
-        assert out.returncode == 0, out.stdout + out.stderr
-        cls.libdir = os.path.join(cls.root, os.path.join(PREFIX, LIBDIR).lstrip("/"))
+        cls.tmp, cls.root = install_into_temporary_destdir(MESON, BUILD_ROOT)
+        cls.libdir = under(cls.root, PREFIX, LIBDIR)
         cls.library = os.path.join(cls.tmp.name, "library")
         os.mkdir(cls.library)
         cls.env = {"PATH": "/usr/bin:/bin", "HOME": cls.tmp.name, "TMPDIR": cls.tmp.name, "LANG": "C.UTF-8",
