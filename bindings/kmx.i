@@ -30,5 +30,11 @@
 %typemap(in, numinputs=0) kmx_task *out_task (kmx_task ignored) "$1 = &ignored;";
 #endif
 
+/* SWIG's stdint.i calls int64_t "long long" where LP64 C says "long", and
+ * casts a const array argument to its own spelling in the call: the call
+ * is written out so that row_ptr reaches C as the header declares it. */
+%feature("action") kmx_dataset_create_csr
+    "result = kmx_dataset_create_csr(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9);"
+
 %include "kmx/kmx_version.h"
 %include "kmx/kmx.h"

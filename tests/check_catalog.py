@@ -20,6 +20,8 @@ def exists(path, name):
     if path.endswith(".cpp"):
         suite, test = name.split(".")
         return re.search(r"\bTEST(_F)?\(\s*%s\s*,\s*%s\s*\)" % (suite, test), source) is not None
+    if path.endswith(".py") and "." not in name:  # a pytest function
+        return re.search(r"^def %s\(" % name, source, re.M) is not None
     if path.endswith(".py"):
         cls, method = name.split(".")
         return re.search(r"^class %s\b" % cls, source, re.M) and re.search(r"^    def %s\(" % method, source, re.M)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what kmx needs from Debian's package archive; does nothing when
 # everything is already there.
-# Usage: tools/install-deps.sh [--test | --all] [--bench] [--cross]
+# Usage: tools/install-deps.sh [--test | --all] [--bench] [--cross] [--packaging]
 #   (none)   the main job's (tools/demo.sh): the compiler, meson, ninja,
 #            pkg-config, python3 (meson and examples/mcu's configure), BLIS
 #            and libFLAME; libkmx, the kmx program and the C examples build
@@ -17,6 +17,10 @@
 #   --cross  also the toolchains and emulators of tools/test-arm.sh's other
 #            targets: aarch64 Linux (qemu-aarch64 is in qemu-user) and bare-metal
 #            Cortex-M (picolibc, qemu-system-arm); implies --test.
+#   --packaging  also Maven with the plugins Debian packages, offline (the
+#            `maven` option, test java_maven; junit5 for the BOM the compiler
+#            plugin imports) and nuget on Mono (the `nuget` option, test
+#            csharp_nuget); implies --test. tools/test.sh asks for all three.
 set -euo pipefail
 main_job=(g++ meson ninja-build pkg-config python3 libblis-dev libblis-openmp-dev libflame-dev)
 test_suites=(libgtest-dev
@@ -25,7 +29,7 @@ test_suites=(libgtest-dev
           python3-dev python3-pytest python3-mesonpy python3-venv patchelf   # the Python binding, its tests, pip install .
           gnuplot-nox                                    # kmx grid --png (as LIBSVM's grid.py)
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
-          r-base-dev r-cran-testthat                     # the bindings and their tests
+          r-base-dev r-cran-testthat r-cran-matrix       # the bindings and their tests (Matrix: sparse input)
           r-cran-knitr r-cran-markdown                   # the R package's vignette (knitr + markdown: no pandoc, no LaTeX)
           devscripts qpdf                                # R CMD check --as-cran: checkbashisms, PDF size checks
           libopenmpi-dev openmpi-bin                     # -Dmpi: the CLI under mpirun, tests/mpi
@@ -41,7 +45,10 @@ for option in "$@"; do
         --cross) with_tests=true
                  packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross
                             gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm) ;;
-        *) echo "install-deps: unknown option $option (--test, --all, --bench, --cross)"; exit 2 ;;
+        --packaging) with_tests=true
+                     packages+=(maven libmaven-install-plugin-java libmaven-resources-plugin-java
+                                libmaven-compiler-plugin-java libexec-maven-plugin-java junit5 nuget) ;;
+        *) echo "install-deps: unknown option $option (--test, --all, --bench, --cross, --packaging)"; exit 2 ;;
     esac
 done
 if $with_tests; then packages+=("${test_suites[@]}"); fi

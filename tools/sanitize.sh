@@ -93,8 +93,12 @@ PY
 }
 
 asan_build() {
+    # No Python package: no suite here runs it, and only the suites' targets
+    # are built, so 'meson install --no-rebuild' (csharp_install) would miss
+    # its generated files.
     [ -f "$asan/build.ninja" ] ||
-        meson setup "$asan" "${san_flags[@]}" -Db_sanitize=address,undefined -Dexamples=true -Dmpi=disabled >/dev/null
+        meson setup "$asan" "${san_flags[@]}" -Db_sanitize=address,undefined -Dexamples=true -Dmpi=disabled \
+            -Dpython=disabled >/dev/null
     local targets
     targets=$(suite_targets "$asan" unit integration java csharp r) || return 1
     # shellcheck disable=SC2086  # one target a word

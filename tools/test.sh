@@ -2,7 +2,8 @@
 # Installs everything the tests need (install-deps.sh --test), builds kmx
 # and runs every test suite (including 'slow'), the inference-only build and its cross builds under qemu
 # (tools/test-arm.sh: 32-bit ARM and aarch64 Linux, and the Cortex-M4F and
-# Cortex-M0+ firmware of examples/mcu; install-deps.sh --cross), the
+# Cortex-M0+ firmware of examples/mcu; install-deps.sh --cross; the Maven
+# and NuGet packages' tests: install-deps.sh --packaging), the
 # libFuzzer targets for 60 s each under ASan and UBSan (tools/fuzz.sh), then
 # the sanitizer runs (tools/sanitize.sh: the unit, integration, Java, C# and R
 # suites under ASan+UBSan, the concurrency test under TSan; about 20 minutes
@@ -11,7 +12,7 @@
 # "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/install-deps.sh --test --cross
+bash tools/install-deps.sh --test --cross --packaging
 if [ -f build/build.ninja ]; then
     # Perhaps configured by tools/demo.sh (no tests, and the bindings and MPI
     # looked for before their toolchains were installed): tests on, and every

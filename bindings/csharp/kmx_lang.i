@@ -272,6 +272,8 @@ KMX_CS_ARRAY(char, byte, In, const char *text)
 KMX_CS_ARRAY(double, double, Out, double *out, double *out_centers, double *out_labels, double *out_sqdist)
 KMX_CS_ARRAY(int32_t, int, Out, int32_t *out_assignment)
 KMX_CS_ARRAY(int64_t, long, Out, int64_t *out_counts)
+KMX_CS_ARRAY(int32_t, int, In, const int32_t *col)
+KMX_CS_ARRAY(int64_t, long, In, const int64_t *row_ptr)
 /* Saved models and predictors: written by kmx_model_save_to_buffer and kmx_predictor_save_to_buffer (NULL
  * asks for the size), read by kmx_model_load_from_buffer and kmx_predictor_load_from_buffer. */
 KMX_CS_ARRAY(void, byte, Out, void *out)

@@ -262,7 +262,7 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_context_create, kmx_status kmx_context_peak_bytes,
     kmx_status kmx_context_set_log_callback, kmx_status kmx_context_set_progress_callback,
     kmx_status kmx_dataset_create, kmx_status kmx_dataset_load, kmx_status kmx_dataset_parse,
-    kmx_status kmx_dataset_load_shard,
+    kmx_status kmx_dataset_load_shard, kmx_status kmx_dataset_create_csr,
     kmx_status kmx_dataset_to_dense, kmx_status kmx_dataset_rows, kmx_status kmx_dataset_cols,
     kmx_status kmx_dataset_nnz, kmx_status kmx_dataset_classes,
     kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string,
@@ -350,9 +350,13 @@ KMX_ARRAY(void, jbyte, jbyteArray, byte, Byte, KMX_OUT, 0)
 KMX_ARRAY(double, jdouble, jdoubleArray, double, Double, KMX_OUT, 0)
 KMX_ARRAY(int32_t, jint, jintArray, int, Int, KMX_OUT, 0)
 KMX_ARRAY(int64_t, jlong, jlongArray, long, Long, KMX_OUT, 0)
+KMX_ARRAY(const int32_t, jint, jintArray, int, Int, KMX_IN, JNI_ABORT)
+KMX_ARRAY(const int64_t, jlong, jlongArray, long, Long, KMX_IN, JNI_ABORT)
 
 %apply const double *KMX_IN { const double *x, const double *y, const double *a, const double *b,
-                              const double *centers };
+                              const double *centers, const double *values };
+%apply const int64_t *KMX_IN { const int64_t *row_ptr };
+%apply const int32_t *KMX_IN { const int32_t *col };
 %apply (const double *KMX_IN, int64_t KMX_LENGTH) { (const double *w, int64_t n), (const double *v, int64_t v_len) };
 %apply (const char *KMX_IN, int64_t KMX_LENGTH) { (const char *text, int64_t text_len) };
 /* Saved models and predictors as byte[]: a null out asks only for the size. */

@@ -153,10 +153,14 @@ KMX_PY_BUFFER(double, KMX_OUT, KMX_LEN, 1, "d")
 KMX_PY_BUFFER(int32_t, KMX_OUT, KMX_LEN, 1, "i")
 KMX_PY_BUFFER(int64_t, KMX_OUT, KMX_LEN, 1, "lq")
 KMX_PY_BUFFER(const void, KMX_IN, KMX_LEN, 0, "")
+KMX_PY_BUFFER(const int32_t, KMX_IN, KMX_LEN, 0, "i")
+KMX_PY_BUFFER(const int64_t, KMX_IN, KMX_LEN, 0, "lq")
 KMX_PY_BUFFER(void, KMX_OUT, KMX_LEN, 1, "")
 
 %apply const double *KMX_IN { const double *x, const double *y, const double *a, const double *b,
-                              const double *centers };
+                              const double *centers, const double *values };
+%apply const int64_t *KMX_IN { const int64_t *row_ptr };
+%apply const int32_t *KMX_IN { const int32_t *col };
 %apply (const double *KMX_IN, int64_t KMX_LEN) { (const double *w, int64_t n), (const double *v, int64_t v_len) };
 %apply (const void *KMX_IN, int64_t KMX_LEN) { (const void *buffer, int64_t buffer_len) };
 %apply double *KMX_OUT { double *out_labels };

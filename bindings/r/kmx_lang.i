@@ -229,6 +229,32 @@ KMX_R_ENUM(kmx_storage)
 %typemap(freearg) const char * "";
 
 /* ------------------------------------------------------------ input arrays */
+/* CSR arrays (kmx_dataset_create_csr): row pointers from a double vector (R
+ * has no 64-bit integers; converted into R_alloc memory, freed when the call
+ * returns, so the dataset is made with KMX_COPY), columns an integer vector
+ * read in place. */
+%typemap(rtype) const int64_t *row_ptr "numeric";
+%typemap(scoercein) const int64_t *row_ptr "";
+%typemap(in) const int64_t *row_ptr %{
+    {
+        const double *from = kmx_r_doubles($input, "$1_name");
+        R_xlen_t count = Rf_xlength($input), k;
+        int64_t *to = (int64_t *)R_alloc(count > 0 ? count : 1, sizeof(int64_t));
+        for (k = 0; k < count; ++k) {
+            if (from[k] != (double)(int64_t)from[k]) Rf_error("kmx: '$1_name' must hold whole numbers");
+            to[k] = (int64_t)from[k];
+        }
+        $1 = from ? to : NULL;
+    }
+%}
+%typemap(freearg) const int64_t *row_ptr "";
+%typemap(rtype) const int32_t *col "integer";
+%typemap(scoercein) const int32_t *col "";
+%typemap(in) const int32_t *col %{
+    if (TYPEOF($input) != INTSXP) Rf_error("kmx: '$1_name' must be an integer vector");
+    $1 = ($1_ltype)INTEGER($input);
+%}
+%typemap(freearg) const int32_t *col "";
 %typemap(rtype) const double * "numeric";
 %typemap(scoercein) const double * "";
 %typemap(in) const double * %{ $1 = ($1_ltype)kmx_r_doubles($input, "$1_name"); %}

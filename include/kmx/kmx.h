@@ -90,7 +90,8 @@ KMX_API void kmx_clear_error(void);
 /* --------------------------------------------------------------- parameters */
 /* Every tunable value in kmx. Values are passed as double; integer
  * parameters must hold whole numbers; enum parameters hold the enum value
- * (in the string form they may also be given by name, e.g. "kernel=rbf").
+ * (in the string form they may also be given by name, e.g. "kernel=rbf", a
+ * dash standing for an underscore as the CLI spells it: "method=dcsvm-early").
  * Each parameter is described once, in the library's table: its range
  * (kmx_param_bounds), default (kmx_param_default), meaning
  * (kmx_param_description), the names of its values (kmx_param_value_name),
@@ -264,6 +265,18 @@ typedef enum kmx_precision {
  * (length n; NULL for none). Values must be finite. */
 KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_t n, int64_t d, const double *y,
                                       kmx_ownership ownership);
+/* A dataset from CSR arrays (scipy.sparse.csr_matrix's layout, 0-based): row r
+ * holds entries row_ptr[r] .. row_ptr[r+1]-1 of col and values, its columns
+ * increasing and in [0, d); row_ptr has n+1 entries, starts at 0 and never
+ * decreases (col and values may be NULL when row_ptr[n] = 0). The dataset
+ * stays sparse, as a sparse LIBSVM file does: a column a row does not list is
+ * zero, and so are columns past d when a model trained on more predicts it.
+ * Values and y (NULL for none) must be finite. KMX_BORROW uses the arrays in
+ * place (they must outlive the dataset); KMX_COPY copies them into one block
+ * counted against ctx's memory budget while the dataset lives (ctx may be NULL). */
+KMX_API kmx_status kmx_dataset_create_csr(kmx_dataset **out, kmx_context *ctx, const int64_t *row_ptr,
+                                          const int32_t *col, const double *values, int64_t n, int64_t d,
+                                          const double *y, kmx_ownership ownership);
 /* Reads a LIBSVM or CSV file (label first). Sparse LIBSVM input stays sparse
  * (CSR) when d is large and few entries are nonzero, else becomes dense rows.
  * ctx may be NULL; its memory budget bounds the dataset's size. A malformed

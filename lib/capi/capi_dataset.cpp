@@ -1,8 +1,12 @@
 // kmx_dataset: dense data from caller memory, LIBSVM/CSV/.kmxd files, .kmxd writing, queries.
 #include <algorithm>
+#include <climits>
 #include <cstring>
+#include <numeric>
+#include <vector>
 
 #include "firewall.h"
+#include "core/row_subset.h"
 #include "handles.h"
 #include "io/kmxd_format.h"
 #include "io/text_reader.h"
@@ -45,6 +49,44 @@ void check_dense_input(const double *x, int64_t n, int64_t d, const double *y) {
     if (y) check_finite(y, n, 1, "y");
 }
 
+void require_ownership(kmx_ownership ownership) {
+    if (ownership != KMX_COPY && ownership != KMX_BORROW)
+        fail(KMX_E_INVALID_ARGUMENT, "ownership %d is neither KMX_COPY (0) nor KMX_BORROW (1)", int(ownership));
+}
+
+// Row r's entries: columns increasing, in [0, d).
+void check_csr_row(const int64_t *row_ptr, const int32_t *col, int64_t r, int64_t d) {
+    for (int64_t e = row_ptr[r]; e < row_ptr[r + 1]; ++e) {
+        if (col[e] < 0 || col[e] >= d)
+            fail(KMX_E_INVALID_ARGUMENT, "col[%lld] = %d (row %lld) is outside the columns [0, %lld)", (long long)e,
+                 int(col[e]), (long long)r, (long long)d);
+        if (e > row_ptr[r] && col[e] <= col[e - 1])
+            fail(KMX_E_INVALID_ARGUMENT, "row %lld's columns are not increasing: col[%lld] = %d follows %d",
+                 (long long)r, (long long)e, int(col[e]), int(col[e - 1]));
+    }
+}
+
+void check_csr_input(const int64_t *row_ptr, const int32_t *col, const double *values, int64_t n, int64_t d,
+                     const double *y) {
+    require_pointer(row_ptr, "row_ptr");
+    if (n <= 0) fail(KMX_E_INVALID_ARGUMENT, "n = %lld rows: a dataset needs at least one", (long long)n);
+    if (d <= 0 || d > int64_t(INT32_MAX) + 1)
+        fail(KMX_E_INVALID_ARGUMENT, "d = %lld columns: CSR data has 1 to 2^31 columns (32-bit column indices)",
+             (long long)d);
+    if (row_ptr[0] != 0) fail(KMX_E_INVALID_ARGUMENT, "row_ptr[0] = %lld: CSR rows start at 0", (long long)row_ptr[0]);
+    for (int64_t r = 0; r < n; ++r)
+        if (row_ptr[r + 1] < row_ptr[r])
+            fail(KMX_E_INVALID_ARGUMENT, "row_ptr[%lld] = %lld is less than row_ptr[%lld] = %lld", (long long)(r + 1),
+                 (long long)row_ptr[r + 1], (long long)r, (long long)row_ptr[r]);
+    if (row_ptr[n] > 0) {
+        require_pointer(col, "col");
+        require_pointer(values, "values");
+    }
+    for (int64_t r = 0; r < n; ++r) check_csr_row(row_ptr, col, r, d);
+    check_finite(values, row_ptr[n], 1, "values");
+    if (y) check_finite(y, n, 1, "y");
+}
+
 // Sorted distinct labels with counts; returns the number of classes.
 int64_t count_classes(const Dataset &ds, double *labels, int64_t *counts, int64_t capacity) {
     std::unique_ptr<double[]> sorted(new double[size_t(ds.n)]);
@@ -77,11 +119,29 @@ KMX_API kmx_status kmx_dataset_create(kmx_dataset **out, const double *x, int64_
         require_pointer(out, "out");
         *out = nullptr;
         check_dense_input(x, n, d, y);
-        if (ownership != KMX_COPY && ownership != KMX_BORROW)
-            kmx::fail(KMX_E_INVALID_ARGUMENT, "ownership %d is neither KMX_COPY (0) nor KMX_BORROW (1)",
-                      int(ownership));
+        require_ownership(ownership);
         *out =
             wrap(ownership == KMX_COPY ? kmx::Dataset::dense_copy(x, n, d, y) : kmx::Dataset::dense_borrow(x, n, d, y));
+    });
+}
+
+KMX_API kmx_status kmx_dataset_create_csr(kmx_dataset **out, kmx_context *ctx, const int64_t *row_ptr,
+                                          const int32_t *col, const double *values, int64_t n, int64_t d,
+                                          const double *y, kmx_ownership ownership) {
+    return KMX_GUARDED({
+        require_pointer(out, "out");
+        *out = nullptr;
+        check_csr_input(row_ptr, col, values, n, d, y);
+        require_ownership(ownership);
+        std::unique_ptr<kmx::Dataset> borrowed = kmx::Dataset::csr_borrow(n, d, row_ptr, col, values, y);
+        if (ownership == KMX_BORROW) {
+            *out = wrap(std::move(borrowed));
+            return;
+        }
+        CallContext call(ctx);
+        std::vector<int64_t> every_row(static_cast<size_t>(n));
+        std::iota(every_row.begin(), every_row.end(), int64_t(0));
+        *out = wrap(kmx::copy_row_subset(*call, *borrowed, every_row.data(), n, "kmx_dataset_create_csr"));
     });
 }
 

@@ -126,6 +126,19 @@ std::unique_ptr<Dataset> Dataset::dense_borrow(const double *src, int64_t n, int
     return ds;
 }
 
+std::unique_ptr<Dataset> Dataset::csr_borrow(int64_t n, int64_t d, const int64_t *row_ptr, const int32_t *col,
+                                             const double *values, const double *labels) {
+    auto ds = std::make_unique<Dataset>();
+    ds->n = n;
+    ds->d = d;
+    ds->row_ptr = row_ptr;
+    ds->col = col;
+    ds->values = values;
+    ds->y = labels;
+    ds->absent_columns_are_zeros = true;
+    return ds;
+}
+
 std::unique_ptr<Dataset> Dataset::to_dense() const {
     auto ds = std::make_unique<Dataset>();
     ds->n = n;

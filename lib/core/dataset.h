@@ -67,6 +67,11 @@ public:
     static std::unique_ptr<Dataset> dense_copy(const double *x, int64_t n, int64_t d, const double *y);
     // A dataset pointing into caller memory (which must outlive it).
     static std::unique_ptr<Dataset> dense_borrow(const double *x, int64_t n, int64_t d, const double *y);
+    // A CSR dataset pointing into caller memory (which must outlive it); the
+    // arrays are as documented above, with row_ptr[0] = 0. Columns past a
+    // row's entries are zeros, and so are columns past d when predicting.
+    static std::unique_ptr<Dataset> csr_borrow(int64_t n, int64_t d, const int64_t *row_ptr, const int32_t *col,
+                                               const double *values, const double *y);
     // An owned dense copy of any dataset (labels and weights too).
     std::unique_ptr<Dataset> to_dense() const;
     // Bytes that dense_copy/to_dense would allocate.

@@ -204,10 +204,19 @@ bool token_is(const char *token, size_t len, const char *name) {
     return std::strlen(name) == len && std::strncmp(token, name, len) == 0;
 }
 
+// Whether `token` spells value name `name`, a dash standing for an underscore
+// (the CLI's spelling: "dcsvm-early" is "dcsvm_early").
+bool token_spells(const char *token, size_t len, const char *name) {
+    if (std::strlen(name) != len) return false;
+    for (size_t i = 0; i < len; ++i)
+        if (token[i] != name[i] && !(token[i] == '-' && name[i] == '_')) return false;
+    return true;
+}
+
 // An enum value given by name (or alias); -1 if unknown.
 int enum_value(const ParamSpec &spec, const char *token, size_t len) {
     for (int v = 0; spec.enum_names[v]; ++v)
-        if (token_is(token, len, spec.enum_names[v])) return v;
+        if (token_spells(token, len, spec.enum_names[v])) return v;
     for (const EnumAlias &alias : kAliases)
         if (alias.param == spec.id && token_is(token, len, alias.name)) return alias.value;
     return -1;

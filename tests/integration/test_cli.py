@@ -156,6 +156,10 @@ class Cli(unittest.TestCase):
         self.assertEqual(len(listed), len(rows))
         self.assertIn("C", listed)
         self.assertIn("max_iter", listed)
+        ranges = {row.split()[0]: row[36:60].strip() for row in rows}  # name 19, objects 15, range 24 wide
+        self.assertEqual(ranges["memory_budget"], "64K or more")  # a byte count as --memory takes it
+        self.assertEqual(ranges["seed"], "int [0, 2^53]")  # not 9.0072e+15
+        self.assertEqual(ranges["C"], "(0, inf)")
 
     def test_help_comes_from_the_parameter_table(self):
         table = {row.split()[0]: row for row in run("params").stdout.splitlines()[1:]}
@@ -167,6 +171,13 @@ class Cli(unittest.TestCase):
             self.assertTrue(line.rstrip().endswith(description), (line, description))
         self.assertIn("(default 1)", table["C"])
         self.assertIn("rbf (default)", table["kernel"])
+
+    def test_messages_use_the_cli_spellings(self):
+        library_names = ("dcsvm_early", "nystrom_krr", "meka_krr", "nystrom_tron", "one_class", "squared_hinge")
+        help_text = run("train", "--help").stderr + run("params").stdout
+        self.assertIn("dcsvm-early: the level", help_text)
+        for name in library_names:
+            self.assertNotIn(name, help_text)
 
     def test_info_letter(self):
         out = run("info", LETTER)
@@ -933,7 +944,7 @@ class OneClass(unittest.TestCase):
         write_head(LETTER, one, 1)
         out = run("train", "-s", "one-class", one, self.path("bad.kmx"))
         self.assertEqual(out.returncode, 1)
-        self.assertIn("one_class needs at least 2 training rows (of positive weight); the data has 1", out.stderr)
+        self.assertIn("one-class needs at least 2 training rows (of positive weight); the data has 1", out.stderr)  # the library: one_class
         self.assertFalse(os.path.exists(self.path("bad.kmx")))
         for options, words in ((["-c", "2"], "option -c/--cost does not apply to -s one-class"),
                                (["--bias", "on"], "option --bias does not apply to -s one-class"),

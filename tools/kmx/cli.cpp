@@ -145,6 +145,31 @@ std::string cli_spelling(const char *name) {
 }
 
 namespace {
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Replaces whole-word occurrences of `word` in `text` with `spelled`.
+void replace_word(std::string &text, const std::string &word, const std::string &spelled) {
+    size_t at = text.find(word);
+    while (at != std::string::npos) {
+        const size_t end = at + word.size();
+        const bool whole = (at == 0 || !is_word_char(text[at - 1])) && (end == text.size() || !is_word_char(text[end]));
+        if (whole) text.replace(at, word.size(), spelled);
+        at = text.find(word, whole ? at + spelled.size() : end);
+    }
+}
+}  // namespace
+
+std::string in_cli_words(std::string text) {
+    kmx_param param;
+    for (int64_t i = 0; i < kmx_param_count(); ++i) {
+        if (kmx_param_at(&param, i) != KMX_OK) continue;
+        for (int v = 0; const char *name = kmx_param_value_name(param, v); ++v)
+            if (std::strchr(name, '_')) replace_word(text, name, cli_spelling(name));
+    }
+    return text;
+}
+
+namespace {
 constexpr double kUnlimitedMemory = 9007199254740992.0;  // 2^53: KMX_PARAM_MEMORY_BUDGET's "unlimited"
 
 double param_default(kmx_param param) {
@@ -223,18 +248,26 @@ std::string bytes_as_typed(double bytes) {
     return std::to_string((long long)bytes);
 }
 
-// "(0, inf)", "whole numbers in [1, 8]", "64K or more".
-std::string allowed_range(kmx_param param) {
+// A bound as people read it: "0.5", "1e-06", "2^53".
+std::string bound_text(double bound) {
+    if (bound == kUnlimitedMemory) return "2^53";
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", bound);
+    return text;
+}
+}  // namespace
+
+std::string range_text(kmx_param param, const char *integers) {
     double lower = 0, upper = 0;
     int flags = 0;
     check(kmx_param_bounds(&lower, &upper, &flags, param));
+    if (flags & KMX_BOUND_ENUM) return "enum";
     if (is_byte_count(param)) return bytes_as_typed(lower) + " or more";
-    char text[96];
-    std::snprintf(text, sizeof text, "%s%c%g, %g%c", (flags & KMX_BOUND_INTEGER) ? "whole numbers in " : "",
-                  (flags & KMX_BOUND_LOWER_OPEN) ? '(' : '[', lower, upper, (flags & KMX_BOUND_UPPER_OPEN) ? ')' : ']');
-    return text;
+    return std::string((flags & KMX_BOUND_INTEGER) ? integers : "") + ((flags & KMX_BOUND_LOWER_OPEN) ? "(" : "[") +
+           bound_text(lower) + ", " + bound_text(upper) + ((flags & KMX_BOUND_UPPER_OPEN) ? ")" : "]");
 }
 
+namespace {
 // A UsageError in the CLI's words when the parameter would refuse the option's
 // value: `text` as typed, `value` as the parameter string takes it.
 void check_option_value(const OptionSpec &spec, const std::string &text, const std::string &value) {
@@ -245,7 +278,7 @@ void check_option_value(const OptionSpec &spec, const std::string &text, const s
     const double number = to_double(value, option_names(spec).c_str());
     if (kmx_param_check(spec.param, number) != KMX_OK)
         throw UsageError{"option " + option_names(spec) + ": " + text +
-                         " is out of range; allowed: " + allowed_range(spec.param)};
+                         " is out of range; allowed: " + range_text(spec.param, "whole numbers in ")};
 }
 
 // The methods (CLI spelling) that use solver parameter `param`: "svm, dcsvm or svr".
@@ -312,7 +345,7 @@ void check_options_apply(const ParsedArgs &args, const std::vector<OptionSpec> &
 }
 
 std::string param_help(kmx_param param) {
-    std::string help = kmx_param_description(param);
+    std::string help = in_cli_words(kmx_param_description(param));
     if (kmx_param_value_name(param, 0)) return help + ": " + value_list(param);
     const double fallback = param_default(param);
     if (fallback >= kUnlimitedMemory) return help;
@@ -381,7 +414,7 @@ int usage(const ParsedArgs &args, const char *synopsis, const std::vector<Option
 }
 
 void check(kmx_status status) {
-    if (status != KMX_OK) throw CommandError{kmx_last_error()};
+    if (status != KMX_OK) throw CommandError{in_cli_words(kmx_last_error())};
 }
 
 long long file_bytes(const char *path) {

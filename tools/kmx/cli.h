@@ -58,10 +58,16 @@ ParsedArgs parse_args(int argc, char **argv, const std::vector<OptionSpec> &spec
 // "name=value ..." for the given options of specs that set a parameter taken by
 // `owner` (KMX_PARAM_OWNER_*); a flag sets 1, --memory and --cache-size take K/M/G.
 std::string param_string(const ParsedArgs &args, const std::vector<OptionSpec> &specs, int64_t owner);
+// A parameter's range as the CLI prints it: "(0, inf)", "64K or more" (byte
+// counts), "enum"; whole-number ranges start with `integers` ("int [1, 8]").
+std::string range_text(kmx_param param, const char *integers);
 // The help line of a parameter: its description, its values or default.
 std::string param_help(kmx_param param);
 // The CLI's spelling of a value name: dashes for underscores ("dcsvm-early").
 std::string cli_spelling(const char *name);
+// `text` (a description or an error from the library) with the library's
+// value names in the CLI's spelling: "nystrom_tron" becomes "nystrom-tron".
+std::string in_cli_words(std::string text);
 void print_options(const std::vector<OptionSpec> &specs);
 // Prints "usage: kmx <synopsis>" and the options on stderr; returns the exit
 // status for it: 0 when --help asked for it, 2 for a usage mistake.

@@ -20,17 +20,6 @@ std::string owner_names(int64_t owners) {
     return names;
 }
 
-std::string range_text(kmx_param param) {
-    double lower = 0, upper = 0;
-    int flags = 0;
-    check(kmx_param_bounds(&lower, &upper, &flags, param));
-    if (flags & KMX_BOUND_ENUM) return "enum";
-    char text[96];
-    std::snprintf(text, sizeof text, "%s%c%g, %g%c", (flags & KMX_BOUND_INTEGER) ? "int " : "",
-                  (flags & KMX_BOUND_LOWER_OPEN) ? '(' : '[', lower, upper, (flags & KMX_BOUND_UPPER_OPEN) ? ')' : ']');
-    return text;
-}
-
 }  // namespace
 
 int run_params(int argc, char **argv) {
@@ -42,7 +31,7 @@ int run_params(int argc, char **argv) {
         check(kmx_param_at(&param, i));
         check(kmx_param_owners(&owners, param));
         std::printf("%-19s %-15s %-24s %s\n", kmx_param_name(param), owner_names(owners).c_str(),
-                    range_text(param).c_str(), param_help(param).c_str());
+                    range_text(param, "int ").c_str(), param_help(param).c_str());
     }
     return 0;
 }

@@ -16,7 +16,7 @@ namespace Kmx
         }
 
         /// <summary>Throws ArgumentException unless values holds exactly expected numbers.</summary>
-        internal static void RequireLength(double[] values, long expected, string name)
+        internal static void RequireLength<T>(T[] values, long expected, string name)
         {
             if (values != null && values.Length != expected)
                 throw new ArgumentException($"{name} has {values.Length} values, expected {expected}", name);

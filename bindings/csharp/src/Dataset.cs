@@ -1,3 +1,4 @@
+using System;
 using System.Text;
 
 namespace Kmx
@@ -35,6 +36,23 @@ namespace Kmx
             Arrays.RequireLength(y, n, nameof(y));
             Native.KmxDatasetCreate(out DatasetHandle handle, x, n, d, y, Ownership.Copy);
             return handle;
+        }
+
+        /// <summary>A sparse dataset from CSR arrays (SciPy's and MathNet's layout; kmx_dataset_create_csr): row r holds
+        /// entries rowPtr[r] .. rowPtr[r+1]-1 of col (0-based columns, increasing within the row, below d) and values;
+        /// rowPtr starts at 0 and has one more entry than there are rows. It stays sparse: a column a row does not list
+        /// is zero. Optional labels y, one per row.</summary>
+        public static Dataset FromCsr(long[] rowPtr, int[] col, double[] values, long d, double[] y = null)
+        {
+            if (rowPtr == null) throw new ArgumentNullException(nameof(rowPtr));
+            if (rowPtr.Length < 2)
+                throw new ArgumentException($"rowPtr needs n + 1 entries for n >= 1 rows, not {rowPtr.Length}", nameof(rowPtr));
+            long n = rowPtr.Length - 1, entries = rowPtr[n];
+            Arrays.RequireLength(col ?? throw new ArgumentNullException(nameof(col)), entries, nameof(col));
+            Arrays.RequireLength(values ?? throw new ArgumentNullException(nameof(values)), entries, nameof(values));
+            Arrays.RequireLength(y, n, nameof(y));
+            Native.KmxDatasetCreateCsr(out DatasetHandle handle, Context.OptionalHandle(null), rowPtr, col, values, n, d, y, Ownership.Copy);
+            return new Dataset(handle);
         }
 
         /// <summary>Reads a LIBSVM or CSV file, label first, its format told by its contents, with no context (kmx_dataset_load).</summary>

@@ -1,3 +1,4 @@
+using System;
 using NUnit.Framework;
 
 namespace Kmx.Tests
@@ -73,6 +74,22 @@ namespace Kmx.Tests
                 CollectionAssert.AreEqual(x, data.GetRows(0, 4));
                 CollectionAssert.AreEqual(y, data.GetLabels());
             }
+        }
+
+        [Test]
+        public void CsrArraysMakeASparseDatasetOfTheSameRows()
+        {
+            long[] rowPtr = { 0, 2, 2, 3 };  // {1, 0, 3}, {0, 0, 0}, {0, 8, 0}
+            using (var data = Dataset.FromCsr(rowPtr, new[] { 0, 2, 1 }, new double[] { 1, 3, 8 }, 3, new double[] { 1, -1, 1 }))
+            {
+                Assert.IsTrue(data.IsSparse);
+                Assert.AreEqual(3, data.Nnz);
+                CollectionAssert.AreEqual(new double[] { 1, 0, 3, 0, 0, 0, 0, 8, 0 }, data.GetRows(0, 3));
+                CollectionAssert.AreEqual(new double[] { 1, -1, 1 }, data.GetLabels());
+            }
+            var unsorted = Assert.Throws<KmxException>(() => Dataset.FromCsr(rowPtr, new[] { 2, 0, 1 }, new double[] { 1, 3, 8 }, 3));
+            StringAssert.Contains("row 0's columns are not increasing", unsorted.Message);
+            Assert.Throws<ArgumentException>(() => Dataset.FromCsr(rowPtr, new[] { 0, 2, 1 }, new double[] { 1, 3 }, 3));
         }
 
         [Test]

@@ -54,6 +54,23 @@ public class DatasetTest {
     }
 
     @Test
+    public void csrArraysMakeASparseDatasetOfTheSameRows() {
+        long[] rowPtr = {0, 2, 2, 3};  // X's shape with zeros: {1, 0, 3}, {0, 0, 0}, {0, 8, 0}
+        try (Dataset ds = Dataset.createCsr(rowPtr, new int[] {0, 2, 1}, new double[] {1, 3, 8}, 3, new double[] {1, -1, 1})) {
+            assertTrue(ds.isSparse());
+            assertEquals(3, ds.nnz());
+            assertArrayEquals(new double[] {1, 0, 3, 0, 0, 0, 0, 8, 0}, ds.rowValues(0, 3), 0);
+            assertArrayEquals(new double[] {1, -1, 1}, ds.labels(), 0);
+        }
+        KmxException unsorted = assertThrows(KmxException.class,
+                () -> Dataset.createCsr(rowPtr, new int[] {2, 0, 1}, new double[] {1, 3, 8}, 3, null));
+        assertTrue(unsorted.getMessage(), unsorted.getMessage().contains("row 0's columns are not increasing"));
+        IllegalArgumentException shortValues = assertThrows(IllegalArgumentException.class,
+                () -> Dataset.createCsr(rowPtr, new int[] {0, 2, 1}, new double[] {1, 3}, 3, null));
+        assertTrue(shortValues.getMessage().contains("rowPtr[n] = 3 entries"));
+    }
+
+    @Test
     public void rowMajorCreate() {
         double[] flat = {1, 2, 3, 4, 5, 6};
         try (Dataset ds = Dataset.create(flat, 2, null)) {

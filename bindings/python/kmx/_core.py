@@ -96,29 +96,24 @@ def _float64_matrix(x, name="X"):
     return x
 
 
-def _libsvm_text(matrix, y):
-    """A scipy sparse matrix's rows (and labels, else 0) as LIBSVM text: repr writes each double so
-    that it reads back the same, and the first row names the last column (an explicit zero if need
-    be), so the dataset has all the matrix's columns."""
-    csr = matrix.tocsr(copy=True)
-    csr.sum_duplicates()  # sorted indices, each once: LIBSVM's increasing order
-    labels = np.zeros(csr.shape[0]) if y is None else y
-    indptr, indices, values = csr.indptr.tolist(), (csr.indices + 1).tolist(), csr.data.tolist()
-    lines = []
-    for i, label in enumerate(labels.tolist()):
-        row = range(indptr[i], indptr[i + 1])
-        items = [f"{indices[k]}:{values[k]!r}" for k in row]
-        if i == 0 and (not items or indices[row[-1]] != csr.shape[1]):
-            items.append(f"{csr.shape[1]}:0")
-        lines.append(" ".join([repr(label)] + items))
-    return "\n".join(lines) + "\n"
+def _csr_arrays(matrix):
+    """A scipy sparse matrix as the CSR arrays kmx_dataset_create_csr borrows: int64 row pointers,
+    int32 columns increasing within each row (duplicates summed), float64 values."""
+    csr = matrix.tocsr()
+    if not csr.has_canonical_format:
+        csr = csr.copy()
+        csr.sum_duplicates()
+    if csr.shape[1] > 2**31:
+        raise ValueError(f"kmx: {csr.shape[1]} columns: sparse data has at most 2^31 (32-bit column indices)")
+    return (np.ascontiguousarray(csr.indptr, dtype=np.int64), np.ascontiguousarray(csr.indices, dtype=np.int32),
+            np.ascontiguousarray(csr.data, dtype=np.float64), csr.shape)
 
 
 class Dataset(_Owner):
     """Rows of features (and optional labels or targets) for kmx. From arrays, the C library borrows
     a C-contiguous float64 matrix in place (no copy; the dataset keeps it alive); other arrays are
-    converted once. A scipy sparse matrix goes through LIBSVM text (the C API has no constructor
-    from CSR arrays; kmx_dataset_parse keeps it sparse when it has many columns and few nonzeros)."""
+    converted once. A scipy sparse matrix stays sparse: its CSR arrays are borrowed in place when they
+    are already int64/int32/float64 with sorted indices, else converted once."""
 
     _free = staticmethod(capi.kmx_dataset_free)
 
@@ -128,8 +123,9 @@ class Dataset(_Owner):
             if y.shape[0] != x.shape[0]:
                 raise ValueError(f"kmx: {x.shape[0]} rows but {y.shape[0]} labels")
         if hasattr(x, "tocsr"):
-            text = _libsvm_text(x, y)
-            super().__init__(capi.kmx_dataset_parse(None, text, capi.KMX_FORMAT_LIBSVM, "<scipy sparse matrix>"))
+            row_ptr, col, values, (n, d) = _csr_arrays(x)
+            super().__init__(capi.kmx_dataset_create_csr(None, row_ptr, col, values, n, d, y, capi.KMX_BORROW),
+                             keep=(row_ptr, col, values, y))
         else:
             x = _float64_matrix(x)
             super().__init__(capi.kmx_dataset_create(x, x.shape[0], x.shape[1], y, capi.KMX_BORROW), keep=(x, y))
@@ -170,6 +166,10 @@ class Dataset(_Owner):
 
     def is_sparse(self):
         return bool(capi.kmx_dataset_is_sparse(self._handle))
+
+    def nnz(self):
+        """The stored entries: the nonzeros of sparse rows, n*d of dense ones."""
+        return capi.kmx_dataset_nnz(self._handle)
 
     def save(self, path, precision=capi.KMX_PRECISION_FLOAT64):
         capi.kmx_dataset_save(self._handle, str(path), precision)

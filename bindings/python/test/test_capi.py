@@ -146,8 +146,21 @@ def test_a_scipy_sparse_matrix_keeps_its_values_columns_and_sparsity():
     assert data.shape == x.shape and data.is_sparse()
     np.testing.assert_array_equal(data.rows(0, 50), x[:50].toarray())
     np.testing.assert_array_equal(data.labels(), y)
-    dense = kmx.Dataset(sp.csr_matrix(np.arange(12.0).reshape(3, 4) / 7))
-    np.testing.assert_array_equal(dense.rows(), np.arange(12.0).reshape(3, 4) / 7)  # exact through the text
+    small = kmx.Dataset(sp.csr_matrix(np.arange(12.0).reshape(3, 4) / 7))
+    assert small.is_sparse() and small.nnz() == 11  # kmx_dataset_create_csr: CSR stays CSR
+    np.testing.assert_array_equal(small.rows(), np.arange(12.0).reshape(3, 4) / 7)
+
+
+def test_a_scipy_matrix_with_unsorted_or_repeated_columns_is_summed_and_a_nan_is_named():
+    import scipy.sparse as sp
+    repeated = sp.csr_matrix((np.array([1.0, 2.0, 4.0, 8.0]), np.array([3, 1, 3, 0]), np.array([0, 3, 4])),
+                             shape=(2, 5))
+    assert not repeated.has_canonical_format
+    np.testing.assert_array_equal(kmx.Dataset(repeated).rows(), repeated.toarray())
+    np.testing.assert_array_equal(kmx.Dataset(repeated).rows()[0], [0, 2, 0, 5, 0])
+    bad = sp.csr_matrix(np.array([[0.0, 1.0], [np.nan, 0.0]]))
+    with pytest.raises(kmx.Error, match=r"values\[1\] is NaN"):
+        kmx.Dataset(bad)
 
 
 def test_svc_on_csr_equals_svc_on_the_dense_rows(letter_mc):

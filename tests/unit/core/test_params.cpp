@@ -27,6 +27,18 @@ TEST(Params, ParsesKeyValuePairsAndEnumNames) {
     EXPECT_EQ(list.get(KMX_PARAM_THREADS, 7), 7);
 }
 
+// The CLI's spelling of a value name ("dcsvm-early") is the library's too, so
+// what `kmx params` lists works in a parameter string.
+TEST(Params, EnumNamesTakeTheCliSpellingToo) {
+    kmx::ParamList list("method=dcsvm-early loss=squared-hinge", kmx::kSolverParams);
+    EXPECT_EQ(list.get(KMX_PARAM_METHOD, -1), KMX_METHOD_DCSVM_EARLY);
+    EXPECT_EQ(list.get(KMX_PARAM_LOSS, -1),
+              kmx::ParamList("loss=squared_hinge", kmx::kSolverParams).get(KMX_PARAM_LOSS, -1));
+    EXPECT_THROW(kmx::ParamList("method=dcsvm-early-", kmx::kSolverParams), kmx::Error);
+    EXPECT_THROW(kmx::ParamList("method=dcsvm_early_", kmx::kSolverParams), kmx::Error);
+    EXPECT_THROW(kmx::ParamList("method=dcsvm=early", kmx::kSolverParams), kmx::Error);
+}
+
 TEST(Params, EmptyAndNullAreEmptyLists) {
     EXPECT_EQ(kmx::ParamList(nullptr, kmx::kKernelParams).size(), 0);
     EXPECT_EQ(kmx::ParamList("  ", kmx::kKernelParams).size(), 0);

@@ -191,6 +191,81 @@ TEST(DatasetCapi, ParseSparseGetRowsAndToDense) {
     EXPECT_EQ(labels[7], 1.0);
 }
 
+// The CSR arrays of wide_sparse_text's rows (0-based columns).
+struct WideCsr {
+    std::vector<int64_t> row_ptr{0};
+    std::vector<int32_t> col;
+    std::vector<double> values, labels;
+    explicit WideCsr(int rows, int64_t d) {
+        for (int i = 0; i < rows; ++i) {
+            col.insert(col.end(), {int32_t(100 * i), int32_t(d - 1)});
+            values.insert(values.end(), {double(i + 1), 0.5});
+            row_ptr.push_back(int64_t(col.size()));
+            labels.push_back(i % 2 ? 1 : -1);
+        }
+    }
+};
+
+TEST(DatasetCapi, CreateCsrIsTheSparseFileItMirrors) {
+    std::vector<double> dense;
+    const int64_t d = 3000;
+    const std::string text = wide_sparse_text(8, d, dense);
+    WideCsr csr(8, d);
+    ContextHandle ctx;
+    for (kmx_ownership ownership : {KMX_COPY, KMX_BORROW}) {
+        DatasetHandle made, parsed;
+        ASSERT_EQ(kmx_dataset_create_csr(&made.ds, ctx.ctx, csr.row_ptr.data(), csr.col.data(), csr.values.data(), 8, d,
+                                         csr.labels.data(), ownership),
+                  KMX_OK)
+            << kmx_last_error();
+        ASSERT_EQ(kmx_dataset_parse(&parsed.ds, ctx.ctx, text.data(), int64_t(text.size()), KMX_FORMAT_AUTO, "wide"),
+                  KMX_OK);
+        int sparse = 0;
+        int64_t nnz = 0;
+        EXPECT_EQ(kmx_dataset_is_sparse(&sparse, made.ds), KMX_OK);
+        EXPECT_EQ(sparse, 1);
+        EXPECT_EQ(kmx_dataset_nnz(&nnz, made.ds), KMX_OK);
+        EXPECT_EQ(nnz, 16);
+        EXPECT_EQ(all_rows(made.ds), dense);
+        double labels[8];
+        ASSERT_EQ(kmx_dataset_get_labels(labels, 8, made.ds), KMX_OK);
+        EXPECT_EQ(std::vector<double>(labels, labels + 8), csr.labels);
+        csr.values[0] = 42;  // a copy keeps its own values; a borrowed dataset sees the caller's
+        EXPECT_EQ(all_rows(made.ds)[0], ownership == KMX_COPY ? 1.0 : 42.0);
+        csr.values[0] = 1;
+    }
+}
+
+// An SVM trained on CSR arrays is the one trained on the same rows dense: the
+// same decision values on every row.
+TEST(DatasetCapi, TrainingOnCsrEqualsTrainingOnDenseRows) {
+    const int64_t d = 1200;
+    std::vector<double> dense;
+    wide_sparse_text(12, d, dense);
+    WideCsr csr(12, d);
+    DatasetHandle sparse, full;
+    ASSERT_EQ(kmx_dataset_create_csr(&sparse.ds, nullptr, csr.row_ptr.data(), csr.col.data(), csr.values.data(), 12, d,
+                                     csr.labels.data(), KMX_BORROW),
+              KMX_OK);
+    ASSERT_EQ(kmx_dataset_create(&full.ds, dense.data(), 12, d, csr.labels.data(), KMX_BORROW), KMX_OK);
+    kmx_kernel *kernel = nullptr;
+    kmx_solver *solver = nullptr;
+    ASSERT_EQ(kmx_kernel_create_from_string(&kernel, "kernel=rbf gamma=0.02"), KMX_OK);
+    ASSERT_EQ(kmx_solver_create_from_string(&solver, "method=svm C=10"), KMX_OK);
+    std::vector<std::vector<double>> values;
+    for (const kmx_dataset *data : {sparse.ds, full.ds}) {
+        kmx_model *model = nullptr;
+        ASSERT_EQ(kmx_solver_train(&model, nullptr, solver, kernel, data), KMX_OK) << kmx_last_error();
+        values.emplace_back(12);
+        EXPECT_EQ(kmx_model_decision_values(values.back().data(), 12, nullptr, model, full.ds), KMX_OK);
+        kmx_model_free(model);
+    }
+    for (int i = 0; i < 12; ++i) EXPECT_NEAR(values[0][size_t(i)], values[1][size_t(i)], 1e-12) << i;
+    EXPECT_GT(std::abs(values[0][0]), 0.1);
+    kmx_solver_free(solver);
+    kmx_kernel_free(kernel);
+}
+
 TEST(DatasetCapi, ParseCsv) {
     const std::string text = "1, 0.5, 2\n-1, 3, 4\n";
     DatasetHandle h;
@@ -255,6 +330,59 @@ TEST(DatasetCapiErrors, CreateNaNLabel) {
     const double y[3] = {1, std::nan(""), 1};
     DatasetHandle h;
     expect_error(kmx_dataset_create(&h.ds, kX, 3, 2, y, KMX_COPY), KMX_E_INVALID_ARGUMENT, "y[1] is NaN");
+}
+
+// Each CSR mistake is named; nothing is made.
+TEST(DatasetCapiErrors, CsrArraysThatBreakTheLayout) {
+    const int64_t d = 500;
+    struct Case {
+        const char *words;
+        void (*spoil)(WideCsr &);
+    };
+    const Case cases[] = {
+        {"row_ptr[0] = 1: CSR rows start at 0", [](WideCsr &c) { c.row_ptr[0] = 1; }},
+        {"row_ptr[2] = 1 is less than row_ptr[1] = 2", [](WideCsr &c) { c.row_ptr[2] = 1; }},
+        {"col[2] = 500 (row 1) is outside the columns [0, 500)", [](WideCsr &c) { c.col[2] = 500; }},
+        {"col[2] = -1 (row 1) is outside the columns", [](WideCsr &c) { c.col[2] = -1; }},
+        {"row 1's columns are not increasing: col[3] = 100 follows 100", [](WideCsr &c) { c.col[3] = 100; }},
+        {"values[3] is NaN", [](WideCsr &c) { c.values[3] = std::nan(""); }},
+        {"y[2] is infinite", [](WideCsr &c) { c.labels[2] = INFINITY; }},
+    };
+    for (const Case &spoilt : cases) {
+        WideCsr csr(4, d);
+        spoilt.spoil(csr);
+        DatasetHandle h;
+        expect_error(kmx_dataset_create_csr(&h.ds, nullptr, csr.row_ptr.data(), csr.col.data(), csr.values.data(), 4, d,
+                                            csr.labels.data(), KMX_COPY),
+                     KMX_E_INVALID_ARGUMENT, spoilt.words);
+        EXPECT_EQ(h.ds, nullptr);
+    }
+    WideCsr csr(4, d);
+    DatasetHandle h;
+    expect_error(kmx_dataset_create_csr(&h.ds, nullptr, csr.row_ptr.data(), csr.col.data(), csr.values.data(), 0, d,
+                                        nullptr, KMX_COPY),
+                 KMX_E_INVALID_ARGUMENT, "n = 0 rows");
+    expect_error(kmx_dataset_create_csr(&h.ds, nullptr, csr.row_ptr.data(), csr.col.data(), csr.values.data(), 4,
+                                        int64_t(1) << 32, nullptr, KMX_COPY),
+                 KMX_E_INVALID_ARGUMENT, "CSR data has 1 to 2^31 columns");
+    expect_error(
+        kmx_dataset_create_csr(&h.ds, nullptr, csr.row_ptr.data(), nullptr, csr.values.data(), 4, d, nullptr, KMX_COPY),
+        KMX_E_INVALID_ARGUMENT, "col");
+    expect_error(kmx_dataset_create_csr(&h.ds, nullptr, csr.row_ptr.data(), csr.col.data(), csr.values.data(), 4, d,
+                                        nullptr, kmx_ownership(2)),
+                 KMX_E_INVALID_ARGUMENT, "ownership 2");
+    ContextHandle ctx;
+    ASSERT_EQ(kmx_context_set_param(ctx.ctx, KMX_PARAM_MEMORY_BUDGET, 65536), KMX_OK);
+    WideCsr big(3000, 300000);  // 6000 entries: 94 KB copied
+    expect_error(kmx_dataset_create_csr(&h.ds, ctx.ctx, big.row_ptr.data(), big.col.data(), big.values.data(), 3000,
+                                        300000, nullptr, KMX_COPY),
+                 KMX_E_OUT_OF_MEMORY, "kmx_dataset_create_csr");
+    EXPECT_EQ(h.ds, nullptr);
+    // An empty matrix has no entries to point at.
+    const int64_t no_entries[3] = {0, 0, 0};
+    ASSERT_EQ(kmx_dataset_create_csr(&h.ds, nullptr, no_entries, nullptr, nullptr, 2, d, nullptr, KMX_COPY), KMX_OK)
+        << kmx_last_error();
+    EXPECT_EQ(all_rows(h.ds), std::vector<double>(size_t(2 * d), 0.0));
 }
 
 TEST(DatasetCapiErrors, LoadNullOutOrPath) {

@@ -1,8 +1,13 @@
 # dataset.R: kmx_dataset from R data (matrix or data.frame plus labels) or
 # from LIBSVM/CSV text.
 
-# A numeric matrix from a matrix, data.frame or vector (one row per sample).
+# Whether x is a sparse matrix of the Matrix package (dgCMatrix, dgRMatrix, ...).
+.is_sparse <- function(x) isS4(x) && methods::is(x, "sparseMatrix")
+
+# A numeric matrix from a matrix, data.frame or vector (one row per sample);
+# a sparse matrix stays as it is (kmx_dataset keeps it sparse).
 .as_numeric_matrix <- function(x, what = "x") {
+  if (.is_sparse(x)) return(x)
   if (is.data.frame(x)) {
     if (!all(vapply(x, is.numeric, NA)))
       stop(sprintf("kmx: every column of '%s' must be numeric (a formula, y ~ ., with data = expands factors)",
@@ -36,12 +41,21 @@
 
 .new_dataset <- function(ptr, levels = NULL) .new_handle(ptr, "kmx_dataset", levels = levels)
 
+# A sparse matrix's rows as kmx's CSR arrays: the Matrix package's
+# RsparseMatrix holds row pointers p, 0-based columns j (increasing in a row)
+# and values x.
+.csr_dataset <- function(x, labels) {
+  rows <- methods::as(methods::as(methods::as(x, "dMatrix"), "generalMatrix"), "RsparseMatrix")
+  C_kmx_dataset_create_csr(NULL, as.double(rows@p), rows@j, rows@x, nrow(rows), ncol(rows), labels$values,
+                           .enum("KMX_", "copy", "_kmx_ownership"))
+}
+
 kmx_dataset <- function(x, y = NULL, weights = NULL) {
   x <- .as_numeric_matrix(x)
   labels <- .as_labels(y, nrow(x))
-  ds <- .new_dataset(C_kmx_dataset_create(.row_major(x), nrow(x), ncol(x), labels$values,
-                                          .enum("KMX_", "copy", "_kmx_ownership")),
-                     labels$levels)
+  made <- if (.is_sparse(x)) .csr_dataset(x, labels) else
+    C_kmx_dataset_create(.row_major(x), nrow(x), ncol(x), labels$values, .enum("KMX_", "copy", "_kmx_ownership"))
+  ds <- .new_dataset(made, labels$levels)
   if (!is.null(weights)) kmx_set_weights(ds, weights)
   ds
 }

@@ -102,7 +102,7 @@
   if (length(y) != nrow(x))
     stop(sprintf("kmx: %d rows and %d labels", nrow(x), length(y)), call. = FALSE)
   frame <- data.frame(row = seq_len(nrow(x)))
-  frame$x <- x
+  if (!.is_sparse(x)) frame$x <- x  # a sparse matrix's NA reaches kmx's error instead
   frame$y <- y
   if (!is.null(weights)) frame$weights <- weights
   rows <- na.action(frame)$row

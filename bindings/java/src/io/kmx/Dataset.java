@@ -64,6 +64,29 @@ public final class Dataset extends NativeResource {
         return new Dataset(kmx.kmx_dataset_create(x, n, d, ClassNames.classes(names, labels)), names);
     }
 
+    /**
+     * A sparse dataset from CSR arrays (copied; SciPy's and Eigen's layout): row r holds entries
+     * rowPtr[r] .. rowPtr[r+1]-1 of col (0-based columns, increasing within the row, below d) and
+     * values; rowPtr has a first entry 0 and one entry per row after it. It stays sparse: a column a
+     * row does not list is zero. Labels y: null for none.
+     */
+    public static Dataset createCsr(long[] rowPtr, int[] col, double[] values, long d, double[] y) {
+        long n = Objects.requireNonNull(rowPtr, "rowPtr").length - 1L;
+        if (n < 1) {
+            throw new IllegalArgumentException("rowPtr needs n + 1 entries for n >= 1 rows, not " + rowPtr.length);
+        }
+        long entries = rowPtr[rowPtr.length - 1];
+        if (Objects.requireNonNull(col, "col").length != entries
+                || Objects.requireNonNull(values, "values").length != entries) {
+            throw new IllegalArgumentException("col and values need rowPtr[n] = " + entries + " entries, not "
+                    + col.length + " and " + values.length);
+        }
+        if (y != null && y.length != n) {
+            throw new IllegalArgumentException("y has " + y.length + " labels for n = " + n + " rows");
+        }
+        return new Dataset(kmx.kmx_dataset_create_csr(null, rowPtr, col, values, n, d, y));
+    }
+
     /** Reads a LIBSVM or CSV file (label first) with the default context. */
     public static Dataset load(String path) {
         return load(null, path, Format.AUTO);

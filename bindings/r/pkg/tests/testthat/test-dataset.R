@@ -88,3 +88,20 @@ test_that("parameter defaults, descriptions and owners come from the C table", {
   expect_false("context" %in% kmx_param_owners("gamma"))
   expect_true("context" %in% kmx_param_owners("threads"))
 })
+
+test_that("a Matrix sparse matrix stays sparse and trains as its dense rows do", {
+  skip_if_not_installed("Matrix")
+  dense <- matrix(c(1, 0, 3, 0, 0, 0, 0, 8, 0, 0, 2, 0), nrow = 4, byrow = TRUE)
+  sparse <- Matrix::Matrix(dense, sparse = TRUE)  # a dgCMatrix: columns compressed
+  expect_s4_class(sparse, "dgCMatrix")
+  ds <- kmx_dataset(sparse, c(1, -1, 1, -1))
+  expect_equal(dim(ds), c(4, 3))
+  expect_equal(as.matrix(kmx_to_dense(ds)), dense, ignore_attr = TRUE)
+  x <- as.matrix(iris[, 1:4])
+  x[x < 3] <- 0  # about half the values
+  fit_dense <- kmx_svm(x, iris$Species, method = "svm", gamma = 0.5, C = 4)
+  fit_sparse <- kmx_svm(Matrix::Matrix(x, sparse = TRUE), iris$Species, method = "svm", gamma = 0.5, C = 4)
+  expect_equal(predict(fit_sparse, Matrix::Matrix(x, sparse = TRUE), type = "decision"),
+               predict(fit_dense, x, type = "decision"), tolerance = 1e-12)
+  expect_error(kmx_dataset(Matrix::Matrix(c(1, NA, 0, 2), 2, sparse = TRUE)), "is NaN")
+})
