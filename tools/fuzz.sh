@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 build=${2:-build-fuzz}
-command -v clang++ >/dev/null || { echo "fuzz: clang is missing (tools/install-deps.sh installs it)"; exit 1; }
+command -v clang++ >/dev/null || { echo "fuzz: clang is missing (tools/install-deps.sh --test installs it)"; exit 1; }
 [ -f "$build/build.ninja" ] ||
     CC=clang CXX=clang++ meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
         -Dbuildtype=debug -Doptimization=1 -Dtests=false -Dexamples=false -Djava=disabled -Dcsharp=disabled \

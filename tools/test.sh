@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what kmx needs, builds it and runs every test suite (including
-# 'slow'), the inference-only build and its cross builds under qemu
+# Installs everything the tests need (install-deps.sh --test), builds kmx
+# and runs every test suite (including 'slow'), the inference-only build and its cross builds under qemu
 # (tools/test-arm.sh: 32-bit ARM and aarch64 Linux, and the Cortex-M4F and
 # Cortex-M0+ firmware of examples/mcu; install-deps.sh --cross; the Maven
 # and NuGet packages' tests: install-deps.sh --packaging), the
@@ -12,8 +12,15 @@
 # "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/install-deps.sh --cross --packaging
-[ -f build/build.ninja ] || meson setup build --buildtype=release
+bash tools/install-deps.sh --test --cross --packaging
+if [ -f build/build.ninja ]; then
+    # Perhaps configured by tools/demo.sh (no tests, and the bindings and MPI
+    # looked for before their toolchains were installed): tests on, and every
+    # 'auto' dependency looked for again.
+    meson setup --reconfigure -Dtests=true build
+else
+    meson setup build --buildtype=release
+fi
 ninja -C build
 status=0
 meson test -C build --setup=full --print-errorlogs || status=$?

@@ -428,3 +428,15 @@ SEXP kmx_r_free(SEXP handle) {
     return R_NilValue;
 }
 %}
+
+%inline %{
+/* Turns off symbol search in the package's DLL, as R CMD check asks: SWIG's
+   R_init_kmx registers every wrapper (CallEntries) and every .Call names one
+   of them. .onLoad calls it with the DLL's path as R loaded it (getLoadedDLLs):
+   R_getDllInfo finds a DLL by that path. TRUE when it was turned off. */
+SEXP kmx_r_symbol_search_off(const char *dll_path) {
+    DllInfo *dll = dll_path ? R_getDllInfo(dll_path) : NULL;
+    if (dll) R_useDynamicSymbols(dll, FALSE);
+    return Rf_ScalarLogical(dll != NULL);
+}
+%}

@@ -45,7 +45,7 @@ def main():
     for target, (compiler, size_tool) in TARGETS.items():
         missing = [tool for tool in (compiler, size_tool) if not shutil.which(tool)]
         if missing:
-            print(f"{target}: {', '.join(missing)} missing (tools/install-deps.sh installs them)")
+            print(f"{target}: {', '.join(missing)} missing (tools/install-deps.sh --test installs them)")
             failed = True
             continue
         sizes = object_sizes(root, compiler, size_tool)

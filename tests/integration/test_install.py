@@ -9,8 +9,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from destdir_install import install_into_temporary_destdir, under as under_prefix
 
 MESON, BUILD_ROOT, SOURCE_ROOT, PREFIX, BINDIR, LIBDIR, INCLUDEDIR = sys.argv[1:8]
 del sys.argv[1:8]
@@ -18,7 +19,7 @@ del sys.argv[1:8]
 
 def under(root, folder):
     """An install folder (absolute, or relative to the prefix) inside the destdir `root`."""
-    return os.path.join(root, os.path.join(PREFIX, folder).lstrip("/"))
+    return under_prefix(root, PREFIX, folder)
 
 
 def clean_environment():
@@ -32,11 +33,7 @@ class Installed(unittest.TestCase):
             # tools/sanitize.sh builds only what its suites load, and an instrumented libkmx needs the ASan
             # runtime preloaded (tests/meson.build names it here): not what a user installs.
             raise unittest.SkipTest("sanitizer build")
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.root = os.path.join(cls.tmp.name, "root")
-        out = subprocess.run([MESON, "install", "-C", BUILD_ROOT, "--destdir", cls.root, "--no-rebuild", "--quiet"],
-                             capture_output=True, text=True, timeout=600)
-        assert out.returncode == 0, out.stdout + out.stderr
+        cls.tmp, cls.root = install_into_temporary_destdir(MESON, BUILD_ROOT)
         cls.bindir, cls.libdir, cls.includedir = (under(cls.root, f) for f in (BINDIR, LIBDIR, INCLUDEDIR))
         cls.pkg_config = ["pkg-config", "--define-variable=prefix=" + under(cls.root, "")]
         cls.pkg_env = dict(clean_environment(), PKG_CONFIG_PATH=os.path.join(cls.libdir, "pkgconfig"))

@@ -176,3 +176,10 @@ kmx_free <- function(x) {
 kmx_set_param <- function(x, param, value) UseMethod("kmx_set_param")
 kmx_get_param <- function(x, param) UseMethod("kmx_get_param")
 kmx_set_params <- function(x, ...) UseMethod("kmx_set_params")
+
+# The DLL answers only for its registered routines (every wrapper is one), as
+# R CMD check asks (kmx_lang.i).
+.onLoad <- function(libname, pkgname) {
+  dll <- getLoadedDLLs()[[pkgname]]
+  if (!is.null(dll)) invisible(C_kmx_r_symbol_search_off(dll[["path"]]))
+}
