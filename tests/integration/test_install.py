@@ -4,7 +4,9 @@
 linked against the installed shared library (rpath from pkg-config's libdir) and against libkmx.a
 (`-Wl,-Bstatic $(pkg-config --static --libs kmx)`), and the installed headers on their own.
 
-Arguments: MESON BUILD_ROOT SOURCE_ROOT PREFIX BINDIR LIBDIR INCLUDEDIR (the build's options)."""
+Also the manual page kmx.1 (when help2man built it): a subsection per command that `kmx --help` lists.
+
+Arguments: MESON BUILD_ROOT SOURCE_ROOT PREFIX BINDIR LIBDIR INCLUDEDIR MANDIR (the build's options)."""
 import os
 import re
 import subprocess
@@ -13,8 +15,8 @@ import unittest
 
 from destdir_install import install_into_temporary_destdir, under as under_prefix
 
-MESON, BUILD_ROOT, SOURCE_ROOT, PREFIX, BINDIR, LIBDIR, INCLUDEDIR = sys.argv[1:8]
-del sys.argv[1:8]
+MESON, BUILD_ROOT, SOURCE_ROOT, PREFIX, BINDIR, LIBDIR, INCLUDEDIR, MANDIR = sys.argv[1:9]
+del sys.argv[1:9]
 
 
 def under(root, folder):
@@ -53,6 +55,18 @@ class Installed(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertRegex(out.stdout, r"^kmx \d+\.\d+\.\d+")
         self.assertIn("blis kernel set", out.stdout)
+
+    def test_the_manual_page_has_every_command(self):
+        if not os.path.exists(os.path.join(BUILD_ROOT, "tools", "kmx", "kmx.1")):
+            self.skipTest("built without help2man (-Dman)")
+        page = open(os.path.join(under(self.root, MANDIR), "man1", "kmx.1")).read()
+        listing = subprocess.run([os.path.join(self.bindir, "kmx"), "--help"], env=clean_environment(),
+                                 capture_output=True, text=True).stderr
+        commands = re.findall(r"^  (\w+)  ", listing.split("commands:")[1], re.M)
+        self.assertGreaterEqual(len(commands), 12)
+        self.assertEqual(re.findall(r"^\.SS kmx (\w+)$", page, re.M), commands)
+        self.assertIn(r"\-g, \-\-gamma VALUE", page)  # train's options, from `kmx help train`
+        self.assertIn('\n.TH KMX "1"', page)
 
     def build_and_run_quick_start(self, link_flags):
         readme = open(os.path.join(SOURCE_ROOT, "README.md")).read()
