@@ -28,6 +28,7 @@ test_suites=(libgtest-dev
           libsvm-tools                                   # and LIBSVM's svm-train for the solver's
           python3-dev python3-pytest python3-mesonpy python3-venv patchelf   # the Python binding, its tests, pip install .
           gnuplot-nox                                    # kmx grid --png (as LIBSVM's grid.py)
+          help2man                                       # the manual page kmx.1 (from the program's help)
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
           r-base-dev r-cran-testthat r-cran-matrix       # the bindings and their tests (Matrix: sparse input)
           r-cran-knitr r-cran-markdown                   # the R package's vignette (knitr + markdown: no pandoc, no LaTeX)

@@ -172,6 +172,16 @@ class Cli(unittest.TestCase):
         self.assertIn("(default 1)", table["C"])
         self.assertIn("rbf (default)", table["kernel"])
 
+    def test_help_for_every_command_exits_0(self):
+        listing = run("--help").stderr.split("commands:")[1]
+        commands = re.findall(r"^  (\w+)  ", listing, re.M)
+        self.assertIn("params", commands)
+        for command in commands:
+            with self.subTest(command=command):
+                out = run("help", command)  # kmx help params aborted: an uncaught usage error
+                self.assertEqual(out.returncode, 0, out.stderr)
+                self.assertIn("usage: kmx " + command, out.stderr)
+
     def test_messages_use_the_cli_spellings(self):
         library_names = ("dcsvm_early", "nystrom_krr", "meka_krr", "nystrom_tron", "one_class", "squared_hinge")
         help_text = run("train", "--help").stderr + run("params").stdout

@@ -2,9 +2,12 @@
 """`meson install` into a temporary folder, then what a user runs from there with a clean environment
 (no LD_LIBRARY_PATH, no PKG_CONFIG_PATH of the build tree): the kmx program, the README's C quick start
 linked against the installed shared library (rpath from pkg-config's libdir) and against libkmx.a
-(`-Wl,-Bstatic $(pkg-config --static --libs kmx)`), and the installed headers on their own.
+(`-Wl,-Bstatic $(pkg-config --static --libs kmx)`), a C program of the inference subset built with
+`pkg-config --cflags --libs kmx_infer`, and the installed headers on their own.
 
-Arguments: MESON BUILD_ROOT SOURCE_ROOT PREFIX BINDIR LIBDIR INCLUDEDIR (the build's options)."""
+Also the manual page kmx.1 (when help2man built it): a subsection per command that `kmx --help` lists.
+
+Arguments: MESON BUILD_ROOT SOURCE_ROOT PREFIX BINDIR LIBDIR INCLUDEDIR MANDIR (the build's options)."""
 import os
 import re
 import subprocess
@@ -13,8 +16,8 @@ import unittest
 
 from destdir_install import install_into_temporary_destdir, under as under_prefix
 
-MESON, BUILD_ROOT, SOURCE_ROOT, PREFIX, BINDIR, LIBDIR, INCLUDEDIR = sys.argv[1:8]
-del sys.argv[1:8]
+MESON, BUILD_ROOT, SOURCE_ROOT, PREFIX, BINDIR, LIBDIR, INCLUDEDIR, MANDIR = sys.argv[1:9]
+del sys.argv[1:9]
 
 
 def under(root, folder):
@@ -54,6 +57,18 @@ class Installed(unittest.TestCase):
         self.assertRegex(out.stdout, r"^kmx \d+\.\d+\.\d+")
         self.assertIn("blis kernel set", out.stdout)
 
+    def test_the_manual_page_has_every_command(self):
+        if not os.path.exists(os.path.join(BUILD_ROOT, "tools", "kmx", "kmx.1")):
+            self.skipTest("built without help2man (-Dman)")
+        page = open(os.path.join(under(self.root, MANDIR), "man1", "kmx.1")).read()
+        listing = subprocess.run([os.path.join(self.bindir, "kmx"), "--help"], env=clean_environment(),
+                                 capture_output=True, text=True).stderr
+        commands = re.findall(r"^  (\w+)  ", listing.split("commands:")[1], re.M)
+        self.assertGreaterEqual(len(commands), 12)
+        self.assertEqual(re.findall(r"^\.SS kmx (\w+)$", page, re.M), commands)
+        self.assertIn(r"\-g, \-\-gamma VALUE", page)  # train's options, from `kmx help train`
+        self.assertIn('\n.TH KMX "1"', page)
+
     def build_and_run_quick_start(self, link_flags):
         readme = open(os.path.join(SOURCE_ROOT, "README.md")).read()
         snippet = re.search(r"```c\n(.*?)```", readme, re.S).group(1)
@@ -77,6 +92,26 @@ class Installed(unittest.TestCase):
         exe = self.build_and_run_quick_start(["-Wl,-Bstatic", *self.pkg("--static", "--libs", "kmx")])
         linked = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
         self.assertNotIn("libkmx", linked)
+
+    def test_a_c_program_links_the_inference_library(self):
+        c_file, exe = (os.path.join(self.tmp.name, name) for name in ("infer.c", "infer"))
+        with open(c_file, "w") as f:
+            f.write("#include <stdio.h>\n#include <kmx/kmx_infer.h>\n"
+                    "static const unsigned long long not_a_blob[8] = {42};\n"
+                    "int main(void) {\n  int64_t bytes = 0;\n"
+                    "  kmx_infer_status s = kmx_infer_required_bytes(&bytes, not_a_blob, sizeof not_a_blob);\n"
+                    "  printf(\"%s\\n\", kmx_infer_status_name(s));\n  return 0;\n}\n")
+        infer_pc = dict(self.pkg_env)
+        libdir = subprocess.run(self.pkg_config + ["--variable=libdir", "kmx_infer"], env=infer_pc,
+                                capture_output=True, text=True, check=True).stdout.strip()
+        flags = self.pkg("--cflags", "--libs", "kmx_infer")
+        built = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", c_file, *flags, "-Wl,-rpath," + libdir, "-o", exe],
+                               capture_output=True, text=True)
+        self.assertEqual(built.returncode, 0, built.stderr)
+        out = subprocess.run([exe], env=clean_environment(), capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), "KMX_INFER_E_FORMAT")  # libkmx_infer.so, found by kmx_infer.pc
+        self.assertIn("libkmx_infer", subprocess.run(["ldd", exe], capture_output=True, text=True).stdout)
 
     def test_the_headers_stand_alone(self):
         c_file = os.path.join(self.tmp.name, "headers.c")

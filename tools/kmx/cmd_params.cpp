@@ -23,6 +23,11 @@ std::string owner_names(int64_t owners) {
 }  // namespace
 
 int run_params(int argc, char **argv) {
+    if (argc == 1 && std::string(argv[0]) == "--help") {
+        std::fprintf(stderr, "usage: kmx params\n  list every library parameter: name, the objects that take it (as "
+                             "name=value in their parameter strings), range, default and meaning\n");
+        return 0;
+    }
     if (argc > 0) throw UsageError{std::string("kmx params takes no arguments, not '") + argv[0] + "'"};
     std::printf("%-19s %-15s %-24s %s\n", "name", "objects", "range", "description");
     for (int64_t i = 0; i < kmx_param_count(); ++i) {

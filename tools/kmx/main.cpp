@@ -94,6 +94,19 @@ void usage() {
     std::fprintf(stderr, "\n'kmx help COMMAND' or 'kmx COMMAND --help' describes a command's options.\n");
 }
 
+// Runs a command, its usage mistakes (exit 2) and failures (exit 1) printed.
+int run_command(const Command &command, int argc, char **argv) {
+    try {
+        return command.run(argc, argv);
+    } catch (const kmx_cli::UsageError &error) {
+        std::fprintf(stderr, "kmx %s: %s\n", command.name, error.message.c_str());
+        return 2;
+    } catch (const kmx_cli::CommandError &error) {
+        std::fprintf(stderr, "kmx: error: %s\n", error.message.c_str());
+        return 1;
+    }
+}
+
 // kmx help [COMMAND]: the list of commands, or COMMAND --help.
 int run_help(int argc, char **argv) {
     if (argc == 0) {
@@ -108,7 +121,7 @@ int run_help(int argc, char **argv) {
         }
         char help[] = "--help";
         char *args[] = {help, nullptr};
-        return command.run(1, args);
+        return run_command(command, 1, args);
     }
     std::fprintf(stderr, "kmx help: unknown command '%s'\n\n", argv[0]);
     usage();
@@ -139,16 +152,7 @@ int main(int argc, char **argv) {
     if (std::strcmp(argv[1], "--version") == 0) return run_version(0, argv);
     if (std::strcmp(argv[1], "help") == 0) return run_help(argc - 2, argv + 2);
     for (const Command &command : kCommands) {
-        if (std::strcmp(argv[1], command.name) != 0) continue;
-        try {
-            return command.run(argc - 2, argv + 2);
-        } catch (const kmx_cli::UsageError &error) {
-            std::fprintf(stderr, "kmx %s: %s\n", command.name, error.message.c_str());
-            return 2;
-        } catch (const kmx_cli::CommandError &error) {
-            std::fprintf(stderr, "kmx: error: %s\n", error.message.c_str());
-            return 1;
-        }
+        if (std::strcmp(argv[1], command.name) == 0) return run_command(command, argc - 2, argv + 2);
     }
     std::fprintf(stderr, "kmx: unknown command '%s'\n\n", argv[1]);
     usage();

@@ -54,6 +54,17 @@ std::vector<double> all_rows(const kmx_dataset *ds) {
     return out;
 }
 
+// ds is stored sparse, with `nnz` stored values, and its rows are `dense`.
+void expect_sparse_rows(const kmx_dataset *ds, int64_t nnz, const std::vector<double> &dense) {
+    int sparse = 0;
+    int64_t stored = 0;
+    EXPECT_EQ(kmx_dataset_is_sparse(&sparse, ds), KMX_OK);
+    EXPECT_EQ(sparse, 1);
+    EXPECT_EQ(kmx_dataset_nnz(&stored, ds), KMX_OK);
+    EXPECT_EQ(stored, nnz);
+    EXPECT_EQ(all_rows(ds), dense);
+}
+
 // A wide sparse text: row i has value i+1 at column 100*i (1-based 100*i+1).
 std::string wide_sparse_text(int rows, int64_t d, std::vector<double> &dense) {
     std::string text;
@@ -170,13 +181,9 @@ TEST(DatasetCapi, ParseSparseGetRowsAndToDense) {
     ASSERT_EQ(kmx_dataset_parse(&sparse.ds, ctx.ctx, text.data(), int64_t(text.size()), KMX_FORMAT_AUTO, "wide"),
               KMX_OK)
         << kmx_last_error();
+    expect_sparse_rows(sparse.ds, 16, dense);
     int flag = 0;
     int64_t nnz = 0;
-    EXPECT_EQ(kmx_dataset_is_sparse(&flag, sparse.ds), KMX_OK);
-    EXPECT_EQ(flag, 1);
-    EXPECT_EQ(kmx_dataset_nnz(&nnz, sparse.ds), KMX_OK);
-    EXPECT_EQ(nnz, 16);
-    EXPECT_EQ(all_rows(sparse.ds), dense);
 
     std::vector<double> two_rows(size_t(2 * d));
     ASSERT_EQ(kmx_dataset_get_rows(two_rows.data(), 2 * d, sparse.ds, 3, 5), KMX_OK);
@@ -223,13 +230,7 @@ TEST(DatasetCapi, CreateCsrIsTheSparseFileItMirrors) {
             << kmx_last_error();
         ASSERT_EQ(kmx_dataset_parse(&parsed.ds, ctx.ctx, text.data(), int64_t(text.size()), KMX_FORMAT_AUTO, "wide"),
                   KMX_OK);
-        int sparse = 0;
-        int64_t nnz = 0;
-        EXPECT_EQ(kmx_dataset_is_sparse(&sparse, made.ds), KMX_OK);
-        EXPECT_EQ(sparse, 1);
-        EXPECT_EQ(kmx_dataset_nnz(&nnz, made.ds), KMX_OK);
-        EXPECT_EQ(nnz, 16);
-        EXPECT_EQ(all_rows(made.ds), dense);
+        expect_sparse_rows(made.ds, 16, dense);
         double labels[8];
         ASSERT_EQ(kmx_dataset_get_labels(labels, 8, made.ds), KMX_OK);
         EXPECT_EQ(std::vector<double>(labels, labels + 8), csr.labels);
