@@ -22,6 +22,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_only  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 NYSTROM_METHODS = {"nystrom": "Nyström, uniform landmarks", "kmeans-nystrom": "Nyström, k-means landmarks"}
 MEKA_LABEL = "MEKA"
@@ -91,12 +94,8 @@ def print_table(result):
 
 
 def main():
-    if "--plot-only" in sys.argv:
-        source, png = sys.argv[sys.argv.index("--plot-only") + 1:][:2]
-        with open(source) as f:
-            result = json.load(f)
-        plot_error_vs_memory(result, png)
-        return print_table(result)
+    if plot_only.run_if_asked(plot_error_vs_memory, print_table):
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--set", action="append", help="NAME:FILE:GAMMA (repeatable)")

@@ -34,6 +34,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_blas  # noqa: E402
+import plot_only  # noqa: E402
 from run_dcsvm import libsvm, medians, timed  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -182,12 +183,8 @@ def print_table(result):
 
 
 def main():
-    if "--plot-only" in sys.argv:
-        source, png = sys.argv[sys.argv.index("--plot-only") + 1:][:2]
-        with open(source) as f:
-            result = json.load(f)
-        plot_accuracy_vs_time(result, png)
-        return print_table(result)
+    if plot_only.run_if_asked(plot_accuracy_vs_time, print_table):
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--data", default=os.path.join(HERE, "..", "examples", "data"))
