@@ -58,9 +58,10 @@ void copy_sparse(const Dataset &data, const T *from, Dataset &copy, T *to, const
     row_ptr[0] = 0;
     for (int64_t i = 0; i < count; ++i) {
         const int64_t begin = data.row_ptr[rows[i]], length = data.row_ptr[rows[i] + 1] - begin;
+        row_ptr[i + 1] = row_ptr[i] + length;
+        if (length == 0) continue;  // an empty matrix's col and values may be NULL
         std::memcpy(col + row_ptr[i], data.col + begin, sizeof(int32_t) * size_t(length));
         std::memcpy(to + row_ptr[i], from + begin, sizeof(T) * size_t(length));
-        row_ptr[i + 1] = row_ptr[i] + length;
     }
 }
 
