@@ -2,8 +2,9 @@
 """`meson install` into a temporary folder, then what a user runs from there with a clean environment
 (no LD_LIBRARY_PATH, no PKG_CONFIG_PATH of the build tree): the kmx program, the README's C quick start
 linked against the installed shared library (rpath from pkg-config's libdir) and against libkmx.a
-(`-Wl,-Bstatic $(pkg-config --static --libs kmx)`), a C program of the inference subset built with
-`pkg-config --cflags --libs kmx_infer`, and the installed headers on their own.
+(`-Wl,-Bstatic $(pkg-config --static --libs kmx)`), the C examples (quickstart.c and outliers.c with
+kmx.pc; edge_predict.c with kmx_infer.pc and a header the installed `kmx export --c` wrote), and the installed
+headers on their own.
 
 Also the manual page kmx.1 (when help2man built it): a subsection per command that `kmx --help` lists.
 
@@ -93,25 +94,36 @@ class Installed(unittest.TestCase):
         linked = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
         self.assertNotIn("libkmx", linked)
 
-    def test_a_c_program_links_the_inference_library(self):
-        c_file, exe = (os.path.join(self.tmp.name, name) for name in ("infer.c", "infer"))
-        with open(c_file, "w") as f:
-            f.write("#include <stdio.h>\n#include <kmx/kmx_infer.h>\n"
-                    "static const unsigned long long not_a_blob[8] = {42};\n"
-                    "int main(void) {\n  int64_t bytes = 0;\n"
-                    "  kmx_infer_status s = kmx_infer_required_bytes(&bytes, not_a_blob, sizeof not_a_blob);\n"
-                    "  printf(\"%s\\n\", kmx_infer_status_name(s));\n  return 0;\n}\n")
-        infer_pc = dict(self.pkg_env)
-        libdir = subprocess.run(self.pkg_config + ["--variable=libdir", "kmx_infer"], env=infer_pc,
-                                capture_output=True, text=True, check=True).stdout.strip()
-        flags = self.pkg("--cflags", "--libs", "kmx_infer")
-        built = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", c_file, *flags, "-Wl,-rpath," + libdir, "-o", exe],
+    def compile_and_run(self, sources, flags, args=(), cwd=None):
+        """Builds sources with flags into the temporary folder and runs the program with a clean environment."""
+        exe = os.path.join(self.tmp.name, os.path.splitext(os.path.basename(sources[0]))[0])
+        built = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", *sources, *flags, "-o", exe],
                                capture_output=True, text=True)
         self.assertEqual(built.returncode, 0, built.stderr)
-        out = subprocess.run([exe], env=clean_environment(), capture_output=True, text=True, timeout=60)
-        self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertEqual(out.stdout.strip(), "KMX_INFER_E_FORMAT")  # libkmx_infer.so, found by kmx_infer.pc
-        self.assertIn("libkmx_infer", subprocess.run(["ldd", exe], capture_output=True, text=True).stdout)
+        out = subprocess.run([exe, *args], cwd=cwd or SOURCE_ROOT, env=clean_environment(), capture_output=True,
+                             text=True, timeout=300)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        return out.stdout
+
+    def test_the_c_examples_build_against_the_installed_libraries(self):
+        examples = os.path.join(SOURCE_ROOT, "examples")
+        libkmx = [*self.pkg("--cflags", "--libs", "kmx"), "-lm", "-Wl,-rpath," + self.pkg("--variable=libdir", "kmx")[0]]
+        quick = self.compile_and_run([os.path.join(examples, "c", "quickstart.c")], libkmx,
+                                     ["examples/data/letter_mc.train.libsvm", "26"])
+        self.assertRegex(quick, r"k-means\s+k=26 .*objective")
+        self.compile_and_run([os.path.join(examples, "c", "outliers.c")], libkmx, ["0.05", "98", "90"])
+        # The edge example: its predictor exported by the installed kmx, built with kmx_infer.pc, no heap
+        # (no_heap.c aborts on any malloc); it fails on a label other than the reference predictor's.
+        header = os.path.join(self.tmp.name, "edge_predictor.h")
+        exported = subprocess.run([os.path.join(self.bindir, "kmx"), "export", "--c", "--name", "edge_predictor",
+                                   os.path.join(examples, "edge", "edge_predictor.kmxp"), header],
+                                  env=clean_environment(), capture_output=True, text=True, timeout=60)
+        self.assertEqual(exported.returncode, 0, exported.stderr)
+        libinfer = [*self.pkg("--cflags", "--libs", "kmx_infer"), "-I", self.tmp.name,
+                    "-Wl,-rpath," + self.pkg("--variable=libdir", "kmx_infer")[0],
+                    "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"]
+        edge = [os.path.join(examples, "edge", name) for name in ("edge_predict.c", "no_heap.c")]
+        self.assertTrue(self.compile_and_run(edge, libinfer).strip())
 
     def test_the_headers_stand_alone(self):
         c_file = os.path.join(self.tmp.name, "headers.c")
