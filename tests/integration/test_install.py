@@ -61,7 +61,8 @@ class Installed(unittest.TestCase):
     def test_the_manual_page_has_every_command(self):
         if not os.path.exists(os.path.join(BUILD_ROOT, "tools", "kmx", "kmx.1")):
             self.skipTest("built without help2man (-Dman)")
-        page = open(os.path.join(under(self.root, MANDIR), "man1", "kmx.1")).read()
+        with open(os.path.join(under(self.root, MANDIR), "man1", "kmx.1")) as f:
+            page = f.read()
         listing = subprocess.run([os.path.join(self.bindir, "kmx"), "--help"], env=clean_environment(),
                                  capture_output=True, text=True).stderr
         commands = re.findall(r"^  (\w+)  ", listing.split("commands:")[1], re.M)
