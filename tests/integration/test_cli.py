@@ -182,6 +182,16 @@ class Cli(unittest.TestCase):
                 self.assertEqual(out.returncode, 0, out.stderr)
                 self.assertIn("usage: kmx " + command, out.stderr)
 
+    def test_counts_print_as_whole_numbers(self):
+        with tempfile.TemporaryDirectory() as folder:
+            data, model = os.path.join(folder, "wide.libsvm"), os.path.join(folder, "wide.kmx")
+            with open(data, "w") as f:
+                f.write("-1 1:0.5 1000001:1\n1 1:-0.5 2:1\n-1 1:0.4\n1 2:0.9\n")
+            out = run("train", "-s", "svm", "-g", "0.5", data, model)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            out = run("info", model)
+        self.assertIn("columns   1000001\n", out.stdout)  # %g printed 1e+06
+
     def test_messages_use_the_cli_spellings(self):
         library_names = ("dcsvm_early", "nystrom_krr", "meka_krr", "nystrom_tron", "one_class", "squared_hinge")
         help_text = run("train", "--help").stderr + run("params").stdout

@@ -60,8 +60,8 @@ void print_budget_choice(const kmx_predictor *predictor, const char *prefix) {
     const double accuracy = predictor_info(predictor, KMX_PREDICTOR_VALIDATION_ACCURACY);
     if (std::isnan(accuracy)) return;
     std::printf(
-        "%slandmarks per leaf=%g validation accuracy=%.2f%% validation us/row=%.4g (this machine, when built) "
-        "of %g candidates\n",
+        "%slandmarks per leaf=%.0f validation accuracy=%.2f%% validation us/row=%.4g (this machine, when built) "
+        "of %.0f candidates\n",
         prefix, predictor_info(predictor, KMX_PREDICTOR_LANDMARKS_PER_LEAF), 100 * accuracy,
         predictor_info(predictor, KMX_PREDICTOR_VALIDATION_US), predictor_info(predictor, KMX_PREDICTOR_CANDIDATES));
 }
@@ -90,7 +90,8 @@ int run_compress(int argc, char **argv) {
     int64_t model_bytes = 0;
     check(kmx_model_save_to_buffer(nullptr, 0, &model_bytes, model.get()));
     std::printf(
-        "compressed: leaves=%g landmarks=%g pseudo=%g storage=%s bytes=%g (model %lld bytes) arena=%g time=%.3fs\n",
+        "compressed: leaves=%.0f landmarks=%.0f pseudo=%.0f storage=%s bytes=%.0f (model %lld bytes) arena=%.0f "
+        "time=%.3fs\n",
         predictor_info(predictor, KMX_PREDICTOR_LEAVES), predictor_info(predictor, KMX_PREDICTOR_LANDMARKS),
         predictor_info(predictor, KMX_PREDICTOR_PSEUDO), storage_name(predictor),
         predictor_info(predictor, KMX_PREDICTOR_BYTES), (long long)model_bytes,
@@ -112,7 +113,7 @@ int run_export(int argc, char **argv) {
     const kmx_predictor *predictor = owned.get();
     const std::string name = args.get("--name", "kmx_predictor_blob");
     check(kmx_predictor_export_c(predictor, args.positional[1].c_str(), name.c_str()));
-    std::printf("exported %s: %g bytes as %s[] (arena %g bytes)\n", args.positional[1].c_str(),
+    std::printf("exported %s: %.0f bytes as %s[] (arena %.0f bytes)\n", args.positional[1].c_str(),
                 predictor_info(predictor, KMX_PREDICTOR_BYTES), name.c_str(),
                 predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES));
     return 0;
@@ -123,18 +124,19 @@ int describe_predictor(const char *path) {
     const kmx_predictor *predictor = owned.get();
     const double classes = predictor_info(predictor, KMX_PREDICTOR_CLASSES);
     std::printf("file      %s (kmx compact predictor)\n", path);
-    std::printf("bytes     %g (%s)\n", predictor_info(predictor, KMX_PREDICTOR_BYTES), storage_name(predictor));
+    std::printf("bytes     %.0f (%s)\n", predictor_info(predictor, KMX_PREDICTOR_BYTES), storage_name(predictor));
     std::printf("storage   %s%s\n", storage_name(predictor),
                 storage_detail(predictor_info(predictor, KMX_PREDICTOR_STORAGE)));
-    std::printf("columns   %g\n", predictor_info(predictor, KMX_PREDICTOR_COLUMNS));
+    std::printf("columns   %.0f\n", predictor_info(predictor, KMX_PREDICTOR_COLUMNS));
     if (classes == 0)
         std::printf("task      regression\n");
     else
-        std::printf("classes   %g (%g decision values)\n", classes, predictor_info(predictor, KMX_PREDICTOR_OUTPUTS));
-    std::printf("leaves    %g\n", predictor_info(predictor, KMX_PREDICTOR_LEAVES));
-    std::printf("landmarks %g\n", predictor_info(predictor, KMX_PREDICTOR_LANDMARKS));
-    std::printf("pseudo    %g\n", predictor_info(predictor, KMX_PREDICTOR_PSEUDO));
-    std::printf("arena     %g bytes (kmx_infer_open)\n", predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES));
+        std::printf("classes   %.0f (%.0f decision values)\n", classes,
+                    predictor_info(predictor, KMX_PREDICTOR_OUTPUTS));
+    std::printf("leaves    %.0f\n", predictor_info(predictor, KMX_PREDICTOR_LEAVES));
+    std::printf("landmarks %.0f\n", predictor_info(predictor, KMX_PREDICTOR_LANDMARKS));
+    std::printf("pseudo    %.0f\n", predictor_info(predictor, KMX_PREDICTOR_PSEUDO));
+    std::printf("arena     %.0f bytes (kmx_infer_open)\n", predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES));
     print_budget_choice(predictor, "budget    ");
     return 0;
 }

@@ -37,14 +37,14 @@ int describe_model(const char *path) {
     check(kmx_model_classes(labels.data(), int64_t(classes), model));
     std::printf("file      %s (kmx model)\n", path);
     std::printf("method    %s\n", method_name(model_info(model, KMX_INFO_METHOD)).c_str());
-    std::printf("columns   %g\n", model_info(model, KMX_INFO_COLUMNS));
+    std::printf("columns   %.0f\n", model_info(model, KMX_INFO_COLUMNS));
     if (model_info(model, KMX_INFO_KERNEL) == KMX_KERNEL_PRECOMPUTED)
         std::printf("kernel    precomputed (support vectors stored as serial numbers)\n");
     if (model_info(model, KMX_INFO_TASK) == KMX_TASK_REGRESSION) {
         std::printf("task      regression\n");
     } else {
         const std::vector<std::string> names = class_names(model);
-        std::printf("classes   %g:", classes);
+        std::printf("classes   %.0f:", classes);
         for (size_t c = 0; c < labels.size(); ++c)
             std::printf(names.empty()           ? " %g"
                         : c + 1 < labels.size() ? " %g (%s),"
@@ -57,12 +57,12 @@ int describe_model(const char *path) {
     if (method == KMX_METHOD_ONE_CLASS)  // one machine: f > 0 is +1
         std::printf("machines  1 (one-class: +1 inlier, -1 outlier)\n");
     else if (model_info(model, KMX_INFO_TASK) != KMX_TASK_REGRESSION)  // a regression model has one output, no scheme
-        std::printf("machines  %g (%s)\n", model_info(model, KMX_INFO_DECISION_VALUES),
+        std::printf("machines  %.0f (%s)\n", model_info(model, KMX_INFO_DECISION_VALUES),
                     krr || model_info(model, KMX_INFO_MULTICLASS) == KMX_MULTICLASS_OVR ? "one-vs-rest" : "one-vs-one");
-    std::printf("%s %g\n", krr ? "centers  " : "sv       ", model_info(model, KMX_INFO_SUPPORT_VECTORS));
+    std::printf("%s %.0f\n", krr ? "centers  " : "sv       ", model_info(model, KMX_INFO_SUPPORT_VECTORS));
     if (method == KMX_METHOD_NYSTROM_TRON) {
         std::printf("C         %g\n", model_info(model, KMX_INFO_C));
-        std::printf("objective %.10g (%g Newton iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
+        std::printf("objective %.10g (%.0f Newton iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
                     model_info(model, KMX_INFO_ITERATIONS));
     } else if (krr) {
         std::printf("lambda    %g\n", model_info(model, KMX_INFO_LAMBDA));
@@ -76,7 +76,7 @@ int describe_model(const char *path) {
             std::printf("probability %s\n", model_info(model, KMX_INFO_PROBABILITY) != 0
                                                 ? "yes (Platt sigmoids by 5-fold cross-validation: predict -b 1)"
                                                 : "no");
-        std::printf("objective %.10g (kkt violation %.3g, %g iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
+        std::printf("objective %.10g (kkt violation %.3g, %.0f iterations)\n", model_info(model, KMX_INFO_OBJECTIVE),
                     model_info(model, KMX_INFO_KKT_VIOLATION), model_info(model, KMX_INFO_ITERATIONS));
     }
     std::printf("trained   in %.3f s\n", model_info(model, KMX_INFO_TRAIN_SECONDS));
