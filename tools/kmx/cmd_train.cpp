@@ -172,7 +172,7 @@ int run_train(int argc, char **argv) {
     const bool regression = model_info(model.get(), KMX_INFO_TASK) == KMX_TASK_REGRESSION;
     const std::string task =
         regression ? "regression" : "classes=" + std::to_string((long long)model_info(model.get(), KMX_INFO_CLASSES));
-    std::printf("trained %s: n=%lld d=%lld %s sv=%g time=%.3fs\n",
+    std::printf("trained %s: n=%lld d=%lld %s sv=%.0f time=%.3fs\n",
                 method_name(model_info(model.get(), KMX_INFO_METHOD)).c_str(), (long long)n, (long long)d, task.c_str(),
                 model_info(model.get(), KMX_INFO_SUPPORT_VECTORS), seconds);
     suggest_grid(args, n);
