@@ -456,7 +456,7 @@ typedef enum kmx_model_info_key {
     KMX_INFO_NU = 14,                /* one_class: nu; every other method: 0 */
     KMX_INFO_MEMORY_BYTES = 15,      /* bytes the loaded model holds in memory (a model of many machines: ~3x its file) */
     KMX_INFO_PROBABILITY = 16,       /* 1 if the model has probability estimates (trained with probability=1), else 0 */
-    KMX_INFO_KERNEL = 17,            /* its kmx_kernel_type (KMX_KERNEL_PRECOMPUTED: predict rows of kernel values) */
+    KMX_INFO_KERNEL = 17,            /* its kernel type, a kmx_kernel_type value (precomputed: predict kernel rows) */
     KMX_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_model_info_key;
 

@@ -135,6 +135,14 @@ int64_t count_nonzeros(const T *values, int64_t count) {
 }
 }  // namespace
 
+double Dataset::at(int64_t row, int64_t column) const {
+    if (x) return x[row * d + column];
+    if (x32) return double(x32[row * d + column]);
+    const int32_t *first = col + row_ptr[row], *last = col + row_ptr[row + 1];
+    const int32_t *found = std::lower_bound(first, last, int32_t(column));
+    return found != last && *found == column ? value(found - col) : 0.0;
+}
+
 int64_t Dataset::nonzeros() const {
     const int64_t first = sparse() ? row_ptr[0] : 0;
     if (values32 || x32) return count_nonzeros((values32 ? values32 : x32) + first, nnz());

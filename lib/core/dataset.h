@@ -46,6 +46,9 @@ public:
     size_t value_bytes() const { return float32() ? sizeof(float) : sizeof(double); }
     // Value e of a CSR dataset, as a double.
     double value(int64_t e) const { return values32 ? double(values32[e]) : values[e]; }
+    // The value at (row, column), dense or sparse (a binary search in the
+    // row's columns), either precision, as a double.
+    double at(int64_t row, int64_t column) const;
     int64_t nnz() const { return sparse() ? row_ptr[n] - row_ptr[0] : n * d; }
     // The stored values that are not zero (nnz() but explicit zeros).
     int64_t nonzeros() const;

@@ -37,15 +37,6 @@ void precomputed_kernel_block(const double *a, int64_t na, int64_t lda, const do
 
 namespace {
 
-// data's value at (row, column), dense or sparse, either precision.
-double entry(const Dataset &data, int64_t row, int64_t column) {
-    if (data.x) return data.x[row * data.d + column];
-    if (data.x32) return double(data.x32[row * data.d + column]);
-    const int32_t *first = data.col + data.row_ptr[row], *last = data.col + data.row_ptr[row + 1];
-    const int32_t *at = std::lower_bound(first, last, int32_t(column));
-    return at != last && *at == column ? data.value(at - data.col) : 0.0;
-}
-
 // The rows' kernel columns (serial numbers), each checked: in range, distinct.
 std::vector<int64_t> training_columns(const Dataset &data) {
     if (data.n > data.d - 1)
@@ -55,7 +46,7 @@ std::vector<int64_t> training_columns(const Dataset &data) {
              (long long)data.n, (long long)(data.d - 1));
     std::vector<int64_t> columns(size_t(data.n)), row_of(size_t(data.d), -1);
     for (int64_t i = 0; i < data.n; ++i) {
-        const double serial = entry(data, i, 0);
+        const double serial = data.at(i, 0);
         if (serial == 0)
             fail(KMX_E_INVALID_ARGUMENT, "precomputed kernel: training row %lld has no serial number (0:i)",
                  (long long)(i + 1));
@@ -80,10 +71,10 @@ void check_precomputed_training(const Dataset &data) {
     const std::vector<int64_t> columns = training_columns(data);
     double largest_diagonal = 0;
     for (int64_t i = 0; i < data.n; ++i)
-        largest_diagonal = std::max(largest_diagonal, std::fabs(entry(data, i, columns[size_t(i)])));
+        largest_diagonal = std::max(largest_diagonal, std::fabs(data.at(i, columns[size_t(i)])));
     for (int64_t i = 0; i < data.n; ++i)
         for (int64_t j = i + 1; j < data.n; ++j) {
-            const double kij = entry(data, i, columns[size_t(j)]), kji = entry(data, j, columns[size_t(i)]);
+            const double kij = data.at(i, columns[size_t(j)]), kji = data.at(j, columns[size_t(i)]);
             const double scale = std::max({std::fabs(kij), std::fabs(kji), largest_diagonal});
             if (std::fabs(kij - kji) > 1e-6 * scale)
                 fail(KMX_E_INVALID_ARGUMENT,

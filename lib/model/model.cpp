@@ -288,11 +288,11 @@ void store_points(Context &ctx, const Dataset &data, const std::vector<int64_t> 
     model.n_points = int64_t(rows.size());
     ctx.check_budget(size_t(model.n_points * columns) * sizeof(double), "the model's support vectors");
     model.points.resize(size_t(model.n_points * columns));
-    std::vector<double> row(size_t(columns < data.d ? data.d : 0));  // a precomputed row, for its serial number
     for (size_t p = 0; p < rows.size(); ++p) {
-        double *point = model.points.data() + p * size_t(columns);
-        data.copy_rows(rows[p], rows[p] + 1, row.empty() ? point : row.data());
-        if (!row.empty()) std::memcpy(point, row.data(), sizeof(double) * size_t(columns));
+        if (columns < data.d)  // a precomputed kernel's point: the row's serial number, column 0
+            model.points[p] = data.at(rows[p], 0);
+        else
+            data.copy_rows(rows[p], rows[p] + 1, model.points.data() + p * size_t(columns));
     }
 }
 
