@@ -67,6 +67,19 @@ bool sparse_kernel_rows(const Dataset &data);
 // feature vectors, and both sides' rows stay sparse (sparse_kernel_rows).
 bool sparse_kernel_block(const KernelSpec &spec, const Dataset &a, const Dataset &b);
 
+// K(a_i, b_j) into out[i*ldo + j] for rows listed by index (a_rows[0..na) of
+// a, b_rows[0..nb) of b; nullptr: rows 0, 1, ...) of two datasets whose rows
+// stay sparse (sparse_kernel_rows), on their nonzeros: a solver's variables
+// in its own order. The side with fewer rows is indexed by column; scratch:
+// sparse_kernel_block_listed_workspace_bytes(min(na, nb), the widest row's
+// nonzeros on that side) at most.
+void sparse_kernel_block_listed(const KernelSpec &spec, const Dataset &a, const int64_t *a_rows, int64_t na,
+                                const Dataset &b, const int64_t *b_rows, int64_t nb, double *out, int64_t ldo,
+                                Arena &scratch, int threads);
+size_t sparse_kernel_block_listed_workspace_bytes(int64_t indexed_rows, int64_t widest);
+// The most values a row of data stores (d for dense data).
+int64_t widest_row(const Dataset &data);
+
 // The same for row ranges of datasets: on the nonzeros when
 // sparse_kernel_block says so, else with CSR rows (and rows in the other
 // precision) expanded tile by tile into scratch.

@@ -33,29 +33,54 @@ constexpr int64_t kIndexEntries = 1 << 18;   // nonzeros indexed at once (about 
 constexpr int64_t kTileRows = 1024;          // rows indexed at once (a walked row's values: 8 KB of stack)
 constexpr double kUnitRoundoff = 0x1p-53;
 
-// One nonzero of a b tile in the column index.
+// One side of a block: `count` rows of a CSR dataset, rows list[0..count)
+// or, without a list, rows first, first + 1, ...
+struct Side {
+    const Dataset &x;
+    const int64_t *list;
+    int64_t first, count;
+
+    int64_t row(int64_t p) const { return list ? list[p] : first + p; }
+    int64_t stored(int64_t p) const { return x.row_ptr[row(p) + 1] - x.row_ptr[row(p)]; }
+    int64_t widest() const {
+        int64_t most = 0;
+        for (int64_t p = 0; p < count; ++p) most = std::max(most, stored(p));
+        return most;
+    }
+    double total() const {
+        double sum = 0;
+        for (int64_t p = 0; p < count; ++p) sum += double(stored(p));
+        return sum;
+    }
+};
+
+// One nonzero of an indexed tile.
 struct IndexEntry {
     int32_t column;
     int32_t row;  // within the tile
     double value;
 };
 
-// The nonzeros of b's rows [begin, end) sorted by (column, row): the entries
-// of column `columns[u]` are entries[start[u], start[u + 1]).
+// The nonzeros of a side's rows [p0, p1) sorted by (column, row): the
+// entries of column `columns[u]` are entries[start[u], start[u + 1]).
 struct ColumnIndex {
     const IndexEntry *entries = nullptr;
     const int32_t *columns = nullptr;
     const int64_t *start = nullptr;
     int64_t count = 0;  // distinct columns
 
-    ColumnIndex(const Dataset &b, int64_t begin, int64_t end, Arena &scratch) {
-        const int64_t first = b.row_ptr[begin], stored = b.row_ptr[end] - first;
+    ColumnIndex(const Side &side, int64_t p0, int64_t p1, Arena &scratch) {
+        int64_t stored = 0;
+        for (int64_t p = p0; p < p1; ++p) stored += side.stored(p);
         IndexEntry *sorted = scratch.alloc<IndexEntry>(size_t(stored));
-        for (int64_t r = begin; r < end; ++r)
-            for (int64_t e = b.row_ptr[r]; e < b.row_ptr[r + 1]; ++e)
-                sorted[e - first] = {b.col[e], int32_t(r - begin), b.value(e)};
-        std::sort(sorted, sorted + stored, [](const IndexEntry &p, const IndexEntry &q) {
-            return p.column != q.column ? p.column < q.column : p.row < q.row;
+        int64_t next = 0;
+        for (int64_t p = p0; p < p1; ++p) {
+            const int64_t r = side.row(p);
+            for (int64_t e = side.x.row_ptr[r]; e < side.x.row_ptr[r + 1]; ++e)
+                sorted[next++] = {side.x.col[e], int32_t(p - p0), side.x.value(e)};
+        }
+        std::sort(sorted, sorted + stored, [](const IndexEntry &u, const IndexEntry &v) {
+            return u.column != v.column ? u.column < v.column : u.row < v.row;
         });
         int32_t *distinct = scratch.alloc<int32_t>(size_t(stored));
         int64_t *offsets = scratch.alloc<int64_t>(size_t(stored) + 1);
@@ -79,30 +104,35 @@ struct ColumnIndex {
 
 bool laplacian(const KernelSpec &spec) { return spec.type == KMX_KERNEL_LAPLACIAN; }
 
-// ‖x_r‖₁ (Laplacian) or ‖x_r‖² (every other kernel) of rows [begin, end).
-void row_norms(const KernelSpec &spec, const Dataset &x, int64_t begin, int64_t end, double *norms) {
-    for (int64_t r = begin; r < end; ++r) {
-        double sum = 0;
-        for (int64_t e = x.row_ptr[r]; e < x.row_ptr[r + 1]; ++e) {
-            const double v = x.value(e);
-            sum += laplacian(spec) ? std::fabs(v) : v * v;
-        }
-        norms[r - begin] = sum;
+// ‖x_r‖₁ (Laplacian) or ‖x_r‖² (every other kernel).
+double row_norm(const KernelSpec &spec, const Dataset &x, int64_t r) {
+    double sum = 0;
+    for (int64_t e = x.row_ptr[r]; e < x.row_ptr[r + 1]; ++e) {
+        const double v = x.value(e);
+        sum += laplacian(spec) ? std::fabs(v) : v * v;
     }
+    return sum;
 }
 
-int64_t largest_row(const Dataset &x, int64_t begin, int64_t end) {
-    int64_t most = 0;
-    for (int64_t r = begin; r < end; ++r) most = std::max(most, x.row_ptr[r + 1] - x.row_ptr[r]);
-    return most;
-}
-
-// The end of the indexed tile starting at `begin`: at most kTileRows rows
-// whose nonzeros fit kIndexEntries, at least one row.
-int64_t tile_end(const Dataset &b, int64_t begin, int64_t end) {
-    int64_t last = begin + 1;
-    while (last < end && last - begin < kTileRows && b.row_ptr[last + 1] - b.row_ptr[begin] <= kIndexEntries) ++last;
+// The end of the indexed tile starting at p0: at most kTileRows rows whose
+// nonzeros fit kIndexEntries, at least one row.
+int64_t tile_end(const Side &side, int64_t p0) {
+    int64_t last = p0 + 1, stored = side.stored(p0);
+    while (last < side.count && last - p0 < kTileRows && stored + side.stored(last) <= kIndexEntries)
+        stored += side.stored(last++);
     return last;
+}
+
+// Scratch of a block whose indexed side has `rows` rows of at most `widest`
+// nonzeros each (`total` in all): one tile's index, norms and floors.
+size_t block_workspace_bytes(int64_t rows, int64_t widest, int64_t total) {
+    const int64_t stored = std::min(total, std::max(kIndexEntries, widest));
+    const int64_t tile_rows = std::min(kTileRows, rows);
+    return WorkspacePlan()
+        .add_bytes(ColumnIndex::workspace_bytes(stored))
+        .add<double>(size_t(tile_rows))
+        .add<double>(size_t(tile_rows))
+        .bytes();
 }
 
 // row[j] += the products of a's row r with b tile row j over their shared
@@ -155,13 +185,6 @@ double product_scale(const KernelSpec &spec, double gamma) {
     return gamma;
 }
 
-// One side of a block: rows [begin, end) of a CSR dataset.
-struct Side {
-    const Dataset &x;
-    int64_t begin, end;
-    int64_t rows() const { return end - begin; }
-};
-
 // The block between `indexed` and `walked` rows, the indexed side in tiles:
 // each walked row's values against a tile form a contiguous vector, stored
 // through out(w, k, value) (w: walked row, k: indexed row, both from 0).
@@ -169,28 +192,27 @@ template <class Store>
 void sparse_block(const KernelSpec &spec, const Side &indexed, const Side &walked, Arena &scratch, int threads,
                   Store &&store) {
     const double gamma = spec.gamma_for(indexed.x.d), scale = product_scale(spec, gamma);
-    const int64_t terms =
-        std::max(largest_row(indexed.x, indexed.begin, indexed.end), largest_row(walked.x, walked.begin, walked.end));
-    const double noise = kernel_detail::distance_noise_factor(terms, kUnitRoundoff);
-    const double walked_stored = double(walked.x.row_ptr[walked.end] - walked.x.row_ptr[walked.begin]);
-    for (int64_t k0 = indexed.begin; k0 < indexed.end;) {
-        const int64_t k1 = tile_end(indexed.x, k0, indexed.end), count = k1 - k0;
+    const double noise =
+        kernel_detail::distance_noise_factor(std::max(indexed.widest(), walked.widest()), kUnitRoundoff);
+    const double walked_stored = walked.total();
+    for (int64_t k0 = 0; k0 < indexed.count;) {
+        const int64_t k1 = tile_end(indexed, k0), count = k1 - k0;
         ArenaScope tile_scope(scratch);
-        const ColumnIndex index(indexed.x, k0, k1, scratch);
+        const ColumnIndex index(indexed, k0, k1, scratch);
         double *norms = scratch.alloc<double>(size_t(count)), *floors = scratch.alloc<double>(size_t(count));
-        row_norms(spec, indexed.x, k0, k1, norms);
-        for (int64_t k = 0; k < count; ++k) floors[k] = noise * norms[k];
-        const int used = threads_for_work(threads, walked_stored * 16 + double(walked.rows()) * double(count) * 4);
-        kernel_detail::for_each_row_tile(walked.rows(), kernel_detail::kMapRowTile, used, [&](int64_t w0, int64_t w1) {
+        for (int64_t k = 0; k < count; ++k) {
+            norms[k] = row_norm(spec, indexed.x, indexed.row(k0 + k));
+            floors[k] = noise * norms[k];
+        }
+        const int used = threads_for_work(threads, walked_stored * 16 + double(walked.count) * double(count) * 4);
+        kernel_detail::for_each_row_tile(walked.count, kernel_detail::kMapRowTile, used, [&](int64_t w0, int64_t w1) {
             double values[kTileRows];
             for (int64_t w = w0; w < w1; ++w) {
-                const int64_t r = walked.begin + w;
-                double norm = 0;
-                row_norms(spec, walked.x, r, r + 1, &norm);
+                const int64_t r = walked.row(w);
                 std::fill(values, values + count, 0.0);
                 add_shared_columns(spec, walked.x, r, index, scale, values);
-                map_values(spec, gamma, noise, norm, norms, floors, count, values);
-                for (int64_t k = 0; k < count; ++k) store(w, k0 - indexed.begin + k, values[k]);
+                map_values(spec, gamma, noise, row_norm(spec, walked.x, r), norms, floors, count, values);
+                for (int64_t k = 0; k < count; ++k) store(w, k0 + k, values[k]);
             }
         });
         k0 = k1;
@@ -203,7 +225,7 @@ template <class T>
 void sparse_block_rows(const KernelSpec &spec, const Side &a, const Side &b, T *out, int64_t ldo, Arena &scratch,
                        int threads) {
     ArenaScope scope(scratch);
-    if (a.rows() <= b.rows())
+    if (a.count <= b.count)
         sparse_block(spec, a, b, scratch, threads,
                      [&](int64_t j, int64_t i, double value) { out[i * ldo + j] = T(value); });
     else
@@ -221,31 +243,39 @@ bool sparse_kernel_block(const KernelSpec &spec, const Dataset &a, const Dataset
     return spec.on_features() && sparse_kernel_rows(a) && sparse_kernel_rows(b);
 }
 
+void sparse_kernel_block_listed(const KernelSpec &spec, const Dataset &a, const int64_t *a_rows, int64_t na,
+                                const Dataset &b, const int64_t *b_rows, int64_t nb, double *out, int64_t ldo,
+                                Arena &scratch, int threads) {
+    if (na > 0 && nb > 0) sparse_block_rows(spec, {a, a_rows, 0, na}, {b, b_rows, 0, nb}, out, ldo, scratch, threads);
+}
+
+size_t sparse_kernel_block_listed_workspace_bytes(int64_t indexed_rows, int64_t widest) {
+    return block_workspace_bytes(indexed_rows, widest, indexed_rows * widest);
+}
+
+int64_t widest_row(const Dataset &data) { return data.sparse() ? Side{data, nullptr, 0, data.n}.widest() : data.d; }
+
 namespace kernel_detail {
 
 void sparse_kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin, int64_t a_end,
                               const Dataset &b, int64_t b_begin, int64_t b_end, double *out, int64_t ldo,
                               Arena &scratch, int threads) {
-    sparse_block_rows(spec, {a, a_begin, a_end}, {b, b_begin, b_end}, out, ldo, scratch, threads);
+    sparse_block_rows(spec, {a, nullptr, a_begin, a_end - a_begin}, {b, nullptr, b_begin, b_end - b_begin}, out, ldo,
+                      scratch, threads);
 }
 
 void sparse_kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin, int64_t a_end,
                               const Dataset &b, int64_t b_begin, int64_t b_end, float *out, int64_t ldo, Arena &scratch,
                               int threads) {
-    sparse_block_rows(spec, {a, a_begin, a_end}, {b, b_begin, b_end}, out, ldo, scratch, threads);
+    sparse_block_rows(spec, {a, nullptr, a_begin, a_end - a_begin}, {b, nullptr, b_begin, b_end - b_begin}, out, ldo,
+                      scratch, threads);
 }
 
 size_t sparse_kernel_block_workspace_bytes(const Dataset &a, int64_t na, const Dataset &b, int64_t nb) {
-    // One tile of the indexed side (the one with fewer rows): its index of at
-    // most kIndexEntries nonzeros (or its widest row), its norms and floors.
+    // The bound from the row counts alone: the whole of the indexed dataset.
     const Dataset &indexed = na <= nb ? a : b;
-    const int64_t stored = std::min(indexed.nnz(), std::max(kIndexEntries, largest_row(indexed, 0, indexed.n)));
-    const int64_t rows = std::min(kTileRows, std::min(na, nb));
-    return WorkspacePlan()
-        .add_bytes(ColumnIndex::workspace_bytes(stored))
-        .add<double>(size_t(rows))
-        .add<double>(size_t(rows))
-        .bytes();
+    const Side whole{indexed, nullptr, 0, indexed.n};
+    return block_workspace_bytes(std::min(na, nb), whole.widest(), int64_t(whole.total()));
 }
 
 }  // namespace kernel_detail
