@@ -46,7 +46,7 @@ int64_t clusters_at_level(int64_t k, int level, int64_t n) {
 struct Schedule {
     int first;
     int last;
-    bool early;           // early prediction or BKA: no refine, no global solve
+    bool early;             // early prediction or BKA: no refine, no global solve
     bool adaptive = false;  // early_auto: stop at the first level with enough support vectors per cluster
 };
 
@@ -131,16 +131,17 @@ int64_t estimate_rows(const SvmProblem &problem, const DcsvmOptions &options) {
 size_t estimate_bytes(const SvmProblem &problem, const DcsvmOptions &options) {
     const int64_t m = estimate_rows(problem, options);
     return WorkspacePlan()
-        .add_bytes(svm_dual_workspace_bytes(m, problem.data->d, size_t(m) * size_t(m) * sizeof(float)))
+        .add_bytes(
+            svm_dual_workspace_bytes(m, SvmRows(*problem.data, problem.kernel), size_t(m) * size_t(m) * sizeof(float)))
         .add_bytes(subproblem_arrays_bytes(m))
         .bytes();
 }
 
 size_t bookkeeping_bytes(int64_t n, int64_t k) {
     return WorkspacePlan()
-        .add<int32_t>(size_t(n))      // π
-        .add<int64_t>(size_t(k + 2))  // group offsets
-        .add<int64_t>(size_t(n))      // group members
+        .add<int32_t>(size_t(n))                         // π
+        .add<int64_t>(size_t(k + 2))                     // group offsets
+        .add<int64_t>(size_t(n))                         // group members
         .add<int32_t>(size_t(n) * kDcsvmBalanceChoices)  // runner-up clusters
         .add<float>(size_t(n) * kDcsvmBalanceChoices)    // runner-up margins
         .add_bytes(subproblem_arrays_bytes(n))
@@ -149,7 +150,8 @@ size_t bookkeeping_bytes(int64_t n, int64_t k) {
 
 MemoryPlan plan_memory(const Context &ctx, const SvmProblem &problem, const DcsvmOptions &options,
                        const Schedule &schedule) {
-    const int64_t n = problem.n, d = problem.data->d;
+    const int64_t n = problem.n;
+    const SvmRows d(*problem.data, problem.kernel);
     const int64_t k = largest_cluster_count(options, schedule, n);
     MemoryPlan plan;
     plan.estimate = schedule.early ? 0 : estimate_bytes(problem, options);
@@ -353,7 +355,7 @@ SvmSolution run_refine(Context &ctx, RunState &s) {
 SvmSolution run_global(Context &ctx, RunState &s) {
     SvmOptions options = s.options.svm;
     options.cache_bytes = std::max(s.cache, 2 * size_t(s.problem.n) * sizeof(double));
-    Arena arena(svm_dual_workspace_bytes(s.problem.n, s.problem.data->d, options.cache_bytes));
+    Arena arena(svm_dual_workspace_bytes(s.problem.n, SvmRows(*s.problem.data, s.problem.kernel), options.cache_bytes));
     return solve_svm_dual(ctx, arena, s.problem, options, s.alpha);
 }
 

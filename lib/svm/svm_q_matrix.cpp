@@ -8,6 +8,7 @@
 #include "core/dataset.h"
 #include "core/parallel.h"
 #include "kernel/fast_exp.h"
+#include "kernel/kernel.h"
 #include "linalg/linalg.h"
 #include "svm_dual.h"
 
@@ -36,17 +37,25 @@ double squared_norm(const double *x, int64_t d) {
 
 }  // namespace
 
-size_t SvmQMatrix::workspace_bytes(int64_t n, int64_t d) {
-    return WorkspacePlan()
-        .add<double>(size_t(n) * size_t(d))  // gathered rows
-        .add<double>(size_t(n))              // ‖x_j‖²
-        .add<double>(size_t(n))              // floors
-        .add<double>(size_t(n))              // y
-        .add<double>(size_t(n))              // K_ii
-        .add<double>(size_t(n))              // one kernel row
-        .add<double>(size_t(kBlockRows) * size_t(d))
-        .add<double>(size_t(kBlockRows))
-        .add<double>(size_t(kPrefetchColumns) * size_t(n))
+SvmRows::SvmRows(const Dataset &data, const KernelSpec &kernel) : d(data.d) {
+    if (kernel.on_features() && sparse_kernel_rows(data)) widest = widest_row(data);
+}
+
+size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
+    WorkspacePlan plan;
+    if (rows.sparse()) {
+        plan.add<int64_t>(size_t(n)).add<int64_t>(size_t(kBlockRows));  // row numbers
+        plan.add_bytes(sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
+    } else {
+        plan.add<double>(size_t(n) * size_t(rows.d))  // gathered rows
+            .add<double>(size_t(n))                   // ‖x_j‖²
+            .add<double>(size_t(n));                  // floors
+    }
+    plan.add<double>(size_t(n))   // y
+        .add<double>(size_t(n))   // K_ii
+        .add<double>(size_t(n));  // one kernel row
+    if (!rows.sparse()) plan.add<double>(size_t(kBlockRows) * size_t(rows.d)).add<double>(size_t(kBlockRows));
+    return plan.add<double>(size_t(kPrefetchColumns) * size_t(n))
         .add<float>(size_t(n))  // two spare columns
         .add<float>(size_t(n))
         .bytes();
@@ -61,18 +70,34 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
       noise_(distance_noise_factor(problem.data->d)),
       arena_(arena),
       cache_(arena, problem.n, cache_slots) {
-    x_ = arena.alloc<double>(size_t(n_) * size_t(d_));
-    sq_ = arena.alloc<double>(size_t(n_));
-    floor_ = arena.alloc<double>(size_t(n_));
+    const Dataset &data = *problem.data;
+    const SvmRows rows(data, spec_);
+    if (rows.sparse()) {
+        data_ = &data;
+        order_ = arena.alloc<int64_t>(size_t(n_));
+        block_rows_ = arena.alloc<int64_t>(size_t(kBlockRows));
+        sparse_scratch_ = Arena(arena, sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
+        for (int64_t k = 0; k < n_; ++k) order_[k] = problem.rows ? problem.rows[k] : k;
+    } else {
+        x_ = arena.alloc<double>(size_t(n_) * size_t(d_));
+        sq_ = arena.alloc<double>(size_t(n_));
+        floor_ = arena.alloc<double>(size_t(n_));
+    }
     y_ = arena.alloc<double>(size_t(n_));
     qd_ = arena.alloc<double>(size_t(n_));
     row_ = arena.alloc<double>(size_t(n_));
-    block_x_ = arena.alloc<double>(size_t(kBlockRows) * size_t(d_));
-    block_sq_ = arena.alloc<double>(size_t(kBlockRows));
+    if (!rows.sparse()) {
+        block_x_ = arena.alloc<double>(size_t(kBlockRows) * size_t(d_));
+        block_sq_ = arena.alloc<double>(size_t(kBlockRows));
+    }
     prefetched_ = arena.alloc<double>(size_t(kPrefetchColumns) * size_t(n_));
     wide_[0] = arena.alloc<float>(size_t(n_));
     wide_[1] = arena.alloc<float>(size_t(n_));
-    const Dataset &data = *problem.data;
+    for (int64_t k = 0; k < n_; ++k) y_[k] = problem.y[k];
+    if (rows.sparse()) {
+        for (int64_t k = 0; k < n_; ++k) kernel_rows(&k, 1, k, k + 1, qd_ + k, 1, 1);
+        return;
+    }
     if (problem.rows) {
         for (int64_t k = 0; k < n_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
     } else {
@@ -82,13 +107,25 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
         const double *xk = x_ + k * d_;
         sq_[k] = squared_norm(xk, d_);
         floor_[k] = noise_ * sq_[k];
-        y_[k] = problem.y[k];
         qd_[k] = kernel_eval(spec_, xk, xk, d_);
     }
 }
 
-void SvmQMatrix::kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
-                             int64_t ldo, int threads) {
+void SvmQMatrix::kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out, int64_t ldo,
+                             int threads) {
+    if (data_) {
+        for (int64_t r = 0; r < na; ++r) block_rows_[r] = order_[variables[r]];
+        sparse_kernel_block_listed(spec_, *data_, block_rows_, na, *data_, order_ + begin, end - begin, out, ldo,
+                                   sparse_scratch_, threads);
+        return;
+    }
+    if (na == 1) return dense_kernel_rows(x_ + variables[0] * d_, sq_ + variables[0], 1, begin, end, out, ldo, threads);
+    gather_block(variables, na);
+    dense_kernel_rows(block_x_, block_sq_, na, begin, end, out, ldo, threads);
+}
+
+void SvmQMatrix::dense_kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end,
+                                   double *out, int64_t ldo, int threads) {
     const int64_t m = end - begin;
     const double *b = x_ + begin * d_;
     if (spec_.type != KMX_KERNEL_RBF) {
@@ -121,8 +158,7 @@ void SvmQMatrix::prefetch(const int64_t *columns, int64_t count, int64_t len) {
     const int64_t kept = std::min(len, cache_.width());
     count = std::min(count, kPrefetchColumns);
     if (count <= 0 || kept <= 0) return;
-    gather_block(columns, count);
-    kernel_rows(block_x_, block_sq_, count, 0, kept, prefetched_, kept, threads_);
+    kernel_rows(columns, count, 0, kept, prefetched_, kept, threads_);
     for (int64_t k = 0; k < count; ++k) {
         const int64_t i = columns[k];
         float *data;
@@ -137,8 +173,7 @@ void SvmQMatrix::add_columns(const int64_t *columns, const double *coef, int64_t
     count = std::min(count, kPrefetchColumns);
     const int64_t width = end - begin;
     if (count <= 0 || width <= 0) return;
-    gather_block(columns, count);
-    kernel_rows(block_x_, block_sq_, count, begin, end, prefetched_, width, threads_);
+    kernel_rows(columns, count, begin, end, prefetched_, width, threads_);
     double *sum = row_;  // Σ_k coef_k y_k K_kj
     std::fill(sum, sum + width, 0.0);
     for (int64_t k = 0; k < count; ++k) {
@@ -156,17 +191,17 @@ void SvmQMatrix::gather_block(const int64_t *columns, int64_t count) {
 }
 
 void SvmQMatrix::fill_column(int64_t i, int64_t begin, int64_t end, float *out) {
-    // K(x_i, x_j) for j in [begin, end) into row_[0, end − begin)
-    const double *xi = x_ + i * d_;
+    // K(x_i, x_j) for j in [begin, end) into row_[0, end − begin); sparse
+    // rows: one block, which spreads its rows over the threads itself
     const int64_t count = end - begin;
-    if (threads_ > 1 && count * std::max<int64_t>(d_, 1) >= kParallelColumnWork) {
+    if (!data_ && threads_ > 1 && count * std::max<int64_t>(d_, 1) >= kParallelColumnWork) {
         const int64_t chunks = (count + kColumnChunk - 1) / kColumnChunk;
         parallel_for(chunks, threads_, [&](int64_t c) {
             const int64_t first = begin + c * kColumnChunk, last = std::min(end, first + kColumnChunk);
-            kernel_rows(xi, sq_ + i, 1, first, last, row_ + (first - begin), count, 1);
+            kernel_rows(&i, 1, first, last, row_ + (first - begin), count, 1);
         });
     } else {
-        kernel_rows(xi, sq_ + i, 1, begin, end, row_, count, 1);
+        kernel_rows(&i, 1, begin, end, row_, count, data_ ? threads_ : 1);
     }
     // Q_ij = y_i y_j K_ij
     const double yi = y_[i];
@@ -175,9 +210,13 @@ void SvmQMatrix::fill_column(int64_t i, int64_t begin, int64_t end, float *out) 
 
 void SvmQMatrix::swap_index(int64_t i, int64_t j) {
     if (i == j) return;
-    std::swap_ranges(x_ + i * d_, x_ + (i + 1) * d_, x_ + j * d_);
-    std::swap(sq_[i], sq_[j]);
-    std::swap(floor_[i], floor_[j]);
+    if (data_) {
+        std::swap(order_[i], order_[j]);
+    } else {
+        std::swap_ranges(x_ + i * d_, x_ + (i + 1) * d_, x_ + j * d_);
+        std::swap(sq_[i], sq_[j]);
+        std::swap(floor_[i], floor_[j]);
+    }
     std::swap(y_[i], y_[j]);
     std::swap(qd_[i], qd_[j]);
     cache_.swap_index(i, j);
@@ -199,13 +238,12 @@ void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const do
     double coef[kBlockRows], coef_bar[kBlockRows];
     for (int64_t start = 0; start < count; start += block_rows) {
         const int64_t nb = std::min(block_rows, count - start);
-        gather_block(rows + start, nb);
         for (int64_t k = 0; k < nb; ++k) {
             const int64_t r = rows[start + k];
             coef[k] = alpha[r] * y_[r];
             coef_bar[k] = alpha[r] >= upper[r] ? upper[r] * y_[r] : 0.0;
         }
-        kernel_rows(block_x_, block_sq_, nb, 0, n_, block, n_, threads_);
+        kernel_rows(rows + start, nb, 0, n_, block, n_, threads_);
         for (int64_t k = 0; k < nb; ++k) {
             const double *kr = block + k * n_;
             if (start + k < kept) {  // Q_rj = y_r y_j K_rj
