@@ -426,7 +426,7 @@ void read_machines(ByteReader &r, uint64_t count, Model &m) {
 
 void read_class_names(ByteReader &r, uint32_t version, Model &m) {
     const uint64_t count = r.count(4, "names");
-    require_format((count == m.classes.size() && count > 0) || (count == 0 && version >= kModelFormatVersion), r,
+    require_format((count == m.classes.size() && count > 0) || (count == 0 && version >= kSigmoidsFormatVersion), r,
                    "the class names do not match the classes");
     if (count == 0) return r.finish();
     std::vector<std::string> names;
