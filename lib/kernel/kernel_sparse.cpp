@@ -272,10 +272,12 @@ void sparse_kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t 
 }
 
 size_t sparse_kernel_block_workspace_bytes(const Dataset &a, int64_t na, const Dataset &b, int64_t nb) {
-    // The bound from the row counts alone: the whole of the indexed dataset.
-    const Dataset &indexed = na <= nb ? a : b;
-    const Side whole{indexed, nullptr, 0, indexed.n};
-    return block_workspace_bytes(std::min(na, nb), whole.widest(), int64_t(whole.total()));
+    // The bound from the row counts alone, whichever side a call indexes (the
+    // one with fewer rows in that call): a tile of either whole dataset.
+    const Side whole_a{a, nullptr, 0, a.n}, whole_b{b, nullptr, 0, b.n};
+    const int64_t rows = std::min(na, nb);
+    return std::max(block_workspace_bytes(rows, whole_a.widest(), int64_t(whole_a.total())),
+                    block_workspace_bytes(rows, whole_b.widest(), int64_t(whole_b.total())));
 }
 
 }  // namespace kernel_detail

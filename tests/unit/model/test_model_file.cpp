@@ -589,4 +589,20 @@ TEST_F(WideSparse, DamagedSparsePointsAreFormatErrors) {
     kmx_model_free(model);
 }
 
+TEST_F(WideSparse, EarlyModelsPredictSparseRowsAsTheirWidenedRows) {
+    // Sparse rows go through the kernel partition and the clusters on their
+    // nonzeros; the same rows densified are widened: the same values.
+    for (const char *params : {"method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60",
+                               "method=bka C=4 levels=1 clusters_per_level=3 sample_size=60"}) {
+        kmx_model *model = train(params, kernel, sparse);
+        ASSERT_NE(model, nullptr) << params;
+        const std::vector<double> in_place = decision_values(model, sparse, rows.n());
+        const std::vector<double> widened = decision_values(model, wide_dense, rows.n());
+        ASSERT_EQ(in_place.size(), widened.size());
+        for (size_t e = 0; e < in_place.size(); ++e) EXPECT_NEAR(in_place[e], widened[e], 1e-12) << params << " " << e;
+        EXPECT_GT(accuracy(model, sparse, rows), 0.9) << params;
+        kmx_model_free(model);
+    }
+}
+
 }  // namespace
