@@ -14,28 +14,27 @@ namespace Kmx.Tests
     public class KernelCallbackTests
     {
         const double Gamma = 16;
-        Dataset letter, train, test;
+        Dataset train, test;
         Kernel rbf;
         Solver solver;
 
         [TestFixtureSetUp]
-        public void Load()
+        public void SetUp()
         {
-            letter = Dataset.Load(TestData.LetterBinTrain);
-            train = TestData.Rows(letter, 0, 400);
-            test = TestData.Rows(letter, 1000, 1300);
-            rbf = new Kernel("kernel=rbf gamma=16");
+            using (var letter = Dataset.Load(TestData.LetterBinTrain))
+            {
+                train = TestData.Rows(letter, 0, 400);
+                test = TestData.Rows(letter, 1000, 1300);
+            }
+            rbf = new Kernel(KernelType.Rbf);
+            rbf.SetParam(Param.Gamma, Gamma);
             solver = new Solver("method=svm C=4 eps=1e-6");
         }
 
         [TestFixtureTearDown]
-        public void Close()
+        public void TearDown()
         {
-            solver.Dispose();
-            rbf.Dispose();
-            test.Dispose();
-            train.Dispose();
-            letter.Dispose();
+            foreach (IDisposable each in new IDisposable[] { solver, rbf, test, train }) each.Dispose();
         }
 
         /// <summary>exp(-gamma |a_i - b_j|^2) by its formula (TestData.Rbf's plain loop).</summary>

@@ -38,28 +38,31 @@ import org.junit.Test;
  */
 public class KernelCallbackTest {
     private static final double GAMMA = 16;
-    private static Dataset letter;
     private static Dataset train;
     private static Dataset test;
     private static Kernel rbf;
     private static Solver solver;
 
     @BeforeClass
-    public static void loadData() {
-        letter = Dataset.load(Reference.dataFile("letter_bin.train.libsvm"));
-        train = Reference.rows(letter, 0, 400);
-        test = Reference.rows(letter, 1000, 1300);
-        rbf = Kernel.createFromString("kernel=rbf gamma=16");
+    public static void setUp() {
+        try (Dataset letter = Dataset.load(Reference.dataFile("letter_bin.train.libsvm"))) {
+            train = Reference.rows(letter, 0, 400);
+            test = Reference.rows(letter, 1000, 1300);
+        }
+        rbf = Kernel.create(KernelType.RBF);
+        rbf.setParam(Param.GAMMA, GAMMA);
         solver = Solver.createFromString("method=svm C=4 eps=1e-6");
     }
 
     @AfterClass
-    public static void closeData() {
-        solver.close();
-        rbf.close();
-        test.close();
-        train.close();
-        letter.close();
+    public static void tearDown() {
+        for (AutoCloseable each : new AutoCloseable[] {solver, rbf, test, train}) {
+            try {
+                each.close();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }
     }
 
     /** exp(-gamma |a_i - b_j|^2) by its formula, plain loops. */
