@@ -527,7 +527,8 @@ KMX_ARRAY(const int64_t, jlong, jlongArray, long, Long, KMX_IN, JNI_ABORT)
     $1 = $2 ? kmx_java_kernel : NULL; %}
 
 /* Releases a handler returned by kmx_context_set_log_callback or
- * kmx_context_set_progress_callback once its context no longer uses it. */
+ * kmx_context_set_progress_callback once its context no longer uses it, or
+ * one made by kmx_java_kernel_handler once its KernelBridge is unreachable. */
 %typemap(in, numinputs=0) JNIEnv *jenv "$1 = jenv;"
 %typemap(jni) kmx_java_handler * "jlong"
 %typemap(jtype) kmx_java_handler * "long"
