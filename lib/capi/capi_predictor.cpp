@@ -86,8 +86,16 @@ Built build_svm(Context &ctx, const Model &model, const Dataset &train, const Pa
     return {std::move(predictor), std::move(blob)};
 }
 
+// What a compact predictor's landmarks cost when the model's points are
+// sparse (wide sparse data): a predictor holds dense landmarks of d values
+// each, so it is refused before work unless the model's points fit densely.
+constexpr const char *kDenseLandmarks =
+    "a compact predictor's landmarks (dense, d values each: the model's support vectors are sparse rows)";
+
 Built build(Context &ctx, const Model &model, const Dataset &train, const char *params) {
     const ParamList list = kmx::ParamList(params, kmx::kPredictorParams);
+    if (model.sparse_points())
+        ctx.check_budget(size_t(model.n_points) * size_t(model.d) * sizeof(double), kDenseLandmarks);
     // A one-class model's training rows carry no classes for DC-Pred++'s
     // per-leaf C-SVC to learn from: it keeps its support vectors, as SVR's.
     if (!model.krr() && !model.svr() && !model.one_class()) return build_svm(ctx, model, train, list);
@@ -104,8 +112,13 @@ Built build(Context &ctx, const Model &model, const Dataset &train, const char *
              "constant %g everywhere, with nothing to compress",
              model.machines.empty() ? 0.0 : model.machines[0].bias);
     const PredictorTask task = model.regression() ? PredictorTask::regression : PredictorTask::classification;
+    CenterExpansion expansion = expansion_from_model(model);
+    if (expansion.sparse_centers.sparse()) {
+        expansion.centers = model.dense_points(ctx, kDenseLandmarks);
+        expansion.sparse_centers = {};
+    }
     CompactPredictor predictor =
-        predictor_from_expansion(expansion_from_model(model), task, model.classes, KMX_MULTICLASS_OVR, storage(list));
+        predictor_from_expansion(std::move(expansion), task, model.classes, KMX_MULTICLASS_OVR, storage(list));
     std::vector<unsigned char> blob = write_predictor_blob(predictor);
     return {std::move(predictor), std::move(blob)};
 }

@@ -605,4 +605,20 @@ TEST_F(WideSparse, EarlyModelsPredictSparseRowsAsTheirWidenedRows) {
     }
 }
 
+TEST_F(WideSparse, CompactPredictorsOfSparseModelsHoldDenseLandmarks) {
+    // A KRR model keeps its centers in the predictor: widened from CSR, its
+    // decision values are the model's.
+    kmx_model *krr = train("method=krr lambda=1e-4", kernel, sparse);
+    ASSERT_NE(krr, nullptr);
+    kmx_predictor *predictor = nullptr;
+    ASSERT_EQ(kmx_predictor_build(&predictor, nullptr, krr, sparse, ""), KMX_OK) << kmx_last_error();
+    const std::vector<double> want = decision_values(krr, sparse, rows.n());
+    std::vector<double> got(want.size());
+    ASSERT_EQ(kmx_predictor_decision_values(got.data(), int64_t(got.size()), nullptr, predictor, wide_dense), KMX_OK)
+        << kmx_last_error();
+    for (size_t e = 0; e < got.size(); ++e) EXPECT_NEAR(got[e], want[e], 1e-9) << e;
+    kmx_predictor_free(predictor);
+    kmx_model_free(krr);
+}
+
 }  // namespace
