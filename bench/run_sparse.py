@@ -19,7 +19,8 @@ import os
 import random
 import re
 import subprocess
-import time
+
+from run_svr import timed_once  # (stdout, wall s, peak MB, CPU s) under /usr/bin/time -v
 
 
 def write_rows(path, rows, d, nonzeros, classes, seed):
@@ -34,15 +35,6 @@ def write_rows(path, rows, d, nonzeros, classes, seed):
             values = {c: rng.random() or 1.0 for c in columns}
             norm = math.sqrt(sum(v * v for v in values.values()))
             f.write(f"{label + 1} " + " ".join(f"{c}:{values[c] / norm:.6g}" for c in sorted(values)) + "\n")
-
-
-def timed_once(cmd):
-    start = time.perf_counter()
-    out = subprocess.run(["/usr/bin/time", "-v"] + cmd, check=True, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
-    peak_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", out.stderr).group(1))
-    cpu = sum(float(re.search(r"%s time \(seconds\): (\S+)" % kind, out.stderr).group(1)) for kind in ("User", "System"))
-    return out.stdout, seconds, peak_kb / 1024, cpu
 
 
 def timed(cmd, repeat):
