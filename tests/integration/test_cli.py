@@ -1499,9 +1499,13 @@ class WideSparse(unittest.TestCase):
         self.assertIn("columns   10000000", out)
 
     def test_dense_centroids_are_refused_before_work(self):
-        for args in (("approx", "-s", "meka"), ("approx", "-s", "kmeans-nystrom")):
+        model = self.path("svm.kmx")
+        self.measured("train", "-s", "svm", "-g", "0.5", self.train, model)
+        for args in (("approx", "-s", "meka"), ("approx", "-s", "kmeans-nystrom"),
+                     ("compress", model, self.train, self.path("p.kmxp"))):
             with self.subTest(args=args):
-                code, _, err, usage = run_measured(*args, "-g", "0.5", self.train)
+                code, _, err, usage = run_measured(*args) if args[0] == "compress" else \
+                    run_measured(*args, "-g", "0.5", self.train)
                 self.assertEqual(code, 1)
                 self.assertRegex(err, r"needs [0-9.]+ GB but the memory budget allows")
                 self.assertLess(usage.ru_maxrss / 1024, 100)
