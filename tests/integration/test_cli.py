@@ -1218,14 +1218,16 @@ def read_bytes(path):
 
 def model_without_training_time(path):
     """A model file's bytes with the one field that differs between equal trainings blanked: the meta
-    section's f64 seconds (lib/model/model_file.cpp: 16-byte header, 5 table entries of 24 bytes
-    {u32 id, u32 crc, u64 offset, u64 length}, the table's CRC-32, then the sections; seconds is at
-    byte 100 of meta) and the two CRC-32s that cover it."""
+    section's f64 seconds (lib/model/model_file.cpp: 16-byte header ending in the section count s, s table
+    entries of 24 bytes {u32 id, u32 crc, u64 offset, u64 length}, the table's CRC-32, then the sections;
+    seconds is at byte 100 of meta) and the two CRC-32s that cover it."""
     data = bytearray(read_bytes(path))
+    sections = struct.unpack_from("<I", data, 12)[0]
     meta = struct.unpack_from("<Q", data, 16 + 8)[0]
     data[meta + 100:meta + 108] = bytes(8)
     data[16 + 4:16 + 8] = bytes(4)
-    data[136:140] = bytes(4)
+    table_end = 16 + 24 * sections
+    data[table_end:table_end + 4] = bytes(4)
     return bytes(data)
 
 
