@@ -127,16 +127,17 @@ Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block
 }
 
 // K_nM's blocks (in float32 with kernel_float32) and K_MM's (double).
-// Rows of data that stay sparse may become CSR centers (uniform, in one
-// process): a bound for any m of its rows, whichever side is indexed.
+// Rows of data that stay sparse become CSR centers in one process (uniform
+// centers) and dense ones across ranks or by k-means: a bound for either.
 size_t kernel_scratch_bytes(const KernelSpec &kernel, const Dataset &data, int64_t block, int64_t m, bool float32) {
-    if (sparse_kernel_block(kernel, data, data))
-        return sparse_kernel_block_listed_workspace_bytes(std::min(block, m), widest_row(data));
+    const size_t sparse_centers = sparse_kernel_block(kernel, data, data)
+                                      ? sparse_kernel_block_listed_workspace_bytes(std::min(block, m), widest_row(data))
+                                      : 0;
     double dummy = 0;
     const auto centers = Dataset::dense_borrow(&dummy, m, data.d, nullptr);
     const size_t knm = float32 ? kernel_block_rows_f32_workspace_bytes(kernel, data, block, *centers, m)
                                : kernel_block_rows_workspace_bytes(kernel, data, block, *centers, m);
-    return std::max(knm, kernel_block_rows_workspace_bytes(kernel, *centers, m, *centers, m));
+    return std::max({sparse_centers, knm, kernel_block_rows_workspace_bytes(kernel, *centers, m, *centers, m)});
 }
 
 // ------------------------------------------------------------ validation
