@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "kmx/kmx_infer.h"
+#include "probability.h"
 
 enum { INFER_KERNEL_RBF, INFER_KERNEL_LAPLACIAN, INFER_KERNEL_POLYNOMIAL, INFER_KERNEL_LINEAR, INFER_KERNEL_SIGMOID };
 enum { INFER_TASK_CLASSIFICATION, INFER_TASK_REGRESSION };
@@ -37,7 +38,8 @@ struct kmx_infer_predictor {
     size_t max_landmarks;           /* largest m over the leaves */
     size_t max_features;            /* largest m + p_tri + p_prod */
     int has_triangles;
-    void *scratch; /* in the arena, scratch_bytes long */
+    const double *sigmoids; /* 2 * outputs: (A_k, B_k) of output k's Platt sigmoid; NULL without them */
+    void *scratch;          /* in the arena, scratch_bytes long */
     size_t scratch_bytes;
 };
 
@@ -60,7 +62,10 @@ infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l);
 /* Scratch layout for one call (real = float or double): c̄ (max_features
  * reals), r (max_landmarks reals, when there are triangles), o (outputs
  * reals), u (d reals, one dequantized landmark, when quantized), votes
- * (classes uint32). p's counts must be set. */
+ * (classes uint32), rounded up to 8 bytes (kmx_infer__predict_scratch_bytes);
+ * with sigmoids then the probabilities' doubles: the outputs, and
+ * kmx_infer__probability_work(classes). p's counts must be set. */
+size_t kmx_infer__predict_scratch_bytes(const kmx_infer_predictor *p);
 size_t kmx_infer__scratch_bytes(const kmx_infer_predictor *p);
 
 /* One row, in double or float; scratch already checked. */
