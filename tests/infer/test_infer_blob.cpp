@@ -719,3 +719,34 @@ TEST(PredictorBlob, ReadersRefuseBadSigmoids) {
     tiny.d = 2, tiny.top = 1, tiny.leaves_per_top = 1, tiny.m = 2, tiny.sigmoids = true;
     expect_readers_agree_on_corruptions(kmx::write_predictor_blob(random_predictor(tiny, 59)));
 }
+
+// The writer refuses sigmoids that do not fit the predictor: not two per
+// output, a non-finite one, or on a regression predictor.
+TEST(PredictorBlob, WriterRejectsBadSigmoids) {
+    PredictorShape s;
+    s.shape = Shape::ovo, s.classes = 3, s.sigmoids = true;
+    const kmx::CompactPredictor good = random_predictor(s, 61);
+    auto rejected = [](const kmx::CompactPredictor &p, const char *what) {
+        try {
+            kmx::write_predictor_blob(p);
+            ADD_FAILURE() << "accepted " << what;
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT) << what;
+            EXPECT_NE(std::string(e.what()).find("sigmoid"), std::string::npos) << e.what();
+        }
+    };
+    kmx::CompactPredictor p = good;
+    p.sigmoids.pop_back();
+    rejected(p, "5 values for 3 outputs");
+    p = good;
+    p.sigmoids.push_back(-1), p.sigmoids.push_back(0);
+    rejected(p, "4 sigmoids for 3 outputs");
+    p = good;
+    p.sigmoids[3] = NAN;
+    rejected(p, "a NaN B");
+    PredictorShape r;
+    r.shape = Shape::regression, r.classes = 0;
+    p = random_predictor(r, 62);
+    p.sigmoids = {-1, 0};
+    rejected(p, "a regression predictor's sigmoid");
+}
