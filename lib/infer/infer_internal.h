@@ -37,9 +37,12 @@ struct kmx_infer_predictor {
     const uint64_t *leaf_table;     /* leaves * leaf_words */
     size_t max_landmarks;           /* largest m over the leaves */
     size_t max_features;            /* largest m + p_tri + p_prod */
-    int has_triangles;
-    const double *sigmoids; /* 2 * outputs: (A_k, B_k) of output k's Platt sigmoid; NULL without them */
-    void *scratch;          /* in the arena, scratch_bytes long */
+    /* Flags as bytes: the second fits in the first's padding, so the struct (and the arena) did not grow
+     * when has_sigmoids came (format version 3: f64[2 * outputs], (A_k, B_k), at the header's
+     * KMX_BLOB_OFF_SIGMOIDS_AT, read there when used). */
+    unsigned char has_triangles;
+    unsigned char has_sigmoids;
+    void *scratch; /* in the arena, scratch_bytes long */
     size_t scratch_bytes;
 };
 

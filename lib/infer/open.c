@@ -173,7 +173,7 @@ static kmx_infer_status decode_sigmoids(const unsigned char *blob, size_t blob_l
     CHECK(p->task == INFER_TASK_CLASSIFICATION);
     at = kmx_le_u64(blob + KMX_BLOB_OFF_SIGMOIDS_AT);
     TRY(check_reals(blob, at, 2 * (uint64_t)p->outputs, 0, blob_len)); /* outputs <= blob_len: no overflow */
-    p->sigmoids = (const double *)(const void *)(blob + at);
+    p->has_sigmoids = 1;
     return KMX_INFER_OK;
 }
 

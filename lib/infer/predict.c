@@ -7,6 +7,7 @@
 
 #include "blob_layout.h"
 #include "infer_internal.h"
+#include "le_bytes.h"
 
 #define REAL double
 #define FN(name) name##_f64
@@ -60,7 +61,7 @@ size_t kmx_infer__predict_scratch_bytes(const kmx_infer_predictor *p) {
 }
 
 size_t kmx_infer__scratch_bytes(const kmx_infer_predictor *p) {
-    const size_t probability_doubles = p->sigmoids ? p->outputs + kmx_infer__probability_work(p->classes) : 0;
+    const size_t probability_doubles = p->has_sigmoids ? p->outputs + kmx_infer__probability_work(p->classes) : 0;
     return kmx_infer__predict_scratch_bytes(p) + probability_doubles * sizeof(double);
 }
 
@@ -119,6 +120,11 @@ kmx_infer_status kmx_infer_predict_batch(double *labels, double *outputs, int64_
     return KMX_INFER_OK;
 }
 
+/* The sigmoids kmx_infer_open checked (version 3). */
+static const double *sigmoids(const kmx_infer_predictor *p) {
+    return (const double *)(const void *)(p->blob + kmx_le_u64(p->blob + KMX_BLOB_OFF_SIGMOIDS_AT));
+}
+
 /* The probabilities of one row: its decision values into the scratch after
  * the prediction's part, then the sigmoids and the coupling (probability.c). */
 kmx_infer_status kmx_infer_predict_probability_r(double *probabilities, int64_t probabilities_count,
@@ -130,14 +136,14 @@ kmx_infer_status kmx_infer_predict_probability_r(double *probabilities, int64_t 
         !kmx_infer__size(scratch_bytes, &scratch_len))
         return KMX_INFER_E_INVALID_ARGUMENT;
     if (!p || !x || x_len != p->d || !probabilities) return KMX_INFER_E_INVALID_ARGUMENT;
-    if (!p->sigmoids) return KMX_INFER_E_NO_PROBABILITIES;
+    if (!p->has_sigmoids) return KMX_INFER_E_NO_PROBABILITIES;
     if (probabilities_len < p->classes) return KMX_INFER_E_INVALID_ARGUMENT;
     if (!scratch) return KMX_INFER_E_INVALID_ARGUMENT;
     if (misaligned(scratch)) return KMX_INFER_E_ALIGNMENT;
     if (scratch_len < p->scratch_bytes) return KMX_INFER_E_ARENA_TOO_SMALL;
     values = (double *)(void *)((unsigned char *)scratch + kmx_infer__predict_scratch_bytes(p));
     predict_row(p, x, NULL, values, scratch);
-    kmx_infer__probabilities(p->classes, p->multiclass == INFER_MULTICLASS_OVR && p->classes > 2, p->sigmoids, values,
+    kmx_infer__probabilities(p->classes, p->multiclass == INFER_MULTICLASS_OVR && p->classes > 2, sigmoids(p), values,
                              probabilities, values + p->outputs);
     return KMX_INFER_OK;
 }
@@ -149,7 +155,7 @@ kmx_infer_status kmx_infer_predict_probability(double *probabilities, int64_t pr
                                            (int64_t)p->scratch_bytes);
 }
 
-int kmx_infer_has_probabilities(const kmx_infer_predictor *p) { return p && p->sigmoids ? 1 : 0; }
+int kmx_infer_has_probabilities(const kmx_infer_predictor *p) { return p && p->has_sigmoids ? 1 : 0; }
 
 int64_t kmx_infer_features(const kmx_infer_predictor *p) { return p ? (int64_t)p->d : 0; }
 int64_t kmx_infer_outputs(const kmx_infer_predictor *p) { return p ? (int64_t)p->outputs : 0; }

@@ -357,6 +357,17 @@ inline std::vector<CheckedInBlob> checked_in_blobs() {
     s.d = 2, s.top = 1, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1;
     s.storage = PredictorStorage::int8;
     blobs.push_back({s, 109});
+    // Format version 3: the sigmoids of probability estimates (.prob: the expected probabilities).
+    s = PredictorShape();
+    s.name = "ovo_rbf_prob_f64";
+    s.shape = Shape::ovo, s.classes = 4, s.top = 2, s.leaves_per_top = 2, s.m = 5, s.triangles = 2;
+    s.estimate = TriangleEstimate::midpoint, s.products = 2, s.sigmoids = true;
+    blobs.push_back({s, 110});
+    s = PredictorShape();  // small enough to flip every bit of
+    s.name = "tiny_rbf_prob_f32";
+    s.d = 2, s.top = 1, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1, s.sigmoids = true;
+    s.storage = PredictorStorage::float32;
+    blobs.push_back({s, 111});
     return blobs;
 }
 

@@ -466,7 +466,8 @@ TEST(PredictorBlob, ReadersRefuseBadStorageFlagsAndScales) {
 }
 
 // Version-1 blobs (the checked-in float64 and float32 ones, written before
-// version 2 existed) still open in both readers.
+// version 2 existed) still open in both readers (as do version 2's, and
+// version 3's with sigmoids).
 TEST(PredictorBlob, Version1BlobsStillOpen) {
     const char *data = std::getenv("KMX_INFER_TEST_DATA");
     ASSERT_NE(data, nullptr);
@@ -475,7 +476,7 @@ TEST(PredictorBlob, Version1BlobsStillOpen) {
         const std::vector<unsigned char> file =
             kmx::read_binary_file((std::string(data) + "/" + b.shape.name + ".kmxp").c_str());
         const uint32_t version = kmx_le_u32(file.data() + KMX_BLOB_OFF_VERSION);
-        EXPECT_EQ(version, kmx::quantizes_landmarks(b.shape.storage) ? 2u : 1u) << b.shape.name;
+        EXPECT_EQ(version, b.shape.sigmoids ? 3u : kmx::quantizes_landmarks(b.shape.storage) ? 2u : 1u) << b.shape.name;
         version1 += version == 1;
         EXPECT_EQ(verdicts(file), std::make_pair(KMX_INFER_OK, std::string())) << b.shape.name;
     }
