@@ -46,7 +46,7 @@ int64_t clusters_at_level(int64_t k, int level, int64_t n) {
 struct Schedule {
     int first;
     int last;
-    bool early;             // early prediction or BKA: no refine, no global solve
+    bool early;           // early prediction or BKA: no refine, no global solve
     bool adaptive = false;  // early_auto: stop at the first level with enough support vectors per cluster
 };
 
@@ -138,9 +138,9 @@ size_t estimate_bytes(const SvmProblem &problem, const DcsvmOptions &options) {
 
 size_t bookkeeping_bytes(int64_t n, int64_t k) {
     return WorkspacePlan()
-        .add<int32_t>(size_t(n))                         // π
-        .add<int64_t>(size_t(k + 2))                     // group offsets
-        .add<int64_t>(size_t(n))                         // group members
+        .add<int32_t>(size_t(n))      // π
+        .add<int64_t>(size_t(k + 2))  // group offsets
+        .add<int64_t>(size_t(n))      // group members
         .add<int32_t>(size_t(n) * kDcsvmBalanceChoices)  // runner-up clusters
         .add<float>(size_t(n) * kDcsvmBalanceChoices)    // runner-up margins
         .add_bytes(subproblem_arrays_bytes(n))

@@ -49,7 +49,11 @@ size_t KernelCache::workspace_bytes(int64_t n, int64_t slots) {
 }
 
 KernelCache::KernelCache(Arena &arena, int64_t n, int64_t slots)
-    : n_(n), slots_(slots), max_slots_(per_slot_arrays(n, slots)), capacity_(size_t(slots) * size_t(n)), width_(n) {
+    : n_(n),
+      slots_(slots),
+      max_slots_(per_slot_arrays(n, slots)),
+      capacity_(size_t(slots) * size_t(n)),
+      width_(n) {
     const size_t per_slot = size_t(max_slots_);
     data_ = arena.alloc<float>(capacity_);
     column_of_ = arena.alloc<int64_t>(per_slot);

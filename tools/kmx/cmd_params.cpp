@@ -24,9 +24,8 @@ std::string owner_names(int64_t owners) {
 
 int run_params(int argc, char **argv) {
     if (argc == 1 && std::string(argv[0]) == "--help") {
-        std::fprintf(stderr,
-                     "usage: kmx params\n  list every library parameter: name, the objects that take it (as "
-                     "name=value in their parameter strings), range, default and meaning\n");
+        std::fprintf(stderr, "usage: kmx params\n  list every library parameter: name, the objects that take it (as "
+                             "name=value in their parameter strings), range, default and meaning\n");
         return 0;
     }
     if (argc > 0) throw UsageError{std::string("kmx params takes no arguments, not '") + argv[0] + "'"};

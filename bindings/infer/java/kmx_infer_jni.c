@@ -58,7 +58,9 @@ static void *aligned_start(JNIEnv *env, jobject buffer, int64_t *bytes) {
     return start + pad;
 }
 
-static const kmx_infer_predictor *predictor(jlong address) { return (const kmx_infer_predictor *)(uintptr_t)address; }
+static const kmx_infer_predictor *predictor(jlong address) {
+    return (const kmx_infer_predictor *)(uintptr_t)address;
+}
 
 /* Copies bytes[offset, offset + length) to the blob buffer's aligned start
  * and validates it there; returns the arena bytes kmx_infer_open needs. */
@@ -83,7 +85,8 @@ JNI_METHOD(jlong, open)(JNIEnv *env, jclass type, jobject blob, jint length, job
     void *arena_start = aligned_start(env, arena, &arena_bytes);
     kmx_infer_predictor *opened = NULL;
     (void)type;
-    if (failed(env, kmx_infer_open(&opened, blob_start, length, arena_start, arena_bytes), "kmx_infer_open")) return 0;
+    if (failed(env, kmx_infer_open(&opened, blob_start, length, arena_start, arena_bytes), "kmx_infer_open"))
+        return 0;
     return (jlong)(uintptr_t)opened;
 }
 
@@ -120,8 +123,8 @@ JNI_METHOD(jlong, scratchBytes)(JNIEnv *env, jobject self, jlong address) {
 /* Predicts one row x with the caller's scratch; outputs (may be null) gets
  * the decision values. The arrays are held as critical regions: the call is
  * short and makes no JNI call meanwhile. */
-JNI_METHOD(jdouble, predict)
-(JNIEnv *env, jobject self, jlong address, jdoubleArray x, jdoubleArray outputs, jobject scratch) {
+JNI_METHOD(jdouble, predict)(JNIEnv *env, jobject self, jlong address, jdoubleArray x, jdoubleArray outputs,
+                    jobject scratch) {
     int64_t scratch_bytes;
     void *scratch_start = aligned_start(env, scratch, &scratch_bytes);
     const jsize x_len = (*env)->GetArrayLength(env, x);
@@ -139,8 +142,8 @@ JNI_METHOD(jdouble, predict)
             return 0;
         }
     }
-    status = kmx_infer_predict_r(&label, output_values, outputs_len, predictor(address), x_values, x_len, scratch_start,
-                                 scratch_bytes);
+    status = kmx_infer_predict_r(&label, output_values, outputs_len, predictor(address), x_values, x_len,
+                                 scratch_start, scratch_bytes);
     if (outputs) (*env)->ReleasePrimitiveArrayCritical(env, outputs, output_values, 0);
     (*env)->ReleasePrimitiveArrayCritical(env, x, x_values, JNI_ABORT);
     failed(env, status, "kmx_infer_predict_r");
@@ -154,8 +157,8 @@ JNI_METHOD(jboolean, hasProbabilities)(JNIEnv *env, jobject self, jlong address)
 
 /* The class probabilities of one row x into probabilities, with the
  * caller's scratch (critical regions, as predict). */
-JNI_METHOD(void, predictProbability)
-(JNIEnv *env, jobject self, jlong address, jdoubleArray x, jdoubleArray probabilities, jobject scratch) {
+JNI_METHOD(void, predictProbability)(JNIEnv *env, jobject self, jlong address, jdoubleArray x,
+                                     jdoubleArray probabilities, jobject scratch) {
     int64_t scratch_bytes;
     void *scratch_start = aligned_start(env, scratch, &scratch_bytes);
     const jsize x_len = (*env)->GetArrayLength(env, x);
@@ -170,8 +173,8 @@ JNI_METHOD(void, predictProbability)
         (*env)->ReleasePrimitiveArrayCritical(env, x, x_values, JNI_ABORT);
         return;
     }
-    status = kmx_infer_predict_probability_r(probability_values, probabilities_len, predictor(address), x_values, x_len,
-                                             scratch_start, scratch_bytes);
+    status = kmx_infer_predict_probability_r(probability_values, probabilities_len, predictor(address), x_values,
+                                             x_len, scratch_start, scratch_bytes);
     (*env)->ReleasePrimitiveArrayCritical(env, probabilities, probability_values, 0);
     (*env)->ReleasePrimitiveArrayCritical(env, x, x_values, JNI_ABORT);
     failed(env, status, "kmx_infer_predict_probability_r");
