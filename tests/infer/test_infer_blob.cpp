@@ -23,7 +23,7 @@
 #include "predict/predictor_storage.h"
 #include "random_predictor.h"
 #include "svm/probability_prediction.h"
-#include "../unit/common/dense_solve.h"
+#include "../unit/common/reference_probabilities.h"
 
 using namespace kmx_infer_test;
 
@@ -539,40 +539,6 @@ std::vector<PredictorShape> probability_shapes() {
     return shapes;
 }
 
-// The probabilities of one row from its outputs, written here from the
-// formulas (not lib/infer's code): Platt's 1 / (1 + exp(A o + B)) clamped to
-// [1e-7, 1 − 1e-7]; one-vs-one pairs coupled by solving Wu, Lin & Weng's
-// optimality system [Q e; eᵀ 0] [p; b] = [0; 1] directly (the library's
-// iteration stops at max_t |(Qp)_t − pᵀQp| < 0.005 / k: about that close).
-std::vector<double> reference_probabilities(const kmx::CompactPredictor &p, const double *o) {
-    const size_t k = p.classes.size();
-    auto sigmoid = [&](size_t m) { return 1 / (1 + std::exp(p.sigmoids[2 * m] * o[m] + p.sigmoids[2 * m + 1])); };
-    auto clamp = [](double v) { return std::min(std::max(v, 1e-7), 1 - 1e-7); };
-    std::vector<double> probabilities(k);
-    if (k == 2) return {1 - clamp(sigmoid(0)), clamp(sigmoid(0))};
-    if (p.multiclass == KMX_MULTICLASS_OVR) {
-        double sum = 0;
-        for (size_t c = 0; c < k; ++c) sum += probabilities[c] = std::max(sigmoid(c), 1e-7);
-        for (double &v : probabilities) v /= sum;
-        return probabilities;
-    }
-    std::vector<double> r(k * k, 0.0), a((k + 1) * (k + 1), 0.0), rhs(k + 1, 0.0);
-    for (size_t i = 0, m = 0; i < k; ++i)
-        for (size_t j = i + 1; j < k; ++j, ++m) r[j * k + i] = 1 - (r[i * k + j] = clamp(sigmoid(m)));
-    for (size_t t = 0; t < k; ++t) {
-        for (size_t j = 0; j < k; ++j)
-            if (j != t) {
-                a[t * (k + 1) + t] += r[j * k + t] * r[j * k + t];
-                a[t * (k + 1) + j] = -r[j * k + t] * r[t * k + j];
-            }
-        a[t * (k + 1) + k] = a[k * (k + 1) + t] = 1;
-    }
-    rhs[k] = 1;
-    probabilities = test_common::dense_solve(a, rhs);
-    probabilities.pop_back();
-    return probabilities;
-}
-
 }  // namespace
 
 // Sigmoids round-trip through the blob (format version 3, a 152-byte
@@ -632,7 +598,8 @@ TEST(InferRuntime, ProbabilitiesMatchFullLibraryAndReference) {
         for (int64_t i = 0; i < rows; ++i) {
             std::vector<double> c(static_cast<size_t>(k));
             ASSERT_EQ(kmx_infer_predict_probability(c.data(), k, open.p, x.data() + i * p.d, p.d), KMX_INFER_OK);
-            const std::vector<double> want = reference_probabilities(p, outputs.data() + i * p.outputs);
+            const std::vector<double> want = test_common::reference_probabilities(
+                k, p.multiclass == KMX_MULTICLASS_OVR, p.sigmoids, outputs.data() + i * p.outputs);
             double sum = 0;
             for (int64_t j = 0; j < k; ++j) {
                 EXPECT_NEAR(c[size_t(j)], full[size_t(i * k + j)], tolerance) << "row " << i << " class " << j;

@@ -19,7 +19,7 @@
 #include "kmx/kmx.h"
 #include "kmx/kmx_infer.h"
 #include "../common/blobs.h"
-#include "../common/dense_solve.h"
+#include "../common/reference_probabilities.h"
 
 namespace {
 
@@ -109,39 +109,6 @@ std::vector<double> blob_sigmoids(const std::vector<unsigned char> &blob, int64_
     return sigmoids;
 }
 
-// LIBSVM's -b 1 from decision values, written here from the formulas: the
-// sigmoids clamped to [1e-7, 1 − 1e-7]; one-vs-one pairs coupled by a direct
-// solve of Wu, Lin & Weng's system [Q e; eᵀ 0] [p; b] = [0; 1] (the library
-// iterates to max_t |(Qp)_t − pᵀQp| < 0.005 / k); one-vs-rest normalised.
-std::vector<double> reference_probabilities(int64_t k, bool ovr, const std::vector<double> &sigmoids, const double *f) {
-    auto sigmoid = [&](size_t m) { return 1 / (1 + std::exp(sigmoids[2 * m] * f[m] + sigmoids[2 * m + 1])); };
-    auto clamp = [](double v) { return std::min(std::max(v, 1e-7), 1 - 1e-7); };
-    const size_t n = size_t(k);
-    if (k == 2) return {1 - clamp(sigmoid(0)), clamp(sigmoid(0))};
-    std::vector<double> p(n);
-    if (ovr) {
-        double sum = 0;
-        for (size_t c = 0; c < n; ++c) sum += p[c] = std::max(sigmoid(c), 1e-7);
-        for (double &v : p) v /= sum;
-        return p;
-    }
-    std::vector<double> r(n * n, 0.0), a((n + 1) * (n + 1), 0.0), rhs(n + 1, 0.0);
-    for (size_t i = 0, m = 0; i < n; ++i)
-        for (size_t j = i + 1; j < n; ++j, ++m) r[j * n + i] = 1 - (r[i * n + j] = clamp(sigmoid(m)));
-    for (size_t t = 0; t < n; ++t) {
-        for (size_t j = 0; j < n; ++j)
-            if (j != t) {
-                a[t * (n + 1) + t] += r[j * n + t] * r[j * n + t];
-                a[t * (n + 1) + j] = -r[j * n + t] * r[t * n + j];
-            }
-        a[t * (n + 1) + n] = a[n * (n + 1) + t] = 1;
-    }
-    rhs[n] = 1;
-    p = test_common::dense_solve(a, rhs);
-    p.pop_back();
-    return p;
-}
-
 // The predictor's probabilities against its own decision values through the
 // blob's sigmoids (reference_probabilities), and the inference subset's on
 // the same blob against the full library's (1e-12); every row sums to 1.
@@ -174,7 +141,7 @@ void expect_consistent_predictor(const Handles &h, int64_t k, bool ovr) {
     const double coupling = !ovr && k > 2 ? 0.01 / double(k) : 1e-12;
     double largest_subset_gap = 0;
     for (int64_t i = 0; i < n; ++i) {
-        const std::vector<double> want = reference_probabilities(k, ovr, sigmoids, f.data() + i * outputs);
+        const std::vector<double> want = test_common::reference_probabilities(k, ovr, sigmoids, f.data() + i * outputs);
         std::vector<double> subset(static_cast<size_t>(k));
         ASSERT_EQ(kmx_infer_predict_probability(subset.data(), k, edge, x.data() + i * d, d), KMX_INFER_OK);
         double sum = 0;
