@@ -123,8 +123,8 @@ int main(int argc, char **argv) {
     });
     double model_accuracy = 0, predictor_accuracy = 0;
     for (int64_t i = 0; i < n_test; ++i) model_accuracy += (labels[size_t(i)] == yt[size_t(i)]) / double(n_test);
-    const double predictor_label_us = best_us(
-        n_test, [&] { check(kmx_predictor_predict(labels.data(), n_test, ctx, predictor, test), "predict"); });
+    const double predictor_label_us =
+        best_us(n_test, [&] { check(kmx_predictor_predict(labels.data(), n_test, ctx, predictor, test), "predict"); });
     for (int64_t i = 0; i < n_test; ++i) predictor_accuracy += (labels[size_t(i)] == yt[size_t(i)]) / double(n_test);
     const double predictor_p_us = best_us(n_test, [&] {
         check(kmx_predictor_predict_probability(predictor_p.data(), n_test * k, ctx, predictor, test), "probability");
@@ -165,9 +165,10 @@ int main(int argc, char **argv) {
     std::printf("kmx_infer     %9.2f %15.2f   (one row at a time)\n", subset_label_us, subset_p_us);
     std::printf("test accuracy of the votes: model %.2f%%, predictor %.2f%%\n", 100 * model_accuracy,
                 100 * predictor_accuracy);
-    std::printf("test log-loss: model %.4f, predictor %.4f; most probable class right: model %.2f%%, predictor "
-                "%.2f%%\n",
-                mq.log_loss, pq.log_loss, 100 * mq.accuracy, 100 * pq.accuracy);
+    std::printf(
+        "test log-loss: model %.4f, predictor %.4f; most probable class right: model %.2f%%, predictor "
+        "%.2f%%\n",
+        mq.log_loss, pq.log_loss, 100 * mq.accuracy, 100 * pq.accuracy);
     std::printf("|p_predictor - p_model|: largest %.3g, mean %.3g; |p_infer - p_predictor| largest %.3g\n", largest,
                 mean, subset_gap);
     std::printf("peak memory (max RSS) %.1f MB\n", double(usage.ru_maxrss) / 1024);

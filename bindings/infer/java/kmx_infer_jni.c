@@ -173,8 +173,8 @@ JNI_METHOD(void, predictProbability)(JNIEnv *env, jobject self, jlong address, j
         (*env)->ReleasePrimitiveArrayCritical(env, x, x_values, JNI_ABORT);
         return;
     }
-    status = kmx_infer_predict_probability_r(probability_values, probabilities_len, predictor(address), x_values,
-                                             x_len, scratch_start, scratch_bytes);
+    status = kmx_infer_predict_probability_r(probability_values, probabilities_len, predictor(address), x_values, x_len,
+                                             scratch_start, scratch_bytes);
     (*env)->ReleasePrimitiveArrayCritical(env, probabilities, probability_values, 0);
     (*env)->ReleasePrimitiveArrayCritical(env, x, x_values, JNI_ABORT);
     failed(env, status, "kmx_infer_predict_probability_r");
