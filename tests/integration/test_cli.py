@@ -1088,6 +1088,9 @@ class Probability(LetterFiles):
             largest = max(largest, max(abs(x - y) for x, y in zip(a, b)))
         self.assertEqual(len(outputs[1]), 301)
         self.assertLess(largest, 0.02)
+        out = run("predict", predictor, self.data)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("the predictor has probability estimates; -b 1 prints them", out.stderr)
         header = self.path("near.h")
         self.assertEqual(run("export", "--c", predictor, header).returncode, 0)
         with open(header) as f:

@@ -148,6 +148,8 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
     note_padding(test_path, data.get(), int64_t(expected));
     if (model && !probability && model_info(model.get(), KMX_INFO_PROBABILITY) != 0)
         std::fprintf(stderr, "kmx: note: the model has probability estimates; -b 1 prints them\n");
+    if (!model && !probability && predictor_info(predictor.get(), KMX_PREDICTOR_PROBABILITY) != 0)
+        std::fprintf(stderr, "kmx: note: the predictor has probability estimates; -b 1 prints them\n");
     return p;
 }
 
