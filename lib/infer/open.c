@@ -165,6 +165,20 @@ static kmx_infer_status decode_counts(const unsigned char *blob, size_t blob_len
     return KMX_INFER_OK;
 }
 
+/* The probabilities' doubles (the outputs and the coupling's 2k² + k, which
+ * kmx_infer__scratch_bytes adds) in at most half of what a size_t counts,
+ * so the scratch size cannot wrap on a 32-bit device: k² <= (max / 8 −
+ * outputs − k) / 4. (outputs <= blob_len / 16 and k <= blob_len / 8: the
+ * subtraction stays positive.) */
+static kmx_infer_status check_probability_scratch(uint64_t classes, uint64_t outputs) {
+    const uint64_t doubles = (uint64_t)(size_t)-1 / 8;
+    uint64_t squares;
+    CHECK(outputs + classes <= doubles);
+    TRY(multiply(classes, classes, &squares));
+    CHECK(squares <= (doubles - outputs - classes) / 4);
+    return KMX_INFER_OK;
+}
+
 /* Version 3's sigmoids: a classifier's, one (A, B) pair of finite doubles
  * per output, at the offset the header's extra word gives. */
 static kmx_infer_status decode_sigmoids(const unsigned char *blob, size_t blob_len, kmx_infer_predictor *p) {
@@ -173,6 +187,7 @@ static kmx_infer_status decode_sigmoids(const unsigned char *blob, size_t blob_l
     CHECK(p->task == INFER_TASK_CLASSIFICATION);
     at = kmx_le_u64(blob + KMX_BLOB_OFF_SIGMOIDS_AT);
     TRY(check_reals(blob, at, 2 * (uint64_t)p->outputs, 0, blob_len)); /* outputs <= blob_len: no overflow */
+    TRY(check_probability_scratch(p->classes, p->outputs));
     p->has_sigmoids = 1;
     return KMX_INFER_OK;
 }
