@@ -605,6 +605,7 @@ typedef enum kmx_predictor_info_key {
     KMX_PREDICTOR_VALIDATION_US = 17,       /* us per row measured there, when built (machine-dependent) */
     KMX_PREDICTOR_LANDMARKS_PER_LEAF = 18,  /* the landmarks knob chosen (leaves may hold fewer) */
     KMX_PREDICTOR_CANDIDATES = 19,          /* predictors the search built and measured */
+    KMX_PREDICTOR_PROBABILITY = 20,         /* 1 if it carries the model's probability estimates (sigmoids), else 0 */
     KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_predictor_info_key;
 
@@ -633,12 +634,22 @@ KMX_API kmx_status kmx_predictor_build(kmx_predictor **out, kmx_context *ctx, co
                                        const kmx_dataset *train, const char *params);
 KMX_API void kmx_predictor_free(kmx_predictor *predictor);
 KMX_API kmx_status kmx_predictor_info(double *out, const kmx_predictor *predictor, kmx_predictor_info_key key);
+/* The class labels in increasing order (out_len >= KMX_PREDICTOR_CLASSES; a regression predictor has none, and
+ * out may then be NULL): the columns of kmx_predictor_predict_probability. */
+KMX_API kmx_status kmx_predictor_classes(double *out, int64_t out_len, const kmx_predictor *predictor);
 /* Labels (or regression values) for every row (out_len >= n). */
 KMX_API kmx_status kmx_predictor_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_predictor *predictor,
                                          const kmx_dataset *data);
 /* Decision values, n x KMX_PREDICTOR_OUTPUTS row-major, in the model's order. */
 KMX_API kmx_status kmx_predictor_decision_values(double *out, int64_t out_len, kmx_context *ctx,
                                                  const kmx_predictor *predictor, const kmx_dataset *data);
+/* Class probabilities, n x KMX_PREDICTOR_CLASSES row-major (classes in kmx_predictor_classes' order; each row sums
+ * to 1), as kmx_model_predict_probability does to the model's decision values, on the predictor's: a predictor built
+ * from a model trained with probability=1 carries the model's Platt sigmoids (KMX_PREDICTOR_PROBABILITY is 1; its
+ * blob is format version 3, which kmx_infer_predict_probability reads too). KMX_E_INVALID_ARGUMENT for a predictor
+ * without them (from a model without them, a regression, one_class or KRR-family model). */
+KMX_API kmx_status kmx_predictor_predict_probability(double *out, int64_t out_len, kmx_context *ctx,
+                                                     const kmx_predictor *predictor, const kmx_dataset *data);
 KMX_API kmx_status kmx_predictor_save(const kmx_predictor *predictor, const char *path);
 KMX_API kmx_status kmx_predictor_load(kmx_predictor **out, const char *path);
 /* The blob in memory: pass out == NULL to learn the size in *out_size (a

@@ -43,6 +43,15 @@
  * leaf, everything else as float32; they compute in float from the landmarks
  * dequantized one at a time into the scratch (d more floats), with the
  * float32 guarantees against the full library's predictor.
+ *
+ * Probabilities: a blob compressed from a model trained with probability
+ * estimates (probability=1, kmx train -b 1) carries each output's Platt
+ * sigmoid (format version 3), and kmx_infer_predict_probability gives the
+ * class probabilities as the full library's kmx_predictor_predict_probability
+ * (LIBSVM's -b 1 on the predictor's decision values: the sigmoids, then Wu,
+ * Lin & Weng's pairwise coupling for one-vs-one classes). Its scratch is
+ * part of kmx_infer_scratch_bytes (and so of kmx_infer_required_bytes) for
+ * such blobs only: the outputs and 2k² + k more doubles for k > 2 classes.
  */
 #ifndef KMX_INFER_H
 #define KMX_INFER_H
@@ -68,19 +77,20 @@ extern "C" {
  * kmx/kmx_version.h, generated from the build's one version); what a device
  * needs to know is the blob format. The newest predictor blob format version
  * this runtime reads: */
-#define KMX_INFER_BLOB_VERSION 2 /* version 1 blobs (float64, float32) are read too */
+#define KMX_INFER_BLOB_VERSION 3 /* versions 1 (float64, float32) and 2 (int16, int8) are read too */
 
 /* Status codes: 0 is success; the numbers are frozen. One list generates the
  * enum and kmx_infer_status_name's table. */
 /* clang-format off */
-#define KMX_INFER_STATUS_LIST(X)                                                   \
-    X(KMX_INFER_OK, 0)                                                             \
-    X(KMX_INFER_E_INVALID_ARGUMENT, 1) /* NULL pointer, wrong length */            \
-    X(KMX_INFER_E_ARENA_TOO_SMALL, 2)  /* arena or scratch below what is needed */ \
-    X(KMX_INFER_E_FORMAT, 3)           /* not a predictor blob, or corrupt */      \
-    X(KMX_INFER_E_VERSION, 4)          /* blob from a newer format version */      \
-    X(KMX_INFER_E_ALIGNMENT, 5)        /* blob, arena or scratch not 8-aligned */  \
-    X(KMX_INFER_E_UNSUPPORTED, 6)      /* valid, but not on this machine (big-endian) */
+#define KMX_INFER_STATUS_LIST(X)                                                            \
+    X(KMX_INFER_OK, 0)                                                                      \
+    X(KMX_INFER_E_INVALID_ARGUMENT, 1) /* NULL pointer, wrong length */                     \
+    X(KMX_INFER_E_ARENA_TOO_SMALL, 2)  /* arena or scratch below what is needed */          \
+    X(KMX_INFER_E_FORMAT, 3)           /* not a predictor blob, or corrupt */               \
+    X(KMX_INFER_E_VERSION, 4)          /* blob from a newer format version */               \
+    X(KMX_INFER_E_ALIGNMENT, 5)        /* blob, arena or scratch not 8-aligned */           \
+    X(KMX_INFER_E_UNSUPPORTED, 6)      /* valid, but not on this machine (big-endian) */    \
+    X(KMX_INFER_E_NO_PROBABILITIES, 7) /* probabilities asked of a blob without sigmoids */
 
 #define KMX_INFER_STATUS_ENUM_(name, value) name = value,
 typedef enum kmx_infer_status {
@@ -132,6 +142,19 @@ KMX_INFER_API kmx_infer_status kmx_infer_predict_batch(double *out_labels, doubl
                                                        kmx_infer_predictor *p, const double *x, int64_t x_len,
                                                        int64_t rows);
 
+/* Class probabilities of one row x (x_len = kmx_infer_features(p)):
+ * out_probabilities gets kmx_infer_classes(p) values (probabilities_len at
+ * least that), in class-label order, summing to 1. A blob without sigmoids
+ * is KMX_INFER_E_NO_PROBABILITIES (kmx_infer_has_probabilities says which).
+ * Uses the arena's scratch: one thread at a time. */
+KMX_INFER_API kmx_infer_status kmx_infer_predict_probability(double *out_probabilities, int64_t probabilities_len,
+                                                             kmx_infer_predictor *p, const double *x, int64_t x_len);
+
+/* The same with the caller's scratch (kmx_infer_scratch_bytes(p) bytes, 8-byte aligned). */
+KMX_INFER_API kmx_infer_status kmx_infer_predict_probability_r(double *out_probabilities, int64_t probabilities_len,
+                                                               const kmx_infer_predictor *p, const double *x,
+                                                               int64_t x_len, void *scratch, int64_t scratch_len);
+
 /* Facts about an open predictor (0 for NULL). */
 KMX_INFER_API int64_t kmx_infer_features(const kmx_infer_predictor *p);              /* d: values per input row */
 KMX_INFER_API int64_t kmx_infer_outputs(const kmx_infer_predictor *p);               /* decision values per row */
@@ -145,6 +168,8 @@ KMX_INFER_API int kmx_infer_is_float32(const kmx_infer_predictor *p); /* real ar
 #define KMX_INFER_STORAGE_INT8 3  /* landmarks int8 codes, a scale per leaf; the rest float32 */
 KMX_INFER_API int kmx_infer_storage(const kmx_infer_predictor *p);
 KMX_INFER_API int64_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p); /* for kmx_infer_predict_r */
+/* 1 if the blob carries sigmoids (kmx_infer_predict_probability works), else 0. */
+KMX_INFER_API int kmx_infer_has_probabilities(const kmx_infer_predictor *p);
 
 #ifdef __cplusplus
 }

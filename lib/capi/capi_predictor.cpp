@@ -19,6 +19,7 @@
 #include "predict/predictor_storage.h"
 #include "predict/predictor_notes.h"
 #include "krr/expansion_model.h"
+#include "svm/probability_prediction.h"
 
 // Immutable after creation: the predictor, its blob, the arena it needs, and
 // how a budget search chose it (has_notes: built to a budget).
@@ -179,6 +180,8 @@ double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
             return note_value(h, double(h.notes.landmarks));
         case KMX_PREDICTOR_CANDIDATES:
             return note_value(h, double(h.notes.candidates));
+        case KMX_PREDICTOR_PROBABILITY:
+            return p.probabilities() ? 1 : 0;
         default:
             fail(KMX_E_INVALID_ARGUMENT, "unknown predictor information key %d", int(key));
     }
@@ -189,6 +192,29 @@ double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
 void predict_rows(kmx_context *ctx, const kmx_predictor &h, const Dataset &ds, double *outputs, double *labels) {
     CallContext call(ctx);
     compact_predict(*call, h.impl, ds, outputs, labels);
+}
+
+void check_probability_predictor(const kmx_predictor &h) {
+    if (!h.impl.probabilities())
+        fail(KMX_E_INVALID_ARGUMENT,
+             "the predictor carries no probability estimates: build it from a classifier trained with probability=1 "
+             "(kmx train -b 1)");
+}
+
+// n x classes probabilities: the decision values of a block of rows at a
+// time, then the model's sigmoids and coupling (probabilities_from_outputs).
+void predict_probabilities(kmx_context *ctx, const kmx_predictor &h, const Dataset &ds, double *out) {
+    CallContext call(ctx);
+    const CompactPredictor &p = h.impl;
+    const int64_t k = int64_t(p.classes.size()), block = std::clamp<int64_t>(ds.n, 1, 1024);
+    call->check_budget(size_t(block * p.outputs) * sizeof(double), "a block of decision values");
+    std::vector<double> values(size_t(block * p.outputs));
+    for (int64_t begin = 0; begin < ds.n; begin += block) {
+        const int64_t end = std::min(ds.n, begin + block);
+        compact_predict(*call, p, ds.row_range(begin, end), values.data(), nullptr);
+        probabilities_from_outputs(k, p.multiclass == KMX_MULTICLASS_OVR, p.sigmoids, values.data(), end - begin,
+                                   out + begin * k);
+    }
 }
 
 kmx_predictor *load(const unsigned char *bytes, size_t len) {
@@ -227,6 +253,15 @@ KMX_API kmx_status kmx_predictor_info(double *out, const kmx_predictor *predicto
     });
 }
 
+KMX_API kmx_status kmx_predictor_classes(double *out, int64_t out_len, const kmx_predictor *predictor) {
+    return KMX_GUARDED({
+        const std::vector<double> &classes = predictor_of(predictor).impl.classes;
+        if (!classes.empty()) require_pointer(out, "out");  // a regression predictor has none to copy
+        require_length(out_len, int64_t(classes.size()), "out");
+        std::copy(classes.begin(), classes.end(), out);
+    });
+}
+
 KMX_API kmx_status kmx_predictor_predict(double *out, int64_t out_len, kmx_context *ctx, const kmx_predictor *predictor,
                                          const kmx_dataset *data) {
     return KMX_GUARDED({
@@ -246,6 +281,18 @@ KMX_API kmx_status kmx_predictor_decision_values(double *out, int64_t out_len, k
         const kmx::Dataset &ds = dataset_of(data, "data");
         require_length(out_len, checked_product(ds.n, h.impl.outputs, "rows x outputs"), "out");
         predict_rows(ctx, h, ds, out, nullptr);
+    });
+}
+
+KMX_API kmx_status kmx_predictor_predict_probability(double *out, int64_t out_len, kmx_context *ctx,
+                                                     const kmx_predictor *predictor, const kmx_dataset *data) {
+    return KMX_GUARDED({
+        const kmx_predictor &h = predictor_of(predictor);
+        const kmx::Dataset &ds = dataset_of(data, "data");
+        check_probability_predictor(h);  // before out: a regression predictor's probabilities have no length
+        require_pointer(out, "out");
+        require_length(out_len, checked_product(ds.n, int64_t(h.impl.classes.size()), "rows x classes"), "out");
+        predict_probabilities(ctx, h, ds, out);
     });
 }
 

@@ -1,4 +1,4 @@
-/* blob_layout.h — byte offsets of the predictor blob (format versions 1 and 2).
+/* blob_layout.h — byte offsets of the predictor blob (format versions 1 to 3).
  *
  * The one definition shared by the writer/reader in C++
  * (lib/predict/predictor_blob.cpp, whose header documents the layout in
@@ -17,13 +17,21 @@
  * when quantized, else 0). Writers emit version 1 whenever the blob fits it
  * (float64 and float32 storage), so older runtimes keep reading those; a
  * quantized blob is version 2, which they refuse as a newer version.
+ *
+ * Version 3 adds the Platt sigmoids of probability estimates: flag
+ * KMX_BLOB_FLAG_SIGMOIDS (version 3 only) grows the header by one u64,
+ * KMX_BLOB_OFF_SIGMOIDS_AT, the offset of f64[2 * outputs]: (A_k, B_k) of
+ * output k's sigmoid P = 1 / (1 + exp(A_k o_k + B_k)), finite; classification
+ * only. Leaf records are version 2's. Version 3 is the version of blobs with
+ * sigmoids: readers refuse the flag in other versions and version 3 without
+ * it, so predictors without them keep their bytes (and version).
  */
 #ifndef KMX_INFER_BLOB_LAYOUT_H
 #define KMX_INFER_BLOB_LAYOUT_H
 
 #define KMX_BLOB_MAGIC "KMXPRED\0" /* 8 bytes, including the NUL */
 #define KMX_BLOB_MAGIC_BYTES 8
-#define KMX_BLOB_VERSION 2u /* the newest; 1 is read too */
+#define KMX_BLOB_VERSION 3u /* the newest; 1 and 2 are read too */
 #define KMX_BLOB_ALIGN 8u
 
 /* Header fields: name offset (type). */
@@ -51,11 +59,14 @@
 #define KMX_BLOB_OFF_TOP_LEAF_BEGIN_AT 128 /* u64    offset of u64[top + 1] */
 #define KMX_BLOB_OFF_LEAF_TABLE_AT 136     /* u64    offset of u64[leaves * leaf words] */
 #define KMX_BLOB_HEADER_BYTES 144
-#define KMX_BLOB_CRC_BEGIN 16 /* the CRC covers everything after the CRC field's 8-byte row */
+#define KMX_BLOB_OFF_SIGMOIDS_AT 144 /* u64    version 3 with KMX_BLOB_FLAG_SIGMOIDS: offset of f64[2 * outputs] */
+#define KMX_BLOB_HEADER_BYTES_SIGMOIDS 152 /* the header with the sigmoids' offset */
+#define KMX_BLOB_CRC_BEGIN 16              /* the CRC covers everything after the CRC field's 8-byte row */
 
 #define KMX_BLOB_FLAG_FLOAT32 1u         /* real arrays are float32 */
 #define KMX_BLOB_FLAG_INT16_LANDMARKS 2u /* version 2: landmarks int16 codes */
 #define KMX_BLOB_FLAG_INT8_LANDMARKS 4u  /* version 2: landmarks int8 codes */
+#define KMX_BLOB_FLAG_SIGMOIDS 8u        /* version 3: Platt sigmoids, one per output */
 #define KMX_BLOB_MAX_LANDMARK_SCALE 1e30 /* largest scale of quantized landmarks */
 
 /* One leaf-table record: KMX_BLOB_LEAF_WORDS_V1 (version 1) or _V2 u64 words, in this order. */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "kmx/kmx_infer.h"
+#include "probability.h"
 
 enum { INFER_KERNEL_RBF, INFER_KERNEL_LAPLACIAN, INFER_KERNEL_POLYNOMIAL, INFER_KERNEL_LINEAR, INFER_KERNEL_SIGMOID };
 enum { INFER_TASK_CLASSIFICATION, INFER_TASK_REGRESSION };
@@ -36,7 +37,11 @@ struct kmx_infer_predictor {
     const uint64_t *leaf_table;     /* leaves * leaf_words */
     size_t max_landmarks;           /* largest m over the leaves */
     size_t max_features;            /* largest m + p_tri + p_prod */
-    int has_triangles;
+    /* Flags as bytes: the second fits in the first's padding, so the struct (and the arena) did not grow
+     * when has_sigmoids came (format version 3: f64[2 * outputs], (A_k, B_k), at the header's
+     * KMX_BLOB_OFF_SIGMOIDS_AT, read there when used). */
+    unsigned char has_triangles;
+    unsigned char has_sigmoids;
     void *scratch; /* in the arena, scratch_bytes long */
     size_t scratch_bytes;
 };
@@ -60,7 +65,10 @@ infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l);
 /* Scratch layout for one call (real = float or double): c̄ (max_features
  * reals), r (max_landmarks reals, when there are triangles), o (outputs
  * reals), u (d reals, one dequantized landmark, when quantized), votes
- * (classes uint32). p's counts must be set. */
+ * (classes uint32), rounded up to 8 bytes (kmx_infer__predict_scratch_bytes);
+ * with sigmoids then the probabilities' doubles: the outputs, and
+ * kmx_infer__probability_work(classes). p's counts must be set. */
+size_t kmx_infer__predict_scratch_bytes(const kmx_infer_predictor *p);
 size_t kmx_infer__scratch_bytes(const kmx_infer_predictor *p);
 
 /* One row, in double or float; scratch already checked. */

@@ -76,7 +76,10 @@ static kmx_infer_status check_preamble(const unsigned char *blob, size_t blob_le
     if (((uintptr_t)blob & (KMX_BLOB_ALIGN - 1)) != 0) return KMX_INFER_E_ALIGNMENT;
     CHECK(blob_len >= KMX_BLOB_HEADER_BYTES);
     CHECK(kmx_le_u64(blob + KMX_BLOB_OFF_TOTAL_BYTES) == blob_len);
-    CHECK(kmx_le_u32(blob + KMX_BLOB_OFF_HEADER_BYTES) == KMX_BLOB_HEADER_BYTES);
+    CHECK(kmx_le_u32(blob + KMX_BLOB_OFF_HEADER_BYTES) ==
+          ((kmx_le_u32(blob + KMX_BLOB_OFF_FLAGS) & KMX_BLOB_FLAG_SIGMOIDS) ? KMX_BLOB_HEADER_BYTES_SIGMOIDS
+                                                                            : KMX_BLOB_HEADER_BYTES));
+    CHECK(blob_len >= kmx_le_u32(blob + KMX_BLOB_OFF_HEADER_BYTES));
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION /* fuzz builds let mutations past the CRC */
     CHECK(kmx_le_u32(blob + KMX_BLOB_OFF_CRC) ==
           kmx_infer__crc32(blob + KMX_BLOB_CRC_BEGIN, blob_len - KMX_BLOB_CRC_BEGIN));
@@ -86,10 +89,13 @@ static kmx_infer_status check_preamble(const unsigned char *blob, size_t blob_le
 }
 
 /* The storage flags: version 1 knows only float32; version 2 adds int16 or
- * int8 landmarks (one of them, with float32 reals). */
+ * int8 landmarks (one of them, with float32 reals); version 3 the sigmoids
+ * (decoded by decode_sigmoids), which a version-3 blob always carries. */
 static kmx_infer_status decode_storage(uint32_t flags, uint32_t version, kmx_infer_predictor *p) {
     const uint32_t codes = flags & (KMX_BLOB_FLAG_INT16_LANDMARKS | KMX_BLOB_FLAG_INT8_LANDMARKS);
-    CHECK((flags & ~(KMX_BLOB_FLAG_FLOAT32 | codes)) == 0);
+    const uint32_t sigmoids = flags & KMX_BLOB_FLAG_SIGMOIDS;
+    CHECK((flags & ~(KMX_BLOB_FLAG_FLOAT32 | codes | sigmoids)) == 0);
+    CHECK((sigmoids != 0) == (version == 3)); /* version 3 exists for them (and the version is outside the CRC) */
     CHECK(codes == 0 || (version >= 2 && codes != (KMX_BLOB_FLAG_INT16_LANDMARKS | KMX_BLOB_FLAG_INT8_LANDMARKS) &&
                          (flags & KMX_BLOB_FLAG_FLOAT32) != 0));
     p->float32 = (flags & KMX_BLOB_FLAG_FLOAT32) != 0;
@@ -156,6 +162,33 @@ static kmx_infer_status decode_counts(const unsigned char *blob, size_t blob_len
     p->classes = (size_t)classes;
     p->top = (size_t)top;
     p->leaves = (size_t)leaves;
+    return KMX_INFER_OK;
+}
+
+/* The probabilities' doubles (the outputs and the coupling's 2k² + k, which
+ * kmx_infer__scratch_bytes adds) in at most half of what a size_t counts,
+ * so the scratch size cannot wrap on a 32-bit device: k² <= (max / 8 −
+ * outputs − k) / 4. (outputs <= blob_len / 16 and k <= blob_len / 8: the
+ * subtraction stays positive.) */
+static kmx_infer_status check_probability_scratch(uint64_t classes, uint64_t outputs) {
+    const uint64_t doubles = (uint64_t)(size_t)-1 / 8;
+    uint64_t squares;
+    CHECK(outputs + classes <= doubles);
+    TRY(multiply(classes, classes, &squares));
+    CHECK(squares <= (doubles - outputs - classes) / 4);
+    return KMX_INFER_OK;
+}
+
+/* Version 3's sigmoids: a classifier's, one (A, B) pair of finite doubles
+ * per output, at the offset the header's extra word gives. */
+static kmx_infer_status decode_sigmoids(const unsigned char *blob, size_t blob_len, kmx_infer_predictor *p) {
+    uint64_t at;
+    if ((kmx_le_u32(blob + KMX_BLOB_OFF_FLAGS) & KMX_BLOB_FLAG_SIGMOIDS) == 0) return KMX_INFER_OK;
+    CHECK(p->task == INFER_TASK_CLASSIFICATION);
+    at = kmx_le_u64(blob + KMX_BLOB_OFF_SIGMOIDS_AT);
+    TRY(check_reals(blob, at, 2 * (uint64_t)p->outputs, 0, blob_len)); /* outputs <= blob_len: no overflow */
+    TRY(check_probability_scratch(p->classes, p->outputs));
+    p->has_sigmoids = 1;
     return KMX_INFER_OK;
 }
 
@@ -256,6 +289,7 @@ static kmx_infer_status decode_blob(const void *blob_pointer, size_t blob_len, k
     TRY(decode_scalars(blob, p));
     TRY(decode_counts(blob, blob_len, p));
     TRY(decode_arrays(blob, blob_len, p));
+    TRY(decode_sigmoids(blob, blob_len, p));
     TRY(check_routing(p));
     for (l = 0; l < p->leaves; ++l) TRY(check_leaf(p, l, blob_len));
     p->scratch_bytes = kmx_infer__scratch_bytes(p);

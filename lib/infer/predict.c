@@ -7,6 +7,7 @@
 
 #include "blob_layout.h"
 #include "infer_internal.h"
+#include "le_bytes.h"
 
 #define REAL double
 #define FN(name) name##_f64
@@ -52,11 +53,16 @@ infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l) {
 
 static size_t round_up_8(size_t bytes) { return (bytes + 7u) & ~(size_t)7u; }
 
-size_t kmx_infer__scratch_bytes(const kmx_infer_predictor *p) {
+size_t kmx_infer__predict_scratch_bytes(const kmx_infer_predictor *p) {
     const size_t real_bytes = p->float32 ? sizeof(float) : sizeof(double);
     const size_t reals =
         p->max_features + (p->has_triangles ? p->max_landmarks : 0) + p->outputs + (p->landmark_bits ? p->d : 0);
     return round_up_8(reals * real_bytes + p->classes * sizeof(uint32_t));
+}
+
+size_t kmx_infer__scratch_bytes(const kmx_infer_predictor *p) {
+    const size_t probability_doubles = p->has_sigmoids ? p->outputs + kmx_infer__probability_work(p->classes) : 0;
+    return kmx_infer__predict_scratch_bytes(p) + probability_doubles * sizeof(double);
 }
 
 static int misaligned(const void *pointer) { return ((uintptr_t)pointer & 7u) != 0; }
@@ -113,6 +119,43 @@ kmx_infer_status kmx_infer_predict_batch(double *labels, double *outputs, int64_
         predict_row(p, x + i * p->d, labels ? labels + i : NULL, outputs ? outputs + i * p->outputs : NULL, p->scratch);
     return KMX_INFER_OK;
 }
+
+/* The sigmoids kmx_infer_open checked (version 3). */
+static const double *sigmoids(const kmx_infer_predictor *p) {
+    return (const double *)(const void *)(p->blob + kmx_le_u64(p->blob + KMX_BLOB_OFF_SIGMOIDS_AT));
+}
+
+/* The probabilities of one row: its decision values into the scratch after
+ * the prediction's part, then the sigmoids and the coupling (probability.c). */
+kmx_infer_status kmx_infer_predict_probability_r(double *probabilities, int64_t probabilities_count,
+                                                 const kmx_infer_predictor *p, const double *x, int64_t x_count,
+                                                 void *scratch, int64_t scratch_bytes) {
+    size_t probabilities_len, x_len, scratch_len;
+    double *values;
+    if (!kmx_infer__size(probabilities_count, &probabilities_len) || !kmx_infer__size(x_count, &x_len) ||
+        !kmx_infer__size(scratch_bytes, &scratch_len))
+        return KMX_INFER_E_INVALID_ARGUMENT;
+    if (!p || !x || x_len != p->d || !probabilities) return KMX_INFER_E_INVALID_ARGUMENT;
+    if (!p->has_sigmoids) return KMX_INFER_E_NO_PROBABILITIES;
+    if (probabilities_len < p->classes) return KMX_INFER_E_INVALID_ARGUMENT;
+    if (!scratch) return KMX_INFER_E_INVALID_ARGUMENT;
+    if (misaligned(scratch)) return KMX_INFER_E_ALIGNMENT;
+    if (scratch_len < p->scratch_bytes) return KMX_INFER_E_ARENA_TOO_SMALL;
+    values = (double *)(void *)((unsigned char *)scratch + kmx_infer__predict_scratch_bytes(p));
+    predict_row(p, x, NULL, values, scratch);
+    kmx_infer__probabilities(p->classes, p->multiclass == INFER_MULTICLASS_OVR && p->classes > 2, sigmoids(p), values,
+                             probabilities, values + p->outputs);
+    return KMX_INFER_OK;
+}
+
+kmx_infer_status kmx_infer_predict_probability(double *probabilities, int64_t probabilities_len, kmx_infer_predictor *p,
+                                               const double *x, int64_t x_len) {
+    if (!p) return KMX_INFER_E_INVALID_ARGUMENT;
+    return kmx_infer_predict_probability_r(probabilities, probabilities_len, p, x, x_len, p->scratch,
+                                           (int64_t)p->scratch_bytes);
+}
+
+int kmx_infer_has_probabilities(const kmx_infer_predictor *p) { return p && p->has_sigmoids ? 1 : 0; }
 
 int64_t kmx_infer_features(const kmx_infer_predictor *p) { return p ? (int64_t)p->d : 0; }
 int64_t kmx_infer_outputs(const kmx_infer_predictor *p) { return p ? (int64_t)p->outputs : 0; }

@@ -81,6 +81,10 @@ void check_compact_predictor(const CompactPredictor &p) {
             require(p.classes[c - 1] < p.classes[c], "compact predictor: classes must be increasing");
     }
     require(p.outputs == expected_outputs(p), "compact predictor: outputs do not match task, classes and multiclass");
+    require(
+        p.sigmoids.empty() || (p.task == PredictorTask::classification && p.sigmoids.size() == size_t(2 * p.outputs)),
+        "compact predictor: sigmoids must be a classifier's, two per output");
+    require(all_finite(p.sigmoids), "compact predictor: non-finite sigmoid");
     const int64_t top = p.top();
     require(top >= 1 && p.top_centers.size() == size_t(top * p.d),
             "compact predictor: top_centers must be top x d with top >= 1");

@@ -26,6 +26,12 @@
 //     (ties to the lowest index). One-vs-one: outputs are the pairs (i, j), i < j,
 //     in LIBSVM's order 0v1, 0v2, …, 1v2, …; o > 0 votes for i, else j; the class
 //     with most votes wins (ties to the lowest index).
+//  6. Probabilities (classifiers compressed from a model trained with
+//     probability estimates, which carry its sigmoids): output k through its
+//     Platt sigmoid 1 / (1 + exp(A_k o_k + B_k)), then as the model does to
+//     its own decision values (LIBSVM's -b 1: two classes the one sigmoid,
+//     one-vs-one pairs coupled by Wu, Lin & Weng, one-vs-rest normalised;
+//     lib/infer/probability.c computes it for every path).
 //
 // Storage (PredictorStorage; predictor_storage.h does the rounding):
 //   float64  every real array as double;
@@ -79,7 +85,12 @@ struct CompactPredictor {
     std::vector<double> top_centers;      // top x d row-major
     std::vector<int64_t> top_leaf_begin;  // top + 1 offsets into leaves
     std::vector<PredictorLeaf> leaves;
+    // The model's Platt sigmoids, outputs x 2 (A_k, B_k) row-major, in the
+    // outputs' order; empty when the model has none. Kept as double in every
+    // storage (the blob's sigmoids section, format version 3).
+    std::vector<double> sigmoids;
 
+    bool probabilities() const { return !sigmoids.empty(); }
     int64_t top() const { return int64_t(top_leaf_begin.empty() ? 0 : top_leaf_begin.size() - 1); }
 };
 

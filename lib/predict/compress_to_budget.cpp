@@ -19,6 +19,7 @@
 #include "model/model.h"
 #include "predictor_blob.h"
 #include "predictor_storage.h"
+#include "svm/probability_prediction.h"
 
 namespace kmx {
 
@@ -141,6 +142,7 @@ CompactPredictor smallest_predictor(const Model &model, PredictorStorage storage
     p.multiclass = model.multiclass;
     p.classes = model.classes;
     p.outputs = int64_t(model.machines.size());
+    p.sigmoids = sigmoid_pairs(model);
     p.top_centers.assign(size_t(p.d), 0.0);
     p.top_leaf_begin = {0, 1};
     PredictorLeaf leaf;

@@ -17,6 +17,7 @@
 #include "predictor_storage.h"
 #include "pseudo_landmarks.h"
 #include "model/model.h"
+#include "svm/probability_prediction.h"
 #include "svm/svm_dual.h"
 #include "landmark_refinement.h"
 
@@ -851,6 +852,7 @@ DcpredStages::DcpredStages(Context &ctx, const Model &model, const Dataset &trai
     p.multiclass = model.multiclass;
     p.classes = model.classes;
     p.outputs = int64_t(model.machines.size());
+    p.sigmoids = sigmoid_pairs(model);  // probability estimates survive compression
     state_->local = grow(b, std::move(p), &model);
 }
 

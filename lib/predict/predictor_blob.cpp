@@ -22,8 +22,12 @@ namespace kmx {
 namespace {
 
 // The oldest format version that holds the predictor (older runtimes read
-// float64 and float32 blobs), and its words per leaf record.
-uint32_t format_version(const CompactPredictor &p) { return quantizes_landmarks(p.storage) ? 2 : 1; }
+// float64 and float32 blobs; version 3 only for sigmoids), and its words per
+// leaf record.
+uint32_t format_version(const CompactPredictor &p) {
+    if (p.probabilities()) return 3;
+    return quantizes_landmarks(p.storage) ? 2 : 1;
+}
 size_t leaf_words(uint32_t version) { return version == 1 ? KMX_BLOB_LEAF_WORDS_V1 : KMX_BLOB_LEAF_WORDS_V2; }
 
 uint32_t storage_flags(PredictorStorage storage) {
@@ -33,7 +37,15 @@ uint32_t storage_flags(PredictorStorage storage) {
     return real;
 }
 
-// The inverse of storage_flags on the flags kmx_infer_open accepts.
+uint32_t blob_flags(const CompactPredictor &p) {
+    return storage_flags(p.storage) | (p.probabilities() ? KMX_BLOB_FLAG_SIGMOIDS : 0);
+}
+
+uint32_t header_bytes(const CompactPredictor &p) {
+    return p.probabilities() ? KMX_BLOB_HEADER_BYTES_SIGMOIDS : KMX_BLOB_HEADER_BYTES;
+}
+
+// The inverse of storage_flags on the flags kmx_infer_open accepts (the sigmoids' flag aside).
 PredictorStorage storage_of(uint32_t flags) {
     if (flags & KMX_BLOB_FLAG_INT16_LANDMARKS) return PredictorStorage::int16;
     if (flags & KMX_BLOB_FLAG_INT8_LANDMARKS) return PredictorStorage::int8;
@@ -129,8 +141,8 @@ void write_header(ByteWriter &out, const CompactPredictor &p) {
     out.u32(format_version(p));
     out.u32(0);  // CRC, patched last
     out.u64(0);  // total bytes, patched
-    out.u32(KMX_BLOB_HEADER_BYTES);
-    out.u32(storage_flags(p.storage));
+    out.u32(header_bytes(p));
+    out.u32(blob_flags(p));
     out.u32(uint32_t(p.kernel.type));
     out.i32(p.kernel.degree);
     out.f64(p.kernel.gamma_for(p.d));
@@ -142,6 +154,7 @@ void write_header(ByteWriter &out, const CompactPredictor &p) {
     for (int64_t count : {p.d, p.outputs, int64_t(p.classes.size()), p.top(), int64_t(p.leaves.size())})
         out.u64(uint64_t(count));
     for (int i = 0; i < 4; ++i) out.u64(0);  // array offsets, patched
+    if (p.probabilities()) out.u64(0);       // the sigmoids' offset, patched
 }
 
 // The leaf's arrays, then its record in the table at `record_at`.
@@ -194,8 +207,8 @@ public:
     std::vector<int32_t> codes(uint64_t at, uint64_t count, bool two_bytes) const {
         std::vector<int32_t> values(count);
         for (size_t i = 0; i < count; ++i)
-            values[i] = two_bytes ? int16_t(uint16_t(blob_[at + 2 * i] | blob_[at + 2 * i + 1] << 8))
-                                  : int8_t(blob_[at + i]);
+            values[i] =
+                two_bytes ? int16_t(uint16_t(blob_[at + 2 * i] | blob_[at + 2 * i + 1] << 8)) : int8_t(blob_[at + i]);
         return values;
     }
 
@@ -220,9 +233,11 @@ private:
 std::string header_storage(const unsigned char *blob, size_t len) {
     if (len < KMX_BLOB_HEADER_BYTES) return "";
     const uint32_t flags = kmx_le_u32(blob + KMX_BLOB_OFF_FLAGS), version = kmx_le_u32(blob + KMX_BLOB_OFF_VERSION);
-    char text[96];
-    if (flags == storage_flags(storage_of(flags)))
-        std::snprintf(text, sizeof text, "version %u, %s storage, ", version, storage_name(storage_of(flags)));
+    const uint32_t storage = flags & ~KMX_BLOB_FLAG_SIGMOIDS;
+    char text[112];
+    if (storage == storage_flags(storage_of(storage)))
+        std::snprintf(text, sizeof text, "version %u, %s storage%s, ", version, storage_name(storage_of(storage)),
+                      storage != flags ? " with sigmoids" : "");
     else
         std::snprintf(text, sizeof text, "version %u, unknown storage flags 0x%x, ", version, flags);
     return text;
@@ -241,7 +256,7 @@ std::string blob_problem(kmx_infer_status status, const unsigned char *blob, siz
     else
         std::snprintf(text, sizeof text,
                       "corrupt or truncated (%s%zu bytes): its length, CRC-32, storage flags, array bounds, landmark "
-                      "scales or values are wrong (%s)",
+                      "scales, sigmoids or values are wrong (%s)",
                       header_storage(blob, len).c_str(), len, kmx_infer_status_name(status));
     return text;
 }
@@ -273,7 +288,7 @@ uint32_t read_scalars(ByteReader &header, CompactPredictor &p) {
     p.task = task == 1 ? PredictorTask::regression : PredictorTask::classification;
     p.multiclass = kmx_multiclass(multiclass);
     p.triangle_estimate = TriangleEstimate(estimate);
-    p.storage = storage_of(flags);
+    p.storage = storage_of(flags & ~KMX_BLOB_FLAG_SIGMOIDS);
     return flags;
 }
 
@@ -321,6 +336,7 @@ std::vector<unsigned char> write_predictor_blob(const CompactPredictor &predicto
     out.patch_u64(KMX_BLOB_OFF_LEAF_TABLE_AT, table_at);
     for (size_t l = 0; l < predictor.leaves.size(); ++l)
         write_leaf(writer, predictor.leaves[l], table_at + l * 8 * words, words);
+    if (predictor.probabilities()) out.patch_u64(KMX_BLOB_OFF_SIGMOIDS_AT, writer.doubles(predictor.sigmoids));
     writer.align();
     out.patch_u64(KMX_BLOB_OFF_TOTAL_BYTES, out.size());
     out.patch_u32(KMX_BLOB_OFF_CRC, crc32(out.bytes().data() + KMX_BLOB_CRC_BEGIN, out.size() - KMX_BLOB_CRC_BEGIN));
@@ -331,7 +347,9 @@ CompactPredictor read_predictor_blob(const void *blob_pointer, size_t len) {
     if (!blob_pointer) fail(KMX_E_INVALID_ARGUMENT, "predictor blob: NULL buffer");
     const unsigned char *blob = static_cast<const unsigned char *>(blob_pointer);
     validate_blob(blob, len);
-    ByteReader header(blob + KMX_BLOB_OFF_FLAGS, KMX_BLOB_HEADER_BYTES - KMX_BLOB_OFF_FLAGS, "predictor blob header");
+    const bool sigmoids = (kmx_le_u32(blob + KMX_BLOB_OFF_FLAGS) & KMX_BLOB_FLAG_SIGMOIDS) != 0;
+    const size_t header_len = sigmoids ? KMX_BLOB_HEADER_BYTES_SIGMOIDS : KMX_BLOB_HEADER_BYTES;
+    ByteReader header(blob + KMX_BLOB_OFF_FLAGS, header_len - KMX_BLOB_OFF_FLAGS, "predictor blob header");
     CompactPredictor p;
     const uint32_t flags = read_scalars(header, p);
     const BlobReader reader(blob, (flags & KMX_BLOB_FLAG_FLOAT32) != 0);
@@ -341,6 +359,7 @@ CompactPredictor read_predictor_blob(const void *blob_pointer, size_t len) {
     const uint64_t classes = header.u64(), top = header.u64(), leaves = header.u64();
     const uint64_t classes_at = header.u64(), centers_at = header.u64(), begin_at = header.u64(),
                    table_at = header.u64();
+    if (sigmoids) p.sigmoids = reader.doubles(header.u64(), 2 * uint64_t(p.outputs));
     header.finish();
     p.classes = reader.doubles(classes_at, classes);
     p.top_centers = reader.reals(centers_at, top * uint64_t(p.d));

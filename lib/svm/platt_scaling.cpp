@@ -10,6 +10,8 @@
 #include <cmath>
 #include <vector>
 
+#include "infer/probability.h"
+
 namespace kmx {
 
 namespace {
@@ -100,8 +102,7 @@ PlattSigmoid fit_platt_sigmoid(const double *f, const double *y, int64_t n) {
 }
 
 double platt_probability(const PlattSigmoid &sigmoid, double f) {
-    const double fApB = f * sigmoid.A + sigmoid.B;
-    return fApB >= 0 ? std::exp(-fApB) / (1 + std::exp(-fApB)) : 1 / (1 + std::exp(fApB));
+    return kmx_infer__platt_probability(sigmoid.A, sigmoid.B, f);
 }
 
 }  // namespace kmx

@@ -17,7 +17,7 @@ namespace kmx {
 PlattSigmoid fit_platt_sigmoid(const double *f, const double *y, int64_t n);
 
 // P(positive | f) under `sigmoid`, computed without overflow (exp of a
-// non-positive number only).
+// non-positive number only): the inference subset's (lib/infer/probability.c).
 double platt_probability(const PlattSigmoid &sigmoid, double f);
 
 }  // namespace kmx

@@ -6,6 +6,7 @@
 // (kmx's own; LIBSVM has none) give P(class c | f_c) each, normalised to sum 1.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "model/model.h"
 
@@ -18,9 +19,17 @@ class Dataset;
 // probabilities: a classifier trained with probability=1.
 void check_probability_model(const Model &model);
 
-// The probabilities of one row from its decision values (model.decision_values()):
-// classes values in the model's class order, summing to 1.
-void probabilities_from_decision_values(const Model &model, const double *values, double *p);
+// The model's sigmoids as (A, B) pairs in its machines' order: what a
+// compact predictor compressed from it carries, one pair per output.
+std::vector<double> sigmoid_pairs(const Model &model);
+
+// Probabilities (rows x k, row-major, each row summing to 1, classes in
+// increasing label order) from decision values (rows x sigmoids.size() / 2)
+// in the model's machine order, and their (A, B) pairs; one_vs_rest: the
+// outputs of more than two classes are one per class. A model's and a
+// compact predictor's decision values both go through it.
+void probabilities_from_outputs(int64_t k, bool one_vs_rest, const std::vector<double> &sigmoids, const double *values,
+                                int64_t rows, double *out);
 
 // n x classes probabilities of every row of data, row-major; rows in blocks
 // (the decision values of one block at a time).

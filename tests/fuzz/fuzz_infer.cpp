@@ -1,4 +1,5 @@
-// libFuzzer target: kmx_infer_open and kmx_infer_predict on arbitrary bytes
+// libFuzzer target: kmx_infer_open, kmx_infer_predict and (blobs with
+// sigmoids) kmx_infer_predict_probability on arbitrary bytes
 // (copied to an 8-byte aligned buffer, as a device would hold the blob).
 #include <kmx/kmx_infer.h>
 
@@ -20,5 +21,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::vector<double> x(size_t(d), 0.5), values(size_t(outputs) + 1);
     double label = 0;
     kmx_infer_predict(&label, values.data(), outputs, predictor, x.data(), d);
+    const int64_t classes = kmx_infer_classes(predictor);
+    if (kmx_infer_has_probabilities(predictor) && classes <= 4096) {
+        std::vector<double> probabilities(size_t(classes) + 1);
+        kmx_infer_predict_probability(probabilities.data(), classes, predictor, x.data(), d);
+    }
     return 0;
 }

@@ -3,15 +3,21 @@
 // reference in random_predictor.h) as text:
 //     rows d outputs
 //     x_1 … x_d label o_1 … o_outputs        (one line per row, %.17g)
+// and, for a predictor with sigmoids (format version 3), NAME.prob: "rows
+// classes", then the probabilities of the .expect rows, one line per row
+// (the full library's: its sigmoids and coupling on the reference outputs).
 // Usage: make_infer_data TESTS_DATA_DIR EDGE_DIR   (run by hand; test_infer_blob
 // checks the checked-in files still match).
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "io/binary_file.h"
 #include "predict/predictor_blob.h"
 #include "random_predictor.h"
+#include "svm/probability_prediction.h"
 
 using namespace kmx_infer_test;
 
@@ -20,6 +26,14 @@ constexpr int64_t kExpectRows = 40;
 static void write_expectations(const std::string &path, const kmx::CompactPredictor &p, uint64_t seed) {
     std::FILE *out = std::fopen(path.c_str(), "w");
     if (!out) throw std::runtime_error("cannot write " + path);
+    std::FILE *prob = nullptr;
+    const int64_t k = int64_t(p.classes.size());
+    if (p.probabilities()) {
+        const std::string prob_path = path.substr(0, path.size() - std::strlen(".expect")) + ".prob";
+        prob = std::fopen(prob_path.c_str(), "w");
+        if (!prob) throw std::runtime_error("cannot write " + prob_path);
+        std::fprintf(prob, "%lld %lld\n", (long long)kExpectRows, (long long)k);
+    }
     // Rows within float rounding of a routing or decision tie are left out,
     // so float32 predictors must give exactly these labels.
     const std::vector<double> x = random_rows(seed, 10 * kExpectRows, p.d);
@@ -32,8 +46,15 @@ static void write_expectations(const std::string &path, const kmx::CompactPredic
         std::fprintf(out, "%.17g", row.label);
         for (double o : row.outputs) std::fprintf(out, " %.17g", o);
         std::fprintf(out, "\n");
+        if (!prob) continue;
+        std::vector<double> probabilities(static_cast<size_t>(k));
+        kmx::probabilities_from_outputs(k, p.multiclass == KMX_MULTICLASS_OVR, p.sigmoids, row.outputs.data(), 1,
+                                        probabilities.data());
+        for (int64_t c = 0; c < k; ++c) std::fprintf(prob, c ? " %.17g" : "%.17g", probabilities[size_t(c)]);
+        std::fprintf(prob, "\n");
     }
     std::fclose(out);
+    if (prob) std::fclose(prob);
 }
 
 static void write_blob(const std::string &path, const kmx::CompactPredictor &p) {

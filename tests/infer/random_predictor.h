@@ -35,6 +35,7 @@ struct PredictorShape {
     TriangleEstimate estimate = TriangleEstimate::lower;
     int64_t products = 0;
     PredictorStorage storage = PredictorStorage::float64;
+    bool sigmoids = false;  // classifiers: random Platt sigmoids (format version 3)
     bool float32() const { return kmx::stores_float(storage); }
 };
 
@@ -121,6 +122,11 @@ inline CompactPredictor random_predictor(const PredictorShape &s, uint64_t seed)
         for (int64_t l = 0; l < s.leaves_per_top; ++l)
             p.leaves.push_back(random_leaf(rng, s, l == 0 ? s.m : m_pick(rng), p.outputs));
         p.top_leaf_begin.push_back(int64_t(p.leaves.size()));
+    }
+    // (A_k, B_k): A < 0 (larger outputs, the positive class, more likely), |B| small; drawn last.
+    for (int64_t k = 0; s.sigmoids && k < p.outputs; ++k) {
+        p.sigmoids.push_back(std::uniform_real_distribution<double>(-4, -0.5)(rng));
+        p.sigmoids.push_back(std::uniform_real_distribution<double>(-0.5, 0.5)(rng));
     }
     return p;
 }
@@ -270,8 +276,8 @@ inline std::vector<PredictorShape> all_shapes() {
                         s.triangles = 3;
                         s.estimate = TriangleEstimate((task + layout + storage) % 3);
                     }
-                    s.name = std::string(kernel_names[kernel]) + "_" + task_names[task] + "_" +
-                             storage_tag(s.storage) + (layout == 0 ? "_one_leaf" : "_many_leaves");
+                    s.name = std::string(kernel_names[kernel]) + "_" + task_names[task] + "_" + storage_tag(s.storage) +
+                             (layout == 0 ? "_one_leaf" : "_many_leaves");
                     shapes.push_back(s);
                 }
     // Every triangle estimate for both stationary kernels, with products.
@@ -351,6 +357,17 @@ inline std::vector<CheckedInBlob> checked_in_blobs() {
     s.d = 2, s.top = 1, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1;
     s.storage = PredictorStorage::int8;
     blobs.push_back({s, 109});
+    // Format version 3: the sigmoids of probability estimates (.prob: the expected probabilities).
+    s = PredictorShape();
+    s.name = "ovo_rbf_prob_f64";
+    s.shape = Shape::ovo, s.classes = 4, s.top = 2, s.leaves_per_top = 2, s.m = 5, s.triangles = 2;
+    s.estimate = TriangleEstimate::midpoint, s.products = 2, s.sigmoids = true;
+    blobs.push_back({s, 110});
+    s = PredictorShape();  // small enough to flip every bit of
+    s.name = "tiny_rbf_prob_f32";
+    s.d = 2, s.top = 1, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1, s.sigmoids = true;
+    s.storage = PredictorStorage::float32;
+    blobs.push_back({s, 111});
     return blobs;
 }
 

@@ -2,7 +2,8 @@
  * tests/infer/data, in C alone (it runs in -Dtraining=disabled builds and
  * under qemu-arm): predictions against the expectations written by
  * make_infer_data's reference (format version 1: float64 and float32;
- * version 2: int16 and int8 landmarks), pinned arena footprints, corrupt blobs
+ * version 2: int16 and int8 landmarks; version 3: sigmoids, whose probabilities
+ * are checked against NAME.prob), pinned arena footprints, corrupt blobs
  * (every truncation, every bit flip, a newer version, a short arena).
  * Linked with --wrap=malloc,calloc,realloc,free wrappers that abort: the
  * runtime must never allocate. Usage: test_infer DATA_DIR */
@@ -41,9 +42,10 @@ struct footprint {
     size_t bytes_32;
 };
 static const struct footprint footprints[] = {
-    {"binary_rbf_f64", 320, 264},         {"ovo_laplacian_f32", 280, 224}, {"ovr_poly_f64", 288, 232},
-    {"regression_sigmoid_f32", 208, 152}, {"tiny_rbf_f64", 232, 176},   {"ovr_rbf_i16", 288, 232},
-    {"binary_laplacian_i8", 272, 216}, {"regression_poly_i8", 224, 168}, {"tiny_rbf_i8", 216, 160},
+    {"binary_rbf_f64", 320, 264},         {"ovo_laplacian_f32", 280, 224},  {"ovr_poly_f64", 288, 232},
+    {"regression_sigmoid_f32", 208, 152}, {"tiny_rbf_f64", 232, 176},       {"ovr_rbf_i16", 288, 232},
+    {"binary_laplacian_i8", 272, 216},    {"regression_poly_i8", 224, 168}, {"tiny_rbf_i8", 216, 160},
+    {"ovo_rbf_prob_f64", 680, 624},       {"tiny_rbf_prob_f32", 216, 160},
 };
 #define BLOBS (sizeof footprints / sizeof footprints[0])
 
@@ -102,6 +104,42 @@ static void check_expectations(const char *dir, const char *name, kmx_infer_pred
     fclose(file);
 }
 
+/* The probabilities of the .expect rows against DIR/NAME.prob (blobs with
+ * sigmoids): within 1e-12 (float: 1e-4), summing to 1. */
+static void check_probabilities(const char *dir, const char *name, kmx_infer_predictor *p) {
+    char path[512];
+    double x[64], skip, want, got[64], sum;
+    const double tolerance = kmx_infer_is_float32(p) ? 1e-4 : 1e-12;
+    long rows, d, outputs, classes, i, k;
+    FILE *expect, *prob;
+    snprintf(path, sizeof path, "%s/%s.prob", dir, name);
+    prob = fopen(path, "r");
+    snprintf(path, sizeof path, "%s/%s.expect", dir, name);
+    expect = fopen(path, "r");
+    EXPECT(prob && expect, "%s: no .prob or .expect", name);
+    if (prob && expect && fscanf(expect, "%ld %ld %ld", &rows, &d, &outputs) == 3 &&
+        fscanf(prob, "%ld %ld", &i, &classes) == 2 && i == rows && classes == kmx_infer_classes(p) && d <= 64 &&
+        classes <= 64) {
+        for (i = 0; i < rows; ++i) {
+            int ok = 1;
+            for (k = 0; k < d; ++k) ok &= fscanf(expect, "%lf", &x[k]) == 1;
+            for (k = 0; k < 1 + outputs; ++k) ok &= fscanf(expect, "%lf", &skip) == 1;
+            EXPECT(ok && kmx_infer_predict_probability(got, 64, p, x, d) == KMX_INFER_OK, "%s row %ld", name, i);
+            for (k = 0, sum = 0; k < classes; ++k) {
+                ok &= fscanf(prob, "%lf", &want) == 1;
+                EXPECT(ok && fabs(got[k] - want) <= tolerance, "%s row %ld class %ld: %.17g vs %.17g", name, i, k,
+                       got[k], want);
+                sum += got[k];
+            }
+            EXPECT(fabs(sum - 1) <= 1e-12, "%s row %ld: probabilities sum to %.17g", name, i, sum);
+        }
+    } else {
+        EXPECT(0, "%s: bad .prob or .expect", name);
+    }
+    if (prob) fclose(prob);
+    if (expect) fclose(expect);
+}
+
 static void check_blob(const char *dir, const struct footprint *pin) {
     const size_t len = load_blob(dir, pin->name);
     const size_t pinned = sizeof(void *) == 8 ? pin->bytes_64 : pin->bytes_32;
@@ -119,6 +157,14 @@ static void check_blob(const char *dir, const struct footprint *pin) {
            "%s: misaligned arena", pin->name);
     EXPECT(kmx_infer_open(&p, blob_words, len, arena_words, bytes) == KMX_INFER_OK && p != NULL, "%s", pin->name);
     if (p) check_expectations(dir, pin->name, p);
+    if (p && kmx_infer_has_probabilities(p)) check_probabilities(dir, pin->name, p);
+    if (p && !kmx_infer_has_probabilities(p)) {
+        double x[64] = {0}, probabilities[64];
+        EXPECT(kmx_infer_features(p) > 64 ||
+                   kmx_infer_predict_probability(probabilities, 64, p, x, kmx_infer_features(p)) ==
+                       KMX_INFER_E_NO_PROBABILITIES,
+               "%s: probabilities without sigmoids", pin->name);
+    }
 }
 
 static void store_crc(unsigned char *blob, size_t len) {
@@ -183,6 +229,8 @@ static void check_status_names(void) {
     EXPECT(strcmp(kmx_infer_status_name(KMX_INFER_OK), "KMX_INFER_OK") == 0, "OK");
     EXPECT(strcmp(kmx_infer_status_name(KMX_INFER_E_FORMAT), "KMX_INFER_E_FORMAT") == 0, "FORMAT");
     EXPECT(strcmp(kmx_infer_status_name(KMX_INFER_E_UNSUPPORTED), "KMX_INFER_E_UNSUPPORTED") == 0, "UNSUPPORTED");
+    EXPECT(strcmp(kmx_infer_status_name(KMX_INFER_E_NO_PROBABILITIES), "KMX_INFER_E_NO_PROBABILITIES") == 0,
+           "NO_PROBABILITIES");
     EXPECT(strcmp(kmx_infer_status_name((kmx_infer_status)99), "KMX_INFER_E_UNKNOWN") == 0, "unknown");
 }
 
@@ -194,7 +242,8 @@ int main(int argc, char **argv) {
     }
     for (i = 0; i < BLOBS; ++i) check_blob(argv[1], &footprints[i]);
     check_corrupt_blobs(argv[1], "tiny_rbf_f64");
-    check_corrupt_blobs(argv[1], "tiny_rbf_i8"); /* format version 2: int8 landmark codes and a scale */
+    check_corrupt_blobs(argv[1], "tiny_rbf_i8");       /* format version 2: int8 landmark codes and a scale */
+    check_corrupt_blobs(argv[1], "tiny_rbf_prob_f32"); /* format version 3: sigmoids */
     check_arguments();
     check_status_names();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "passed", failures);

@@ -22,6 +22,8 @@
 #include "predict/predictor_blob.h"
 #include "predict/predictor_storage.h"
 #include "random_predictor.h"
+#include "svm/probability_prediction.h"
+#include "../unit/common/reference_probabilities.h"
 
 using namespace kmx_infer_test;
 
@@ -460,11 +462,12 @@ TEST(PredictorBlob, ReadersRefuseBadStorageFlagsAndScales) {
     // A newer version than the runtime's is named as such.
     const auto [newer, newer_message] = verdicts(with_word(good, KMX_BLOB_OFF_VERSION, KMX_BLOB_VERSION + 1, 4));
     EXPECT_EQ(newer, KMX_INFER_E_VERSION);
-    EXPECT_NE(newer_message.find("reads versions 1 to 2"), std::string::npos) << newer_message;
+    EXPECT_NE(newer_message.find("reads versions 1 to 3"), std::string::npos) << newer_message;
 }
 
 // Version-1 blobs (the checked-in float64 and float32 ones, written before
-// version 2 existed) still open in both readers.
+// version 2 existed) still open in both readers (as do version 2's, and
+// version 3's with sigmoids).
 TEST(PredictorBlob, Version1BlobsStillOpen) {
     const char *data = std::getenv("KMX_INFER_TEST_DATA");
     ASSERT_NE(data, nullptr);
@@ -473,7 +476,7 @@ TEST(PredictorBlob, Version1BlobsStillOpen) {
         const std::vector<unsigned char> file =
             kmx::read_binary_file((std::string(data) + "/" + b.shape.name + ".kmxp").c_str());
         const uint32_t version = kmx_le_u32(file.data() + KMX_BLOB_OFF_VERSION);
-        EXPECT_EQ(version, kmx::quantizes_landmarks(b.shape.storage) ? 2u : 1u) << b.shape.name;
+        EXPECT_EQ(version, b.shape.sigmoids ? 3u : kmx::quantizes_landmarks(b.shape.storage) ? 2u : 1u) << b.shape.name;
         version1 += version == 1;
         EXPECT_EQ(verdicts(file), std::make_pair(KMX_INFER_OK, std::string())) << b.shape.name;
     }
@@ -519,4 +522,199 @@ TEST(PredictorBlob, CheckedInBlobsMatchTheWriter) {
     const CheckedInBlob edge = edge_blob();
     EXPECT_EQ(kmx::read_binary_file((std::string(edge_dir) + "/edge_predictor.kmxp").c_str()),
               kmx::write_predictor_blob(random_predictor(edge.shape, edge.seed)));
+}
+
+// ------------------------------------------------------------- probabilities
+
+namespace {
+
+// Every classifier shape of all_shapes() with sigmoids.
+std::vector<PredictorShape> probability_shapes() {
+    std::vector<PredictorShape> shapes;
+    for (PredictorShape s : all_shapes()) {
+        if (s.shape == Shape::regression) continue;
+        s.sigmoids = true;
+        shapes.push_back(s);
+    }
+    return shapes;
+}
+
+}  // namespace
+
+// Sigmoids round-trip through the blob (format version 3, a 152-byte
+// header); the same predictor without them is the version it always was.
+TEST(PredictorBlob, SigmoidsRoundTripInVersion3) {
+    for (const PredictorShape &s : probability_shapes()) {
+        SCOPED_TRACE(s.name);
+        const kmx::CompactPredictor p = random_predictor(s, 51);
+        const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
+        EXPECT_EQ(kmx_le_u32(blob.data() + KMX_BLOB_OFF_VERSION), 3u);
+        EXPECT_EQ(kmx_le_u32(blob.data() + KMX_BLOB_OFF_HEADER_BYTES), 152u);
+        const AlignedBlob aligned(blob);
+        const kmx::CompactPredictor back = kmx::read_predictor_blob(aligned.data(), aligned.len);
+        expect_same_predictor(p, back);
+        EXPECT_EQ(back.sigmoids, p.sigmoids);  // doubles in every storage
+        kmx::CompactPredictor without = p;
+        without.sigmoids.clear();
+        const std::vector<unsigned char> old = kmx::write_predictor_blob(without);
+        EXPECT_EQ(kmx_le_u32(old.data() + KMX_BLOB_OFF_VERSION), kmx::quantizes_landmarks(s.storage) ? 2u : 1u);
+        // The header word, the sigmoids and, over a version-1 blob, version 2's scale word per leaf.
+        const size_t scale_words = kmx::quantizes_landmarks(s.storage) ? 0 : p.leaves.size();
+        EXPECT_EQ(blob.size() - old.size(), 8 + 16 * size_t(p.outputs) + 8 * scale_words);
+        OpenPredictor open_old{AlignedBlob(old)};
+        ASSERT_EQ(open_old.status, KMX_INFER_OK);
+        EXPECT_EQ(kmx_infer_has_probabilities(open_old.p), 0);
+        OpenPredictor open{aligned};
+        ASSERT_EQ(open.status, KMX_INFER_OK);
+        EXPECT_EQ(kmx_infer_has_probabilities(open.p), 1);
+        // The arena grows by the probabilities' doubles only: the outputs and, past 2 classes, 2k² + k.
+        const int64_t k = int64_t(p.classes.size());
+        EXPECT_EQ(kmx_infer_scratch_bytes(open.p) - kmx_infer_scratch_bytes(open_old.p),
+                  int64_t(sizeof(double)) * (p.outputs + (k > 2 ? 2 * k * k + k : 0)));
+    }
+}
+
+// The C runtime's probabilities: against the full library's on the same
+// blob (its outputs through probabilities_from_outputs) to 1e-12 for float64
+// blobs (1e-4 for float ones, whose outputs the C runtime computes in float),
+// against the reference written here from the formulas, and rows summing to 1.
+TEST(InferRuntime, ProbabilitiesMatchFullLibraryAndReference) {
+    for (const PredictorShape &s : probability_shapes()) {
+        SCOPED_TRACE(s.name);
+        const kmx::CompactPredictor p = random_predictor(s, 53);
+        const AlignedBlob blob(kmx::write_predictor_blob(p));
+        OpenPredictor open(blob);
+        ASSERT_EQ(open.status, KMX_INFER_OK);
+        const int64_t rows = 60, k = int64_t(p.classes.size());
+        const std::vector<double> x = random_rows(54, rows, p.d);
+        std::vector<double> outputs(size_t(rows * p.outputs)), full(size_t(rows * k));
+        kmx::Context ctx;
+        kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(x.data(), rows, p.d, nullptr), outputs.data(),
+                             nullptr);
+        kmx::probabilities_from_outputs(k, p.multiclass == KMX_MULTICLASS_OVR, p.sigmoids, outputs.data(), rows,
+                                        full.data());
+        const double tolerance = s.float32() ? 1e-4 : 1e-12;
+        const double coupling = p.multiclass == KMX_MULTICLASS_OVO && k > 2 ? 0.01 / double(k) : 1e-12;
+        for (int64_t i = 0; i < rows; ++i) {
+            std::vector<double> c(static_cast<size_t>(k));
+            ASSERT_EQ(kmx_infer_predict_probability(c.data(), k, open.p, x.data() + i * p.d, p.d), KMX_INFER_OK);
+            const std::vector<double> want = test_common::reference_probabilities(
+                k, p.multiclass == KMX_MULTICLASS_OVR, p.sigmoids, outputs.data() + i * p.outputs);
+            double sum = 0;
+            for (int64_t j = 0; j < k; ++j) {
+                EXPECT_NEAR(c[size_t(j)], full[size_t(i * k + j)], tolerance) << "row " << i << " class " << j;
+                EXPECT_NEAR(full[size_t(i * k + j)], want[size_t(j)], coupling) << "row " << i << " class " << j;
+                EXPECT_GT(c[size_t(j)], 0);
+                sum += c[size_t(j)];
+            }
+            EXPECT_NEAR(sum, 1, 1e-12);
+        }
+    }
+}
+
+// kmx_infer_predict_probability_r with the caller's scratch: the same
+// numbers; its argument checks; a blob without sigmoids says so.
+TEST(InferRuntime, ProbabilityArgumentsAndBlobsWithoutSigmoids) {
+    PredictorShape s;
+    s.shape = Shape::ovo, s.classes = 4, s.sigmoids = true;
+    const kmx::CompactPredictor p = random_predictor(s, 55);
+    const AlignedBlob blob(kmx::write_predictor_blob(p));
+    OpenPredictor open(blob);
+    ASSERT_EQ(open.status, KMX_INFER_OK);
+    const std::vector<double> x = random_rows(56, 1, p.d);
+    std::vector<double> a(4), b(4);
+    ASSERT_EQ(kmx_infer_predict_probability(a.data(), 4, open.p, x.data(), p.d), KMX_INFER_OK);
+    std::vector<uint64_t> scratch(size_t(kmx_infer_scratch_bytes(open.p)) / 8);
+    ASSERT_EQ(kmx_infer_predict_probability_r(b.data(), 4, open.p, x.data(), p.d, scratch.data(),
+                                              int64_t(scratch.size() * 8)),
+              KMX_INFER_OK);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(kmx_infer_predict_probability_r(b.data(), 4, open.p, x.data(), p.d, scratch.data(),
+                                              int64_t(scratch.size() * 8) - 8),
+              KMX_INFER_E_ARENA_TOO_SMALL);
+    EXPECT_EQ(kmx_infer_predict_probability(b.data(), 3, open.p, x.data(), p.d), KMX_INFER_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_infer_predict_probability(nullptr, 4, open.p, x.data(), p.d), KMX_INFER_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_infer_predict_probability(b.data(), 4, open.p, x.data(), p.d - 1), KMX_INFER_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_infer_predict_probability(b.data(), 4, nullptr, x.data(), p.d), KMX_INFER_E_INVALID_ARGUMENT);
+    kmx::CompactPredictor without = p;
+    without.sigmoids.clear();
+    OpenPredictor open_without{AlignedBlob(kmx::write_predictor_blob(without))};
+    ASSERT_EQ(open_without.status, KMX_INFER_OK);
+    EXPECT_EQ(kmx_infer_predict_probability(b.data(), 4, open_without.p, x.data(), p.d), KMX_INFER_E_NO_PROBABILITIES);
+    EXPECT_STREQ(kmx_infer_status_name(KMX_INFER_E_NO_PROBABILITIES), "KMX_INFER_E_NO_PROBABILITIES");
+}
+
+// A corrupt sigmoids section, its CRC made valid again: both readers refuse
+// it (the flag without version 3 or its header word, a header of the wrong
+// length, non-finite values, an offset outside the blob or misaligned,
+// sigmoids on a regression predictor).
+TEST(PredictorBlob, ReadersRefuseBadSigmoids) {
+    PredictorShape s;
+    s.shape = Shape::ovr, s.classes = 3, s.sigmoids = true;
+    const std::vector<unsigned char> good = kmx::write_predictor_blob(random_predictor(s, 57));
+    ASSERT_EQ(verdicts(good).first, KMX_INFER_OK);
+    const uint64_t at = kmx_le_u64(good.data() + KMX_BLOB_OFF_SIGMOIDS_AT);
+    auto refused = [](const std::vector<unsigned char> &blob, const char *what) {
+        const auto [status, message] = verdicts(blob);
+        EXPECT_EQ(status, KMX_INFER_E_FORMAT) << what;
+        EXPECT_NE(message.find("corrupt"), std::string::npos) << what << ": " << message;
+    };
+    refused(with_word(good, KMX_BLOB_OFF_VERSION, 2, 4), "sigmoids in version 2");
+    refused(with_word(good, KMX_BLOB_OFF_HEADER_BYTES, 144, 4), "a 144-byte header with sigmoids");
+    refused(with_word(good, KMX_BLOB_OFF_FLAGS, 0, 4), "a 152-byte header without sigmoids");
+    refused(with_word(with_word(good, KMX_BLOB_OFF_FLAGS, 0, 4), KMX_BLOB_OFF_HEADER_BYTES, 144, 4),
+            "version 3 without sigmoids");
+    for (double bad : {double(NAN), double(INFINITY), -double(INFINITY)})
+        for (uint64_t word = 0; word < 6; ++word)
+            refused(with_word(good, at + 8 * word, f64_bits(bad), 8), "a non-finite A or B");
+    refused(with_word(good, KMX_BLOB_OFF_SIGMOIDS_AT, good.size() - 40, 8), "sigmoids past the end");
+    refused(with_word(good, KMX_BLOB_OFF_SIGMOIDS_AT, at + 4, 8), "misaligned sigmoids");
+    refused(with_word(good, KMX_BLOB_OFF_SIGMOIDS_AT, uint64_t(1) << 62, 8), "an offset far outside");
+    // A regression predictor with one output's sigmoid.
+    PredictorShape r;
+    r.shape = Shape::regression, r.classes = 0;
+    kmx::CompactPredictor regression = random_predictor(r, 58);
+    regression.task =
+        kmx::PredictorTask::classification;  // the writer refuses sigmoids on regression: write a classifier's
+    regression.classes = {0, 1};
+    regression.sigmoids = {-1.5, 0.25};
+    std::vector<unsigned char> with = kmx::write_predictor_blob(regression);
+    ASSERT_EQ(verdicts(with).first, KMX_INFER_OK);
+    with = with_word(with, KMX_BLOB_OFF_CLASSES, 0, 8);
+    refused(with_word(with, KMX_BLOB_OFF_TASK, 1, 4), "sigmoids on a regression predictor");
+    // Every bit of a small blob with sigmoids: both readers agree.
+    PredictorShape tiny;
+    tiny.d = 2, tiny.top = 1, tiny.leaves_per_top = 1, tiny.m = 2, tiny.sigmoids = true;
+    expect_readers_agree_on_corruptions(kmx::write_predictor_blob(random_predictor(tiny, 59)));
+}
+
+// The writer refuses sigmoids that do not fit the predictor: not two per
+// output, a non-finite one, or on a regression predictor.
+TEST(PredictorBlob, WriterRejectsBadSigmoids) {
+    PredictorShape s;
+    s.shape = Shape::ovo, s.classes = 3, s.sigmoids = true;
+    const kmx::CompactPredictor good = random_predictor(s, 61);
+    auto rejected = [](const kmx::CompactPredictor &p, const char *what) {
+        try {
+            kmx::write_predictor_blob(p);
+            ADD_FAILURE() << "accepted " << what;
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_INVALID_ARGUMENT) << what;
+            EXPECT_NE(std::string(e.what()).find("sigmoid"), std::string::npos) << e.what();
+        }
+    };
+    kmx::CompactPredictor p = good;
+    p.sigmoids.pop_back();
+    rejected(p, "5 values for 3 outputs");
+    p = good;
+    p.sigmoids.push_back(-1), p.sigmoids.push_back(0);
+    rejected(p, "4 sigmoids for 3 outputs");
+    p = good;
+    p.sigmoids[3] = NAN;
+    rejected(p, "a NaN B");
+    PredictorShape r;
+    r.shape = Shape::regression, r.classes = 0;
+    p = random_predictor(r, 62);
+    p.sigmoids = {-1, 0};
+    rejected(p, "a regression predictor's sigmoid");
 }

@@ -1055,13 +1055,50 @@ class Probability(LetterFiles):
                 self.assertEqual(out.returncode, 2, out.stderr)
                 self.assertIn("option -b/--probability does not apply to -s " + method, out.stderr)
                 self.assertFalse(os.path.exists(self.path("bad.kmx")))
-        predictor = self.path("prob.kmxp")
-        out = run("compress", self.model, self.data, predictor)
+        predictor = self.path("plain.kmxp")
+        out = run("compress", plain, self.data, predictor)
         self.assertEqual(out.returncode, 0, out.stderr)
-        out = run("predict", "-b", "1", predictor, self.data)
+        self.assertNotIn("probability estimates", out.stdout)
+        self.assertIn("probability no\n", run("info", predictor).stdout)
+        out = run("predict", "-b", "1", predictor, self.data, self.path("y.out"))
         self.assertEqual(out.returncode, 1)
-        self.assertIn("is a compact predictor, which has no probability estimates; predict with the model file",
-                      out.stderr)
+        self.assertIn("-b 1: the compact predictor '" + predictor + "' carries no probability estimates: compress a "
+                      "model trained with -b 1, or predict with the model file", out.stderr)
+        self.assertFalse(os.path.exists(self.path("y.out")))
+
+    def test_a_compressed_predictor_keeps_them(self):
+        """kmx compress keeps the model's sigmoids: kmx info says so, and predict -b 1 on a near-exact predictor
+        (one leaf, a landmark per row) prints the model's probabilities to 0.02 (measured: 0.00056 at most), the same
+        'labels' line, rows summing to 1; export --c writes the same (version 3) blob."""
+        predictor = self.path("near.kmxp")
+        out = run("compress", "--leaves", "1", "--landmarks", "300", self.model, self.data, predictor)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("compressed with the model's probability estimates (predict -b 1)\n", out.stdout)
+        self.assertIn("probability yes (the model's Platt sigmoids: predict -b 1)\n", run("info", predictor).stdout)
+        outputs = []
+        for source in (self.model, predictor):
+            output = self.path("p.out")
+            out = run("predict", "-b", "1", source, self.data, output)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            with open(output) as f:
+                outputs.append(f.read().splitlines())
+        self.assertEqual(outputs[0][0], outputs[1][0])  # the labels line
+        largest = 0
+        for model_row, predictor_row in zip(outputs[0][1:], outputs[1][1:]):
+            a, b = [float(v) for v in model_row.split()[1:]], [float(v) for v in predictor_row.split()[1:]]
+            self.assertAlmostEqual(sum(b), 1.0, places=4)
+            largest = max(largest, max(abs(x - y) for x, y in zip(a, b)))
+        self.assertEqual(len(outputs[1]), 301)
+        self.assertLess(largest, 0.02)
+        out = run("predict", predictor, self.data)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("the predictor has probability estimates; -b 1 prints them", out.stderr)
+        header = self.path("near.h")
+        self.assertEqual(run("export", "--c", predictor, header).returncode, 0)
+        with open(header) as f:
+            exported = bytes(int(v, 16) for v in re.findall(r"0x([0-9a-f]{2})", f.read()))
+        self.assertEqual(exported, read_bytes(predictor))
+        self.assertEqual(struct.unpack_from("<I", exported, 8)[0], 3)
 
 
 class CompactPredictors(LetterFiles):

@@ -96,6 +96,8 @@ int run_compress(int argc, char **argv) {
         predictor_info(predictor, KMX_PREDICTOR_PSEUDO), storage_name(predictor),
         predictor_info(predictor, KMX_PREDICTOR_BYTES), (long long)model_bytes,
         predictor_info(predictor, KMX_PREDICTOR_ARENA_BYTES), seconds);
+    if (predictor_info(predictor, KMX_PREDICTOR_PROBABILITY) != 0)
+        std::printf("compressed with the model's probability estimates (predict -b 1)\n");
     print_budget_choice(predictor, "compressed to a budget: ");
     return 0;
 }
@@ -133,6 +135,10 @@ int describe_predictor(const char *path) {
     else
         std::printf("classes   %.0f (%.0f decision values)\n", classes,
                     predictor_info(predictor, KMX_PREDICTOR_OUTPUTS));
+    if (classes != 0)
+        std::printf("probability %s\n", predictor_info(predictor, KMX_PREDICTOR_PROBABILITY) != 0
+                                            ? "yes (the model's Platt sigmoids: predict -b 1)"
+                                            : "no");
     std::printf("leaves    %.0f\n", predictor_info(predictor, KMX_PREDICTOR_LEAVES));
     std::printf("landmarks %.0f\n", predictor_info(predictor, KMX_PREDICTOR_LANDMARKS));
     std::printf("pseudo    %.0f\n", predictor_info(predictor, KMX_PREDICTOR_PSEUDO));

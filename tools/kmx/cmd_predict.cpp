@@ -23,8 +23,9 @@ const std::vector<OptionSpec> &predict_options() {
         {"-h", "--help", false, "show this help"},
         {"-q", "--quiet", false, "print nothing (LIBSVM's -q); the labels still go to OUTPUT_FILE"},
         {"-b", "--probability", true,
-         "1 = probability estimates as LIBSVM's -b 1 (a model trained with -b 1): OUTPUT_FILE gets a 'labels ...' "
-         "line, then per row the most probable label and each class's probability; 0 (default) = labels"},
+         "1 = probability estimates as LIBSVM's -b 1 (a model trained with -b 1, or a predictor compressed from one): "
+         "OUTPUT_FILE gets a 'labels ...' line, then per row the most probable label and each class's probability; "
+         "0 (default) = labels"},
         kContextOptions[0],
         kContextOptions[2],
         kContextOptions[4],
@@ -65,15 +66,24 @@ bool probability_option(const ParsedArgs &args) {
     return b == "1";
 }
 
-// -b 1: each row's probabilities, and as its label the most probable class
-// (the first of equal ones), as svm-predict -b 1.
-void predict_probabilities(kmx_context *ctx, const kmx_model *model, const kmx_dataset *data, Predictions &p) {
-    const int64_t n = int64_t(p.predicted.size()), k = int64_t(model_info(model, KMX_INFO_CLASSES));
+// -b 1: each row's probabilities (of the model, or of the compact predictor
+// when model is null), and as its label the most probable class (the first
+// of equal ones), as svm-predict -b 1.
+void predict_probabilities(kmx_context *ctx, const kmx_model *model, const kmx_predictor *predictor,
+                           const kmx_dataset *data, Predictions &p) {
+    const int64_t n = int64_t(p.predicted.size());
+    const int64_t k =
+        int64_t(model ? model_info(model, KMX_INFO_CLASSES) : predictor_info(predictor, KMX_PREDICTOR_CLASSES));
     hold_in_budget(ctx, sizeof(double) * double(n) * double(k), "the probabilities");
     p.classes.resize(size_t(k));
-    check(kmx_model_classes(p.classes.data(), k, model));
     p.probabilities.resize(size_t(n * k));
-    check(kmx_model_predict_probability(p.probabilities.data(), n * k, ctx, model, data));
+    if (model) {
+        check(kmx_model_classes(p.classes.data(), k, model));
+        check(kmx_model_predict_probability(p.probabilities.data(), n * k, ctx, model, data));
+    } else {
+        check(kmx_predictor_classes(p.classes.data(), k, predictor));
+        check(kmx_predictor_predict_probability(p.probabilities.data(), n * k, ctx, predictor, data));
+    }
     for (int64_t i = 0; i < n; ++i) {
         const double *row = p.probabilities.data() + i * k;
         p.predicted[size_t(i)] = p.classes[size_t(std::max_element(row, row + k) - row)];
@@ -101,15 +111,16 @@ void write_probabilities(const char *path, const Predictions &p) {
 Predictions predict_file(kmx_context *ctx, const char *model_path, const char *test_path, kmx_format format,
                          bool probability) {
     const bool compact = is_predictor_file(model_path);
-    if (compact && probability)
-        throw CommandError{"-b 1: '" + std::string(model_path) +
-                           "' is a compact predictor, which has no probability estimates; predict with the model file"};
     const double model_bytes = double(std::max(0LL, file_bytes(model_path)));
     hold_in_budget(ctx, 2 * model_bytes, "reading the model");
     const Predictor predictor = compact ? make<Predictor>(kmx_predictor_load, model_path) : Predictor();
     const Model model = compact ? Model() : make<Model>(kmx_model_load, model_path);
     return_to_budget(ctx, model_bytes);  // the file's copy is gone
-    if (model) {                         // a model of many machines holds more than its file's bytes in memory
+    if (compact && probability && predictor_info(predictor.get(), KMX_PREDICTOR_PROBABILITY) == 0)
+        throw CommandError{"-b 1: the compact predictor '" + std::string(model_path) +
+                           "' carries no probability estimates: compress a model trained with -b 1, or predict with "
+                           "the model file"};
+    if (model) {  // a model of many machines holds more than its file's bytes in memory
         const double held = model_info(model.get(), KMX_INFO_MEMORY_BYTES);
         if (held > model_bytes) hold_in_budget(ctx, held - model_bytes, "the loaded model");
     }
@@ -124,7 +135,7 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
     p.truth.resize(size_t(n));
     const double start = now_seconds();
     if (probability)
-        predict_probabilities(ctx, model.get(), data.get(), p);
+        predict_probabilities(ctx, model.get(), predictor.get(), data.get(), p);
     else
         check(model ? kmx_model_predict(p.predicted.data(), n, ctx, model.get(), data.get())
                     : kmx_predictor_predict(p.predicted.data(), n, ctx, predictor.get(), data.get()));
@@ -137,6 +148,8 @@ Predictions predict_file(kmx_context *ctx, const char *model_path, const char *t
     note_padding(test_path, data.get(), int64_t(expected));
     if (model && !probability && model_info(model.get(), KMX_INFO_PROBABILITY) != 0)
         std::fprintf(stderr, "kmx: note: the model has probability estimates; -b 1 prints them\n");
+    if (!model && !probability && predictor_info(predictor.get(), KMX_PREDICTOR_PROBABILITY) != 0)
+        std::fprintf(stderr, "kmx: note: the predictor has probability estimates; -b 1 prints them\n");
     return p;
 }
 

@@ -121,5 +121,27 @@ namespace Kmx
             Native.KmxPredictorDecisionValues(values, values.Length, Context.OptionalHandle(ctx), Handle, data.Handle);
             return values;
         }
+
+        /// <summary>The class labels in increasing order, empty for regression: PredictProbability's columns (kmx_predictor_classes).</summary>
+        public double[] ClassLabels()
+        {
+            var labels = new double[Classes];
+            Native.KmxPredictorClasses(labels.Length == 0 ? null : labels, labels.Length, Handle); // regression: NULL
+            return labels;
+        }
+
+        /// <summary>True if it carries its model's probability estimates: built from a model trained with Param.Probability = 1
+        /// (PredictorInfoKey.PredictorProbability).</summary>
+        public bool HasProbabilities => Info(PredictorInfoKey.PredictorProbability) != 0;
+
+        /// <summary>The class probabilities, row-major rows × Classes in ClassLabels() order, each row summing to 1: the model's
+        /// sigmoids on the predictor's decision values, as Model.PredictProbability on the model's (kmx_predictor_predict_probability).</summary>
+        /// <remarks>A predictor without them raises KmxException saying so.</remarks>
+        public double[] PredictProbability(Context ctx, Dataset data)
+        {
+            var values = new double[data.Rows * Classes];
+            Native.KmxPredictorPredictProbability(values, values.Length, Context.OptionalHandle(ctx), Handle, data.Handle);
+            return values;
+        }
     }
 }

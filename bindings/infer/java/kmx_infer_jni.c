@@ -149,3 +149,33 @@ JNI_METHOD(jdouble, predict)(JNIEnv *env, jobject self, jlong address, jdoubleAr
     failed(env, status, "kmx_infer_predict_r");
     return label;
 }
+
+JNI_METHOD(jboolean, hasProbabilities)(JNIEnv *env, jobject self, jlong address) {
+    (void)env, (void)self;
+    return kmx_infer_has_probabilities(predictor(address)) ? JNI_TRUE : JNI_FALSE;
+}
+
+/* The class probabilities of one row x into probabilities, with the
+ * caller's scratch (critical regions, as predict). */
+JNI_METHOD(void, predictProbability)(JNIEnv *env, jobject self, jlong address, jdoubleArray x,
+                                     jdoubleArray probabilities, jobject scratch) {
+    int64_t scratch_bytes;
+    void *scratch_start = aligned_start(env, scratch, &scratch_bytes);
+    const jsize x_len = (*env)->GetArrayLength(env, x);
+    const jsize probabilities_len = (*env)->GetArrayLength(env, probabilities);
+    double *x_values, *probability_values;
+    kmx_infer_status status;
+    (void)self;
+    x_values = (double *)(*env)->GetPrimitiveArrayCritical(env, x, NULL);
+    if (!x_values) return; /* OutOfMemoryError is pending */
+    probability_values = (double *)(*env)->GetPrimitiveArrayCritical(env, probabilities, NULL);
+    if (!probability_values) {
+        (*env)->ReleasePrimitiveArrayCritical(env, x, x_values, JNI_ABORT);
+        return;
+    }
+    status = kmx_infer_predict_probability_r(probability_values, probabilities_len, predictor(address), x_values, x_len,
+                                             scratch_start, scratch_bytes);
+    (*env)->ReleasePrimitiveArrayCritical(env, probabilities, probability_values, 0);
+    (*env)->ReleasePrimitiveArrayCritical(env, x, x_values, JNI_ABORT);
+    failed(env, status, "kmx_infer_predict_probability_r");
+}

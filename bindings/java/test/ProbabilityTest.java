@@ -11,6 +11,7 @@ import io.kmx.Kernel;
 import io.kmx.KmxException;
 import io.kmx.Model;
 import io.kmx.Param;
+import io.kmx.Predictor;
 import io.kmx.Solver;
 import io.kmx.Status;
 import org.junit.Test;
@@ -18,7 +19,8 @@ import org.junit.Test;
 /**
  * Probability estimates (Param.PROBABILITY = 1, LIBSVM's -b 1) on 600 rows of multiclass Letter: every row of
  * Model.predictProbability sums to 1 and its most probable class is the voted label on most rows; the
- * probabilities survive saving; a model without them and an SVR model throw KmxException saying why.
+ * probabilities survive saving; a model without them and an SVR model throw KmxException saying why; a compact
+ * predictor keeps them (issue 16).
  */
 public class ProbabilityTest {
     @Test
@@ -75,6 +77,44 @@ public class ProbabilityTest {
             svr.setParam(Param.PROBABILITY, 1);
             e = assertThrows(KmxException.class, () -> svr.train(null, rbf, train));
             assertTrue(e.getMessage(), e.getMessage().contains("method svr has no probability estimates"));
+        }
+    }
+
+    /**
+     * A near-exact compact predictor (one leaf, a landmark per row) of a model trained with probabilities gives the
+     * model's probabilities to 0.02 (the largest gap measured 0.00081), its rows sum to 1, its labels are the
+     * model's; one of a model without them throws KmxException saying so.
+     */
+    @Test
+    public void aCompactPredictorKeepsTheModelsProbabilities() {
+        try (Context ctx = Context.create("threads=1 seed=3");
+                Kernel rbf = Kernel.createFromString("kernel=rbf gamma=2");
+                Dataset letter = Dataset.load(ctx, Reference.dataFile("letter_mc.train.libsvm"), io.kmx.Format.AUTO);
+                Dataset train = Reference.rows(letter, 0, 300);
+                Solver solver = Solver.createFromString("method=svm C=8 probability=1");
+                Solver plain = Solver.createFromString("method=svm C=8");
+                Model model = solver.train(ctx, rbf, train);
+                Model without = plain.train(ctx, rbf, train);
+                Predictor predictor = Predictor.build(ctx, model, train, "leaves=1 landmarks=300");
+                Predictor none = Predictor.build(ctx, without, train, "leaves=1 landmarks=30")) {
+            assertTrue(predictor.hasProbabilities());
+            assertArrayEquals(model.labels(), predictor.labels(), 0);
+            double[][] ours = predictor.predictProbabilityRows(ctx, train);
+            double[][] theirs = model.predictProbabilityRows(ctx, train);
+            double largest = 0;
+            for (int i = 0; i < ours.length; i++) {
+                double sum = 0;
+                for (int c = 0; c < ours[i].length; c++) {
+                    sum += ours[i][c];
+                    largest = Math.max(largest, Math.abs(ours[i][c] - theirs[i][c]));
+                }
+                assertEquals(1.0, sum, 1e-12);
+            }
+            assertTrue("largest gap " + largest, largest < 0.02);
+            assertFalse(none.hasProbabilities());
+            KmxException e = assertThrows(KmxException.class, () -> none.predictProbability(ctx, train));
+            assertSame(Status.INVALID_ARGUMENT, e.status());
+            assertTrue(e.getMessage(), e.getMessage().contains("carries no probability estimates"));
         }
     }
 }

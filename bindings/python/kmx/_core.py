@@ -411,5 +411,15 @@ class Predictor(_Saved, prefix="kmx_predictor"):
     def decision_values(self, data, ctx=None):
         return self._outputs(capi.kmx_predictor_decision_values, data, ctx, int(self.info("outputs")))
 
+    def classes(self):
+        out = np.empty(int(self.info("classes")))
+        capi.kmx_predictor_classes(out if out.size else None, self._handle)
+        return out
+
+    def predict_probability(self, data, ctx=None):
+        """Class probabilities (rows x classes, classes() order) of a predictor built from a model trained with
+        probability=1: the model's sigmoids on the predictor's decision values (info("probability") is 1)."""
+        return self._outputs(capi.kmx_predictor_predict_probability, data, ctx, int(self.info("classes")))
+
     def export_c(self, path, name):
         capi.kmx_predictor_export_c(self._handle, str(path), name)

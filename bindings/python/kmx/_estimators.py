@@ -506,6 +506,21 @@ class Predictor(_PicklesSavedForm, BaseEstimator):
             return _svc_decision(self.estimator_, values)
         return values.ravel() if values.shape[1] == 1 else values
 
+    def _has_probability(self):
+        if not getattr(self._estimator(), "probability", False):
+            raise AttributeError("predict_proba is available for an SVC fitted with probability=True")
+        return True
+
+    @available_if(_has_probability)
+    def predict_proba(self, X):
+        """(n, classes) probabilities in classes_' order: the SVC's sigmoids on the predictor's decision values."""
+        dataset = self._dataset(X)
+        return self.predictor_.predict_probability(dataset, self._context())
+
+    @available_if(_has_probability)
+    def predict_log_proba(self, X):
+        return np.log(self.predict_proba(X))
+
     def score(self, X, y, sample_weight=None):
         mixin = ClassifierMixin if hasattr(self, "classes_") else RegressorMixin
         return mixin.score(self, X, y, sample_weight)

@@ -231,3 +231,83 @@ def test_cross_validation_along_c_equals_one_c_at_a_time(letter_bin):
     assert path.shape == (3, 800)
     one = kmx.Solver("method=svm C=8 eps=1e-6").cross_validate(kernel, data, 4, kmx.Context(threads=1, seed=5))
     assert np.mean(path[2] == one) > 0.99  # warm started: the same models to the solver's tolerance
+
+
+def _libsvm_coupling(r):
+    """LIBSVM's multiclass_probability (Wu, Lin & Weng's method 2) in numpy, from its paper: p minimising
+    p^T Q p / 2 with sum p = 1, Q_tt = sum_{j != t} r_jt^2, Q_tj = -r_jt r_tj, by the fixed-point sweeps until
+    max_t |(Qp)_t - p^T Q p| < 0.005 / k (at most max(100, k))."""
+    k = r.shape[0]
+    Q = -r.T * r
+    np.fill_diagonal(Q, 0)
+    np.fill_diagonal(Q, (r ** 2).sum(axis=0) - np.diag(r) ** 2)
+    p = np.full(k, 1.0 / k)
+    for _ in range(max(100, k)):
+        Qp = Q @ p
+        pQp = p @ Qp
+        if np.max(np.abs(Qp - pQp)) < 0.005 / k:
+            break
+        for t in range(k):
+            diff = (-Qp[t] + pQp) / Q[t, t]
+            p[t] += diff
+            pQp = (pQp + diff * (diff * Q[t, t] + 2 * Qp[t])) / (1 + diff) / (1 + diff)
+            Qp = (Qp + diff * Q[t, :]) / (1 + diff)
+            p /= 1 + diff
+    return p
+
+
+@pytest.mark.parametrize("multiclass", ["ovo", "ovr"])
+def test_a_predictors_probabilities_are_its_decision_values_through_the_models_sigmoids(letter_mc, multiclass):
+    """Issue 16: a predictor compressed from a model trained with probability=1 carries the model's sigmoids
+    (read here from the blob's bytes: version 3, the u64 at byte 144 their offset); its probabilities are its own
+    decision values through them, clamped to [1e-7, 1 - 1e-7], then coupled (one-vs-one, LIBSVM's iteration
+    written above in numpy) or normalised (one-vs-rest), to 1e-12; a near-exact predictor (one leaf, a landmark
+    per row) gives the model's probabilities to 0.02."""
+    x, y, _, _ = letter_mc
+    x, y = x[:400], y[:400]
+    data = kmx.Dataset(x, y)
+    model = kmx.Solver(method="svm", C=4.0, probability=1, multiclass=multiclass).train(kmx.Kernel(gamma=2.0), data)
+    predictor = kmx.CompactPredictor.build(model, data, leaves=1, landmarks=400)
+    assert predictor.info("probability") == 1
+    np.testing.assert_array_equal(predictor.classes(), model.classes())
+    blob = predictor.to_bytes()
+    assert np.frombuffer(blob, "<u4", 1, 8)[0] == 3
+    outputs = int(predictor.info("outputs"))
+    at = int(np.frombuffer(blob, "<u8", 1, 144)[0])
+    sigmoids = np.frombuffer(blob, "<f8", 2 * outputs, at).reshape(outputs, 2)
+    f = predictor.decision_values(data)
+    k = len(model.classes())
+    pairwise = 1 / (1 + np.exp(f * sigmoids[:, 0] + sigmoids[:, 1]))
+    expected = np.empty((len(y), k))
+    for i in range(len(y)):
+        if multiclass == "ovr":
+            row = np.maximum(pairwise[i], 1e-7)
+            expected[i] = row / row.sum()
+            continue
+        r = np.zeros((k, k))
+        r[np.triu_indices(k, 1)] = np.clip(pairwise[i], 1e-7, 1 - 1e-7)
+        r += np.tril(1 - r.T, -1)
+        expected[i] = _libsvm_coupling(r)
+    ours = predictor.predict_probability(data)
+    np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours.sum(axis=1), 1, atol=1e-12)
+    assert np.max(np.abs(ours - model.predict_probability(data))) < 0.02
+    plain = kmx.Solver(method="svm", C=4.0).train(kmx.Kernel(gamma=2.0), data)
+    without = kmx.CompactPredictor.build(plain, data, leaves=1, landmarks=50)
+    assert without.info("probability") == 0
+    with pytest.raises(ValueError, match="no probability estimates"):
+        without.predict_probability(data)
+
+
+def test_the_predictor_estimator_has_predict_proba_when_its_svc_has(letter_mc):
+    """kmx.Predictor(SVC(probability=True)).predict_proba: the compact predictor's probabilities in classes_' order;
+    absent (AttributeError) without probability."""
+    x, y, xt, _ = letter_mc
+    fitted = kmx.Predictor(kmx.SVC(C=4.0, gamma=2.0, method="svm", probability=True), leaves=1,
+                           landmarks=400).fit(x[:400], y[:400])
+    p = fitted.predict_proba(xt[:50])
+    assert p.shape == (50, len(fitted.classes_))
+    np.testing.assert_allclose(p.sum(axis=1), 1, atol=1e-12)
+    np.testing.assert_allclose(p, fitted.predictor_.predict_probability(kmx.Dataset(xt[:50])), atol=0)
+    assert np.max(np.abs(p - fitted.estimator_.predict_proba(xt[:50]))) < 0.05
+    assert not hasattr(kmx.Predictor(kmx.SVC(method="svm")), "predict_proba")

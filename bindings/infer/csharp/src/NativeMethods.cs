@@ -28,6 +28,14 @@ namespace Kmx.Infer
                                                        AlignedMemory scratch, long scratchLength);
 
         [DllImport(Library)]
+        internal static extern int kmx_infer_predict_probability_r(double* probabilities, long probabilitiesLength,
+                                                                   PredictorHandle predictor, double* x, long xLength,
+                                                                   AlignedMemory scratch, long scratchLength);
+
+        [DllImport(Library)]
+        internal static extern int kmx_infer_has_probabilities(PredictorHandle predictor);
+
+        [DllImport(Library)]
         internal static extern long kmx_infer_features(PredictorHandle predictor);
 
         [DllImport(Library)]

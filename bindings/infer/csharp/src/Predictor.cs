@@ -43,6 +43,9 @@ namespace Kmx.Infer
         /// <summary>The bytes a Scratch for this predictor holds.</summary>
         public long ScratchBytes { get; }
 
+        /// <summary>True if the blob carries its model's probability estimates (PredictProbability works).</summary>
+        public bool HasProbabilities { get; }
+
         private Predictor(PredictorHandle handle)
         {
             this.handle = handle;
@@ -52,6 +55,7 @@ namespace Kmx.Infer
             for (int i = 0; i < classLabels.Length; i++) classLabels[i] = NativeMethods.kmx_infer_class_label(handle, i);
             IsFloat32 = NativeMethods.kmx_infer_is_float32(handle) != 0;
             ScratchBytes = NativeMethods.kmx_infer_scratch_bytes(handle);
+            HasProbabilities = NativeMethods.kmx_infer_has_probabilities(handle) != 0;
         }
 
         /// <summary>Opens the predictor blob held by bytes (copied: the array may be reused).</summary>
@@ -128,6 +132,32 @@ namespace Kmx.Infer
                                     "kmx_infer_predict_r");
             }
             return label;
+        }
+
+        /// <summary>
+        /// The class probabilities of row x, Classes values in ClassLabels() order summing to 1: the model's Platt
+        /// sigmoids (carried by a blob compressed from a model trained with probability=1) on the decision values, as
+        /// the full library's. A blob without them throws InferException (KMX_INFER_E_NO_PROBABILITIES).
+        /// </summary>
+        public double[] PredictProbability(ReadOnlySpan<double> x, Scratch scratch)
+        {
+            var probabilities = new double[classLabels.Length];
+            PredictProbability(x, probabilities, scratch);
+            return probabilities;
+        }
+
+        /// <summary>The same into probabilities (at least Classes long).</summary>
+        public unsafe void PredictProbability(ReadOnlySpan<double> x, Span<double> probabilities, Scratch scratch)
+        {
+            if (scratch == null) throw new ArgumentNullException(nameof(scratch));
+            fixed (double* xValues = &MemoryMarshal.GetReference(x))
+            fixed (double* values = &MemoryMarshal.GetReference(probabilities))
+            {
+                NativeMethods.Check(NativeMethods.kmx_infer_predict_probability_r(values, probabilities.Length, handle,
+                                                                                  xValues, x.Length, scratch.Memory,
+                                                                                  scratch.Memory.Bytes),
+                                    "kmx_infer_predict_probability_r");
+            }
         }
 
         /// <summary>Frees the predictor's memory once running calls return. Idempotent.</summary>

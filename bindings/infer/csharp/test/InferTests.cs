@@ -125,6 +125,46 @@ namespace Kmx.Infer.Tests
             }
         }
 
+        /// <summary>A predictor built here from a model trained with probabilities (float64 storage): Kmx.Infer's
+        /// probabilities equal the full binding's on the same blob to 1e-12 and sum to 1; a bundled predictor (no
+        /// sigmoids) throws KMX_INFER_E_NO_PROBABILITIES.</summary>
+        [Test]
+        public void ProbabilitiesEqualTheFullBinding()
+        {
+            string path = Path.Combine(Environment.GetEnvironmentVariable("KMX_EXAMPLE_DATA"), "letter_mc.train.libsvm");
+            using (var ctx = new Context("threads=1 seed=3"))
+            using (var kernel = new Kernel("kernel=rbf gamma=2"))
+            using (var letter = Dataset.Load(path))
+            using (var solver = new Solver("method=svm C=8 probability=1"))
+            {
+                int d = (int)letter.Cols;
+                double[] values = letter.GetRows(0, 200), labels = letter.GetLabels().Take(200).ToArray();
+                using (var train = new Dataset(values, d, labels))
+                using (Model model = solver.Train(ctx, kernel, train))
+                using (var full = Kmx.Predictor.Build(ctx, model, train, "leaves=2 landmarks=40 storage=float64"))
+                using (var predictor = Predictor.Open(full.ToBytes()))
+                using (var scratch = predictor.NewScratch())
+                {
+                    Assert.IsTrue(predictor.HasProbabilities);
+                    double[] expected = full.PredictProbability(ctx, train);
+                    int k = predictor.Classes;
+                    for (int i = 0; i < 200; ++i)
+                    {
+                        double[] p = predictor.PredictProbability(new ReadOnlySpan<double>(values, d * i, d), scratch);
+                        for (int c = 0; c < k; ++c) Assert.AreEqual(expected[i * k + c], p[c], 1e-12, "row " + i);
+                        Assert.AreEqual(1.0, p.Sum(), 1e-12);
+                    }
+                }
+            }
+            using (var without = Predictor.Open(cases[0].Blob))
+            using (var scratch = without.NewScratch())
+            {
+                Assert.IsFalse(without.HasProbabilities);
+                var e = Assert.Throws<InferException>(() => without.PredictProbability(cases[0].Row(0), scratch));
+                Assert.AreEqual("KMX_INFER_E_NO_PROBABILITIES", e.StatusName);
+            }
+        }
+
         [Test]
         public void ThreadsShareOnePredictor()
         {

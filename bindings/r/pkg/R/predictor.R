@@ -40,7 +40,7 @@ kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, p
 # What kmx_predictor_info() reports, in kmx_predictor_info_key order.
 .predictor_keys <- c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes", "columns", "classes",
                      "outputs", "float32", "storage", "validation_accuracy", "validation_us",
-                     "landmarks_per_leaf", "candidates")
+                     "landmarks_per_leaf", "candidates", "probability")
 
 kmx_predictor_info <- function(predictor, key = NULL) {
   ptr <- .ptr(predictor, "kmx_predictor")
@@ -58,19 +58,30 @@ kmx_predictor_info <- function(predictor, key = NULL) {
 }
 
 predict.kmx_predictor <- function(object, newdata, type = c("class", "decision"), ctx = NULL,
-                                  ...) {
+                                  probability = FALSE, ...) {
   type <- match.arg(type)
   ptr <- .ptr(object, "kmx_predictor")
   ctx_ptr <- .ptr(ctx, "kmx_context", TRUE)
   data <- .model_data(object, newdata)
   if (!identical(data, newdata)) on.exit(kmx_free(data))
   n <- nrow(data)
+  if (isTRUE(probability)) return(.predictor_probabilities(object, ptr, ctx_ptr, data, n))
   if (type == "class") {
     return(.decode_labels(C_kmx_predictor_predict(n, ctx_ptr, ptr, data$ptr), object$levels, object$codes))
   }
   count <- C_kmx_predictor_info(ptr, .predictor_key("outputs"))
   values <- C_kmx_predictor_decision_values(n * count, ctx_ptr, ptr, data$ptr)
   matrix(values, nrow = n, ncol = count, byrow = TRUE)
+}
+
+# predict(newdata, probability = TRUE) of a predictor built from a model
+# trained with probability = TRUE: n x classes probabilities, the model's
+# sigmoids on the predictor's decision values, columns named as the model's.
+.predictor_probabilities <- function(predictor, ptr, ctx_ptr, data, n) {
+  count <- C_kmx_predictor_info(ptr, .predictor_key("classes"))
+  values <- C_kmx_predictor_predict_probability(n * count, ctx_ptr, ptr, data$ptr)
+  labels <- .decode_labels(C_kmx_predictor_classes(count, ptr), predictor$levels, predictor$codes)
+  matrix(values, nrow = n, ncol = count, byrow = TRUE, dimnames = list(NULL, as.character(labels)))
 }
 
 summary.kmx_predictor <- function(object, ...) {

@@ -154,4 +154,32 @@ public final class Predictor extends NativeResource {
     public double[][] decisionValueRows(Context ctx, Dataset data) {
         return Matrices.byRow(decisionValues(ctx, data), decisionValuesPerRow());
     }
+
+    /** The class labels in increasing order (empty for a regression predictor): predictProbability's columns. */
+    public double[] labels() {
+        double[] out = new double[classes()];
+        kmx.kmx_predictor_classes(out.length == 0 ? null : out, this); // regression: C takes NULL
+        return out;
+    }
+
+    /** True if it carries its model's probability estimates (built from a model trained with Param.PROBABILITY = 1). */
+    public boolean hasProbabilities() {
+        return info(PredictorInfoKey.PREDICTOR_PROBABILITY) != 0;
+    }
+
+    /**
+     * The class probabilities of every row of data, n x classes() row-major in labels()' order, each row summing
+     * to 1: the model's sigmoids on the predictor's decision values, as Model.predictProbability does on the
+     * model's (kmx_predictor_predict_probability); ctx may be null. A predictor without them throws KmxException.
+     */
+    public double[] predictProbability(Context ctx, Dataset data) {
+        double[] out = new double[Matrices.length(data.rows(), classes())];
+        kmx.kmx_predictor_predict_probability(out, ctx, this, data);
+        return out;
+    }
+
+    /** The class probabilities as one row per row of data (see predictProbability). */
+    public double[][] predictProbabilityRows(Context ctx, Dataset data) {
+        return Matrices.byRow(predictProbability(ctx, data), classes());
+    }
 }

@@ -15,7 +15,7 @@ test_that("a predictor follows its SVM model and keeps factor labels", {
   expect_identical(names(info), c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes",
                                   "columns", "classes", "outputs", "float32", "storage",
                                   "validation_accuracy", "validation_us", "landmarks_per_leaf",
-                                  "candidates"))
+                                  "candidates", "probability"))
   expect_true(is.nan(info[["validation_accuracy"]])) # not built to a budget
   expect_identical(info[["leaves"]], 2)
   expect_identical(info[["columns"]], 4)
@@ -130,4 +130,22 @@ test_that("bad predictor inputs are kmx errors", {
   expect_error(kmx_predictor_info(p, "size"), "must be one of")
   kmx_free(p)
   expect_kmx_error(predict(p, x), "KMX_E_INVALID_ARGUMENT", "predictor is NULL")
+})
+
+test_that("a predictor of a model with probabilities gives them, close to the model's (issue 16)", {
+  x <- as.matrix(iris[, 1:4])
+  ctx <- kmx_context(seed = 3, threads = 1)
+  fit <- kmx_svm(x, iris$Species, method = "svm", C = 8, gamma = 0.5, probability = TRUE, ctx = ctx)
+  p <- kmx_predictor(fit, x, iris$Species, leaves = 1, landmarks = 150, ctx = ctx)
+  expect_identical(kmx_predictor_info(p, "probability"), 1)
+  ours <- predict(p, x, probability = TRUE)
+  theirs <- predict(fit, x, probability = TRUE)
+  expect_identical(dim(ours), c(150L, 3L))
+  expect_identical(colnames(ours), levels(iris$Species))
+  expect_equal(rowSums(ours), rep(1, 150), tolerance = 1e-12)
+  expect_lt(max(abs(ours - theirs)), 0.02) # a near-exact predictor: one leaf, a landmark per row
+  plain <- kmx_predictor(kmx_svm(x, iris$Species, method = "svm", C = 8, gamma = 0.5), x, iris$Species,
+                         leaves = 1, landmarks = 20)
+  expect_identical(kmx_predictor_info(plain, "probability"), 0)
+  expect_error(predict(plain, x, probability = TRUE), "carries no probability estimates")
 })

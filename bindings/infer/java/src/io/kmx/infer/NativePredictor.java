@@ -51,4 +51,8 @@ final class NativePredictor {
     native long scratchBytes(long address);
 
     native double predict(long address, double[] x, double[] outputs, ByteBuffer scratch);
+
+    native boolean hasProbabilities(long address);
+
+    native void predictProbability(long address, double[] x, double[] probabilities, ByteBuffer scratch);
 }

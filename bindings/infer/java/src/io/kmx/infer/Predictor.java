@@ -27,6 +27,7 @@ public final class Predictor implements AutoCloseable {
     private final int outputs;
     private final double[] classLabels;
     private final boolean float32;
+    private final boolean probabilities;
     private final long scratchBytes;
 
     private Predictor(NativePredictor open) {
@@ -36,6 +37,7 @@ public final class Predictor implements AutoCloseable {
         classLabels = new double[(int) open.classes(open.address)];
         for (int i = 0; i < classLabels.length; i++) classLabels[i] = open.classLabel(open.address, i);
         float32 = open.isFloat32(open.address);
+        probabilities = open.hasProbabilities(open.address);
         scratchBytes = open.scratchBytes(open.address);
     }
 
@@ -81,6 +83,30 @@ public final class Predictor implements AutoCloseable {
         if (x == null || scratch == null) throw new NullPointerException("x and scratch must not be null");
         NativePredictor p = checkOpen();
         return p.predict(p.address, x, outputs, scratch.buffer);
+    }
+
+    /**
+     * The class probabilities of row x, classes() values in classLabels()' order summing to 1: the model's Platt
+     * sigmoids (carried by a blob compressed from a model trained with probability=1) on the decision values, as
+     * the full library's. A blob without them throws InferException (KMX_INFER_E_NO_PROBABILITIES).
+     */
+    public double[] predictProbability(double[] x, Scratch scratch) {
+        double[] out = new double[classLabels.length];
+        predictProbability(x, out, scratch);
+        return out;
+    }
+
+    /** The same into probabilities (at least classes() long). */
+    public void predictProbability(double[] x, double[] probabilities, Scratch scratch) {
+        if (x == null || probabilities == null || scratch == null)
+            throw new NullPointerException("x, probabilities and scratch must not be null");
+        NativePredictor p = checkOpen();
+        p.predictProbability(p.address, x, probabilities, scratch.buffer);
+    }
+
+    /** True if the blob carries its model's probability estimates (predictProbability works). */
+    public boolean hasProbabilities() {
+        return probabilities;
     }
 
     /** The number of features d: the length of a row. */

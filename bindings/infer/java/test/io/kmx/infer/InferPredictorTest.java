@@ -129,6 +129,46 @@ public class InferPredictorTest {
         }
     }
 
+    /**
+     * A predictor built here from a model trained with probabilities (float64 storage): io.kmx.infer's probabilities
+     * equal the full binding's on the same blob to 1e-12 and sum to 1; a bundled predictor (no sigmoids) throws
+     * KMX_INFER_E_NO_PROBABILITIES.
+     */
+    @Test
+    public void probabilitiesEqualTheFullBinding() {
+        try (io.kmx.Context ctx = io.kmx.Context.create("threads=1 seed=3");
+                io.kmx.Kernel rbf = io.kmx.Kernel.createFromString("kernel=rbf gamma=2");
+                Dataset letter = Dataset.load(Paths.get(System.getProperty("kmx.data"), "letter_mc.train.libsvm").toString());
+                io.kmx.Solver solver = io.kmx.Solver.createFromString("method=svm C=8 probability=1")) {
+            int d = (int) letter.cols();
+            double[] values = letter.rowValues(0, 200);
+            try (Dataset train = Dataset.create(values, d, Arrays.copyOf(letter.labels(), 200));
+                    io.kmx.Model model = solver.train(ctx, rbf, train);
+                    io.kmx.Predictor full = io.kmx.Predictor.build(ctx, model, train, "leaves=2 landmarks=40 storage=float64");
+                    Predictor predictor = Predictor.open(full.toBytes())) {
+                assertTrue(predictor.hasProbabilities());
+                double[] expected = full.predictProbability(ctx, train);
+                Scratch scratch = predictor.newScratch();
+                int k = predictor.classes();
+                for (int i = 0; i < 200; i++) {
+                    double[] p = predictor.predictProbability(Arrays.copyOfRange(values, d * i, d * i + d), scratch);
+                    double sum = 0;
+                    for (int c = 0; c < k; c++) {
+                        assertEquals("row " + i, expected[i * k + c], p[c], 1e-12);
+                        sum += p[c];
+                    }
+                    assertEquals(1, sum, 1e-12);
+                }
+            }
+        }
+        try (Predictor without = Predictor.open(CASES.get(0).blob)) {
+            assertTrue(!without.hasProbabilities());
+            InferException e = assertThrows(InferException.class,
+                    () -> without.predictProbability(CASES.get(0).row(0), without.newScratch()));
+            assertEquals("KMX_INFER_E_NO_PROBABILITIES", e.statusName());
+        }
+    }
+
     @Test
     public void threadsShareOnePredictor() throws Exception {
         Case c = CASES.get(0);
