@@ -142,7 +142,7 @@ const ParamSpec kParams[] = {
     {KMX_PARAM_SVR_DCSVM, "svr_dcsvm", 0, 1, KMX_BOUND_INTEGER, 1, nullptr, kOwnerSolver, kSvr,
      "svr: 1 = DC-SVM's divide and conquer on the 2n-variable dual (a row's two variables in one cluster; with "
      "levels, clusters_per_level, sample_size), solved directly when dividing would not pay, as method dcsvm; "
-     "0 = the dual solver alone"},
+     "0 = the dual solver alone (so are precomputed and callback kernels: no feature vectors to cluster)"},
     // one_class: min 1/2 a'Ka, 0 <= a_i <= 1, sum_i a_i = nu n (LIBSVM's -s 2)
     {KMX_PARAM_NU, "nu", 0, 1, KMX_BOUND_LOWER_OPEN, 0.5, nullptr, kOwnerSolver, kOneClass,
      "one_class: nu, as LIBSVM's -n: at most a fraction nu of the training rows fall outside (f < 0), at least nu "
