@@ -555,10 +555,9 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
         if (!level_total.converged)
             ctx.log(KMX_LOG_WARNING, "dcsvm level %d: a subproblem stopped at the iteration cap (KKT violation %g)",
                     level, level_total.kkt_violation);
-        record(
-            ctx, result,
-            {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level, s.problem.n},
-            double(schedule.first - level + 1) / steps);
+        record(ctx, result,
+               {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level, s.points},
+               double(schedule.first - level + 1) / steps);
         if (schedule.adaptive) keep_partition(s, level, solved);
         if (!schedule.early && double(support) <= kDcsvmFewSupportFraction * double(s.points)) break;
     }
@@ -581,8 +580,8 @@ SvmSolution conquer(Context &ctx, RunState &s, int steps, DcsvmResult &result) {
     }
     const auto start = std::chrono::steady_clock::now();
     const SvmSolution global = run_global(ctx, s);
-    record(ctx, result, {0, 1, global.support_vectors, global.objective, seconds_since(start), DcsvmStep::global, n},
-           1.0);
+    record(ctx, result,
+           {0, 1, global.support_vectors, global.objective, seconds_since(start), DcsvmStep::global, s.points}, 1.0);
     return global;
 }
 
@@ -640,7 +639,7 @@ DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOpti
         result.solution = run_global(ctx, s);
         record(ctx, result,
                {0, 1, result.solution.support_vectors, result.solution.objective, seconds_since(start),
-                DcsvmStep::global, n},
+                DcsvmStep::global, points},
                1.0);
         return result;
     }

@@ -760,8 +760,8 @@ class SupportVectorRegression(unittest.TestCase):
                 self.assertFalse(os.path.exists(model))
 
     def test_dcsvm_and_dual_solver_train_the_same_model(self):
-        """--svr-dcsvm 1 (the default; made to divide by a small sample and cache, as its log shows) and 0 (the
-        dual solver alone) reach the same dual optimum: objective and predictions agree."""
+        """--svr-dcsvm 1 (DC-SVM, made to divide by a small sample and cache, as its log shows) and 0 (the dual
+        solver alone, the default) reach the same dual optimum: objective and predictions agree."""
         objective, predicted = {}, {}
         for dcsvm in ("0", "1"):
             model = self.path(f"svr{dcsvm}.kmx")

@@ -109,7 +109,7 @@ namespace Kmx.Tests
             }
         }
 
-        /// <summary>epsilon-SVR by DC-SVM (svr_dcsvm = 1, the default; a small sample and cache so that it
+        /// <summary>epsilon-SVR by DC-SVM (svr_dcsvm = 1; 0, the dual solver alone, is the default; a small sample and cache so that it
         /// divides) and by the dual solver alone (0): the same objective and predictions to the tolerance.</summary>
         [Test]
         public void SvrByDcsvmMatchesTheDualSolver()
@@ -120,7 +120,7 @@ namespace Kmx.Tests
             {
                 using (var solver = new Solver(SolverMethod.Svr))
                 {
-                    Assert.AreEqual(1.0, solver.GetParam(Param.SvrDcsvm));  // the default
+                    Assert.AreEqual(0.0, solver.GetParam(Param.SvrDcsvm));  // the default
                     solver.SetParams("C=10 epsilon_svr=0.05 eps=1e-5 sample_size=50 cache_size=20000");
                     solver.SetParam(Param.SvrDcsvm, dcsvm);
                     Assert.AreEqual((double)dcsvm, solver.GetParam(Param.SvrDcsvm));

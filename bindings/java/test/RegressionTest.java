@@ -139,8 +139,8 @@ public class RegressionTest {
     }
 
     /**
-     * epsilon-SVR by DC-SVM (Param.SVR_DCSVM = 1, the default; a small sample and cache so that it divides) and by
-     * the dual solver alone (0): the same dual optimum, so the same objective and predictions to the tolerance.
+     * epsilon-SVR by DC-SVM (Param.SVR_DCSVM = 1; a small sample and cache so that it divides) and by the dual
+     * solver alone (0, the default): the same dual optimum, so the same objective and predictions to the tolerance.
      */
     @Test
     public void svrByDcsvmMatchesTheDualSolver() {
@@ -148,7 +148,7 @@ public class RegressionTest {
         double[] objective = new double[2];
         for (int dcsvm = 0; dcsvm <= 1; dcsvm++) {
             try (Solver solver = Solver.create(Method.SVR)) {
-                assertEquals(1, solver.param(Param.SVR_DCSVM), 0);  // the default
+                assertEquals(0, solver.param(Param.SVR_DCSVM), 0);  // the default
                 solver.setParams("C=10 epsilon_svr=0.05 eps=1e-5 sample_size=50 cache_size=20000");
                 solver.setParam(Param.SVR_DCSVM, dcsvm);
                 assertEquals(dcsvm, solver.param(Param.SVR_DCSVM), 0);

@@ -14,9 +14,9 @@ Exits 77 (skipped) without svm-train/svm-predict.
 Cases: boston (tests/data/boston_reg.test.libsvm, 106 rows: a fixed split,
 the first 80 rows train, the other 26 test; the rows are already shuffled)
 and a generated set (seed 1: z = sin(3 x1) + x2^2 + 0.1 noise, x uniform in
-[-1, 1]^4; 800 train, 300 test). Each by kmx's default (svr_dcsvm = 1: DC-SVM,
-which solves these small sets directly), by the dual solver alone
-(--svr-dcsvm 0), and by DC-SVM made to divide (a small --sample-size and a
+[-1, 1]^4; 800 train, 300 test). Each by kmx's default (svr_dcsvm = 0: the dual
+solver alone), by DC-SVM with its defaults (--svr-dcsvm 1, which solves these
+small sets directly), and by DC-SVM made to divide (a small --sample-size and a
 kernel cache of a few rows; the test asserts that its log shows a divide
 level).
 
@@ -109,8 +109,8 @@ def main():
         compare("boston80", tool, boston[:80], boston[80:], 10.0, 0.5, 0.5),
         compare("boston80_narrow", tool, boston[:80], boston[80:], 100.0, 0.1, 2.0),
         compare("generated", tool, generated[:800], generated[800:], 4.0, 0.05, 1.0),
-        compare("boston80_dual", tool, boston[:80], boston[80:], 10.0, 0.5, 0.5, ["--svr-dcsvm", "0"]),
-        compare("generated_dual", tool, generated[:800], generated[800:], 4.0, 0.05, 1.0, ["--svr-dcsvm", "0"]),
+        compare("boston80_direct", tool, boston[:80], boston[80:], 10.0, 0.5, 0.5, ["--svr-dcsvm", "1"]),
+        compare("generated_direct", tool, generated[:800], generated[800:], 4.0, 0.05, 1.0, ["--svr-dcsvm", "1"]),
         compare("boston80_dcsvm", tool, boston[:80], boston[80:], 10.0, 0.5, 0.5, DIVIDING + ["--sample-size", "10", "--cache-size", "4K"]),  # 12 kernel rows
         compare("generated_dcsvm", tool, generated[:800], generated[800:], 4.0, 0.05, 1.0,
                 DIVIDING + ["--sample-size", "50", "--cache-size", "64K"]),  # 20 kernel rows

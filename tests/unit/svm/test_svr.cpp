@@ -335,7 +335,7 @@ TEST(SvrDcsvm, DividesAndMatchesThePlainSolver) {
     for (int64_t k = 0; k < n; ++k) EXPECT_EQ(dual.alpha[k] * dual.alpha[k + n], 0.0) << k;
 }
 
-// The model path: svr_dcsvm = 1 (the default) and 0 give the same model to
+// The model path: svr_dcsvm = 1 and 0 (the default) give the same model to
 // the tolerance (sample_size 100 and a 40-row cache, so that DC-SVM
 // divides); early prediction is refused for the regression dual.
 TEST(SvrDcsvm, ModelWithAndWithoutDcsvm) {

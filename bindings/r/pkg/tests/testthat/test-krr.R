@@ -114,7 +114,7 @@ test_that("kmx_svm(method = \"svr\") fits a smooth function (epsilon-SVR)", {
 test_that("kmx_svm(method = \"svr\") by DC-SVM (svr_dcsvm = 1) and by the dual solver alone agree", {
   train <- smooth_problem(600, 5)
   test <- smooth_problem(200, 6)
-  expect_identical(kmx_param_default("svr_dcsvm"), 1)
+  expect_identical(kmx_param_default("svr_dcsvm"), 0)
   fits <- lapply(0:1, function(dcsvm) {
     kmx_svm(train$x, train$y, method = "svr", C = 10, gamma = 4, epsilon_svr = 0.05, eps = 1e-5,
             sample_size = 50, cache_size = 20000, svr_dcsvm = dcsvm)
