@@ -130,8 +130,8 @@ private:
     void gather_block(const int64_t *columns, int64_t count);
     // out[j] = Q_ij for j in [begin, end).
     void fill_column(int64_t i, int64_t begin, int64_t end, float *out);
-    // out[j] = K(x_r, x_j) for gathered rows j in [begin, end), as doubles in row_.
-    void fill_kernel_row(int64_t r, int64_t begin, int64_t end);
+    // row_[j − begin] = K(x_r, x_j) for gathered rows j in [begin, end), on `threads` threads.
+    void fill_kernel_row(int64_t r, int64_t begin, int64_t end, int threads);
 
     KernelSpec spec_;
     int64_t n_ = 0, d_ = 0;

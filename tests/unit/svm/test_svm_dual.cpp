@@ -762,6 +762,46 @@ TEST(SvmQMatrix, ColumnsPrefetchAndWeightedSumsMatchTheKernel) {
     expect_column(second, 12, n);
 }
 
+// m random rows as ε-SVR's 2m paired variables (rows[k] = rows[k + m], y =
+// +1 then −1), and the same variables over a dataset holding every row twice
+// (rows 0 … 2m − 1: distinct, not paired); bounds and linear terms shared.
+struct PairedAndTwice {
+    int64_t m, n, d;
+    Problem base;
+    std::vector<double> x, stacked, y, upper, linear, zeros;
+    std::vector<int64_t> paired_rows, twice_rows;
+    std::unique_ptr<Dataset> twice_data;
+    SvmProblem paired, twice;
+
+    PairedAndTwice(int64_t rows, int64_t columns, double gamma, uint32_t seed)
+        : m(rows), n(2 * rows), d(columns), base(random_problem(rows, columns, 1.0, rbf(gamma), seed)) {
+        x.resize(size_t(m * d));
+        base.data->copy_rows(0, m, x.data());
+        stacked = x;
+        stacked.insert(stacked.end(), x.begin(), x.end());
+        zeros.assign(size_t(n), 0.0);
+        twice_data = Dataset::dense_copy(stacked.data(), n, d, zeros.data());
+        y.resize(size_t(n));
+        upper.assign(size_t(n), 1.0);
+        linear.assign(size_t(n), -1.0);
+        for (int64_t v = 0; v < n; ++v) {
+            y[size_t(v)] = v < m ? 1.0 : -1.0;
+            paired_rows.push_back(v % m);
+            twice_rows.push_back(v);
+        }
+        paired = twice = base.problem;
+        paired.rows = paired_rows.data();
+        twice.data = twice_data.get();
+        twice.rows = twice_rows.data();
+        for (SvmProblem *p : {&paired, &twice}) {
+            p->n = n;
+            p->y = y.data();
+            p->upper = upper.data();
+            p->linear = linear.data();
+        }
+    }
+};
+
 // Paired variables (ε-SVR's layout, rows[k] = rows[k + m]): the Q matrix
 // gathers the m rows once and expands each variable's column from its row's
 // cached kernel row. Its columns, prefetches, weighted sums and warm-start
@@ -769,40 +809,23 @@ TEST(SvmQMatrix, ColumnsPrefetchAndWeightedSumsMatchTheKernel) {
 // straightforward 2m-row Q over a dataset holding every row twice (distinct
 // rows, not paired), and the kernel written out here.
 TEST(SvmQMatrix, PairedVariablesEqualTheStraightforwardTwiceAsLongColumns) {
-    const int64_t m = 90, n = 2 * m, d = 5;
-    Problem base = random_problem(m, d, 1.0, rbf(0.7), 11);
-    std::vector<double> x(size_t(m * d)), stacked(size_t(n * d));
-    base.data->copy_rows(0, m, x.data());
-    std::copy(x.begin(), x.end(), stacked.begin());
-    std::copy(x.begin(), x.end(), stacked.begin() + m * d);
-    std::vector<double> y(static_cast<size_t>(n)), upper(static_cast<size_t>(n)), alpha(static_cast<size_t>(n));
-    std::vector<int64_t> paired_rows(static_cast<size_t>(n)), twice_rows(static_cast<size_t>(n));
+    PairedAndTwice p(90, 5, 0.7, 11);
+    const int64_t m = p.m, n = p.n, d = p.d;
+    std::vector<double> alpha(static_cast<size_t>(n));
     std::mt19937 rng(5);
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
     for (int64_t v = 0; v < n; ++v) {
-        y[size_t(v)] = v < m ? 1.0 : -1.0;
-        upper[size_t(v)] = 0.5 + uniform(rng);
+        p.upper[size_t(v)] = 0.5 + uniform(rng);
         const double u = uniform(rng);  // a third at 0, a third at C, a third free
-        alpha[size_t(v)] = u < 1.0 / 3 ? 0.0 : u < 2.0 / 3 ? upper[size_t(v)] : u * upper[size_t(v)];
-        paired_rows[size_t(v)] = v % m;
-        twice_rows[size_t(v)] = v;
+        alpha[size_t(v)] = u < 1.0 / 3 ? 0.0 : u < 2.0 / 3 ? p.upper[size_t(v)] : u * p.upper[size_t(v)];
+        p.linear[size_t(v)] = 0.1 * double(v % 7) - 0.3;
     }
-    const std::vector<double> twice_z(size_t(n), 0.0);
-    auto twice_data = Dataset::dense_copy(stacked.data(), n, d, twice_z.data());
-    SvmProblem paired = base.problem, twice = base.problem;
-    paired.rows = paired_rows.data();
-    twice.data = twice_data.get();
-    twice.rows = twice_rows.data();
-    for (SvmProblem *p : {&paired, &twice}) {
-        p->n = n;
-        p->y = y.data();
-        p->upper = upper.data();
-    }
-    ASSERT_TRUE(kmx::SvmQMatrix::paired(paired));
-    ASSERT_FALSE(kmx::SvmQMatrix::paired(twice));
+    const std::vector<double> &x = p.x, &y = p.y, &upper = p.upper, &linear = p.linear;
+    ASSERT_TRUE(kmx::SvmQMatrix::paired(p.paired));
+    ASSERT_FALSE(kmx::SvmQMatrix::paired(p.twice));
     const size_t bytes = kmx::SvmQMatrix::workspace_bytes(n, d) + kmx::KernelCache::workspace_bytes(n, 30);
     kmx::Arena arena_p(bytes), arena_t(bytes);
-    kmx::SvmQMatrix qp(arena_p, paired, 30, 1), qt(arena_t, twice, 30, 1);
+    kmx::SvmQMatrix qp(arena_p, p.paired, 30, 1), qt(arena_t, p.twice, 30, 1);
     EXPECT_EQ(qp.kernel_rows_count(), m);
     EXPECT_GE(qp.cache_slots(), 59);                     // the same bytes: twice the slots, of half the length
     std::vector<int64_t> where(static_cast<size_t>(n));  // position → variable, as both permute
@@ -824,11 +847,8 @@ TEST(SvmQMatrix, PairedVariablesEqualTheStraightforwardTwiceAsLongColumns) {
     };
     // warm-start gradients: ∇f = Qα + p and Ḡ = Σ_{α_r = C_r} C_r Q_r
     std::vector<int64_t> positive;
-    std::vector<double> linear(static_cast<size_t>(n));
-    for (int64_t v = 0; v < n; ++v) {
+    for (int64_t v = 0; v < n; ++v)
         if (alpha[size_t(v)] > 0) positive.push_back(v);
-        linear[size_t(v)] = 0.1 * double(v % 7) - 0.3;
-    }
     std::vector<double> gp(static_cast<size_t>(n)), gbp(static_cast<size_t>(n)), gt(static_cast<size_t>(n)),
         gbt(static_cast<size_t>(n));
     qp.add_gradient_terms(positive.data(), int64_t(positive.size()), alpha.data(), upper.data(), linear.data(),
@@ -886,32 +906,12 @@ TEST(SvmQMatrix, PairedVariablesEqualTheStraightforwardTwiceAsLongColumns) {
 // The paired Q solves the same dual: ε-SVR's 2m variables over m rows against
 // the same problem over a dataset with each row twice (no pairing).
 TEST(SvmQMatrix, PairedVariablesSolveTheSameDual) {
-    const int64_t m = 300, n = 2 * m, d = 4;
-    Problem base = random_problem(m, d, 1.0, rbf(0.5), 13);
-    std::vector<double> x(size_t(m * d)), stacked(size_t(n * d));
-    base.data->copy_rows(0, m, x.data());
-    std::copy(x.begin(), x.end(), stacked.begin());
-    std::copy(x.begin(), x.end(), stacked.begin() + m * d);
-    std::vector<double> y(static_cast<size_t>(n)), upper(size_t(n), 2.0), linear(static_cast<size_t>(n));
-    std::vector<int64_t> paired_rows(static_cast<size_t>(n)), twice_rows(static_cast<size_t>(n));
+    PairedAndTwice p(300, 4, 0.5, 13);
+    const int64_t m = p.m, n = p.n, d = p.d;
     for (int64_t v = 0; v < n; ++v) {
-        const double z = base.y[size_t(v % m)] * 0.8 + std::sin(x[size_t((v % m) * d)]);
-        y[size_t(v)] = v < m ? 1.0 : -1.0;
-        linear[size_t(v)] = v < m ? 0.1 - z : 0.1 + z;  // ε = 0.1
-        paired_rows[size_t(v)] = v % m;
-        twice_rows[size_t(v)] = v;
-    }
-    const std::vector<double> twice_z(size_t(n), 0.0);
-    auto twice_data = Dataset::dense_copy(stacked.data(), n, d, twice_z.data());
-    SvmProblem paired = base.problem, twice = base.problem;
-    paired.rows = paired_rows.data();
-    twice.data = twice_data.get();
-    twice.rows = twice_rows.data();
-    for (SvmProblem *p : {&paired, &twice}) {
-        p->n = n;
-        p->y = y.data();
-        p->upper = upper.data();
-        p->linear = linear.data();
+        const double z = p.base.y[size_t(v % m)] * 0.8 + std::sin(p.x[size_t((v % m) * d)]);
+        p.upper[size_t(v)] = 2.0;
+        p.linear[size_t(v)] = v < m ? 0.1 - z : 0.1 + z;  // ε = 0.1
     }
     SvmOptions options;
     options.eps = 1e-6;
@@ -921,8 +921,8 @@ TEST(SvmQMatrix, PairedVariablesSolveTheSameDual) {
     std::vector<double> ap(size_t(n), 0.0), at(size_t(n), 0.0);
     kmx::Arena arena_p(kmx::svm_dual_workspace_bytes(n, d, options.cache_bytes));
     kmx::Arena arena_t(kmx::svm_dual_workspace_bytes(n, d, options.cache_bytes));
-    const SvmSolution sp = kmx::solve_svm_dual(ctx, arena_p, paired, options, ap.data());
-    const SvmSolution st = kmx::solve_svm_dual(ctx, arena_t, twice, options, at.data());
+    const SvmSolution sp = kmx::solve_svm_dual(ctx, arena_p, p.paired, options, ap.data());
+    const SvmSolution st = kmx::solve_svm_dual(ctx, arena_t, p.twice, options, at.data());
     ASSERT_TRUE(sp.converged && st.converged);
     EXPECT_NEAR(sp.objective, st.objective, 1e-8 * std::fabs(st.objective));
     EXPECT_NEAR(sp.bias, st.bias, 1e-5);
