@@ -22,13 +22,11 @@
  * function pointers has no natural form in a managed language. */
 %ignore kmx_communicator;
 %ignore kmx_context_set_communicator;
-/* The kernel as a C callback (kmx_kernel_create_callback): Python wraps it
- * (a callable through a trampoline, bindings/python/kmx_lang.i); Java, C#
- * and R do not yet (their precomputed kernels are wrapped). */
-#ifndef SWIGPYTHON
-%ignore kmx_kernel_create_callback;
-%ignore KMX_KERNEL_CALLBACK;
-#endif
+/* The kernel as a C callback (kmx_kernel_create_callback): each language
+ * passes its own function through a trampoline in its kmx_lang.i (Python a
+ * callable, Java an io.kmx.KernelFunction, C# a Kmx.KernelFunction delegate,
+ * R a function run on R's thread alone); the C function type itself is not
+ * wrapped. */
 %ignore kmx_kernel_fn;
 
 /* kmx_solver_cross_validate's task output: Java's and C#'s callers know the

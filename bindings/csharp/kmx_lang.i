@@ -21,7 +21,11 @@
  *    kmx_solver_get_param, kmx_model_info, kmx_approx_relative_error,
  *    kmx_predictor_info and kmx_system_info).
  *  - Byte buffers (saved models and predictors: void *out, const void *buffer) are byte[],
- *    pinned like the other arrays. */
+ *    pinned like the other arrays.
+ *  - Callbacks are delegates marshalled as C function pointers (NativeLogCallback,
+ *    NativeProgressCallback, NativeKernelCallback); the handle C keeps them in (ContextHandle;
+ *    KernelHandle and every ModelHandle trained with it) holds the delegate, so the GC cannot
+ *    collect it while C may call it. */
 
 /* ------------------------------------------------------------------ names */
 %rename("%(camelcase)s", %$isfunction) "";
@@ -239,6 +243,7 @@ KMX_CS_HANDLE(kmx_predictor, PredictorHandle)
 %enddef
 KMX_CS_BY_VALUE(kmx_log_fn, NativeLogCallback)
 KMX_CS_BY_VALUE(kmx_progress_fn, NativeProgressCallback)
+KMX_CS_BY_VALUE(kmx_kernel_fn, NativeKernelCallback)
 %typemap(ctype) void *user_data "void *"
 %typemap(imtype) void *user_data "global::System.IntPtr"
 %typemap(cstype) void *user_data "global::System.IntPtr"

@@ -24,10 +24,17 @@
  *  - Callbacks: log and progress handlers are called through C trampolines
  *    that hold a weak global reference to a Java object (the Context keeps
  *    the strong one, so a handler that refers to its context is no leak).
+ *    The kernel function (kmx_kernel_create_callback) is called the same way,
+ *    through a KernelBridge that the Kernel and every Model trained with it
+ *    hold strongly (and whose Cleaner frees the C handler); kmx calls it
+ *    from its worker threads too, which are attached to the JVM once, as
+ *    daemons, and detached when they end (kmx_java_worker_env).
  */
 
 %{
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Throws io.kmx.KmxException for a failed call, unless a Java exception (one
@@ -153,6 +160,120 @@ static int kmx_java_progress(void *user_data, double fraction, const char *phase
 }
 %}
 
+%{
+/* Detaches a thread attached by kmx_java_worker_env when it ends. */
+static pthread_key_t kmx_java_worker_key;
+static pthread_once_t kmx_java_worker_once = PTHREAD_ONCE_INIT;
+
+static void kmx_java_worker_exit(void *vm) {
+    JavaVM *jvm = (JavaVM *)vm;
+    JNIEnv *env = NULL;
+    if ((*jvm)->GetEnv(jvm, (void **)&env, JNI_VERSION_1_8) == JNI_OK) (*jvm)->DetachCurrentThread(jvm);
+}
+
+static void kmx_java_worker_key_create(void) {
+    pthread_key_create(&kmx_java_worker_key, kmx_java_worker_exit);
+}
+
+/* The calling thread's JNIEnv for a callback that kmx makes many times, from
+ * its worker threads too (the kernel function): a thread unknown to the JVM
+ * is attached once, as a daemon (the JVM need not wait for kmx's idle
+ * workers to exit), and stays attached until it ends, instead of an attach
+ * and a detach (a java.lang.Thread made and dropped) for every block. NULL if
+ * it cannot be attached. */
+static JNIEnv *kmx_java_worker_env(JavaVM *vm) {
+    JNIEnv *env = NULL;
+    JavaVMAttachArgs args;
+    jint got = (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8);
+    if (got == JNI_OK) return env;
+    if (got != JNI_EDETACHED) return NULL;
+    if (pthread_once(&kmx_java_worker_once, kmx_java_worker_key_create) != 0) return NULL;
+    args.version = JNI_VERSION_1_8;
+    args.name = (char *)"kmx worker";
+    args.group = NULL;
+    if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&env, &args) != JNI_OK) return NULL;
+    pthread_setspecific(kmx_java_worker_key, vm);
+    return env;
+}
+
+/* Writes a Java string (modified UTF-8) into kmx's message buffer. */
+static void kmx_java_message(JNIEnv *env, jstring text, char *message, int64_t message_len) {
+    const char *chars = text ? (*env)->GetStringUTFChars(env, text, NULL) : NULL;
+    snprintf(message, (size_t)message_len, "%s", chars ? chars : "(no message)");
+    if (chars) (*env)->ReleaseStringUTFChars(env, text, chars);
+}
+
+/* kmx_kernel_fn: calls target.compute(double[] out, double[] a, int na,
+ * double[] b, int nb, int d) -> String (KernelBridge: null, or the message of
+ * what the user's KernelFunction threw), with copies of the blocks in Java
+ * arrays. No Java exception leaves: each becomes kmx's failure with its
+ * message, and the thread's exception is cleared (a worker's would never
+ * reach a Java caller). Local references live in a frame of their own: an
+ * attached worker has no Java frame that would free them. */
+static kmx_status kmx_java_kernel(void *user_data, double *out, const double *a, int64_t na, const double *b,
+                                  int64_t nb, int64_t d, char *message, int64_t message_len) {
+    const kmx_java_handler *handler = (const kmx_java_handler *)user_data;
+    JNIEnv *env = kmx_java_worker_env(handler->vm);
+    jobject target;
+    jdoubleArray jout, ja, jb;
+    jstring failure;
+    jthrowable thrown;
+    kmx_status status = KMX_E_INVALID_ARGUMENT;
+    if (!env) {
+        snprintf(message, (size_t)message_len, "this thread could not be attached to the Java VM");
+        return status;
+    }
+    if ((*env)->ExceptionCheck(env)) {
+        snprintf(message, (size_t)message_len, "a Java exception from an earlier callback is pending");
+        return status;
+    }
+    if (na * nb > INT32_MAX - 8 || na * d > INT32_MAX - 8 || nb * d > INT32_MAX - 8) {
+        snprintf(message, (size_t)message_len, "a block of %lld x %lld values (d = %lld) is beyond a Java array",
+                 (long long)na, (long long)nb, (long long)d);
+        return status;
+    }
+    if ((*env)->PushLocalFrame(env, 16) != 0) {
+        (*env)->ExceptionClear(env);
+        snprintf(message, (size_t)message_len, "no room for JNI local references");
+        return status;
+    }
+    target = (*env)->NewLocalRef(env, handler->target);
+    jout = (*env)->NewDoubleArray(env, (jsize)(na * nb));
+    ja = jout ? (*env)->NewDoubleArray(env, (jsize)(na * d)) : NULL;
+    jb = ja ? (*env)->NewDoubleArray(env, (jsize)(nb * d)) : NULL;
+    if (!target) {
+        snprintf(message, (size_t)message_len, "the kernel function is gone (garbage collected)");
+    } else if (jb) {
+        (*env)->SetDoubleArrayRegion(env, ja, 0, (jsize)(na * d), a);
+        (*env)->SetDoubleArrayRegion(env, jb, 0, (jsize)(nb * d), b);
+        failure = (jstring)(*env)->CallObjectMethod(env, target, handler->method, jout, ja, (jint)na, jb, (jint)nb,
+                                                    (jint)d);
+        if (!(*env)->ExceptionCheck(env)) {
+            if (failure) {
+                kmx_java_message(env, failure, message, message_len);
+            } else {
+                (*env)->GetDoubleArrayRegion(env, jout, 0, (jsize)(na * nb), out);
+                status = KMX_OK;
+            }
+        }
+    }
+    thrown = (*env)->ExceptionOccurred(env); /* the arrays' OutOfMemoryError, or one KernelBridge let out */
+    if (thrown) {
+        jclass cls;
+        jmethodID describe;
+        (*env)->ExceptionClear(env);
+        cls = (*env)->GetObjectClass(env, thrown);
+        describe = cls ? (*env)->GetMethodID(env, cls, "toString", "()Ljava/lang/String;") : NULL;
+        failure = describe ? (jstring)(*env)->CallObjectMethod(env, thrown, describe) : NULL;
+        (*env)->ExceptionClear(env);
+        kmx_java_message(env, failure, message, message_len);
+        status = KMX_E_INVALID_ARGUMENT;
+    }
+    (*env)->PopLocalFrame(env, NULL);
+    return status;
+}
+%}
+
 /* ------------------------------------------------------------- Java classes */
 %pragma(java) moduleclassmodifiers="final class"
 %pragma(java) jniclassclassmodifiers="final class"
@@ -267,7 +388,7 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_dataset_load_shard, kmx_status kmx_dataset_create_csr,
     kmx_status kmx_dataset_to_dense, kmx_status kmx_dataset_rows, kmx_status kmx_dataset_cols,
     kmx_status kmx_dataset_nnz, kmx_status kmx_dataset_nonzeros, kmx_status kmx_dataset_classes,
-    kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_from_string,
+    kmx_status kmx_kernel_create, kmx_status kmx_kernel_create_callback, kmx_status kmx_kernel_create_from_string,
     kmx_status kmx_solver_create, kmx_status kmx_solver_create_from_string, kmx_status kmx_solver_train,
     kmx_status kmx_model_load, kmx_status kmx_model_load_from_buffer, kmx_status kmx_model_save_to_buffer,
     kmx_status kmx_model_class_names,
@@ -395,15 +516,39 @@ KMX_ARRAY(const int64_t, jlong, jlongArray, long, Long, KMX_IN, JNI_ABORT)
     if (result == KMX_OK) $result = (jlong)(intptr_t)$2;
     else kmx_java_handler_free(jenv, (kmx_java_handler *)$2); %}
 
+/* The kernel function: the Java argument is the address of its handler, made
+ * by kmx_java_kernel_handler (KernelBridge owns it). */
+%typemap(jni) (kmx_kernel_fn fn, void *user_data) "jlong"
+%typemap(jtype) (kmx_kernel_fn fn, void *user_data) "long"
+%typemap(jstype) (kmx_kernel_fn fn, void *user_data) "long"
+%typemap(javain) (kmx_kernel_fn fn, void *user_data) "$javainput"
+%typemap(in) (kmx_kernel_fn fn, void *user_data) %{
+    $2 = (void *)(intptr_t)$input;
+    $1 = $2 ? kmx_java_kernel : NULL; %}
+
 /* Releases a handler returned by kmx_context_set_log_callback or
- * kmx_context_set_progress_callback once its context no longer uses it. */
+ * kmx_context_set_progress_callback once its context no longer uses it, or
+ * one made by kmx_java_kernel_handler once its KernelBridge is unreachable. */
 %typemap(in, numinputs=0) JNIEnv *jenv "$1 = jenv;"
 %typemap(jni) kmx_java_handler * "jlong"
 %typemap(jtype) kmx_java_handler * "long"
 %typemap(jstype) kmx_java_handler * "long"
 %typemap(javain) kmx_java_handler * "$javainput"
 %typemap(in) kmx_java_handler * "$1 = (kmx_java_handler *)(intptr_t)$input;"
+%typemap(out) kmx_java_handler * "$result = (jlong)(intptr_t)$1;"
+%typemap(javaout) kmx_java_handler * { return $jnicall; }
+%typemap(jni) jobject bridge "jobject"
+%typemap(jtype) jobject bridge "KernelBridge"
+%typemap(jstype) jobject bridge "KernelBridge"
+%typemap(javain) jobject bridge "$javainput"
+%typemap(in) jobject bridge "$1 = $input;"
 %inline %{
+/* The handler a kernel function is called through: bridge.compute(...) (see
+ * kmx_java_kernel), held weakly; 0 for a null bridge. */
+static kmx_java_handler *kmx_java_kernel_handler(JNIEnv *jenv, jobject bridge) {
+    return kmx_java_handler_new(jenv, bridge, "compute", "([D[DI[DII)Ljava/lang/String;");
+}
+
 static void kmx_java_handler_free(JNIEnv *jenv, kmx_java_handler *handler) {
     if (!handler) return;
     (*jenv)->DeleteWeakGlobalRef(jenv, handler->target);

@@ -23,7 +23,15 @@
  *  - The log and progress callbacks take an R function (or NULL): a C
  *    trampoline calls it with R_tryEval. The function stays preserved
  *    (R_PreserveObject) while it is set, and is released when it is replaced
- *    or when the context is freed. */
+ *    or when the context is freed.
+ *  - kmx_kernel_create_callback takes an R function(a, b) (the R layer's
+ *    wrapper in kernel.R, which catches the user's errors and returns their
+ *    message), called through kmx_r_kernel_trampoline with R_tryEval. R is
+ *    single-threaded: every call that may run it (a callback kernel, or a
+ *    model trained with one) runs with threads = 1 (KMX_R_ON_R_THREAD), and
+ *    the trampoline refuses to touch R from any thread but R's own. The
+ *    function is kept in the kernel's external pointer, and in its models'
+ *    (kmx_r_keep), for as long as C may call it. */
 
 /* kmx_foo -> C_kmx_foo: the idiomatic R functions keep the kmx_ names. */
 %rename("%(regex:/^(kmx_.*)$/C_\\1/)s", %$isfunction) "";
@@ -179,6 +187,131 @@ static int kmx_r_progress_trampoline(void *fn, double fraction, const char *phas
     Rf_unprotect(1);
     return cancel;
 }
+%}
+
+/* ------------------------------------------------------- kernel function */
+%{
+#include <limits.h>
+#include <pthread.h>
+
+/* R's thread: the one that made the callback kernels (R code runs on no other). */
+static pthread_t kmx_r_thread;
+static int kmx_r_thread_known = 0;
+
+/* kmx_kernel_fn: fn(a, b) with a (na x d) and b (nb x d) as R matrices of
+ * the rows; fn returns the na x nb matrix K (doubles), or a string, the
+ * message of the error it caught. Never runs R off R's thread, and no R
+ * error unwinds through kmx's frames (R_tryEval). */
+static kmx_status kmx_r_kernel_trampoline(void *fn, double *out, const double *a, int64_t na, const double *b,
+                                          int64_t nb, int64_t d, char *message, int64_t message_len) {
+    SEXP ra, rb, call, result;
+    int64_t i, j, k;
+    int failed = 0;
+    kmx_status status = KMX_E_INVALID_ARGUMENT;
+    if (!kmx_r_thread_known || !pthread_equal(pthread_self(), kmx_r_thread)) {
+        snprintf(message, (size_t)message_len,
+                 "an R kernel function runs on R's thread only, and kmx called it from another");
+        return status;
+    }
+    if (na > INT_MAX || nb > INT_MAX || d > INT_MAX) {
+        snprintf(message, (size_t)message_len, "a block of %lld x %lld rows of %lld values is beyond an R matrix",
+                 (long long)na, (long long)nb, (long long)d);
+        return status;
+    }
+    ra = Rf_protect(Rf_allocMatrix(REALSXP, (int)na, (int)d));
+    rb = Rf_protect(Rf_allocMatrix(REALSXP, (int)nb, (int)d));
+    for (i = 0; i < na; ++i)
+        for (k = 0; k < d; ++k) REAL(ra)[i + k * na] = a[i * d + k];
+    for (j = 0; j < nb; ++j)
+        for (k = 0; k < d; ++k) REAL(rb)[j + k * nb] = b[j * d + k];
+    call = Rf_protect(Rf_lang3((SEXP)fn, ra, rb));
+    result = Rf_protect(R_tryEval(call, R_GlobalEnv, &failed));
+    if (failed) {
+        snprintf(message, (size_t)message_len, "the R kernel function was interrupted");
+    } else if (Rf_isString(result) && Rf_length(result) == 1) {
+        snprintf(message, (size_t)message_len, "%s", Rf_translateCharUTF8(STRING_ELT(result, 0)));
+    } else if (TYPEOF(result) == REALSXP && Rf_xlength(result) == (R_xlen_t)(na * nb)) {
+        for (i = 0; i < na; ++i)
+            for (j = 0; j < nb; ++j) out[i * nb + j] = REAL(result)[i + j * na];
+        status = KMX_OK;
+    } else {
+        snprintf(message, (size_t)message_len, "the R kernel function gave no %lld x %lld matrix of doubles",
+                 (long long)na, (long long)nb);
+    }
+    Rf_unprotect(4);
+    return status;
+}
+
+/* Whether a call with this kernel or model may run an R kernel function:
+ * every callback kernel made in R is one. */
+static int kmx_r_kernel_calls_r(const kmx_kernel *kernel) {
+    double type = 0;
+    return kernel && kmx_kernel_get_param(&type, kernel, KMX_PARAM_KERNEL) == KMX_OK && type == KMX_KERNEL_CALLBACK;
+}
+
+static int kmx_r_model_calls_r(const kmx_model *model) {
+    double type = 0;
+    return model && kmx_model_info(&type, model, KMX_INFO_KERNEL) == KMX_OK && type == KMX_KERNEL_CALLBACK;
+}
+
+/* A call that may run an R kernel function runs on R's thread alone: its
+ * context's threads are 1 for the call and restored after it; a NULL context
+ * becomes one of the defaults with threads = 1, freed after it. */
+typedef struct kmx_r_on_r_thread {
+    kmx_context *given, *made;
+    double threads;
+} kmx_r_on_r_thread;
+
+static void kmx_r_on_r_thread_begin(kmx_r_on_r_thread *state, kmx_context **ctx, int calls_r) {
+    state->given = state->made = NULL;
+    state->threads = 1;
+    if (!calls_r) return;
+    if (!*ctx) {
+        if (kmx_context_create(&state->made) == KMX_OK &&
+            kmx_context_set_param(state->made, KMX_PARAM_THREADS, 1) == KMX_OK)
+            *ctx = state->made;
+    } else if (kmx_context_get_param(&state->threads, *ctx, KMX_PARAM_THREADS) == KMX_OK && state->threads != 1 &&
+               kmx_context_set_param(*ctx, KMX_PARAM_THREADS, 1) == KMX_OK) {
+        state->given = *ctx;
+    }
+}
+
+static void kmx_r_on_r_thread_end(kmx_r_on_r_thread *state) {
+    if (state->given) kmx_context_set_param(state->given, KMX_PARAM_THREADS, state->threads);
+    kmx_context_free(state->made);
+}
+%}
+
+%define KMX_R_ON_R_THREAD(FUNCTION, CTX, CALLS_R)
+%exception FUNCTION %{
+    {
+        kmx_r_on_r_thread on_r_thread;
+        kmx_r_on_r_thread_begin(&on_r_thread, &CTX, CALLS_R);
+        $action
+        kmx_r_on_r_thread_end(&on_r_thread);
+    }
+%}
+%enddef
+KMX_R_ON_R_THREAD(kmx_kernel_block, arg3, kmx_r_kernel_calls_r(arg4))
+KMX_R_ON_R_THREAD(kmx_kernel_block_rows, arg3, kmx_r_kernel_calls_r(arg4))
+KMX_R_ON_R_THREAD(kmx_solver_train, arg2, kmx_r_kernel_calls_r(arg4))
+KMX_R_ON_R_THREAD(kmx_solver_cross_validate, arg4, kmx_r_kernel_calls_r(arg6))
+KMX_R_ON_R_THREAD(kmx_solver_cross_validate_path, arg4, kmx_r_kernel_calls_r(arg6))
+KMX_R_ON_R_THREAD(kmx_approx_create, arg2, kmx_r_kernel_calls_r(arg3))
+KMX_R_ON_R_THREAD(kmx_model_predict, arg3, kmx_r_model_calls_r(arg4))
+KMX_R_ON_R_THREAD(kmx_model_decision_values, arg3, kmx_r_model_calls_r(arg4))
+KMX_R_ON_R_THREAD(kmx_model_predict_probability, arg3, kmx_r_model_calls_r(arg4))
+KMX_R_ON_R_THREAD(kmx_predictor_build, arg2, kmx_r_model_calls_r(arg3))
+
+/* The R argument is the function; R's thread is recorded for the trampoline. */
+%typemap(rtype) (kmx_kernel_fn fn, void *user_data) "function";
+%typemap(scoercein) (kmx_kernel_fn fn, void *user_data) "";
+%typemap(in) (kmx_kernel_fn fn, void *user_data) %{
+    if (!Rf_isFunction($input)) Rf_error("kmx: expected a function");
+    kmx_r_thread = pthread_self();
+    kmx_r_thread_known = 1;
+    $1 = kmx_r_kernel_trampoline;
+    $2 = (void *)$input;
 %}
 
 /* --------------------------------------------------------------- statuses */
@@ -421,6 +554,21 @@ KMX_R_CALLBACK(kmx_progress_fn, kmx_r_progress_trampoline, KMX_R_PROGRESS_HANDLE
 %typemap(out) SEXP %{ r_ans = $1; %}
 
 %inline %{
+/* Keeps value alive with a kernel or model handle (its external pointer's
+ * protected slot, which kmx_r_free leaves: a freed kernel's models still call
+ * its function); returns the handle. */
+SEXP kmx_r_keep(SEXP handle, SEXP value) {
+    if (TYPEOF(handle) != EXTPTRSXP) Rf_error("kmx: expected a kmx handle");
+    R_SetExternalPtrProtected(handle, value);
+    return handle;
+}
+
+/* What kmx_r_keep kept with a handle (NULL if nothing). */
+SEXP kmx_r_kept(SEXP handle) {
+    if (TYPEOF(handle) != EXTPTRSXP) Rf_error("kmx: expected a kmx handle");
+    return R_ExternalPtrProtected(handle);
+}
+
 /* Frees the object behind a kmx handle now (later uses see NULL). */
 SEXP kmx_r_free(SEXP handle) {
     if (TYPEOF(handle) != EXTPTRSXP) Rf_error("kmx: expected a kmx handle");

@@ -37,24 +37,31 @@ double KernelApproximation::relative_error(Context &ctx, const Dataset &data, in
     require(wanted >= 1, "relative error: sample_rows must be at least 1");
     const std::vector<int64_t> rows = error_rows(ctx, n(), wanted);
     const int64_t count = int64_t(rows.size()), step = std::clamp<int64_t>(kErrorBlockDoubles / n(), 1, count);
-    Arena scratch =
-        ctx.reserve(WorkspacePlan()
-                        .add<double>(size_t(step * d()))
-                        .add<double>(size_t(step * n()))
-                        .add<double>(size_t(step * n()))
-                        .add_bytes(std::max(kernel_block_rows_workspace_bytes(kernel(), data, step, data, n()),
-                                            rows_workspace_bytes(step)))
-                        .bytes(),
-                    "relative error: rows of G and G~");
-    double *points = scratch.alloc<double>(size_t(step * d()));
+    // Rows that stay sparse are read in place by row number; others are gathered densely.
+    const bool sparse = sparse_kernel_block(kernel(), data, data);
+    const size_t kernel_bytes = sparse ? sparse_kernel_block_listed_workspace_bytes(step, widest_row(data))
+                                       : kernel_block_rows_workspace_bytes(kernel(), data, step, data, n());
+    Arena scratch = ctx.reserve(WorkspacePlan()
+                                    .add<double>(size_t(sparse ? 0 : step * d()))
+                                    .add<double>(size_t(step * n()))
+                                    .add<double>(size_t(step * n()))
+                                    .add_bytes(std::max(kernel_bytes, rows_workspace_bytes(step)))
+                                    .bytes(),
+                                "relative error: rows of G and G~");
+    double *points = scratch.alloc<double>(size_t(sparse ? 0 : step * d()));
     double *exact = scratch.alloc<double>(size_t(step * n()));
     double *approx = scratch.alloc<double>(size_t(step * n()));
     double difference = 0, total = 0;
     for (int64_t begin = 0; begin < count; begin += step) {
         const int64_t size = std::min(step, count - begin);
-        gather_rows(data, rows.data() + begin, size, points);
-        const std::unique_ptr<Dataset> block = Dataset::dense_borrow(points, size, d(), nullptr);
-        kernel_block_rows(kernel(), *block, 0, size, data, 0, n(), exact, n(), scratch, ctx.threads);
+        if (sparse) {
+            sparse_kernel_block_listed(kernel(), data, rows.data() + begin, size, data, nullptr, n(), exact, n(),
+                                       scratch, ctx.threads);
+        } else {
+            gather_rows(data, rows.data() + begin, size, points);
+            const std::unique_ptr<Dataset> block = Dataset::dense_borrow(points, size, d(), nullptr);
+            kernel_block_rows(kernel(), *block, 0, size, data, 0, n(), exact, n(), scratch, ctx.threads);
+        }
         training_rows(ctx, scratch, rows.data() + begin, size, approx);
         for (int64_t i = 0; i < size * n(); ++i) {
             difference += (exact[i] - approx[i]) * (exact[i] - approx[i]);

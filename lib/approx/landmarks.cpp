@@ -40,12 +40,17 @@ int64_t kmeans_sample_size(int64_t n, int64_t m) { return std::min(n, kKMeansRow
 
 namespace {
 
-Landmarks uniform_landmarks(Context &ctx, const Dataset &data, int64_t m) {
-    ctx.check_budget(size_t(m) * size_t(data.d + 1) * sizeof(double), "uniform landmarks");
+Landmarks uniform_landmarks(Context &ctx, const KernelSpec &kernel, const Dataset &data, int64_t m, bool keep_sparse) {
     Rng rng(ctx.seed);
     Landmarks result;
     result.m = m;
     result.d = data.d;
+    if (keep_sparse && kernel.on_features() && sparse_kernel_rows(data)) {
+        result.rows = sample_rows(rng, data.n, m);
+        result.csr.gather_csr(ctx, data, result.rows.data(), m, "uniform landmarks");
+        return result;
+    }
+    ctx.check_budget(size_t(m) * size_t(data.d + 1) * sizeof(double), "uniform landmarks");
     result.rows = sample_rows(rng, data.n, m);
     result.points.resize(size_t(m * data.d));
     gather_rows(data, result.rows.data(), m, result.points.data());
@@ -176,6 +181,11 @@ Landmarks given_landmarks(const Dataset &data, const LandmarkOptions &options) {
 
 }  // namespace
 
+std::unique_ptr<Dataset> Landmarks::dataset() const {
+    if (sparse()) return csr.view(m, d);
+    return Dataset::dense_borrow(points.data(), m, d, nullptr);
+}
+
 Landmarks select_landmarks(Context &ctx, const KernelSpec &kernel, const Dataset &data,
                            const LandmarkOptions &options) {
     require(data.n > 0 && data.d > 0, "landmarks: the dataset is empty");
@@ -184,7 +194,7 @@ Landmarks select_landmarks(Context &ctx, const KernelSpec &kernel, const Dataset
              (long long)data.n);
     switch (options.method) {
         case LandmarkMethod::uniform:
-            return uniform_landmarks(ctx, data, options.m);
+            return uniform_landmarks(ctx, kernel, data, options.m, options.keep_sparse);
         case LandmarkMethod::kmeans:
             return kmeans_landmarks(ctx, data, options, nullptr);
         case LandmarkMethod::weighted_kmeans:

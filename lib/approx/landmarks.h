@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/row_subset.h"
 #include "kernel/kernel.h"
 
 namespace kmx {
@@ -33,15 +34,24 @@ struct LandmarkOptions {
     int kmeans_iterations = 3;        // kmeans / weighted_kmeans: Lloyd iterations at most (on the sample)
     int64_t kmeans_sample = 0;        // kmeans / weighted_kmeans: rows clustered (0: kmeans_sample_size)
     double leverage_lambda = 0;       // leverage: the ridge λ the scores are for (> 0)
+    // uniform: rows that stay sparse in kernel blocks (sparse_kernel_rows)
+    // are kept as CSR (Landmarks::csr) for a caller that reads them through
+    // Landmarks::dataset(); otherwise every method's points are dense.
+    bool keep_sparse = false;
 };
 
 struct Landmarks {
     int64_t m = 0;
     int64_t d = 0;
-    std::vector<double> points;  // m x d row-major
+    std::vector<double> points;  // m x d row-major (empty when csr holds them)
+    KeptRows csr;                // the landmarks as CSR rows (LandmarkOptions::keep_sparse), else empty
     // The data row each landmark is (uniform, leverage), in increasing order;
     // empty when landmarks are not data rows (centroids, given points).
     std::vector<int64_t> rows;
+
+    bool sparse() const { return csr.sparse(); }
+    // The landmarks as a dataset (dense or CSR) borrowing these arrays.
+    std::unique_ptr<Dataset> dataset() const;
 };
 
 // Chooses landmarks from `data` (dense or sparse) by options.method, with

@@ -78,47 +78,80 @@ void kernel_times_basis(Context &ctx, const KernelSpec &kernel, const Dataset &d
     }
 }
 
+size_t landmark_basis_workspace_bytes(const KernelSpec &kernel, const Dataset &data, const Dataset &landmarks) {
+    if (!sparse_kernel_block(kernel, data, landmarks))
+        return kernel_times_basis_workspace_bytes(kernel, landmarks.n, landmarks.d);
+    const int64_t rows = kBasisBlockRows, m = landmarks.n;
+    return WorkspacePlan()
+        .add<double>(size_t(rows * m))
+        .add_bytes(kernel_block_rows_workspace_bytes(kernel, data, rows, landmarks, m))
+        .bytes();
+}
+
+void landmark_basis(Context &ctx, const KernelSpec &kernel, const Dataset &data, const Dataset &landmarks,
+                    const double *basis, int64_t r, double *out, Arena &scratch) {
+    const int64_t m = landmarks.n;
+    if (!sparse_kernel_block(kernel, data, landmarks))
+        return kernel_times_basis(ctx, kernel, data, nullptr, 0, data.n, landmarks.x, m, basis, r, out, scratch);
+    // Sparse rows against sparse landmarks: the kernel on their nonzeros, no row widened.
+    const int64_t step = basis_block_rows(data.n);
+    ArenaScope scope(scratch);
+    double *block = scratch.alloc<double>(size_t(step * m));
+    for (int64_t begin = 0; begin < data.n; begin += step) {
+        const int64_t size = std::min(step, data.n - begin);
+        kernel_block_rows(kernel, data, begin, begin + size, landmarks, 0, m, block, m, scratch, ctx.threads);
+        if (r > 0)
+            linalg::gemm(linalg::Trans::No, linalg::Trans::No, size, r, m, 1.0, block, m, basis, r, 0.0,
+                         out + begin * r, r, ctx.threads);
+        ctx.check_cancel();
+    }
+}
+
 NystromApproximation::NystromApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data,
                                            const NystromOptions &options)
     : KernelApproximation(resolved_kernel(kernel, data.d), data.d), n_(data.n) {
     require(data.n > 0 && data.d > 0, "Nystrom: the dataset is empty");
     check_finite_dataset(data, "Nystrom: x");
     requested_rank(options, options.landmarks.m);  // validates before any work
-    landmarks_ = select_landmarks(ctx, this->kernel(), data, options.landmarks);
-    const int64_t m = landmarks_.m, d = data.d, k = requested_rank(options, m);
+    LandmarkOptions landmark_options = options.landmarks;
+    landmark_options.keep_sparse = true;
+    landmarks_ = select_landmarks(ctx, this->kernel(), data, landmark_options);
+    const std::unique_ptr<Dataset> landmarks = landmarks_.dataset();
+    const int64_t m = landmarks_.m, k = requested_rank(options, m);
     ctx.check_budget(size_t(n_ * k + m * k) * sizeof(double), "Nystrom: features and basis");
-    Arena scratch = ctx.reserve(WorkspacePlan()
-                                    .add<double>(size_t(m * m))
-                                    .add_bytes(std::max(inverse_sqrt_basis_workspace_bytes(m),
-                                                        kernel_block_workspace_bytes(this->kernel(), m, m, d)))
-                                    .add_bytes(kernel_times_basis_workspace_bytes(this->kernel(), m, d))
-                                    .bytes(),
-                                "Nystrom: W and its eigendecomposition");
+    Arena scratch = ctx.reserve(
+        WorkspacePlan()
+            .add<double>(size_t(m * m))
+            .add_bytes(std::max(inverse_sqrt_basis_workspace_bytes(m),
+                                kernel_block_rows_workspace_bytes(this->kernel(), *landmarks, m, *landmarks, m)))
+            .add_bytes(landmark_basis_workspace_bytes(this->kernel(), data, *landmarks))
+            .bytes(),
+        "Nystrom: W and its eigendecomposition");
     double *w = scratch.alloc<double>(size_t(m * m));
-    kernel_block(this->kernel(), landmarks_.points.data(), m, d, landmarks_.points.data(), m, d, d, w, m, scratch,
-                 ctx.threads);
+    kernel_block_rows(this->kernel(), *landmarks, 0, m, *landmarks, 0, m, w, m, scratch, ctx.threads);
     basis_ = inverse_sqrt_basis(m, w, k, scratch, rank_);
     if (rank_ == 0) fail(KMX_E_NUMERICAL, "Nystrom: W = K(U, U) has no positive eigenvalue");
     if (rank_ < k) ctx.log(KMX_LOG_INFO, "Nystrom: W has numerical rank %lld < k=%lld", (long long)rank_, (long long)k);
     ctx.progress(0.3, "Nystrom: W");
     features_.assign(size_t(n_ * rank_), 0.0);
-    kernel_times_basis(ctx, this->kernel(), data, nullptr, 0, n_, landmarks_.points.data(), m, basis_.data(), rank_,
-                       features_.data(), scratch);
+    landmark_basis(ctx, this->kernel(), data, *landmarks, basis_.data(), rank_, features_.data(), scratch);
     ctx.progress(1.0, "Nystrom: features");
 }
 
 size_t NystromApproximation::bytes() const {
-    return (features_.size() + basis_.size() + landmarks_.points.size()) * sizeof(double) +
-           landmarks_.rows.size() * sizeof(int64_t);
+    return (features_.size() + basis_.size() + landmarks_.points.size() + landmarks_.csr.values.size()) *
+               sizeof(double) +
+           (landmarks_.rows.size() + landmarks_.csr.row_ptr.size()) * sizeof(int64_t) +
+           landmarks_.csr.col.size() * sizeof(int32_t);
 }
 
 void NystromApproximation::feature_map(Context &ctx, const Dataset &data, double *out) const {
     if (data.d != d())
         fail(KMX_E_INVALID_ARGUMENT, "Nystrom feature map: data has %lld columns, the landmarks %lld",
              (long long)data.d, (long long)d());
-    Arena scratch = ctx.reserve(kernel_times_basis_workspace_bytes(kernel(), landmarks_.m, d()), "Nystrom: features");
-    kernel_times_basis(ctx, kernel(), data, nullptr, 0, data.n, landmarks_.points.data(), landmarks_.m, basis_.data(),
-                       rank_, out, scratch);
+    const std::unique_ptr<Dataset> landmarks = landmarks_.dataset();
+    Arena scratch = ctx.reserve(landmark_basis_workspace_bytes(kernel(), data, *landmarks), "Nystrom: features");
+    landmark_basis(ctx, kernel(), data, *landmarks, basis_.data(), rank_, out, scratch);
 }
 
 void NystromApproximation::apply_f(Context &ctx, Arena &, const double *u, double *out, int64_t columns) const {
@@ -148,6 +181,7 @@ CenterExpansion NystromApproximation::expansion_of(Context &ctx, const double *u
     e.outputs = outputs;
     e.m = landmarks_.m;
     e.centers = landmarks_.points;
+    e.sparse_centers = landmarks_.csr;
     e.beta.assign(size_t(e.m * outputs), 0.0);  // β = V_k Λ_k^{-1/2} u
     linalg::gemm(linalg::Trans::No, linalg::Trans::No, e.m, outputs, rank_, 1.0, basis_.data(), rank_, u, outputs, 0.0,
                  e.beta.data(), outputs, ctx.threads);

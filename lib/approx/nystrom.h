@@ -63,5 +63,10 @@ void kernel_times_basis(Context &ctx, const KernelSpec &kernel, const Dataset &d
                         int64_t count, const double *landmarks, int64_t m, const double *basis, int64_t r, double *out,
                         Arena &scratch);
 size_t kernel_times_basis_workspace_bytes(const KernelSpec &kernel, int64_t m, int64_t d);
+// The same for every row of data against landmarks given as a dataset (dense,
+// or CSR: then sparse rows are never widened, kernel_sparse.cpp).
+void landmark_basis(Context &ctx, const KernelSpec &kernel, const Dataset &data, const Dataset &landmarks,
+                    const double *basis, int64_t r, double *out, Arena &scratch);
+size_t landmark_basis_workspace_bytes(const KernelSpec &kernel, const Dataset &data, const Dataset &landmarks);
 
 }  // namespace kmx

@@ -28,18 +28,25 @@ Arena::Arena(size_t capacity) : capacity_(align_up(capacity)) {
     if (!base_) fail(KMX_E_OUT_OF_MEMORY, "the system could not provide %zu bytes of workspace", capacity_);
 }
 
-Arena::~Arena() { std::free(base_); }
+Arena::Arena(Arena &parent, size_t capacity)
+    : base_(static_cast<unsigned char *>(parent.alloc_bytes(capacity))), owned_(false), capacity_(align_up(capacity)) {}
+
+Arena::~Arena() {
+    if (owned_) std::free(base_);
+}
 
 Arena::Arena(Arena &&other) noexcept
     : base_(std::exchange(other.base_, nullptr)),
+      owned_(std::exchange(other.owned_, true)),
       capacity_(std::exchange(other.capacity_, 0)),
       used_(std::exchange(other.used_, 0)),
       peak_(std::exchange(other.peak_, 0)) {}
 
 Arena &Arena::operator=(Arena &&other) noexcept {
     if (this != &other) {
-        std::free(base_);
+        if (owned_) std::free(base_);
         base_ = std::exchange(other.base_, nullptr);
+        owned_ = std::exchange(other.owned_, true);
         capacity_ = std::exchange(other.capacity_, 0);
         used_ = std::exchange(other.used_, 0);
         peak_ = std::exchange(other.peak_, 0);

@@ -40,6 +40,10 @@ public:
     // Allocates one block of `capacity` bytes (KMX_E_OUT_OF_MEMORY if the
     // system has no such block).
     explicit Arena(size_t capacity);
+    // Carves `capacity` bytes out of `parent` (which must outlive it) as an
+    // arena of its own: scratch for an object that lives inside the parent's
+    // workspace and needs mark/release of its own.
+    Arena(Arena &parent, size_t capacity);
     ~Arena();
     Arena(Arena &&other) noexcept;
     Arena &operator=(Arena &&other) noexcept;
@@ -61,6 +65,7 @@ public:
 
 private:
     unsigned char *base_ = nullptr;
+    bool owned_ = true;  // base_ is this arena's block (else the parent's)
     size_t capacity_ = 0;
     size_t used_ = 0;
     size_t peak_ = 0;

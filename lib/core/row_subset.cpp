@@ -110,4 +110,35 @@ std::unique_ptr<Dataset> copy_row_subset(Context &ctx, const Dataset &data, cons
     return copy;
 }
 
+void KeptRows::gather_csr(Context &ctx, const Dataset &data, const int64_t *rows, int64_t count, const char *what) {
+    const int64_t stored = rows ? stored_entries(data, rows, count) : data.row_ptr[count] - data.row_ptr[0];
+    ctx.check_budget(size_t(stored) * (sizeof(double) + sizeof(int32_t)) + size_t(count + 1) * sizeof(int64_t), what);
+    values.resize(size_t(stored));
+    col.resize(size_t(stored));
+    row_ptr.assign(1, 0);
+    int64_t next = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        const int64_t r = rows ? rows[i] : i;
+        for (int64_t e = data.row_ptr[r]; e < data.row_ptr[r + 1]; ++e, ++next) {
+            col[size_t(next)] = data.col[e];
+            values[size_t(next)] = data.value(e);
+        }
+        row_ptr.push_back(next);
+    }
+}
+
+std::unique_ptr<Dataset> KeptRows::view(int64_t n, int64_t d) const {
+    if (sparse()) return Dataset::csr_borrow(n, d, row_ptr.data(), col.data(), values.data(), nullptr);
+    return Dataset::dense_borrow(values.data(), n, d, nullptr);
+}
+
+void KeptRows::widen_row(int64_t r, int64_t d, double *out) const {
+    if (!sparse()) {
+        std::memcpy(out, values.data() + r * d, sizeof(double) * size_t(d));
+        return;
+    }
+    std::fill(out, out + d, 0.0);
+    for (int64_t e = row_ptr[size_t(r)]; e < row_ptr[size_t(r) + 1]; ++e) out[col[size_t(e)]] = values[size_t(e)];
+}
+
 }  // namespace kmx

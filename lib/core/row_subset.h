@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace kmx {
 
@@ -21,5 +22,25 @@ size_t row_subset_bytes(const Dataset &data, const int64_t *rows, int64_t count)
 // have the bytes.
 std::unique_ptr<Dataset> copy_row_subset(Context &ctx, const Dataset &data, const int64_t *rows, int64_t count,
                                          const char *what);
+
+// Rows a result keeps from its data (a model's support vectors, landmarks,
+// centers): dense row-major `values` (n x d), or CSR when the data's rows
+// stay sparse in kernel blocks (sparse_kernel_rows), so that keeping rows of
+// a 10⁷-column file costs their nonzeros: row r's values
+// values[row_ptr[r], row_ptr[r + 1]) at columns col[...] (increasing).
+struct KeptRows {
+    std::vector<double> values;
+    std::vector<int64_t> row_ptr;  // n + 1 offsets when CSR, else empty
+    std::vector<int32_t> col;
+
+    bool sparse() const { return !row_ptr.empty(); }
+    // Rows rows[0..count) of CSR data (rows nullptr: its first count rows) as
+    // CSR, ctx's budget checked first (KMX_E_OUT_OF_MEMORY naming `what`).
+    void gather_csr(Context &ctx, const Dataset &data, const int64_t *rows, int64_t count, const char *what);
+    // A dataset of n rows and d columns borrowing these arrays.
+    std::unique_ptr<Dataset> view(int64_t n, int64_t d) const;
+    // Row r as d dense values.
+    void widen_row(int64_t r, int64_t d, double *out) const;
+};
 
 }  // namespace kmx

@@ -57,8 +57,32 @@ void kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t l
                   int64_t ldb, int64_t d, double *out, int64_t ldo, Arena &scratch, int threads);
 size_t kernel_block_workspace_bytes(const KernelSpec &spec, int64_t na, int64_t nb, int64_t d);
 
-// The same for row ranges of datasets (dense or sparse; sparse rows are
-// expanded tile by tile into scratch).
+// Whether rows of `data` stay sparse in kernel blocks: CSR with fewer than
+// 1/16 of its cells stored (kernel_sparse.cpp). Widening such rows to d
+// columns would cost more than their nonzeros (at 10⁷ columns, 80 MB a row),
+// so code that keeps rows of the data (support vectors, centers, a solver's
+// rows) keeps them in CSR (copy_row_subset) when this holds.
+bool sparse_kernel_rows(const Dataset &data);
+// Whether kernel_block_rows computes K(a, b) on the nonzeros: a kernel of
+// feature vectors, and both sides' rows stay sparse (sparse_kernel_rows).
+bool sparse_kernel_block(const KernelSpec &spec, const Dataset &a, const Dataset &b);
+
+// K(a_i, b_j) into out[i*ldo + j] for rows listed by index (a_rows[0..na) of
+// a, b_rows[0..nb) of b; nullptr: rows 0, 1, ...) of two datasets whose rows
+// stay sparse (sparse_kernel_rows), on their nonzeros: a solver's variables
+// in its own order. The side with fewer rows is indexed by column; scratch:
+// sparse_kernel_block_listed_workspace_bytes(min(na, nb), the widest row's
+// nonzeros on that side) at most.
+void sparse_kernel_block_listed(const KernelSpec &spec, const Dataset &a, const int64_t *a_rows, int64_t na,
+                                const Dataset &b, const int64_t *b_rows, int64_t nb, double *out, int64_t ldo,
+                                Arena &scratch, int threads);
+size_t sparse_kernel_block_listed_workspace_bytes(int64_t indexed_rows, int64_t widest);
+// The most values a row of data stores (d for dense data).
+int64_t widest_row(const Dataset &data);
+
+// The same for row ranges of datasets: on the nonzeros when
+// sparse_kernel_block says so, else with CSR rows (and rows in the other
+// precision) expanded tile by tile into scratch.
 void kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin, int64_t a_end, const Dataset &b,
                        int64_t b_begin, int64_t b_end, double *out, int64_t ldo, Arena &scratch, int threads);
 size_t kernel_block_rows_workspace_bytes(const KernelSpec &spec, const Dataset &a, int64_t na, const Dataset &b,

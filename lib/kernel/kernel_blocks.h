@@ -34,6 +34,17 @@ void precomputed_kernel_block(const double *a, int64_t na, int64_t lda, const do
 void callback_kernel_block(const KernelSpec &spec, const double *a, int64_t na, int64_t lda, const double *b,
                            int64_t nb, int64_t ldb, int64_t d, double *out, int64_t ldo);
 
+// Kernel blocks between row ranges of two CSR datasets on their nonzeros
+// (kernel_sparse.cpp; kernel_block_rows uses them when sparse_kernel_block
+// says so), into double or float blocks, and the scratch they take.
+void sparse_kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin, int64_t a_end,
+                              const Dataset &b, int64_t b_begin, int64_t b_end, double *out, int64_t ldo,
+                              Arena &scratch, int threads);
+void sparse_kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin, int64_t a_end,
+                              const Dataset &b, int64_t b_begin, int64_t b_end, float *out, int64_t ldo, Arena &scratch,
+                              int threads);
+size_t sparse_kernel_block_workspace_bytes(const Dataset &a, int64_t na, const Dataset &b, int64_t nb);
+
 // Fails unless the block's sizes and strides are valid for `spec`
 // (kernel.cpp; kernel_block and kernel_block_f32 check with it).
 void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_t nb, int64_t ldb, int64_t d,

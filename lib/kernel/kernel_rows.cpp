@@ -10,6 +10,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "kernel.h"
+#include "kernel_blocks.h"
 
 namespace kmx {
 
@@ -82,6 +83,19 @@ void block_rows(const Dataset &a, int64_t a_begin, int64_t a_end, const Dataset 
     }
 }
 
+// kernel_detail::sparse_kernel_block_rows after block_rows' checks.
+template <class T>
+void checked_sparse_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin, int64_t a_end, const Dataset &b,
+                         int64_t b_begin, int64_t b_end, T *out, int64_t ldo, Arena &scratch, int threads) {
+    require_same_columns(a, b);
+    require_rows(a, a_begin, a_end, "a");
+    require_rows(b, b_begin, b_end, "b");
+    if (spec.type == KMX_KERNEL_POLYNOMIAL && spec.degree < 1)
+        fail(KMX_E_INVALID_ARGUMENT, "polynomial degree %d must be at least 1", spec.degree);
+    if (a_end > a_begin && b_end > b_begin)
+        kernel_detail::sparse_kernel_block_rows(spec, a, a_begin, a_end, b, b_begin, b_end, out, ldo, scratch, threads);
+}
+
 // Scratch of block_rows<T>: the tiles, then `block_bytes(step_a, step_b)`.
 template <class T, class BlockBytes>
 size_t block_rows_workspace_bytes(const Dataset &a, int64_t na, const Dataset &b, int64_t nb,
@@ -98,6 +112,8 @@ size_t block_rows_workspace_bytes(const Dataset &a, int64_t na, const Dataset &b
 
 void kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin, int64_t a_end, const Dataset &b,
                        int64_t b_begin, int64_t b_end, double *out, int64_t ldo, Arena &scratch, int threads) {
+    if (sparse_kernel_block(spec, a, b))
+        return checked_sparse_rows(spec, a, a_begin, a_end, b, b_begin, b_end, out, ldo, scratch, threads);
     block_rows(a, a_begin, a_end, b, b_begin, b_end, out, ldo, scratch,
                [&](const double *xa, int64_t rows_a, const double *xb, int64_t rows_b, int64_t d, double *into) {
                    kernel_block(spec, xa, rows_a, d, xb, rows_b, d, d, into, ldo, scratch, threads);
@@ -106,6 +122,7 @@ void kernel_block_rows(const KernelSpec &spec, const Dataset &a, int64_t a_begin
 
 size_t kernel_block_rows_workspace_bytes(const KernelSpec &spec, const Dataset &a, int64_t na, const Dataset &b,
                                          int64_t nb) {
+    if (sparse_kernel_block(spec, a, b)) return kernel_detail::sparse_kernel_block_workspace_bytes(a, na, b, nb);
     return block_rows_workspace_bytes<double>(a, na, b, nb, [&](int64_t step_a, int64_t step_b) {
         return kernel_block_workspace_bytes(spec, step_a, step_b, a.d);
     });
@@ -113,6 +130,8 @@ size_t kernel_block_rows_workspace_bytes(const KernelSpec &spec, const Dataset &
 
 void kernel_block_rows_f32(const KernelSpec &spec, const Dataset &a, int64_t a_begin, int64_t a_end, const Dataset &b,
                            int64_t b_begin, int64_t b_end, float *out, int64_t ldo, Arena &scratch, int threads) {
+    if (sparse_kernel_block(spec, a, b))
+        return checked_sparse_rows(spec, a, a_begin, a_end, b, b_begin, b_end, out, ldo, scratch, threads);
     block_rows(a, a_begin, a_end, b, b_begin, b_end, out, ldo, scratch,
                [&](const float *xa, int64_t rows_a, const float *xb, int64_t rows_b, int64_t d, float *into) {
                    kernel_block_f32(spec, xa, rows_a, d, xb, rows_b, d, d, into, ldo, scratch, threads);
@@ -121,6 +140,7 @@ void kernel_block_rows_f32(const KernelSpec &spec, const Dataset &a, int64_t a_b
 
 size_t kernel_block_rows_f32_workspace_bytes(const KernelSpec &spec, const Dataset &a, int64_t na, const Dataset &b,
                                              int64_t nb) {
+    if (sparse_kernel_block(spec, a, b)) return kernel_detail::sparse_kernel_block_workspace_bytes(a, na, b, nb);
     return block_rows_workspace_bytes<float>(a, na, b, nb, [&](int64_t step_a, int64_t step_b) {
         return kernel_block_f32_workspace_bytes(spec, step_a, step_b, a.d);
     });

@@ -8,8 +8,9 @@ namespace kmx {
 namespace {
 
 void require_consistent(const CenterExpansion &e, const KrrTargets &targets) {
-    if (e.outputs != targets.outputs || e.m < 1 || e.d < 1 || int64_t(e.centers.size()) != e.m * e.d ||
-        int64_t(e.beta.size()) != e.m * e.outputs)
+    const bool centers_fit = e.sparse_centers.sparse() ? int64_t(e.sparse_centers.row_ptr.size()) == e.m + 1
+                                                       : int64_t(e.centers.size()) == e.m * e.d;
+    if (e.outputs != targets.outputs || e.m < 1 || e.d < 1 || !centers_fit || int64_t(e.beta.size()) != e.m * e.outputs)
         fail(KMX_E_INTERNAL, "a kernel expansion's shape does not match its targets");
     if (e.clusters() > 0 && (e.cluster_begin.front() != 0 || e.cluster_begin.back() != e.m ||
                              int64_t(e.cluster_centers.size()) != e.clusters() * e.d))
@@ -52,7 +53,13 @@ Model model_from_expansion(const CenterExpansion &expansion, const KrrTargets &t
     model.d = expansion.d;
     model.classes = targets.classes;
     model.support_vectors = model.n_points = expansion.m;
-    model.points = expansion.centers;
+    if (expansion.sparse_centers.sparse()) {
+        model.points = expansion.sparse_centers.values;
+        model.point_row_ptr = expansion.sparse_centers.row_ptr;
+        model.point_col = expansion.sparse_centers.col;
+    } else {
+        model.points = expansion.centers;
+    }
     if (expansion.clusters() > 0) {
         model.routes = expansion.clusters();
         model.route_centers = expansion.cluster_centers;
@@ -70,7 +77,10 @@ CenterExpansion expansion_from_model(const Model &model) {
     e.d = model.d;
     e.m = model.n_points;
     e.outputs = model.decision_values();
-    e.centers = model.points;
+    if (model.sparse_points())
+        e.sparse_centers = {model.points, model.point_row_ptr, model.point_col};
+    else
+        e.centers = model.points;
     e.beta.assign(size_t(e.m * e.outputs), 0.0);
     for (int64_t k = 0; k < e.outputs; ++k) {
         const BinaryMachine &machine = model.machines[size_t(k)];

@@ -60,7 +60,7 @@ int64_t validation_rows_for(int64_t n, double fraction) { return int64_t(std::fl
 struct Problem {
     KernelSpec kernel;  // gamma resolved
     const Dataset *data;
-    const Dataset *centers;           // M x d, dense
+    const Dataset *centers;           // M x d, dense or CSR (uniform centers of rows that stay sparse)
     const double *y;                  // n x k targets
     int64_t n, m, k, block;           // n: this rank's rows
     int64_t total_rows, first_row;    // all ranks' rows; this rank's first in their numbering
@@ -127,7 +127,11 @@ Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block
 }
 
 // K_nM's blocks (in float32 with kernel_float32) and K_MM's (double).
+// Rows of data that stay sparse may become CSR centers (uniform, in one
+// process): a bound for any m of its rows, whichever side is indexed.
 size_t kernel_scratch_bytes(const KernelSpec &kernel, const Dataset &data, int64_t block, int64_t m, bool float32) {
+    if (sparse_kernel_block(kernel, data, data))
+        return sparse_kernel_block_listed_workspace_bytes(std::min(block, m), widest_row(data));
     double dummy = 0;
     const auto centers = Dataset::dense_borrow(&dummy, m, data.d, nullptr);
     const size_t knm = float32 ? kernel_block_rows_f32_workspace_bytes(kernel, data, block, *centers, m)
@@ -197,6 +201,7 @@ Landmarks choose_centers(Context &ctx, const KernelSpec &kernel, const Problem &
     lo.m = o.centers;
     lo.given = o.given_centers;
     lo.leverage_lambda = o.lambda;
+    lo.keep_sparse = true;  // read through Landmarks::dataset()
     return select_landmarks(ctx, kernel, data, lo);
 }
 
@@ -655,7 +660,7 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
     stats.workspace_bytes = bytes;
     Landmarks landmarks = choose_centers(ctx, pr.kernel, pr, options);
     stats.center_seconds = seconds_since(start);
-    const auto centers = Dataset::dense_borrow(landmarks.points.data(), landmarks.m, data.d, nullptr);
+    const std::unique_ptr<Dataset> centers = landmarks.dataset();
     pr.centers = centers.get();
     pr.m = landmarks.m;
     pr.block = block_rows_for(pr.n, pr.m);
@@ -698,6 +703,7 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
     out.outputs = pr.k;
     out.m = pr.m;
     out.centers = std::move(landmarks.points);
+    out.sparse_centers = std::move(landmarks.csr);
     out.beta.resize(size_t(pr.m * pr.k));
     apply_t_a_inverse(pc, work.x, pr.k, out.beta.data(), ctx.threads);  // α = T⁻¹A⁻¹β
     stats.seconds = seconds_since(start);

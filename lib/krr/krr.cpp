@@ -112,7 +112,7 @@ CenterExpansion fit_krr_exact(Context &ctx, const KernelSpec &kernel, const Data
     const int64_t n = data.n, d = data.d, outputs = targets.outputs;
     CenterExpansion e;
     e.kernel = resolved_kernel(kernel, d);
-    ctx.check_budget(size_t(n * (d + outputs)) * sizeof(double), "exact KRR: centers and coefficients");
+    ctx.check_budget(size_t(n * outputs) * sizeof(double), "exact KRR: coefficients");
     Arena scratch = ctx.reserve(WorkspacePlan()
                                     .add<double>(size_t(n * n))
                                     .add_bytes(kernel_block_rows_workspace_bytes(e.kernel, data, n, data, n))
@@ -132,8 +132,7 @@ CenterExpansion fit_krr_exact(Context &ctx, const KernelSpec &kernel, const Data
                  outputs);
     linalg::trsm(linalg::Side::Left, linalg::Uplo::Lower, linalg::Trans::Yes, n, outputs, 1.0, gram, n, e.beta.data(),
                  outputs);
-    e.centers.resize(size_t(n * d));
-    data.copy_rows(0, n, e.centers.data());
+    keep_centers(ctx, data, nullptr, n, "exact KRR: centers", e);
     ctx.progress(1.0, "exact KRR");
     return e;
 }

@@ -21,7 +21,11 @@ constexpr int64_t kPredictMaxBlockRows = 2048;
 
 void check_expansion(const CenterExpansion &e) {
     require(e.m >= 1 && e.d >= 1 && e.outputs >= 1, "center expansion: no centers, features or outputs");
-    require(e.centers.size() == size_t(e.m * e.d), "center expansion: centers must hold m x d values");
+    if (e.sparse_centers.sparse())
+        require(e.centers.empty() && e.clusters() == 0 && e.sparse_centers.row_ptr.size() == size_t(e.m + 1),
+                "center expansion: CSR centers must be the only centers, m of them, without a partition");
+    else
+        require(e.centers.size() == size_t(e.m * e.d), "center expansion: centers must hold m x d values");
     require(e.beta.size() == size_t(e.m * e.outputs), "center expansion: beta must hold m x outputs values");
     require(e.bias.empty() || e.bias.size() == size_t(e.outputs), "center expansion: bias must hold outputs values");
     const int64_t c = e.clusters();
@@ -95,11 +99,69 @@ int64_t nearest_cluster(const double *x, const double *cluster_centers, int64_t 
     return best;
 }
 
+namespace {
+
+// f(x) for CSR centers (one global expansion): sparse rows of data against
+// them on their nonzeros, dense rows as they are, in row blocks.
+void predict_sparse_centers(Context &ctx, const CenterExpansion &e, const Dataset &data, double *out) {
+    const std::unique_ptr<Dataset> centers = e.centers_dataset();
+    Dataset rows_of = data.view();
+    if (data.sparse()) rows_of.d = e.d;  // absent columns are zeros
+    const int64_t block = std::clamp<int64_t>(kPredictBlockDoubles / e.m, 1, kPredictMaxBlockRows);
+    const int64_t widened = data.sparse() ? 0 : block * e.d;
+    Arena scratch =
+        ctx.reserve(WorkspacePlan()
+                        .add<double>(size_t(widened))
+                        .add<double>(size_t(block * e.m))
+                        .add_bytes(kernel_block_rows_workspace_bytes(e.kernel, rows_of, block, *centers, e.m))
+                        .bytes(),
+                    "predict: kernel blocks");
+    double *dense_rows = scratch.alloc<double>(size_t(widened)), *kernel = scratch.alloc<double>(size_t(block * e.m));
+    for (int64_t begin = 0; begin < data.n; begin += block) {
+        const int64_t rows = std::min(block, data.n - begin);
+        if (data.sparse()) {
+            kernel_block_rows(e.kernel, rows_of, begin, begin + rows, *centers, 0, e.m, kernel, e.m, scratch,
+                              ctx.threads);
+        } else {
+            padded_rows(data, begin, begin + rows, e.d, dense_rows);
+            const std::unique_ptr<Dataset> dense = Dataset::dense_borrow(dense_rows, rows, e.d, nullptr);
+            kernel_block_rows(e.kernel, *dense, 0, rows, *centers, 0, e.m, kernel, e.m, scratch, ctx.threads);
+        }
+        linalg::gemm(linalg::Trans::No, linalg::Trans::No, rows, e.outputs, e.m, 1.0, kernel, e.m, e.beta.data(),
+                     e.outputs, 0.0, out + begin * e.outputs, e.outputs, ctx.threads);
+        ctx.check_cancel();
+    }
+    add_bias(e, data.n, out);
+}
+
+}  // namespace
+
+void keep_centers(Context &ctx, const Dataset &data, const int64_t *rows, int64_t count, const char *what,
+                  CenterExpansion &e) {
+    if (e.kernel.on_features() && sparse_kernel_rows(data)) {
+        e.centers.clear();
+        e.sparse_centers.gather_csr(ctx, data, rows, count, what);
+        return;
+    }
+    ctx.check_budget(size_t(count) * size_t(data.d) * sizeof(double), what);
+    e.centers.resize(size_t(count * data.d));
+    if (rows)
+        gather_rows(data, rows, count, e.centers.data());
+    else
+        data.copy_rows(0, count, e.centers.data());
+}
+
+std::unique_ptr<Dataset> CenterExpansion::centers_dataset() const {
+    if (sparse_centers.sparse()) return sparse_centers.view(m, d);
+    return Dataset::dense_borrow(centers.data(), m, d, nullptr);
+}
+
 void center_expansion_predict(Context &ctx, const CenterExpansion &e, const Dataset &data, double *out) {
     check_expansion(e);
     require(out != nullptr, "center expansion: null output");
     check_columns(data, e.d, "model");
     check_finite_dataset(data, "predict: x");
+    if (e.sparse_centers.sparse()) return predict_sparse_centers(ctx, e, data, out);
     const int64_t d = e.d, width = largest_group(e);
     const int64_t block = std::clamp<int64_t>(kPredictBlockDoubles / width, 1, kPredictMaxBlockRows);
     Arena scratch = ctx.reserve(WorkspacePlan()

@@ -52,7 +52,28 @@ int64_t kernel_columns(const Model &model) {
 // evaluated on them, none for a model without stored points (its values are
 // its biases). A model's d is bounded by its points' bytes only when it has
 // points: a file declaring millions of columns and no points costs nothing.
-int64_t widened_columns(const Model &model) { return model.support_vectors > 0 || model.early() ? model.d : 0; }
+// Sparse test rows against sparse points are not widened at all: the
+// kernel runs on their nonzeros (rows_in_place), for global machines and for
+// early ones routed by a kernel partition (models with input-space routes,
+// MEKA's, keep dense points).
+bool rows_in_place(const Model &model, const Dataset &data) {
+    return model.sparse_points() && model.routes == 0 && data.sparse();
+}
+int64_t widened_columns(const Model &model, const Dataset &data) {
+    if (rows_in_place(model, data)) return 0;
+    return model.support_vectors > 0 || model.early() ? model.d : 0;
+}
+
+// Scratch of a block's kernel values against every support vector.
+size_t global_kernel_bytes(const Model &model, const Dataset &data, int64_t rows) {
+    const int64_t columns = kernel_columns(model);
+    if (!model.sparse_points()) return kernel_block_workspace_bytes(model.kernel, rows, columns, model.d);
+    const std::unique_ptr<Dataset> points = model.points_dataset();
+    if (rows_in_place(model, data))
+        return kernel_block_rows_workspace_bytes(model.kernel, data, rows, *points, columns);
+    const std::unique_ptr<Dataset> shape = Dataset::dense_borrow(nullptr, rows, model.d, nullptr);
+    return kernel_block_rows_workspace_bytes(model.kernel, *shape, rows, *points, columns);
+}
 
 // Scratch of the input-space routing of a block of rows (MEKA models).
 size_t routing_workspace_bytes(const Model &model, int64_t rows, int threads) {
@@ -70,6 +91,7 @@ struct BlockBuffers {
     double *values;       // rows x machines
     int32_t *cluster_of;  // rows: nearest cluster (early machines)
     int64_t *order;       // rows: block rows sorted by cluster (early machines)
+    int64_t *data_rows;   // rows: one cluster's rows of the data (early machines, rows in place)
     double *cluster_x;    // rows x model.d: one cluster's rows (early machines)
     double *cluster_sv;   // largest cluster x model.d: its support vectors (early machines)
 };
@@ -77,39 +99,51 @@ struct BlockBuffers {
 // Scratch of the feature-space routing of a block (early machines with a
 // kernel partition): the most any machine's needs; it does not grow with the
 // block's rows (the assignment goes 256 rows at a time).
-size_t partition_workspace_bytes(const Model &model, const Dataset &points) {
+size_t partition_workspace_bytes(const Model &model, const Dataset &points, const Dataset &data) {
     size_t most = 0;
-    const std::unique_ptr<Dataset> shape = Dataset::dense_borrow(model.points.data(), 1, model.d, nullptr);
+    const std::unique_ptr<Dataset> shape = Dataset::dense_borrow(nullptr, 1, model.d, nullptr);
+    const Dataset &rows = rows_in_place(model, data) ? data : *shape;
     for (const BinaryMachine &machine : model.machines) {
         const KernelPartition &partition = machine.local.partition;
         if (partition.k > 0)
             most = std::max(most, kernel_partition_assign_workspace_bytes(points, int64_t(partition.sample_rows.size()),
-                                                                          partition.k, *shape, model.kernel));
+                                                                          partition.k, rows, model.kernel));
     }
     return most;
+}
+
+// Scratch of one cluster's kernel values in place (rows_in_place early
+// machines): a listed block of at most `rows` rows by the largest cluster.
+size_t cluster_kernel_bytes(const Model &model, const Dataset &data, int64_t rows) {
+    if (!model.early() || !rows_in_place(model, data)) return 0;
+    const std::unique_ptr<Dataset> points = model.points_dataset();
+    return sparse_kernel_block_listed_workspace_bytes(std::min(rows, kernel_columns(model)),
+                                                      std::max(widest_row(data), widest_row(*points)));
 }
 
 // The workspace of a block of `rows` rows: its arrays, then the scratch of
 // the largest step that runs after them (`partition_bytes`: the routing of
 // early machines, from partition_workspace_bytes).
 WorkspacePlan block_plan(const Model &model, const Dataset &data, int64_t rows, int threads, size_t partition_bytes) {
-    const int64_t columns = kernel_columns(model), local_sv = model.early() ? columns : 0;
-    const int64_t local_rows = model.early() ? rows : 0;
+    const bool widen_clusters = model.early() && !rows_in_place(model, data);
+    const int64_t columns = kernel_columns(model), local_sv = widen_clusters ? columns : 0;
+    const int64_t local_rows = widen_clusters ? rows : 0;
     WorkspacePlan plan;
-    const int64_t widened = widened_columns(model), raw = widened > 0 ? data.d : 0;
+    const int64_t widened = widened_columns(model, data), raw = widened > 0 ? data.d : 0;
     plan.add<double>(size_t(rows * raw)).add<double>(size_t(rows * widened));
     plan.add<double>(size_t(rows * columns)).add<double>(size_t(rows * model.decision_values()));
-    plan.add<int32_t>(size_t(rows)).add<int64_t>(size_t(rows));
+    plan.add<int32_t>(size_t(rows)).add<int64_t>(size_t(rows)).add<int64_t>(size_t(rows));
     plan.add<double>(size_t(local_rows * model.d)).add<double>(size_t(local_sv * model.d));
-    plan.add_bytes(std::max({kernel_block_workspace_bytes(model.kernel, rows, columns, widened),
-                             routing_workspace_bytes(model, rows, threads), partition_bytes}));
+    plan.add_bytes(std::max({global_kernel_bytes(model, data, rows), routing_workspace_bytes(model, rows, threads),
+                             partition_bytes, cluster_kernel_bytes(model, data, rows)}));
     return plan;
 }
 
 BlockBuffers carve(Arena &arena, const Model &model, const Dataset &data, int64_t rows) {
-    const int64_t columns = kernel_columns(model), local_sv = model.early() ? columns : 0;
-    const int64_t local_rows = model.early() ? rows : 0;
-    const int64_t widened = widened_columns(model), raw = widened > 0 ? data.d : 0;
+    const bool widen_clusters = model.early() && !rows_in_place(model, data);
+    const int64_t columns = kernel_columns(model), local_sv = widen_clusters ? columns : 0;
+    const int64_t local_rows = widen_clusters ? rows : 0;
+    const int64_t widened = widened_columns(model, data), raw = widened > 0 ? data.d : 0;
     BlockBuffers b;
     b.raw = arena.alloc<double>(size_t(rows * raw));
     b.x = arena.alloc<double>(size_t(rows * widened));
@@ -117,6 +151,7 @@ BlockBuffers carve(Arena &arena, const Model &model, const Dataset &data, int64_
     b.values = arena.alloc<double>(size_t(rows * model.decision_values()));
     b.cluster_of = arena.alloc<int32_t>(size_t(rows));
     b.order = arena.alloc<int64_t>(size_t(rows));
+    b.data_rows = arena.alloc<int64_t>(size_t(rows));
     b.cluster_x = arena.alloc<double>(size_t(local_rows * model.d));
     b.cluster_sv = arena.alloc<double>(size_t(local_sv * model.d));
     return b;
@@ -159,19 +194,45 @@ void global_machine_values(const Model &model, int64_t rows, int threads, BlockB
     });
 }
 
+// Point p of the model as d dense values.
+void copy_point(const Model &model, int64_t p, double *out) {
+    const int64_t d = model.d;
+    if (!model.sparse_points()) {
+        std::memcpy(out, model.points.data() + p * d, sizeof(double) * size_t(d));
+        return;
+    }
+    std::fill(out, out + d, 0.0);
+    for (int64_t e = model.point_row_ptr[size_t(p)]; e < model.point_row_ptr[size_t(p) + 1]; ++e)
+        out[model.point_col[size_t(e)]] = model.points[size_t(e)];
+}
+
+// The block's rows as they are (rows_in_place): the data with the model's
+// columns, the block's first row in it, the model's points; rows == nullptr:
+// the block is widened into b.x.
+struct RowsInPlace {
+    const Dataset *rows = nullptr;
+    int64_t first = 0;
+    const Dataset *points = nullptr;
+};
+
 // The rows of one cluster (order[0..count)) against its support vectors.
-void cluster_values(const Model &model, size_t m, int32_t cluster, const int64_t *order, int64_t count, Arena &arena,
-                    int threads, BlockBuffers &b) {
+void cluster_values(const Model &model, size_t m, int32_t cluster, const int64_t *order, int64_t count,
+                    const RowsInPlace &in_place, Arena &arena, int threads, BlockBuffers &b) {
     const BinaryMachine &machine = model.machines[m];
     const int64_t begin = machine.local.cluster_begin[size_t(cluster)];
     const int64_t sv = machine.local.cluster_begin[size_t(cluster) + 1] - begin;
     const int64_t d = model.d, stride = model.decision_values();
-    for (int64_t i = 0; i < count; ++i)
-        std::memcpy(b.cluster_x + i * d, b.x + order[i] * d, sizeof(double) * size_t(d));
-    for (int64_t j = 0; j < sv; ++j)
-        std::memcpy(b.cluster_sv + j * d, model.points.data() + machine.sv[size_t(begin + j)] * d,
-                    sizeof(double) * size_t(d));
-    if (sv > 0) kernel_block(model.kernel, b.cluster_x, count, d, b.cluster_sv, sv, d, d, b.kernel, sv, arena, threads);
+    if (in_place.rows) {  // the data's rows and the points by number, on their nonzeros
+        for (int64_t i = 0; i < count; ++i) b.data_rows[i] = in_place.first + order[i];
+        sparse_kernel_block_listed(model.kernel, *in_place.rows, b.data_rows, count, *in_place.points,
+                                   machine.sv.data() + begin, sv, b.kernel, sv, arena, threads);
+    } else {
+        for (int64_t i = 0; i < count; ++i)
+            std::memcpy(b.cluster_x + i * d, b.x + order[i] * d, sizeof(double) * size_t(d));
+        for (int64_t j = 0; j < sv; ++j) copy_point(model, machine.sv[size_t(begin + j)], b.cluster_sv + j * d);
+        if (sv > 0)
+            kernel_block(model.kernel, b.cluster_x, count, d, b.cluster_sv, sv, d, d, b.kernel, sv, arena, threads);
+    }
     const double cluster_bias = machine.local.cluster_bias.empty() ? 0.0 : machine.local.cluster_bias[size_t(cluster)];
     for (int64_t i = 0; i < count; ++i)
         b.values[order[i] * stride + int64_t(m)] =
@@ -191,12 +252,30 @@ double early_machine_flops(const Model &model, size_t m, int64_t rows) {
     return 2.0 * double(rows) * double(model.d) * (routing + double(largest));
 }
 
+// Kernel values of rows [begin, end) against every support vector into
+// b.kernel: the widened rows in b.x against dense points by one
+// kernel_block; against sparse points from the rows as they are
+// (rows_in_place) or from b.x.
+void global_kernel_values(Context &ctx, const Model &model, const Dataset &columns, int64_t begin, int64_t end,
+                          const Dataset &points, Arena &arena, BlockBuffers &b) {
+    const int64_t sv = model.support_vectors, rows = end - begin;
+    if (!model.sparse_points())
+        return kernel_block(model.kernel, b.x, rows, model.d, model.points.data(), sv, model.point_columns(), model.d,
+                            b.kernel, sv, arena, ctx.threads);
+    if (rows_in_place(model, columns))
+        return kernel_block_rows(model.kernel, columns, begin, end, points, 0, sv, b.kernel, sv, arena, ctx.threads);
+    const std::unique_ptr<Dataset> widened = Dataset::dense_borrow(b.x, rows, model.d, nullptr);
+    kernel_block_rows(model.kernel, *widened, 0, rows, points, 0, sv, b.kernel, sv, arena, ctx.threads);
+}
+
 // An early machine: each row uses only its nearest cluster's coefficients,
 // so only those kernel values are computed, cluster by cluster.
-void local_machine_values(Context &ctx, const Model &model, const Dataset &points, size_t m, int64_t rows, Arena &arena,
-                          BlockBuffers &b) {
+void local_machine_values(Context &ctx, const Model &model, const Dataset &points, size_t m, int64_t rows,
+                          const RowsInPlace &in_place, Arena &arena, BlockBuffers &b) {
     const BinaryMachine &machine = model.machines[m];
-    const std::unique_ptr<Dataset> block = Dataset::dense_borrow(b.x, rows, model.d, nullptr);
+    const std::unique_ptr<Dataset> block =
+        in_place.rows ? std::make_unique<Dataset>(in_place.rows->row_range(in_place.first, in_place.first + rows))
+                      : Dataset::dense_borrow(b.x, rows, model.d, nullptr);
     if (machine.local.partition.k > 0)
         kernel_partition_assign(ctx, arena, points, machine.local.partition, *block, nullptr, rows, model.kernel,
                                 b.cluster_of);
@@ -209,7 +288,8 @@ void local_machine_values(Context &ctx, const Model &model, const Dataset &point
     for (int64_t first = 0; first < rows;) {
         int64_t last = first;
         while (last < rows && b.cluster_of[b.order[last]] == b.cluster_of[b.order[first]]) ++last;
-        cluster_values(model, m, b.cluster_of[b.order[first]], b.order + first, last - first, arena, ctx.threads, b);
+        cluster_values(model, m, b.cluster_of[b.order[first]], b.order + first, last - first, in_place, arena,
+                       ctx.threads, b);
         first = last;
     }
 }
@@ -217,9 +297,8 @@ void local_machine_values(Context &ctx, const Model &model, const Dataset &point
 }  // namespace
 
 size_t prediction_block_bytes(const Model &model, const Dataset &data, int64_t rows, int threads) {
-    const std::unique_ptr<Dataset> points =
-        Dataset::dense_borrow(model.points.data(), model.n_points, model.point_columns(), nullptr);
-    const size_t partition_bytes = model.early() ? partition_workspace_bytes(model, *points) : 0;
+    const std::unique_ptr<Dataset> points = model.points_dataset();
+    const size_t partition_bytes = model.early() ? partition_workspace_bytes(model, *points, data) : 0;
     return block_plan(model, data, rows, threads, partition_bytes).bytes();
 }
 
@@ -256,25 +335,27 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
     const int64_t rows = size.rows;
     Arena arena = ctx.reserve(size.bytes, "prediction workspace");
     BlockBuffers b = carve(arena, model, data, rows);
-    const std::unique_ptr<Dataset> points =
-        Dataset::dense_borrow(model.points.data(), model.n_points, model.point_columns(), nullptr);
+    const std::unique_ptr<Dataset> points = model.points_dataset();
+    Dataset columns = data.view();  // CSR rows: as many columns as the model (absent ones are zeros)
+    if (data.sparse()) columns.d = model.d;
     const int64_t blocks = (data.n + rows - 1) / rows;
     for (int64_t block = 0; block < blocks; ++block) {
         ctx.progress(double(block) / double(blocks), "predicting");
         const int64_t begin = block * rows, end = std::min(data.n, begin + rows);
-        if (widened_columns(model) > 0) load_rows(data, begin, end, model.d, b);
+        if (widened_columns(model, data) > 0) load_rows(data, begin, end, model.d, b);
         if (!model.early() && model.support_vectors > 0)
-            kernel_block(model.kernel, b.x, end - begin, model.d, model.points.data(), model.support_vectors,
-                         model.point_columns(), model.d, b.kernel, model.support_vectors, arena, ctx.threads);
+            global_kernel_values(ctx, model, columns, begin, end, *points, arena, b);
         if (!model.early()) {
             global_machine_values(model, end - begin, ctx.threads, b);
         } else {
             // Each machine's routing and kernel values are small loops: more
             // threads only for the work to keep them (parallel.h).
             StepContext step(ctx, block, blocks);
+            const RowsInPlace in_place =
+                rows_in_place(model, data) ? RowsInPlace{&columns, begin, points.get()} : RowsInPlace{};
             for (size_t m = 0; m < model.machines.size(); ++m) {
                 step->threads = threads_for_work(ctx.threads, early_machine_flops(model, m, end - begin));
-                local_machine_values(*step, model, *points, m, end - begin, arena, b);
+                local_machine_values(*step, model, *points, m, end - begin, in_place, arena, b);
             }
         }
         consume(begin, end, b.values);
@@ -283,9 +364,35 @@ void for_each_block(Context &ctx, const Model &model, const Dataset &data,
 
 }  // namespace
 
+namespace {
+
+// The rows as CSR points, within ctx's budget.
+void store_sparse_points(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows, Model &model) {
+    int64_t stored = 0;
+    for (const int64_t r : rows) stored += data.row_ptr[r + 1] - data.row_ptr[r];
+    ctx.check_budget(size_t(stored) * (sizeof(double) + sizeof(int32_t)) + (rows.size() + 1) * sizeof(int64_t),
+                     "the model's support vectors");
+    model.points.resize(size_t(stored));
+    model.point_col.resize(size_t(stored));
+    model.point_row_ptr.assign(1, 0);
+    int64_t next = 0;
+    for (const int64_t r : rows) {
+        for (int64_t e = data.row_ptr[r]; e < data.row_ptr[r + 1]; ++e, ++next) {
+            model.point_col[size_t(next)] = data.col[e];
+            model.points[size_t(next)] = data.value(e);
+        }
+        model.point_row_ptr.push_back(next);
+    }
+}
+
+}  // namespace
+
 void store_points(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows, Model &model) {
     const int64_t columns = model.point_columns();
     model.n_points = int64_t(rows.size());
+    model.point_row_ptr.clear();
+    model.point_col.clear();
+    if (model.kernel.on_features() && sparse_kernel_rows(data)) return store_sparse_points(ctx, data, rows, model);
     ctx.check_budget(size_t(model.n_points * columns) * sizeof(double), "the model's support vectors");
     model.points.resize(size_t(model.n_points * columns));
     for (size_t p = 0; p < rows.size(); ++p) {
@@ -294,6 +401,21 @@ void store_points(Context &ctx, const Dataset &data, const std::vector<int64_t> 
         else
             data.copy_rows(rows[p], rows[p] + 1, model.points.data() + p * size_t(columns));
     }
+}
+
+std::unique_ptr<Dataset> Model::points_dataset() const {
+    if (sparse_points())
+        return Dataset::csr_borrow(n_points, d, point_row_ptr.data(), point_col.data(), points.data(), nullptr);
+    return Dataset::dense_borrow(points.data(), n_points, point_columns(), nullptr);
+}
+
+std::vector<double> Model::dense_points(Context &ctx, const char *what) const {
+    const int64_t columns = point_columns();
+    ctx.check_budget(size_t(n_points) * size_t(columns) * sizeof(double), what);
+    if (!sparse_points()) return points;
+    std::vector<double> dense(size_t(n_points) * size_t(columns));
+    for (int64_t p = 0; p < n_points; ++p) copy_point(*this, p, dense.data() + p * columns);
+    return dense;
 }
 
 bool Model::early() const {
@@ -317,8 +439,9 @@ size_t machine_bytes(const BinaryMachine &m) {
 }  // namespace
 
 size_t Model::memory_bytes() const {
-    size_t bytes = sizeof *this + vector_bytes(classes) + vector_bytes(points) + vector_bytes(route_centers) +
-                   vector_bytes(sigmoids) + vector_bytes(machines) - machines.size() * sizeof(BinaryMachine);
+    size_t bytes = sizeof *this + vector_bytes(classes) + vector_bytes(points) + vector_bytes(point_row_ptr) +
+                   vector_bytes(point_col) + vector_bytes(route_centers) + vector_bytes(sigmoids) +
+                   vector_bytes(machines) - machines.size() * sizeof(BinaryMachine);
     for (const std::string &name : class_names) bytes += sizeof name + name.size();
     for (const BinaryMachine &machine : machines) bytes += machine_bytes(machine);
     return bytes;

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <memory>
 #include <vector>
 
 #include "cluster/kernel_kmeans.h"
@@ -89,9 +90,15 @@ struct Model {
     // Points: rows [0, support_vectors) are support vectors, the rest are
     // partition sample points that are not; n_points x point_columns()
     // row-major (d columns; a precomputed kernel's: the serial number alone).
+    // Trained on rows that stay sparse (sparse_kernel_rows: wide CSR data),
+    // they are CSR instead: point p's values points[point_row_ptr[p],
+    // point_row_ptr[p + 1]) at columns point_col[...] (increasing), so a
+    // model of 10⁷ columns costs its nonzeros.
     int64_t support_vectors = 0;
     int64_t n_points = 0;
     std::vector<double> points;
+    std::vector<int64_t> point_row_ptr;  // n_points + 1 entries when sparse, else empty
+    std::vector<int32_t> point_col;
     std::vector<BinaryMachine> machines;
     // Input-space routing centers (routes x d) of machines whose partition
     // has k == 0 (MEKA KRR); empty otherwise.
@@ -109,6 +116,13 @@ struct Model {
     bool svr() const { return method == KMX_METHOD_SVR; }
     bool one_class() const { return method == KMX_METHOD_ONE_CLASS; }
     bool probabilities() const { return !sigmoids.empty(); }
+    bool sparse_points() const { return !point_row_ptr.empty(); }
+    // The points as a dataset borrowing these arrays (dense or CSR, d
+    // columns; a precomputed kernel's: one), valid while they are unchanged.
+    std::unique_ptr<Dataset> points_dataset() const;
+    // The points as dense rows (n_points x point_columns()), whatever their
+    // storage, within ctx's budget (`what` names the use in its error).
+    std::vector<double> dense_points(Context &ctx, const char *what) const;
     bool early() const;  // true if the machines predict through partitions (all or none do)
     // Bytes the model holds in memory (its arrays and each
     // machine's own size): a many-machine model holds ~3x its file's bytes.

@@ -17,7 +17,12 @@
 //   names     (version 3) u64 names (= classes); {u32 length, length bytes} each
 //             (version 4: also 0 names, for a model whose classes have none)
 //   sigmoids  (version 4) u64 sigmoids (= machines); {f64 A, f64 B} each (Platt's
-//             P(positive | f) = 1 / (1 + exp(A f + B)) of each machine)
+//             P(positive | f) = 1 / (1 + exp(A f + B)) of each machine); version 5:
+//             empty when the model has none
+//   sparse points (version 5, a model whose points are CSR; its points section is
+//             then empty) u64 stored values; u64 x (points + 1) row offsets (0 first,
+//             non-decreasing, the stored count last); {u32 column, f64 value} x stored
+//             (columns below d, increasing within a point)
 #include "model_file.h"
 
 #include <cmath>
@@ -39,11 +44,14 @@ enum SectionId : uint32_t {
     kMachines = 4,
     kRoutes = 5,
     kNames = 6,
-    kSigmoids = 7
+    kSigmoids = 7,
+    kSparsePoints = 8
 };
-constexpr uint32_t kSectionCount = 7;  // version 4; version 3 has the first six, version 2 the first five
+constexpr uint32_t kSectionCount = 8;  // version 5; version 4 has the first seven, 3 the first six, 2 the first five
 constexpr uint32_t kOldestFormatVersion = 2;
 constexpr uint32_t kNamesFormatVersion = 3;
+constexpr uint32_t kSigmoidsFormatVersion = 4;
+constexpr uint32_t kSparsePointsFormatVersion = 5;
 constexpr size_t kHeaderBytes = 16;
 constexpr size_t kTableEntryBytes = 24;
 const char *const kSectionNames[] = {"",
@@ -53,14 +61,16 @@ const char *const kSectionNames[] = {"",
                                      "machines section",
                                      "routes section",
                                      "class names section",
-                                     "sigmoids section"};
+                                     "sigmoids section",
+                                     "sparse points section"};
 
 uint32_t section_count(uint32_t version) { return version + 3; }
 
 // The oldest version that holds everything the model has, so a model
 // without names or sigmoids is written as older kmx wrote it.
 uint32_t format_version(const Model &model) {
-    if (model.probabilities()) return kModelFormatVersion;
+    if (model.sparse_points()) return kSparsePointsFormatVersion;
+    if (model.probabilities()) return kSigmoidsFormatVersion;
     return model.class_names.empty() ? kOldestFormatVersion : kNamesFormatVersion;
 }
 
@@ -134,7 +144,15 @@ void write_section(ByteWriter &w, const Model &m, uint32_t id) {
             write_doubles(w, m.classes);
             break;
         case kPoints:
-            write_doubles(w, m.points);
+            if (!m.sparse_points()) write_doubles(w, m.points);
+            break;
+        case kSparsePoints:
+            w.u64(m.points.size());
+            for (const int64_t offset : m.point_row_ptr) w.u64(uint64_t(offset));
+            for (size_t e = 0; e < m.points.size(); ++e) {
+                w.u32(uint32_t(m.point_col[e]));
+                w.f64(m.points[e]);
+            }
             break;
         case kMachines:
             write_machines(w, m);
@@ -147,6 +165,7 @@ void write_section(ByteWriter &w, const Model &m, uint32_t id) {
             }
             break;
         case kSigmoids:
+            if (!m.probabilities()) break;  // version 5 without sigmoids: an empty section
             w.u64(m.sigmoids.size());
             for (const PlattSigmoid &sigmoid : m.sigmoids) {
                 w.f64(sigmoid.A);
@@ -291,6 +310,35 @@ void read_points(ByteReader &r, uint64_t count, Model &m) {
     r.finish();
 }
 
+void read_sparse_points(ByteReader &r, uint64_t count, Model &m) {
+    require_format(m.kernel.on_features(), r, "sparse points with a precomputed kernel");
+    const uint64_t stored = r.count(12, "sparse point values");
+    require_format(count < r.remaining() / 8, r, "fewer row offsets than points");
+    m.n_points = int64_t(count);
+    m.point_row_ptr.resize(size_t(count) + 1);
+    for (int64_t &offset : m.point_row_ptr) {
+        offset = int64_t(r.u64());
+        require_format(offset >= 0 && uint64_t(offset) <= stored, r, "a point's row offset is out of range");
+    }
+    require_format(m.point_row_ptr[0] == 0 && uint64_t(m.point_row_ptr.back()) == stored, r,
+                   "the row offsets do not span the stored values");
+    require_format(stored <= r.remaining() / 12, r, "fewer stored values than the row offsets say");
+    m.point_col.resize(size_t(stored));
+    m.points.resize(size_t(stored));
+    for (uint64_t p = 0; p < count; ++p) {
+        require_format(m.point_row_ptr[p] <= m.point_row_ptr[p + 1], r, "the row offsets decrease");
+        for (int64_t e = m.point_row_ptr[p]; e < m.point_row_ptr[p + 1]; ++e) {
+            const uint32_t column = r.u32();
+            require_format(
+                column < uint64_t(m.d) && (e == m.point_row_ptr[p] || int64_t(column) > m.point_col[size_t(e) - 1]), r,
+                "a point's columns are not increasing and below d");
+            m.point_col[size_t(e)] = int32_t(column);
+            m.points[size_t(e)] = finite(r, "a point value is not finite");
+        }
+    }
+    r.finish();
+}
+
 void read_kernel_partition(ByteReader &r, const Model &m, KernelPartition &p) {
     const uint64_t k = r.count(8 * 3, "clusters");
     if (k == 0) return;
@@ -378,7 +426,7 @@ void read_machines(ByteReader &r, uint64_t count, Model &m) {
 
 void read_class_names(ByteReader &r, uint32_t version, Model &m) {
     const uint64_t count = r.count(4, "names");
-    require_format((count == m.classes.size() && count > 0) || (count == 0 && version >= kModelFormatVersion), r,
+    require_format((count == m.classes.size() && count > 0) || (count == 0 && version >= kSigmoidsFormatVersion), r,
                    "the class names do not match the classes");
     if (count == 0) return r.finish();
     std::vector<std::string> names;
@@ -443,7 +491,13 @@ Model model_from_bytes(const unsigned char *bytes, size_t len, const char *name)
     ByteReader classes(sections[kClasses].data, sections[kClasses].len, "model classes section");
     read_classes(classes, counts.classes, m);
     ByteReader points(sections[kPoints].data, sections[kPoints].len, "model points section");
-    read_points(points, counts.points, m);
+    if (sections[kSparsePoints].len > 0) {
+        require_format(sections[kPoints].len == 0, points, "points both dense and sparse");
+        ByteReader sparse(sections[kSparsePoints].data, sections[kSparsePoints].len, "model sparse points section");
+        read_sparse_points(sparse, counts.points, m);
+    } else {
+        read_points(points, counts.points, m);
+    }
     ByteReader routes(sections[kRoutes].data, sections[kRoutes].len, "model routes section");
     read_routes(routes, m);
     ByteReader machines(sections[kMachines].data, sections[kMachines].len, "model machines section");
@@ -453,7 +507,7 @@ Model model_from_bytes(const unsigned char *bytes, size_t len, const char *name)
         ByteReader names(sections[kNames].data, sections[kNames].len, "model class names section");
         read_class_names(names, version, m);
     }
-    if (sections[kSigmoids].data) {
+    if (sections[kSigmoids].len > 0) {
         ByteReader sigmoids(sections[kSigmoids].data, sections[kSigmoids].len, "model sigmoids section");
         read_sigmoids(sigmoids, m);
     }

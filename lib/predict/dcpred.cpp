@@ -272,7 +272,7 @@ double solve_svm(Build &b, const Dataset &data, const Rows &rows, const std::vec
     options.cache_bytes = svm_cache_bytes(n);
     options.report_progress = false;
     std::fill(alpha, alpha + n, 0.0);
-    Arena arena(svm_dual_workspace_bytes(n, data.d, options.cache_bytes));
+    Arena arena(svm_dual_workspace_bytes(n, SvmRows(data, kernel), options.cache_bytes));
     return solve_svm_dual(b.ctx, arena, problem, options, alpha).bias;
 }
 

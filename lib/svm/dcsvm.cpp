@@ -154,7 +154,8 @@ int64_t estimate_variables(const SvmProblem &problem, const DcsvmOptions &option
 size_t estimate_bytes(const SvmProblem &problem, const DcsvmOptions &options) {
     const int64_t m = estimate_variables(problem, options);
     return WorkspacePlan()
-        .add_bytes(svm_dual_workspace_bytes(m, problem.data->d, size_t(m) * size_t(m) * sizeof(float)))
+        .add_bytes(
+            svm_dual_workspace_bytes(m, SvmRows(*problem.data, problem.kernel), size_t(m) * size_t(m) * sizeof(float)))
         .add_bytes(subproblem_arrays_bytes(m))
         .bytes();
 }
@@ -172,7 +173,8 @@ size_t bookkeeping_bytes(int64_t n, int64_t k) {
 
 MemoryPlan plan_memory(const Context &ctx, const SvmProblem &problem, const DcsvmOptions &options,
                        const Schedule &schedule) {
-    const int64_t n = problem.n, d = problem.data->d;
+    const int64_t n = problem.n;
+    const SvmRows d(*problem.data, problem.kernel);
     const int64_t k = largest_cluster_count(options, schedule, point_count(problem));
     MemoryPlan plan;
     plan.estimate = schedule.early ? 0 : estimate_bytes(problem, options);
@@ -404,7 +406,7 @@ SvmSolution run_refine(Context &ctx, RunState &s) {
 SvmSolution run_global(Context &ctx, RunState &s) {
     SvmOptions options = s.options.svm;
     options.cache_bytes = std::max(s.cache, 2 * size_t(s.problem.n) * sizeof(double));
-    Arena arena(svm_dual_workspace_bytes(s.problem.n, s.problem.data->d, options.cache_bytes));
+    Arena arena(svm_dual_workspace_bytes(s.problem.n, SvmRows(*s.problem.data, s.problem.kernel), options.cache_bytes));
     return solve_svm_dual(ctx, arena, s.problem, options, s.alpha);
 }
 

@@ -71,7 +71,7 @@ SubproblemArrays carve_subproblem_arrays(Arena &arena, int64_t n) {
 // Σ_w svm_dual_workspace_bytes(n_w, d, share_w) over P workers with Σ n_w ≤ n:
 // the workspace grows linearly in the rows (one of n rows covers their sum)
 // plus a fixed part per worker, plus each cache's two-column minimum.
-size_t subproblem_solver_bytes(int64_t n, int64_t d, size_t cache_total, int threads) {
+size_t subproblem_solver_bytes(int64_t n, const SvmRows &d, size_t cache_total, int threads) {
     return WorkspacePlan()
         .add_bytes(svm_dual_workspace_bytes(n, d, cache_total))
         .add_bytes(size_t(std::max(threads, 1)) * svm_dual_workspace_bytes(1, d, 0))
@@ -107,7 +107,7 @@ std::vector<SvmSolution> solve_row_groups(Context &ctx, const SvmProblem &proble
         sub.upper = arrays.upper + begin;
         sub.linear = problem.linear ? arrays.linear + begin : nullptr;
         const auto start = std::chrono::steady_clock::now();
-        Arena arena(svm_dual_workspace_bytes(rows, problem.data->d, sub_options.cache_bytes));
+        Arena arena(svm_dual_workspace_bytes(rows, SvmRows(*problem.data, problem.kernel), sub_options.cache_bytes));
         SvmSolution &solution = solutions[size_t(c)];
         solution = solve_svm_dual(*contexts[size_t(thread_index())], arena, sub, sub_options, arrays.alpha + begin);
         solution.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -41,7 +41,7 @@ SubproblemArrays carve_subproblem_arrays(Arena &arena, int64_t n);
 // Bytes the solver workspaces of concurrent subproblems over at most n rows
 // in total can take, with `cache_total` bytes of kernel cache shared among
 // the workers (also enough for one solve of all n rows).
-size_t subproblem_solver_bytes(int64_t n, int64_t d, size_t cache_total, int threads);
+size_t subproblem_solver_bytes(int64_t n, const SvmRows &d, size_t cache_total, int threads);
 
 // The workers solve_row_groups runs `groups` subproblems on, P =
 // min(threads, groups), and each one's share of `cache_total`.

@@ -46,15 +46,15 @@ int64_t rows_with_positive_weight(const Dataset &data) {
 }
 
 DualWorkspace reserve_dual_workspace(Context &ctx, const TrainOptions &options, const char *method, size_t arrays,
-                                     int64_t variables, int64_t d) {
-    const size_t needed = arrays + smallest_solver_bytes(variables, d);
+                                     int64_t variables, const SvmRows &rows) {
+    const size_t needed = arrays + smallest_solver_bytes(variables, rows);
     if (needed > ctx.left_bytes())
         fail(KMX_E_OUT_OF_MEMORY,
              "%s needs at least %s (%lld variables with a two-column kernel cache) but the memory budget leaves %s",
              method, bytes_text(double(needed)).text, (long long)variables, bytes_text(double(ctx.left_bytes())).text);
     DualWorkspace w;
-    w.cache = svm_cache_bytes(ctx, options, variables, d, arrays);
-    w.arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, d, w.cache), "training workspace");
+    w.cache = svm_cache_bytes(ctx, options, variables, rows, arrays);
+    w.arena = ctx.reserve(arrays + svm_dual_workspace_bytes(variables, rows, w.cache), "training workspace");
     return w;
 }
 

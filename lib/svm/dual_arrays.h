@@ -47,7 +47,7 @@ struct DualWorkspace {
 // (naming `method`) unless `arrays` bytes and the smallest solver workspace
 // of `variables` variables fit what the budget leaves.
 DualWorkspace reserve_dual_workspace(Context &ctx, const TrainOptions &options, const char *method, size_t arrays,
-                                     int64_t variables, int64_t d);
+                                     int64_t variables, const SvmRows &rows);
 // A single-machine model's end of training: the solve's objective, KKT
 // violation and iterations into model.stats, its bias into the machine, the
 // workspace released, the time since `start`, progress done.

@@ -220,7 +220,8 @@ ProblemArrays carve_problem_arrays(Arena &arena, int64_t n) {
 // workspace cannot fit the budget.
 // dual_solver: every problem is solved by the dual solver in this workspace
 // (method svm, or warm starts); else DC-SVM reserves its own.
-Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_t n_max, int64_t d, bool dual_solver) {
+Workspace plan_workspace(const Context &ctx, const TrainOptions &options, int64_t n_max, const SvmRows &d,
+                         bool dual_solver) {
     WorkspacePlan plan = problem_arrays_plan(n_max);
     const size_t smallest = plan.bytes() + smallest_solver_bytes(n_max, d);
     if (smallest > ctx.left_bytes())
@@ -257,8 +258,8 @@ std::vector<SolvedMachine> solve_tasks(Context &ctx, const TrainOptions &options
                                        const std::vector<int32_t> &cls, Model &model, SvmWarmStart *warm) {
     const std::vector<BinaryTask> tasks = binary_tasks(int32_t(model.classes.size()), options.multiclass);
     const bool dual_solver = options.method == KMX_METHOD_SVM || (warm && !warm->alpha.empty());
-    const Workspace workspace =
-        plan_workspace(ctx, options, largest_problem(tasks, cls, model.classes.size()), data.d, dual_solver);
+    const Workspace workspace = plan_workspace(ctx, options, largest_problem(tasks, cls, model.classes.size()),
+                                               SvmRows(data, model.kernel), dual_solver);
     Arena arena = ctx.reserve(workspace.bytes, "training workspace");
     ProblemArrays a = carve_problem_arrays(arena, workspace.n_max);
 
@@ -345,11 +346,11 @@ SvmOptions svm_options(const TrainOptions &options, size_t cache_bytes) {
 
 constexpr size_t kTwoColumns = 2;  // the kernel cache columns (of floats) one SMO step needs
 
-size_t smallest_solver_bytes(int64_t n, int64_t d) {
+size_t smallest_solver_bytes(int64_t n, const SvmRows &d) {
     return svm_dual_workspace_bytes(n, d, kTwoColumns * size_t(n) * sizeof(float));
 }
 
-size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, int64_t d, size_t held) {
+size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, const SvmRows &d, size_t held) {
     if (options.cache_bytes > 0) return options.cache_bytes;
     const size_t fixed = held + svm_dual_workspace_bytes(n, d, 0);
     const size_t left = ctx.left_bytes() > fixed ? ctx.left_bytes() - fixed : 0;

@@ -23,10 +23,10 @@ class Dataset;
 SvmOptions svm_options(const TrainOptions &options, size_t cache_bytes);
 // The smallest workspace a problem of n variables can be solved in: the
 // solver's with a kernel cache of two columns.
-size_t smallest_solver_bytes(int64_t n, int64_t d);
+size_t smallest_solver_bytes(int64_t n, const SvmRows &d);
 // The kernel cache of one dual solve of n variables: as asked, or what the
 // budget leaves after `held` bytes and the solver's other arrays.
-size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, int64_t d, size_t held);
+size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, const SvmRows &d, size_t held);
 // Throws KMX_E_INVALID_ARGUMENT unless C is positive and finite.
 void check_cost(double C);
 // DC-SVM's options that `options` asks for (levels, clusters_per_level,

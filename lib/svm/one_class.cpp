@@ -118,9 +118,9 @@ Model train_one_class_model(Context &ctx, const TrainOptions &options, const Ker
              "one_class has no classes to weigh (labels are ignored): class weights do not apply");
     rows_with_weight(data);
     Model model = untrained_one_class_model(options, kernel, data);
-    const int64_t variables = data.n, d = data.d;
+    const int64_t variables = data.n;
     const size_t arrays = one_class_dual_bytes(data.n);
-    DualWorkspace w = reserve_dual_workspace(ctx, options, "one_class", arrays, variables, d);
+    DualWorkspace w = reserve_dual_workspace(ctx, options, "one_class", arrays, variables, SvmRows(data, kernel));
     OneClassDual dual = carve_one_class_dual(w.arena, data, options.nu);
     const SvmSolution solution = solve_svm_dual(ctx, w.arena, one_class_problem(dual, data, model.kernel),
                                                 one_class_solver_options(options, w.cache), dual.alpha);

@@ -76,8 +76,8 @@ size_t solver_arrays_bytes(int64_t n) {
         .bytes();
 }
 
-size_t fixed_workspace_bytes(int64_t n, int64_t d) {
-    return solver_arrays_bytes(n) + SvmQMatrix::workspace_bytes(n, d);
+size_t fixed_workspace_bytes(int64_t n, const SvmRows &rows) {
+    return solver_arrays_bytes(n) + SvmQMatrix::workspace_bytes(n, rows);
 }
 
 // Cache slots of an `auto` request that has `left` bytes for the cache: as
@@ -754,16 +754,16 @@ SvmSolution DualSolver::solve(double *alpha) {
 
 }  // namespace
 
-size_t svm_dual_workspace_bytes(int64_t n, int64_t d, size_t cache_bytes) {
-    return fixed_workspace_bytes(n, d) + KernelCache::workspace_bytes(n, KernelCache::slots_for(n, cache_bytes));
+size_t svm_dual_workspace_bytes(int64_t n, const SvmRows &rows, size_t cache_bytes) {
+    return fixed_workspace_bytes(n, rows) + KernelCache::workspace_bytes(n, KernelCache::slots_for(n, cache_bytes));
 }
 
 size_t svm_auto_cache_bytes(int64_t n, size_t budget_left) {
     return size_t(auto_cache_slots(n, budget_left)) * size_t(n) * sizeof(float);
 }
 
-size_t svm_dual_auto_workspace_bytes(int64_t n, int64_t d, size_t budget_left) {
-    const size_t fixed = fixed_workspace_bytes(n, d);
+size_t svm_dual_auto_workspace_bytes(int64_t n, const SvmRows &rows, size_t budget_left) {
+    const size_t fixed = fixed_workspace_bytes(n, rows);
     const size_t left = budget_left > fixed ? budget_left - fixed : 0;
     return fixed + KernelCache::workspace_bytes(n, auto_cache_slots(n, left));
 }
@@ -771,15 +771,16 @@ size_t svm_dual_auto_workspace_bytes(int64_t n, int64_t d, size_t budget_left) {
 SvmSolution solve_svm_dual(Context &ctx, Arena &arena, const SvmProblem &problem, const SvmOptions &options,
                            double *alpha) {
     validate(problem, options, alpha);
-    const int64_t n = problem.n, d = problem.data->d;
-    const size_t fixed = fixed_workspace_bytes(n, d), free = arena.capacity() - arena.used();
+    const int64_t n = problem.n;
+    const size_t fixed = fixed_workspace_bytes(n, SvmRows(*problem.data, problem.kernel)),
+                 free = arena.capacity() - arena.used();
     const int64_t slots = options.cache_bytes > 0 ? KernelCache::slots_for(n, options.cache_bytes)
                                                   : auto_cache_slots(n, free > fixed ? free - fixed : 0);
     const size_t needed = fixed + KernelCache::workspace_bytes(n, slots);
     if (needed > free)
         fail(KMX_E_OUT_OF_MEMORY,
              "SVM dual solver needs %s (n = %lld, d = %lld, %lld cache columns) but its workspace allows %s",
-             bytes_text(double(needed)).text, (long long)n, (long long)d, (long long)slots,
+             bytes_text(double(needed)).text, (long long)n, (long long)problem.data->d, (long long)slots,
              bytes_text(double(free)).text);
     ArenaScope scope(arena);
     SvmQMatrix q(arena, problem, slots, options.threads > 0 ? options.threads : ctx.threads);

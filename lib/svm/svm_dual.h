@@ -16,6 +16,7 @@
 
 #include "core/arena.h"
 #include "kernel/kernel.h"
+#include "svm_q_matrix.h"
 
 namespace kmx {
 
@@ -27,8 +28,8 @@ struct SvmProblem {
     const Dataset *data = nullptr;
     const int64_t *rows = nullptr;  // n row indices into data (nullptr: rows 0..n-1)
     int64_t n = 0;
-    const double *y = nullptr;      // n labels, each +1 or −1
-    const double *upper = nullptr;  // n upper bounds C_i (C × class weight × sample weight), > 0
+    const double *y = nullptr;       // n labels, each +1 or −1
+    const double *upper = nullptr;   // n upper bounds C_i (C × class weight × sample weight), > 0
     const double *linear = nullptr;  // n entries of the linear term p; nullptr: −1 each (C-SVC)
     KernelSpec kernel;
 };
@@ -60,10 +61,11 @@ struct SvmSolution {
 };
 
 // Workspace the solver carves from its arena for a problem of n rows
-// (gathered dense rows, gradients, shrinking state, the kernel cache itself),
+// (rows: SvmRows(data, kernel) of the problem's data, or d for dense rows;
+// gathered dense rows, gradients, shrinking state, the kernel cache itself),
 // exactly, for a cache of cache_bytes (whole columns of n floats, at least 2,
 // at most n; cache_bytes = 0 counts the smallest cache, 2 columns).
-size_t svm_dual_workspace_bytes(int64_t n, int64_t d, size_t cache_bytes);
+size_t svm_dual_workspace_bytes(int64_t n, const SvmRows &rows, size_t cache_bytes);
 // The cache size (an explicit cache_bytes value) an `auto` request resolves to
 // when `budget_left` bytes are free for the cache itself: the most whole
 // columns that fit, capped at 1 GiB and at n columns, never below 2 columns.
@@ -74,7 +76,7 @@ size_t svm_auto_cache_bytes(int64_t n, size_t budget_left);
 // arena of this size (ctx.reserve fails with KMX_E_OUT_OF_MEMORY, naming the
 // bytes, if even the smallest cache does not fit) and pass cache_bytes = 0:
 // the solver then resolves the same cache from the arena's free space.
-size_t svm_dual_auto_workspace_bytes(int64_t n, int64_t d, size_t budget_left);
+size_t svm_dual_auto_workspace_bytes(int64_t n, const SvmRows &rows, size_t budget_left);
 
 // Solves the problem. alpha (n) holds the warm start on entry (zeros for a
 // cold start; entries are clipped to [0, C_i]; with bias a warm start is first

@@ -8,6 +8,7 @@
 #include "core/dataset.h"
 #include "core/parallel.h"
 #include "kernel/fast_exp.h"
+#include "kernel/kernel.h"
 #include "linalg/linalg.h"
 #include "svm_dual.h"
 
@@ -39,17 +40,25 @@ double squared_norm(const double *x, int64_t d) {
 
 }  // namespace
 
-size_t SvmQMatrix::workspace_bytes(int64_t n, int64_t d) {
-    return WorkspacePlan()
-        .add<double>(size_t(n) * size_t(d))  // gathered rows
-        .add<double>(size_t(n))              // ‖x_j‖²
-        .add<double>(size_t(n))              // floors
-        .add<double>(size_t(n))              // y
-        .add<double>(size_t(n))              // K_ii
-        .add<double>(size_t(n))              // one kernel row
-        .add<double>(size_t(kBlockRows) * size_t(d))
-        .add<double>(size_t(kBlockRows))
-        .add<double>(size_t(kPrefetchColumns) * size_t(n))
+SvmRows::SvmRows(const Dataset &data, const KernelSpec &kernel) : d(data.d) {
+    if (kernel.on_features() && sparse_kernel_rows(data)) widest = widest_row(data);
+}
+
+size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
+    WorkspacePlan plan;
+    if (rows.sparse()) {
+        plan.add<int64_t>(size_t(n)).add<int64_t>(size_t(kBlockRows));  // row numbers
+        plan.add_bytes(sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
+    } else {
+        plan.add<double>(size_t(n) * size_t(rows.d))  // gathered rows
+            .add<double>(size_t(n))                   // ‖x_j‖²
+            .add<double>(size_t(n));                  // floors
+    }
+    plan.add<double>(size_t(n))   // y
+        .add<double>(size_t(n))   // K_ii
+        .add<double>(size_t(n));  // one kernel row
+    if (!rows.sparse()) plan.add<double>(size_t(kBlockRows) * size_t(rows.d)).add<double>(size_t(kBlockRows));
+    return plan.add<double>(size_t(kPrefetchColumns) * size_t(n))
         .add<float>(size_t(n))  // two spare columns
         .add<float>(size_t(n))
         .add<int64_t>(size_t(n))  // paired: variable → gathered row
@@ -76,39 +85,67 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
       arena_(arena),
       cache_(arena, m_,
              paired_ ? KernelCache::slots_fitting(m_, KernelCache::workspace_bytes(n_, cache_slots)) : cache_slots) {
-    x_ = arena.alloc<double>(size_t(n_) * size_t(d_));
-    sq_ = arena.alloc<double>(size_t(n_));
-    floor_ = arena.alloc<double>(size_t(n_));
+    const Dataset &data = *problem.data;
+    const SvmRows rows(data, spec_);
+    if (rows.sparse()) {
+        data_ = &data;
+        order_ = arena.alloc<int64_t>(size_t(n_));
+        block_rows_ = arena.alloc<int64_t>(size_t(kBlockRows));
+        sparse_scratch_ = Arena(arena, sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
+        for (int64_t k = 0; k < n_; ++k) order_[k] = problem.rows ? problem.rows[k] : k;
+    } else {
+        x_ = arena.alloc<double>(size_t(n_) * size_t(d_));
+        sq_ = arena.alloc<double>(size_t(n_));
+        floor_ = arena.alloc<double>(size_t(n_));
+    }
     y_ = arena.alloc<double>(size_t(n_));
     qd_ = arena.alloc<double>(size_t(n_));
     row_ = arena.alloc<double>(size_t(n_));
-    block_x_ = arena.alloc<double>(size_t(kBlockRows) * size_t(d_));
-    block_sq_ = arena.alloc<double>(size_t(kBlockRows));
+    if (!rows.sparse()) {
+        block_x_ = arena.alloc<double>(size_t(kBlockRows) * size_t(d_));
+        block_sq_ = arena.alloc<double>(size_t(kBlockRows));
+    }
     prefetched_ = arena.alloc<double>(size_t(kPrefetchColumns) * size_t(n_));
     wide_[0] = arena.alloc<float>(size_t(n_));
     wide_[1] = arena.alloc<float>(size_t(n_));
     row_of_ = arena.alloc<int64_t>(size_t(n_));
-    const Dataset &data = *problem.data;
-    if (problem.rows) {
-        for (int64_t k = 0; k < m_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
-    } else {
-        data.copy_rows(0, m_, x_);
-    }
-    for (int64_t k = 0; k < m_; ++k) {
-        const double *xk = x_ + k * d_;
-        sq_[k] = squared_norm(xk, d_);
-        floor_[k] = noise_ * sq_[k];
-        qd_[k] = kernel_eval(spec_, xk, xk, d_);
-    }
     for (int64_t k = 0; k < n_; ++k) {
         row_of_[k] = k < m_ ? k : k - m_;
         y_[k] = problem.y[k];
-        qd_[k] = qd_[row_of_[k]];
     }
+    if (rows.sparse()) {  // order_[k] for k < m: the gathered rows (paired: the first half's)
+        for (int64_t k = 0; k < m_; ++k) kernel_rows(&k, 1, k, k + 1, qd_ + k, 1, 1);
+    } else {
+        if (problem.rows) {
+            for (int64_t k = 0; k < m_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
+        } else {
+            data.copy_rows(0, m_, x_);
+        }
+        for (int64_t k = 0; k < m_; ++k) {
+            const double *xk = x_ + k * d_;
+            sq_[k] = squared_norm(xk, d_);
+            floor_[k] = noise_ * sq_[k];
+            qd_[k] = kernel_eval(spec_, xk, xk, d_);
+        }
+    }
+    for (int64_t k = m_; k < n_; ++k) qd_[k] = qd_[row_of_[k]];
 }
 
-void SvmQMatrix::kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
-                             int64_t ldo, int threads) {
+void SvmQMatrix::kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out, int64_t ldo,
+                             int threads) {
+    if (data_) {
+        for (int64_t r = 0; r < na; ++r) block_rows_[r] = order_[variables[r]];
+        sparse_kernel_block_listed(spec_, *data_, block_rows_, na, *data_, order_ + begin, end - begin, out, ldo,
+                                   sparse_scratch_, threads);
+        return;
+    }
+    if (na == 1) return dense_kernel_rows(x_ + variables[0] * d_, sq_ + variables[0], 1, begin, end, out, ldo, threads);
+    gather_block(variables, na);
+    dense_kernel_rows(block_x_, block_sq_, na, begin, end, out, ldo, threads);
+}
+
+void SvmQMatrix::dense_kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end,
+                                   double *out, int64_t ldo, int threads) {
     const int64_t m = end - begin;
     const double *b = x_ + begin * d_;
     if (spec_.type != KMX_KERNEL_RBF) {
@@ -145,8 +182,8 @@ void SvmQMatrix::prefetch(const int64_t *columns, int64_t count, int64_t len) {
     if (paired_) {
         // the distinct rows' kernel rows, then fetched in the columns' order (the last most recently used)
         int64_t rows[kPrefetchColumns];
-        const int64_t distinct = gather_paired_block(columns, nullptr, count, rows, nullptr);
-        kernel_rows(block_x_, block_sq_, distinct, 0, m_, prefetched_, m_, threads_);
+        const int64_t distinct = distinct_rows(columns, nullptr, count, rows, nullptr);
+        kernel_rows(rows, distinct, 0, m_, prefetched_, m_, threads_);
         for (int64_t k = 0; k < count; ++k) {
             const int64_t r = row_of_[columns[k]];
             float *data;
@@ -156,8 +193,7 @@ void SvmQMatrix::prefetch(const int64_t *columns, int64_t count, int64_t len) {
         }
         return;
     }
-    gather_block(columns, count);
-    kernel_rows(block_x_, block_sq_, count, 0, kept, prefetched_, kept, threads_);
+    kernel_rows(columns, count, 0, kept, prefetched_, kept, threads_);
     for (int64_t k = 0; k < count; ++k) {
         const int64_t i = columns[k];
         float *data;
@@ -176,8 +212,8 @@ void SvmQMatrix::add_columns(const int64_t *columns, const double *coef, int64_t
         // sum_r = Σ_{k: row(k) = r} coef_k y_k over the distinct rows; out_j += y_j Σ_r sum_r K(x_r, x_row(j))
         int64_t rows[kPrefetchColumns];
         double coef_rows[kPrefetchColumns];
-        const int64_t distinct = gather_paired_block(columns, coef, count, rows, coef_rows);
-        kernel_rows(block_x_, block_sq_, distinct, 0, m_, prefetched_, m_, threads_);
+        const int64_t distinct = distinct_rows(columns, coef, count, rows, coef_rows);
+        kernel_rows(rows, distinct, 0, m_, prefetched_, m_, threads_);
         double *sum = row_;
         std::fill(sum, sum + m_, 0.0);
         for (int64_t k = 0; k < distinct; ++k) {
@@ -187,8 +223,7 @@ void SvmQMatrix::add_columns(const int64_t *columns, const double *coef, int64_t
         for (int64_t j = begin; j < end; ++j) out[j] += y_[j] * sum[row_of_[j]];
         return;
     }
-    gather_block(columns, count);
-    kernel_rows(block_x_, block_sq_, count, begin, end, prefetched_, width, threads_);
+    kernel_rows(columns, count, begin, end, prefetched_, width, threads_);
     double *sum = row_;  // Σ_k coef_k y_k K_kj
     std::fill(sum, sum + width, 0.0);
     for (int64_t k = 0; k < count; ++k) {
@@ -205,16 +240,14 @@ void SvmQMatrix::gather_block(const int64_t *columns, int64_t count) {
     }
 }
 
-int64_t SvmQMatrix::gather_paired_block(const int64_t *columns, const double *coef_in, int64_t count, int64_t *rows,
-                                        double *coef_out) {
+int64_t SvmQMatrix::distinct_rows(const int64_t *columns, const double *coef_in, int64_t count, int64_t *rows,
+                                  double *coef_out) {
     int64_t distinct = 0;
     for (int64_t k = 0; k < count; ++k) {
         const int64_t r = row_of_[columns[k]];
         const int64_t at = std::find(rows, rows + distinct, r) - rows;
         if (at == distinct) {
             rows[distinct++] = r;
-            std::memcpy(block_x_ + at * d_, x_ + r * d_, sizeof(double) * size_t(d_));
-            block_sq_[at] = sq_[r];
             if (coef_out) coef_out[at] = 0;
         }
         if (coef_out) coef_out[at] += coef_in[k] * y_[columns[k]];
@@ -230,8 +263,9 @@ const float *SvmQMatrix::kernel_row(int64_t r) {
         // diamonds rows (d = 9, 100 MB) two threads split by kParallelColumnWork's
         // rule took 96 s of CPU and 132 s against one thread's 17 s and 19 s on a
         // busy 2-core machine (each row's 2 × 20 µs waited on a time slice).
-        fill_kernel_row(r, valid, m_,
-                        threads_for_work(threads_, double(m_ - valid) * (2.0 * double(d_) + kEntryFlops)));
+        // (sparse rows: the block spreads its rows over the threads itself)
+        const double flops = double(m_ - valid) * (2.0 * double(d_) + kEntryFlops);
+        fill_kernel_row(r, valid, m_, data_ ? threads_ : threads_for_work(threads_, flops));
         for (int64_t j = valid; j < m_; ++j) data[j] = float(row_[j - valid]);
     }
     return data;
@@ -256,22 +290,23 @@ const float *SvmQMatrix::expand_column(int64_t i, int64_t len) {
 }
 
 void SvmQMatrix::fill_kernel_row(int64_t r, int64_t begin, int64_t end, int threads) {
-    // K(x_r, x_j) for j in [begin, end) into row_[0, end − begin)
-    const double *xr = x_ + r * d_;
+    // K(x_r, x_j) for j in [begin, end) into row_[0, end − begin); sparse
+    // rows: one block, which spreads its rows over the threads itself
     const int64_t count = end - begin;
-    if (threads > 1) {
+    if (!data_ && threads > 1) {
         const int64_t chunks = (count + kColumnChunk - 1) / kColumnChunk;
         parallel_for(chunks, threads, [&](int64_t c) {
             const int64_t first = begin + c * kColumnChunk, last = std::min(end, first + kColumnChunk);
-            kernel_rows(xr, sq_ + r, 1, first, last, row_ + (first - begin), count, 1);
+            kernel_rows(&r, 1, first, last, row_ + (first - begin), count, 1);
         });
     } else {
-        kernel_rows(xr, sq_ + r, 1, begin, end, row_, count, 1);
+        kernel_rows(&r, 1, begin, end, row_, count, data_ ? threads : 1);
     }
 }
 
 void SvmQMatrix::fill_column(int64_t i, int64_t begin, int64_t end, float *out) {
-    fill_kernel_row(i, begin, end, (end - begin) * std::max<int64_t>(d_, 1) >= kParallelColumnWork ? threads_ : 1);
+    const bool split = data_ || (end - begin) * std::max<int64_t>(d_, 1) >= kParallelColumnWork;
+    fill_kernel_row(i, begin, end, split ? threads_ : 1);
     // Q_ij = y_i y_j K_ij
     const double yi = y_[i];
     for (int64_t j = begin; j < end; ++j) out[j] = float(yi * y_[j] * row_[j - begin]);
@@ -286,9 +321,13 @@ void SvmQMatrix::swap_index(int64_t i, int64_t j) {
         wide_column_[0] = wide_column_[1] = -1;
         return;
     }
-    std::swap_ranges(x_ + i * d_, x_ + (i + 1) * d_, x_ + j * d_);
-    std::swap(sq_[i], sq_[j]);
-    std::swap(floor_[i], floor_[j]);
+    if (data_) {
+        std::swap(order_[i], order_[j]);
+    } else {
+        std::swap_ranges(x_ + i * d_, x_ + (i + 1) * d_, x_ + j * d_);
+        std::swap(sq_[i], sq_[j]);
+        std::swap(floor_[i], floor_[j]);
+    }
     std::swap(y_[i], y_[j]);
     std::swap(qd_[i], qd_[j]);
     cache_.swap_index(i, j);
@@ -314,13 +353,12 @@ void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const do
     double coef[kBlockRows], coef_bar[kBlockRows];
     for (int64_t start = 0; start < count; start += block_rows) {
         const int64_t nb = std::min(block_rows, count - start);
-        gather_block(rows + start, nb);
         for (int64_t k = 0; k < nb; ++k) {
             const int64_t r = rows[start + k];
             coef[k] = alpha[r] * y_[r];
             coef_bar[k] = alpha[r] >= upper[r] ? upper[r] * y_[r] : 0.0;
         }
-        kernel_rows(block_x_, block_sq_, nb, 0, n_, block, n_, threads_);
+        kernel_rows(rows + start, nb, 0, n_, block, n_, threads_);
         for (int64_t k = 0; k < nb; ++k) {
             const double *kr = block + k * n_;
             if (start + k < kept) {  // Q_rj = y_r y_j K_rj
@@ -369,14 +407,10 @@ void SvmQMatrix::add_gradient_terms_paired(const int64_t *vars, int64_t count, c
     int64_t r = 0;
     while (r < m_) {
         int64_t nb = 0;
-        for (; r < m_ && nb < block_rows; ++r) {
-            if (c[r] == 0 && c_bar[r] == 0) continue;
-            rows[nb] = r;
-            std::memcpy(block_x_ + nb * d_, x_ + r * d_, sizeof(double) * size_t(d_));
-            block_sq_[nb++] = sq_[r];
-        }
+        for (; r < m_ && nb < block_rows; ++r)
+            if (c[r] != 0 || c_bar[r] != 0) rows[nb++] = r;
         if (nb == 0) break;
-        kernel_rows(block_x_, block_sq_, nb, 0, m_, block, m_, threads_);
+        kernel_rows(rows, nb, 0, m_, block, m_, threads_);
         for (int64_t k = 0; k < nb; ++k, ++done) {
             const double *kr = block + k * m_;
             const double a = c[rows[k]], b = c_bar[rows[k]];

@@ -28,7 +28,22 @@
 
 namespace kmx {
 
+class Dataset;
 struct SvmProblem;
+
+// How a problem's rows reach the kernel, for workspace sizes: gathered once
+// into d dense columns, or, for rows that stay sparse (sparse_kernel_rows:
+// wide CSR data), read in place from the data through a list of row numbers,
+// each kernel block indexing the nonzeros of at most kBlockRows rows of at
+// most `widest` values.
+struct SvmRows {
+    int64_t d = 0;
+    int64_t widest = -1;  // ≥ 0: the rows stay sparse
+
+    SvmRows(int64_t columns) : d(columns) {}  // dense rows of d columns
+    SvmRows(const Dataset &data, const KernelSpec &kernel);
+    bool sparse() const { return widest >= 0; }
+};
 
 class SvmQMatrix {
 public:
@@ -41,7 +56,7 @@ public:
     static constexpr int64_t kPrefetchColumns = 32;
 
     // Exact arena bytes, cache excluded.
-    static size_t workspace_bytes(int64_t n, int64_t d);
+    static size_t workspace_bytes(int64_t n, const SvmRows &rows);
     // Whether the problem's variables are paired (see the top): n even,
     // rows[k] == rows[k + n/2] for every k < n/2.
     static bool paired(const SvmProblem &problem);
@@ -109,23 +124,24 @@ public:
     int64_t kernel_rows_count() const { return m_; }
 
 private:
-    // The gathered row of variable i (paired: its row map, else i itself).
-    int64_t row_index(int64_t i) const { return paired_ ? row_of_[i] : i; }
     // Paired: K(x_r, X[0:m]) of gathered row r as floats, cached.
     const float *kernel_row(int64_t r);
     // Paired: a spare buffer with Q_ij = y_i y_j K[row(j)] for j < len.
     const float *expand_column(int64_t i, int64_t len);
-    // Paired: the distinct gathered rows of `count` variables into block_x_
-    // and block_sq_ (rows[k], k < returned count), their coefficients summed
-    // per row (coef_in[k] y_k; coef_out may be nullptr).
-    int64_t gather_paired_block(const int64_t *columns, const double *coef_in, int64_t count, int64_t *rows,
-                                double *coef_out);
+    // Paired: the distinct gathered rows of `count` variables (rows[k], k <
+    // the returned count), their coefficients summed per row (coef_in[k] y_k
+    // into coef_out; coef_out may be nullptr).
+    int64_t distinct_rows(const int64_t *columns, const double *coef_in, int64_t count, int64_t *rows,
+                          double *coef_out);
     void add_gradient_terms_paired(const int64_t *vars, int64_t count, const double *alpha, const double *upper,
                                    const double *linear, double *grad, double *grad_bar);
-    // out[r*ldo + j] = K(a_r, x_j) for the na rows a (with squared norms
-    // sq_a) and variables j in [begin, end).
-    void kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
-                     int64_t ldo, int threads);
+    // out[r*ldo + j] = K(x_{variables[r]}, x_j) for the na (at most
+    // kBlockRows) variables and j in [begin, end).
+    void kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out, int64_t ldo,
+                     int threads);
+    // The dense path's kernel rows for na rows a (with squared norms sq_a).
+    void dense_kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
+                           int64_t ldo, int threads);
     // Gathers the rows of `count` variables into block_x_ and block_sq_.
     void gather_block(const int64_t *columns, int64_t count);
     // out[j] = Q_ij for j in [begin, end).
@@ -139,10 +155,14 @@ private:
     int64_t m_ = 0;  // gathered rows (n, or n/2 when paired)
     int threads_ = 1;
     double gamma_ = 0, noise_ = 0;
-    Arena &arena_;             // kernel_block's scratch (none for the kernels it handles here)
-    double *x_ = nullptr;      // n × d gathered rows
-    double *sq_ = nullptr;     // ‖x_j‖²
-    double *floor_ = nullptr;  // rounding floor of the Gaussian's distances, noise · ‖x_j‖²
+    Arena &arena_;                   // kernel_block's scratch (none for the kernels it handles here)
+    const Dataset *data_ = nullptr;  // sparse rows: the problem's data, read in place
+    int64_t *order_ = nullptr;       // sparse rows: variable j's row of data_
+    int64_t *block_rows_ = nullptr;  // sparse rows: rows of one kernel block's variables (kBlockRows)
+    Arena sparse_scratch_;           // sparse rows: the kernel blocks' index, inside arena_
+    double *x_ = nullptr;            // n × d gathered rows (dense rows)
+    double *sq_ = nullptr;           // ‖x_j‖²
+    double *floor_ = nullptr;        // rounding floor of the Gaussian's distances, noise · ‖x_j‖²
     double *y_ = nullptr;
     double *qd_ = nullptr;                 // Q_ii = K_ii
     double *row_ = nullptr;                // one kernel row, before it becomes a float column

@@ -113,9 +113,9 @@ Model train_svr_model(Context &ctx, const TrainOptions &options, const KernelSpe
     Model model = untrained_svr_model(options, kernel, data);
     if (options.svr_dcsvm && kernel.type != KMX_KERNEL_PRECOMPUTED && kernel.type != KMX_KERNEL_CALLBACK)
         return train_svr_dcsvm(ctx, options, std::move(model), data, start);
-    const int64_t variables = 2 * data.n, d = data.d;
+    const int64_t variables = 2 * data.n;
     const size_t arrays = svr_dual_bytes(data.n);
-    DualWorkspace w = reserve_dual_workspace(ctx, options, "svr", arrays, variables, d);
+    DualWorkspace w = reserve_dual_workspace(ctx, options, "svr", arrays, variables, SvmRows(data, kernel));
     SvrDual dual = carve_svr_dual(w.arena, data, options.C, options.epsilon_svr);
     const SvmSolution solution =
         solve_svm_dual(ctx, w.arena, svr_problem(dual, data, model.kernel), svm_options(options, w.cache), dual.alpha);

@@ -1,4 +1,6 @@
 using System;
+using System.Runtime.InteropServices;
+using System.Text;
 
 namespace Kmx
 {
@@ -30,6 +32,43 @@ namespace Kmx
             {
                 Pend(e);
             }
+        }
+
+        /// <summary>Runs a kernel function for C (kmx_kernel_fn): the blocks copied into arrays, its values copied back. An exception
+        /// becomes Status.InvalidArgument with "Type: message" in C's buffer instead of a pending one: kmx may call this from a
+        /// worker thread, whose pending exception no C# caller would see.</summary>
+        internal static int RunKernel(KernelFunction function, IntPtr result, IntPtr a, long na, IntPtr b, long nb, long d,
+                                   IntPtr message, long messageLength)
+        {
+            try
+            {
+                if (na * nb > int.MaxValue || na * d > int.MaxValue || nb * d > int.MaxValue)
+                    throw new ArgumentOutOfRangeException(nameof(na), $"a block of {na} x {nb} values (d = {d}) is beyond a C# array");
+                var rows = new double[na * d];
+                var columns = new double[nb * d];
+                var values = new double[na * nb];
+                Marshal.Copy(a, rows, 0, rows.Length);
+                Marshal.Copy(b, columns, 0, columns.Length);
+                function(values, rows, (int)na, columns, (int)nb, (int)d);
+                Marshal.Copy(values, 0, result, values.Length);
+                return (int)Status.Ok;
+            }
+            catch (Exception e)
+            {
+                WriteMessage(e.GetType().FullName + ": " + e.Message, message, messageLength);
+                return (int)Status.InvalidArgument;
+            }
+        }
+
+        /// <summary>Writes text as NUL-terminated UTF-8 into C's buffer of length bytes, cut at a character boundary.</summary>
+        static void WriteMessage(string text, IntPtr buffer, long length)
+        {
+            if (buffer == IntPtr.Zero || length <= 0) return;
+            byte[] bytes = Encoding.UTF8.GetBytes(text);
+            int count = (int)Math.Min(bytes.Length, length - 1);
+            while (count > 0 && count < bytes.Length && (bytes[count] & 0xC0) == 0x80) count--;
+            Marshal.Copy(bytes, 0, buffer, count);
+            Marshal.WriteByte(buffer, count, 0);
         }
 
         /// <summary>Keeps the first exception of a call pending; later ones are dropped.</summary>

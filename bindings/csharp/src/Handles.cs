@@ -60,11 +60,14 @@ namespace Kmx
         }
     }
 
-    /// <summary>A kmx_kernel*.</summary>
+    /// <summary>A kmx_kernel*; a callback kernel's also keeps the delegate that C calls alive.</summary>
     internal sealed class KernelHandle : KmxHandle
     {
         /// <summary>Passes NULL, for a disposed Kernel.</summary>
         internal static readonly KernelHandle Null = new KernelHandle(false);
+
+        /// <summary>The kernel trampoline C holds (a callback kernel), or null.</summary>
+        internal NativeKernelCallback Callback;
 
         /// <summary>Made by the marshaller for the out parameter of the creating calls.</summary>
         public KernelHandle() { }
@@ -98,11 +101,14 @@ namespace Kmx
         }
     }
 
-    /// <summary>A kmx_model*.</summary>
+    /// <summary>A kmx_model*; one trained with a callback kernel also keeps the kernel's delegate alive, which it calls to predict.</summary>
     internal sealed class ModelHandle : KmxHandle
     {
         /// <summary>Passes NULL, for a disposed Model.</summary>
         internal static readonly ModelHandle Null = new ModelHandle(false);
+
+        /// <summary>The kernel trampoline of a model trained with a callback kernel, or null.</summary>
+        internal NativeKernelCallback KernelCallback;
 
         /// <summary>Made by the marshaller for the out parameter of the creating calls.</summary>
         public ModelHandle() { }
@@ -158,6 +164,12 @@ namespace Kmx
     /// <summary>The C log callback (kmx_log_fn).</summary>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     internal delegate void NativeLogCallback(IntPtr userData, LogSeverity level, [MarshalAs(UnmanagedType.LPStr)] string message);
+
+    /// <summary>The C kernel callback (kmx_kernel_fn): fills result (na × nb) from a (na × d) and b (nb × d), row-major, and
+    /// returns Status.Ok, or writes a NUL-terminated reason into message and returns another status.</summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    internal delegate int NativeKernelCallback(IntPtr userData, IntPtr result, IntPtr a, long na, IntPtr b, long nb, long d,
+                                               IntPtr message, long messageLength);
 
     /// <summary>The C progress callback (kmx_progress_fn); nonzero cancels.</summary>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]

@@ -1,5 +1,15 @@
+using System;
+
 namespace Kmx
 {
+    /// <summary>A kernel as a C# function, for <c>new Kernel(KernelFunction)</c>: fills result[i*nb + j] = K(a_i, b_j) for the
+    /// row-major blocks a (na × d) and b (nb × d) (kmx_kernel_fn).</summary>
+    /// <remarks>The arrays are copies, valid during the call only; result holds zeros on entry. kmx calls it from the thread running
+    /// the call and, when the context has Param.Threads &gt; 1, from its worker threads at the same time: it must then be safe to
+    /// call concurrently. An exception it throws stops that call, which throws KmxException (Status.InvalidArgument) whose message
+    /// holds the exception's type and message; no exception crosses into C.</remarks>
+    public delegate void KernelFunction(double[] result, double[] a, int na, double[] b, int nb, int d);
+
     /// <summary>A kernel function and its parameters (kmx_kernel); immutable once set up, it may be shared by many threads.</summary>
     public sealed class Kernel : NativeObject
     {
@@ -10,6 +20,22 @@ namespace Kmx
 
         /// <summary>A kernel from "kernel=rbf gamma=0.5" (kernel defaults to rbf) (kmx_kernel_create_from_string).</summary>
         public Kernel(string parameters) : this(Create(parameters)) { }
+
+        /// <summary>A kernel computed by function (KernelType.Callback; Gamma, Coef0 and Degree are ignored), as scikit-learn's
+        /// callable kernels (kmx_kernel_create_callback).</summary>
+        /// <remarks>Only the dual solver's methods (svm, svr, one_class) train with it; its models predict by calling function, which
+        /// they keep alive, and cannot be saved. See <see cref="KernelFunction"/> for the threads it is called from.</remarks>
+        public Kernel(KernelFunction function) : this(Create(function)) { }
+
+        static KernelHandle Create(KernelFunction function)
+        {
+            if (function == null) throw new ArgumentNullException(nameof(function));
+            NativeKernelCallback trampoline = (userData, result, a, na, b, nb, d, message, messageLength) =>
+                Callbacks.RunKernel(function, result, a, na, b, nb, d, message, messageLength);
+            Native.KmxKernelCreateCallback(out KernelHandle handle, trampoline, IntPtr.Zero);
+            handle.Callback = trampoline; // C holds only the function pointer: the handle keeps the delegate alive
+            return handle;
+        }
 
         static KernelHandle Create(KernelType type)
         {

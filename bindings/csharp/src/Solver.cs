@@ -52,6 +52,7 @@ namespace Kmx
         public Model Train(Context ctx, Kernel kernel, Dataset data)
         {
             Native.KmxSolverTrain(out ModelHandle handle, Context.OptionalHandle(ctx), Handle, kernel.Handle, data.Handle);
+            handle.KernelCallback = kernel.Handle.Callback; // the model calls the kernel's function to predict
             return new Model(handle);
         }
 

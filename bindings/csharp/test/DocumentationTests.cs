@@ -72,6 +72,8 @@ namespace Kmx.Tests
             foreach (Type type in typeof(Library).Assembly.GetExportedTypes())
             {
                 if (GeneratedEnums.Contains(type)) continue;
+                // A delegate (KernelFunction) has the runtime's members (Invoke, BeginInvoke, ...): its type has the summary.
+                if (typeof(Delegate).IsAssignableFrom(type)) continue;
                 const BindingFlags visible = BindingFlags.Public | BindingFlags.Static | BindingFlags.Instance | BindingFlags.DeclaredOnly;
                 foreach (MemberInfo member in type.GetMembers(visible))
                 {

@@ -1,6 +1,7 @@
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
@@ -140,6 +141,11 @@ public class ConventionsTest {
             types.add(type);
             for (ParamValue value : type.getEnumConstants()) {
                 String name = Library.paramValueName(param, value);
+                if (value == KernelType.CALLBACK) {
+                    // What a kernel made by Kernel.createCallback reports; no kernel is set to it by name or value.
+                    assertNull(name);
+                    continue;
+                }
                 assertNotNull(param + " " + value, name);
             }
         }
@@ -161,6 +167,7 @@ public class ConventionsTest {
                 continue; // another object's parameter
             }
             for (ParamValue value : type.getEnumConstants()) {
+                if (value == KernelType.CALLBACK) continue; // only Kernel.createCallback makes one
                 set.set(owner, param, value);
                 assertSame(param + " " + value, value, get.get(owner, param, type));
                 done++;
@@ -190,7 +197,7 @@ public class ConventionsTest {
         try (Kernel kernel = Kernel.create(KernelType.RBF)) {
             int n = roundTrip(kernel, Kernel::param, Kernel::setParam,
                     (owner, param, type) -> owner.param(param, (Class) type));
-            assertEquals(KernelType.values().length, n);
+            assertEquals(KernelType.values().length - 1, n); // all but CALLBACK
             values += n;
         }
         try (Solver solver = Solver.create(Method.SVM)) {

@@ -60,3 +60,24 @@ TEST(Arena, PlanOverflowIsOutOfMemory) {
         EXPECT_EQ(e.status(), KMX_E_OUT_OF_MEMORY);
     }
 }
+
+namespace {
+
+TEST(Arena, ChildArenaLivesInsideItsParentsBlock) {
+    kmx::Arena parent(1024);
+    parent.alloc<double>(2);  // 64 bytes
+    kmx::Arena child(parent, 200);
+    EXPECT_EQ(parent.used(), 64u + 256u);  // the child's capacity, aligned
+    EXPECT_EQ(child.capacity(), 256u);
+    double *a = child.alloc<double>(4);
+    double *b = parent.alloc<double>(1);
+    EXPECT_GE(reinterpret_cast<unsigned char *>(b) - reinterpret_cast<unsigned char *>(a), 256);
+    const size_t mark = child.mark();
+    child.alloc<double>(20);
+    child.release(mark);
+    EXPECT_EQ(child.used(), 64u);
+    EXPECT_THROW(child.alloc<double>(30), kmx::Error);  // 240 bytes past the 192 left: a sizing bug
+    EXPECT_THROW(kmx::Arena(parent, 2048), kmx::Error);
+}
+
+}  // namespace

@@ -212,3 +212,43 @@ TEST(KernelBlockRowsF32, DenseFloatDoubleAndSparseAgree) {
 }
 
 }  // namespace
+
+namespace {
+
+// Wide sparse rows stay sparse in float32 blocks too: each value is the
+// double block's, rounded to float once.
+TEST(KernelBlockRowsF32, WideSparseRowsAreTheDoubleBlockRounded) {
+    std::mt19937_64 rng(12);
+    const int64_t n = 300, m = 40, d = 200000;
+    std::uniform_int_distribution<int32_t> column(0, int32_t(d - 1));
+    std::uniform_real_distribution<double> value(-1, 1);
+    std::vector<int64_t> row_ptr{0};
+    std::vector<int32_t> col;
+    std::vector<double> values;
+    for (int64_t i = 0; i < n; ++i) {
+        std::vector<int32_t> row(30);
+        for (int32_t &c : row) c = i % 3 == 0 ? column(rng) % 500 : column(rng);  // some shared columns
+        std::sort(row.begin(), row.end());
+        row.erase(std::unique(row.begin(), row.end()), row.end());
+        for (const int32_t c : row) col.push_back(c), values.push_back(value(rng));
+        row_ptr.push_back(int64_t(col.size()));
+    }
+    const auto sparse = kmx::Dataset::csr_borrow(n, d, row_ptr.data(), col.data(), values.data(), nullptr);
+    for (const KernelSpec &spec : {kernel_spec(KMX_KERNEL_RBF, 0.3), kernel_spec(KMX_KERNEL_LAPLACIAN, 0.2),
+                                   kernel_spec(KMX_KERNEL_POLYNOMIAL, 0.5, 1.0, 2)}) {
+        std::vector<double> wide(size_t(n * m));
+        std::vector<float> narrow(size_t(n * m));
+        kmx::Arena arena(kmx::kernel_block_rows_f32_workspace_bytes(spec, *sparse, n, *sparse, m));
+        kmx::kernel_block_rows_f32(spec, *sparse, 0, n, *sparse, 0, m, narrow.data(), m, arena, 2);
+        kmx::Arena arena64(kmx::kernel_block_rows_workspace_bytes(spec, *sparse, n, *sparse, m));
+        kmx::kernel_block_rows(spec, *sparse, 0, n, *sparse, 0, m, wide.data(), m, arena64, 1);
+        int64_t shared = 0;
+        for (size_t e = 0; e < wide.size(); ++e) {
+            EXPECT_EQ(narrow[e], float(wide[e])) << "entry " << e;
+            shared += wide[e] != 0 && wide[e] != 1 && spec.type == KMX_KERNEL_POLYNOMIAL;
+        }
+        if (spec.type == KMX_KERNEL_POLYNOMIAL) EXPECT_GT(shared, 100) << "rows share too few columns to test";
+    }
+}
+
+}  // namespace

@@ -217,11 +217,11 @@ TEST_F(SmallModels, NewerFormatVersionIsNamed) {
     ASSERT_NE(model, nullptr);
     std::vector<unsigned char> bytes = saved_bytes(model);
     EXPECT_EQ(get_le(bytes, 8, 4), 2u);  // no class names: the version older kmx reads
-    put_le32(bytes, 8, 5);
+    put_le32(bytes, 8, 6);
     refresh_checksums(bytes, table_end(bytes));
     kmx_model *loaded = nullptr;
     EXPECT_EQ(kmx_model_load_from_buffer(&loaded, bytes.data(), int64_t(bytes.size())), KMX_E_FORMAT);
-    const std::string expected = "model format version 5; this kmx reads versions 2 to 4";
+    const std::string expected = "model format version 6; this kmx reads versions 2 to 5";
     EXPECT_NE(std::string(kmx_last_error()).find(expected), std::string::npos) << kmx_last_error();
     EXPECT_EQ(loaded, nullptr);
     kmx_model_free(model);
@@ -469,6 +469,140 @@ TEST(ModelFile, UnreadableFileIsAnIoError) {
         EXPECT_EQ(WEXITSTATUS(status), 0) << "1: not a permission error; 2: could not become nobody";
     }
     std::remove(path.c_str());
+}
+
+// ------------------------------------------------------------ wide sparse data
+
+// Letter's 16 features spread over 4000 columns (feature k at column
+// 250k + 7 + label-dependent shift, so rows share some columns and not
+// others) as CSR: 0.4% of the cells stored, so rows stay sparse in kernels
+// and the model keeps its support vectors as CSR (format version 5). The
+// same rows densified train the reference model.
+struct WideSparse : ::testing::Test {
+    static constexpr int64_t kColumns = 4000;
+    Rows rows = load_rows("letter_mc.train.libsvm", 3, 240);
+    std::vector<int64_t> row_ptr{0};
+    std::vector<int32_t> col;
+    std::vector<double> values, dense;
+    kmx_dataset *sparse = nullptr, *wide_dense = nullptr;
+    kmx_kernel *kernel = rbf(4);
+
+    void SetUp() override {
+        dense.assign(size_t(rows.n() * kColumns), 0.0);
+        for (int64_t i = 0; i < rows.n(); ++i) {
+            for (int64_t k = 0; k < rows.d; ++k) {
+                const double v = rows.x[size_t(i * rows.d + k)];
+                if (v == 0) continue;
+                const int32_t c = int32_t(250 * k + 7 + (k % 2 ? int64_t(rows.y[size_t(i)]) : 0));
+                col.push_back(c);
+                values.push_back(v);
+                dense[size_t(i * kColumns + c)] = v;
+            }
+            row_ptr.push_back(int64_t(col.size()));
+        }
+        ASSERT_EQ(kmx_dataset_create_csr(&sparse, nullptr, row_ptr.data(), col.data(), values.data(), rows.n(),
+                                         kColumns, rows.y.data(), KMX_BORROW),
+                  KMX_OK)
+            << kmx_last_error();
+        ASSERT_EQ(kmx_dataset_create(&wide_dense, dense.data(), rows.n(), kColumns, rows.y.data(), KMX_BORROW), KMX_OK);
+    }
+    void TearDown() override {
+        kmx_dataset_free(sparse);
+        kmx_dataset_free(wide_dense);
+        kmx_kernel_free(kernel);
+    }
+};
+
+TEST_F(WideSparse, SparseRowsTrainTheDenseModelAndSaveItAsVersion5) {
+    kmx_model *from_sparse = train("method=svm C=4 eps=1e-6", kernel, sparse);
+    kmx_model *from_dense = train("method=svm C=4 eps=1e-6", kernel, wide_dense);
+    ASSERT_NE(from_sparse, nullptr);
+    ASSERT_NE(from_dense, nullptr);
+    for (const kmx_model_info_key key : {KMX_INFO_SUPPORT_VECTORS, KMX_INFO_COLUMNS}) {
+        double a = 0, b = 0;
+        kmx_model_info(&a, from_sparse, key);
+        kmx_model_info(&b, from_dense, key);
+        EXPECT_EQ(a, b) << "info key " << int(key);
+    }
+    // The same dual, its kernel columns summed in another order: decision
+    // values agree to the solver's tolerance, on sparse and on dense rows.
+    const std::vector<double> want = decision_values(from_dense, wide_dense, rows.n());
+    for (const kmx_dataset *data : {sparse, wide_dense}) {
+        const std::vector<double> got = decision_values(from_sparse, data, rows.n());
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t e = 0; e < got.size(); ++e) EXPECT_NEAR(got[e], want[e], 1e-5) << "value " << e;
+    }
+    const std::vector<unsigned char> bytes = saved_bytes(from_sparse), dense_bytes = saved_bytes(from_dense);
+    EXPECT_EQ(get_le(bytes, 8, 4), 5u);
+    EXPECT_EQ(get_le(dense_bytes, 8, 4), 2u);
+    EXPECT_LT(bytes.size() * 20, dense_bytes.size()) << "sparse points should cost their nonzeros";
+    kmx_model *loaded = nullptr;
+    ASSERT_EQ(kmx_model_load_from_buffer(&loaded, bytes.data(), int64_t(bytes.size())), KMX_OK) << kmx_last_error();
+    expect_same_predictions(from_sparse, loaded, sparse, rows.n());
+    expect_same_predictions(from_sparse, loaded, wide_dense, rows.n());
+    kmx_model_free(loaded);
+    kmx_model_free(from_sparse);
+    kmx_model_free(from_dense);
+}
+
+TEST_F(WideSparse, DamagedSparsePointsAreFormatErrors) {
+    kmx_model *model = train("method=svm C=4", kernel, sparse);
+    ASSERT_NE(model, nullptr);
+    const std::vector<unsigned char> bytes = saved_bytes(model);
+    for (size_t len = 0; len < bytes.size(); len += 7) ASSERT_EQ(load_bytes(bytes, len), KMX_E_FORMAT) << len;
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        std::vector<unsigned char> flipped = bytes;
+        flipped[i] ^= static_cast<unsigned char>(1u << (i % 8));
+        ASSERT_EQ(load_bytes(flipped, flipped.size()), KMX_E_FORMAT) << "byte " << i;
+    }
+    // Behind valid checksums: the sparse points section is table entry 8.
+    const size_t table = table_end(bytes), entry = 16 + 24 * 7;
+    ASSERT_EQ(get_le(bytes, entry, 4), 8u);
+    const size_t section = size_t(get_le(bytes, entry + 8, 8));
+    const uint64_t stored = get_le(bytes, section, 8);
+    double points = 0;
+    kmx_model_info(&points, model, KMX_INFO_SUPPORT_VECTORS);
+    const size_t offsets = section + 8, entries = offsets + 8 * (size_t(points) + 1);
+    struct Damage {
+        size_t at;
+        uint32_t value;
+        const char *message;
+    };
+    const Damage damages[] = {
+        {entries, uint32_t(kColumns), "columns are not increasing and below d"},       // first column = d
+        {entries + 12, 0, "columns are not increasing and below d"},                   // second column ≤ first
+        {offsets, 1, "row offsets do not span the stored values"},                     // first offset 1
+        {offsets + 8, uint32_t(stored + 1), "row offset is out of range"},             // past the values
+        {section, uint32_t(stored + 5), "row offsets do not span the stored values"},  // more than the offsets say
+        {section, 0xFFFFFF00u, "sparse point values"},                                 // more than the bytes hold
+    };
+    for (const Damage &damage : damages) {
+        std::vector<unsigned char> changed = bytes;
+        put_le32(changed, damage.at, damage.value);
+        refresh_checksums(changed, table);
+        kmx_model *loaded = nullptr;
+        EXPECT_EQ(kmx_model_load_from_buffer(&loaded, changed.data(), int64_t(changed.size())), KMX_E_FORMAT)
+            << damage.message;
+        EXPECT_NE(std::string(kmx_last_error()).find(damage.message), std::string::npos) << kmx_last_error();
+        kmx_model_free(loaded);
+    }
+    kmx_model_free(model);
+}
+
+TEST_F(WideSparse, EarlyModelsPredictSparseRowsAsTheirWidenedRows) {
+    // Sparse rows go through the kernel partition and the clusters on their
+    // nonzeros; the same rows densified are widened: the same values.
+    for (const char *params : {"method=dcsvm_early C=4 levels=1 early_level=1 clusters_per_level=3 sample_size=60",
+                               "method=bka C=4 levels=1 clusters_per_level=3 sample_size=60"}) {
+        kmx_model *model = train(params, kernel, sparse);
+        ASSERT_NE(model, nullptr) << params;
+        const std::vector<double> in_place = decision_values(model, sparse, rows.n());
+        const std::vector<double> widened = decision_values(model, wide_dense, rows.n());
+        ASSERT_EQ(in_place.size(), widened.size());
+        for (size_t e = 0; e < in_place.size(); ++e) EXPECT_NEAR(in_place[e], widened[e], 1e-12) << params << " " << e;
+        EXPECT_GT(accuracy(model, sparse, rows), 0.9) << params;
+        kmx_model_free(model);
+    }
 }
 
 }  // namespace

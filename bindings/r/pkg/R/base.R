@@ -13,6 +13,9 @@
   if (is.null(x) && allow_null) return(NULL)
   if (!inherits(x, class)) stop(sprintf("kmx: expected a %s object", class), call. = FALSE)
   if (!is.null(x$saved) && .is_nil(x$ptr)) return(.revived(x))
+  if (isTRUE(x$kernel_function) && .is_nil(x$ptr))
+    stop("kmx: a model trained with an R kernel function has no saved form: it does not survive ",
+         "saveRDS() or serialize() (train it again in this session)", call. = FALSE)
   x$ptr
 }
 

@@ -13,6 +13,11 @@
     if (!is.null(levels)) codes <- C_kmx_model_classes(length(levels), ptr)
   }
   model <- .new_handle(ptr, "kmx_model", levels = levels, columns = columns, call = call, codes = codes)
+  # A model trained with an R kernel function has no saved form: its kernel lives in this session.
+  if (identical(C_kmx_model_info(ptr, .info_key("kernel")), .kernel_type("callback"))) {
+    model$kernel_function <- TRUE
+    return(model)
+  }
   .with_bytes(model, function() if (is.null(saved)) .model_bytes(ptr) else saved)
 }
 
@@ -42,17 +47,18 @@
 .kernel_aliases <- c(radial = "rbf", rbfdot = "rbf", laplacedot = "laplacian", polydot = "polynomial",
                      vanilladot = "linear", tanhdot = "sigmoid")
 
-# The kernel for kmx_svm: a kmx_kernel as given, or a new one of that type.
+# The kernel for kmx_svm: a kmx_kernel as given, an R function(a, b) as
+# kmx_kernel_function's, or a new one of that type.
 .svm_kernel <- function(kernel, gamma, coef0, degree) {
   params <- c(gamma = gamma, coef0 = coef0, degree = degree)
-  if (inherits(kernel, "kmx_kernel")) {
+  if (inherits(kernel, "kmx_kernel") || is.function(kernel)) {
     if (length(params))
-      stop("kmx: give gamma, coef0 and degree to kmx_kernel(), not with a kmx_kernel",
+      stop("kmx: give gamma, coef0 and degree to kmx_kernel(), not with a kmx_kernel or a function",
            call. = FALSE)
-    return(kernel)
+    return(if (is.function(kernel)) kmx_kernel_function(kernel) else kernel)
   }
   if (!is.character(kernel) || length(kernel) != 1L)
-    stop("kmx: 'kernel' must be a kernel type name or a kmx_kernel", call. = FALSE)
+    stop("kmx: 'kernel' must be a kernel type name, a function(a, b) or a kmx_kernel", call. = FALSE)
   if (kernel %in% names(.kernel_aliases)) kernel <- .kernel_aliases[[kernel]]
   do.call(kmx_kernel, c(list(kernel), as.list(params)))
 }
@@ -135,9 +141,13 @@ kmx_svm <- function(x, y = NULL, method = NULL,
                              need_labels = !identical(method, "one_class"))
   data <- training$data
   if (training$made) on.exit(kmx_free(data)) # the model does not depend on it
-  if (is.null(method)) method <- if (training$made && is.null(data$levels)) "svr" else "dcsvm"
-  method <- match.arg(method, c(.methods_using("C"), .methods_using("nu")))
   kernel <- .svm_kernel(kernel, gamma, coef0, degree)
+  if (is.null(method)) {
+    regression <- training$made && is.null(data$levels)
+    # DC-SVM clusters feature vectors, which a kernel function does not give: the dual solver alone.
+    method <- if (regression) "svr" else if (.is_kernel_function(kernel)) "svm" else "dcsvm"
+  }
+  method <- match.arg(method, c(.methods_using("C"), .methods_using("nu")))
   solver <- do.call(kmx_solver, c(list(method), .given(C = C, epsilon_svr = epsilon), list(...)))
   if (length(class_weights)) {
     if (is.null(names(class_weights)))

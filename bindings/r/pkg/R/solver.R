@@ -72,6 +72,8 @@ print.kmx_solver <- function(x, ...) {
 kmx_train <- function(solver, kernel, data, ctx = NULL) {
   model <- C_kmx_solver_train(.ptr(ctx, "kmx_context", TRUE), .ptr(solver, "kmx_solver"),
                               .ptr(kernel, "kmx_kernel"), .ptr(data, "kmx_dataset"))
+  # A model trained with an R kernel function calls it to predict: it keeps it too.
+  if (.is_kernel_function(kernel)) C_kmx_r_keep(model, C_kmx_r_kept(.ptr(kernel, "kmx_kernel")))
   .name_classes(model, data$levels)
   .new_model(model, levels = data$levels)
 }

@@ -1,14 +1,43 @@
 package io.kmx;
 
-/** A kernel function (RBF, Laplacian, polynomial, linear, sigmoid); shareable once set up. */
+import java.util.Objects;
+
+/**
+ * A kernel function (RBF, Laplacian, polynomial, linear, sigmoid, or a Java function); shareable
+ * once set up.
+ */
 public final class Kernel extends NativeResource {
-    private Kernel(long address) {
+    /** What C calls for a kernel made by createCallback; null for the others. */
+    private final KernelBridge bridge;
+
+    private Kernel(long address, KernelBridge bridge) {
         super(address, freeing(address, kmx::kmx_kernel_free));
+        this.bridge = bridge;
+    }
+
+    private Kernel(long address) {
+        this(address, null);
     }
 
     /** A kernel of the given type with default parameters. */
     public static Kernel create(KernelType type) {
         return new Kernel(kmx.kmx_kernel_create(type));
+    }
+
+    /**
+     * A kernel computed by function (type CALLBACK; GAMMA, COEF0 and DEGREE are ignored), as
+     * scikit-learn's callable kernels. Only the dual solver's methods (svm, svr, one_class) train with
+     * it; its models predict by calling function, which they keep, and cannot be saved. kmx calls it
+     * from its worker threads too when the context has threads &gt; 1 (see KernelFunction).
+     */
+    public static Kernel createCallback(KernelFunction function) {
+        KernelBridge bridge = new KernelBridge(Objects.requireNonNull(function, "function"));
+        return new Kernel(kmx.kmx_kernel_create_callback(bridge.handler), bridge);
+    }
+
+    /** The bridge of a kernel made by createCallback (null for the others): its models keep it. */
+    KernelBridge bridge() {
+        return bridge;
     }
 
     /** A kernel from "kernel=rbf gamma=0.5" (the type defaults to rbf). */

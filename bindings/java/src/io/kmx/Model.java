@@ -10,8 +10,16 @@ import java.util.Arrays;
  * Context, or null). Saved as a versioned, checksummed binary file or byte array.
  */
 public final class Model extends NativeResource {
-    Model(long address) {
+    /** The Java kernel function a model trained with a callback kernel calls to predict (else null). */
+    private final KernelBridge kernelFunction;
+
+    Model(long address, KernelBridge kernelFunction) {
         super(address, freeing(address, kmx::kmx_model_free));
+        this.kernelFunction = kernelFunction;
+    }
+
+    Model(long address) {
+        this(address, null);
     }
 
     /** Reads a model saved by save() (or by any kmx binding). */

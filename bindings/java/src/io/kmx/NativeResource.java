@@ -8,7 +8,7 @@ import java.util.function.Consumer;
  * called. Calls pass this object itself to JNI, which keeps it reachable while C uses the handle.
  */
 abstract class NativeResource extends NativePointer implements AutoCloseable {
-    private static final Cleaner CLEANER = Cleaner.create();
+    static final Cleaner CLEANER = Cleaner.create();
 
     private final Cleaner.Cleanable cleanable;
 

@@ -69,7 +69,7 @@ public final class Solver extends NativeResource {
      * trained on a dataset with class names (Dataset.createNamed) carries them (Model.classNames).
      */
     public Model train(Context ctx, Kernel kernel, Dataset data) {
-        Model model = new Model(kmx.kmx_solver_train(ctx, this, kernel, data));
+        Model model = new Model(kmx.kmx_solver_train(ctx, this, kernel, data), kernel.bridge());
         String[] names = data.classNames();
         if (names.length > 0 && model.classes() == names.length) {
             try {
