@@ -6,9 +6,12 @@ resident memory; training time is the process's wall time. Prints one markdown r
 train seconds, peak MB, test MSE, support vectors, dual objective.
 
 usage: run_svr.py [--build build] [--data ../shared/data] [--only NAME] [--libsvm-cache-mb 100] [--repeat R]
-                  [--kmx-cache-size auto|BYTES]
+                  [--kmx-cache-size auto|BYTES] [--kmx-threads 1|default] [--kmx-args "--svr-dcsvm 0"]
+                  [--no-libsvm]
 (--kmx-cache-size: kmx's --cache-size; auto, the default, takes what the memory budget leaves, up to all of Q)
 (--repeat: the best of R training runs each, alternating kmx and LIBSVM; the machine is shared)
+(--kmx-threads default: no --threads, kmx's default (every core); --kmx-args: more `kmx train` options, e.g.
+ --svr-dcsvm 0 for the dual solver alone; --no-libsvm: kmx's row only)
 """
 import argparse
 import os
@@ -59,9 +62,10 @@ def run_libsvm(train, test, c, p, gamma, cache_mb, tmp):
             "objective": float(re.search(r"obj = (\S+),", log).group(1))}
 
 
-def run_kmx(kmx, train, test, c, p, gamma, cache, tmp):
+def run_kmx(kmx, train, test, c, p, gamma, cache, threads, extra, tmp):
     model = os.path.join(tmp, "kmx.model")
-    cmd = [kmx, "train", "-s", "svr", "-c", repr(c), "-p", repr(p), "-g", repr(gamma), "--threads", "1"]
+    cmd = [kmx, "train", "-s", "svr", "-c", repr(c), "-p", repr(p), "-g", repr(gamma)]
+    cmd += ([] if threads == "default" else ["--threads", threads]) + extra
     cmd += ([] if cache == "auto" else ["--cache-size", cache]) + [train, model]
     _, seconds, peak, cpu = timed(cmd)
     info = subprocess.run([kmx, "info", model], check=True, capture_output=True, text=True).stdout
@@ -80,6 +84,9 @@ def main():
     parser.add_argument("--libsvm-cache-mb", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--kmx-cache-size", default="auto")
+    parser.add_argument("--kmx-threads", default="1")
+    parser.add_argument("--kmx-args", default="")
+    parser.add_argument("--no-libsvm", action="store_true")
     args = parser.parse_args()
     global REPEAT
     REPEAT = args.repeat
@@ -93,8 +100,11 @@ def main():
         test = os.path.join(args.data, stem + ".test.libsvm")
         rows = [sum(1 for _ in open(path)) for path in (train, test)]
         with tempfile.TemporaryDirectory() as tmp:
-            results = {"kmx": run_kmx(kmx, train, test, c, p, gamma, args.kmx_cache_size, tmp),
-                       "LIBSVM": run_libsvm(train, test, c, p, gamma, args.libsvm_cache_mb, tmp)}
+            label = " ".join(["kmx", args.kmx_args, "threads " + args.kmx_threads]).replace("  ", " ")
+            results = {label: run_kmx(kmx, train, test, c, p, gamma, args.kmx_cache_size, args.kmx_threads,
+                                      args.kmx_args.split(), tmp)}
+            if not args.no_libsvm:
+                results["LIBSVM"] = run_libsvm(train, test, c, p, gamma, args.libsvm_cache_mb, tmp)
         for tool, r in results.items():
             print(f"| {name} | {rows[0]} / {rows[1]} | {c:g}, {p:g}, {gamma:g} | {tool} | {r['seconds']:.2f} | {r['cpu']:.2f} | "
                   f"{r['peak_mb']:.0f} | {r['mse']:.6g} | {r['sv']} | {r['objective']:.8g} |", flush=True)

@@ -141,6 +141,9 @@ typedef enum kmx_param {
     KMX_PARAM_PRECONDITION = 421,
     /* svr (with C, eps, bias, shrinking, cache_size) */
     KMX_PARAM_EPSILON_SVR = 423, /* the width of the epsilon-insensitive tube (LIBSVM's -p) */
+    /* svr: 1 = DC-SVM's divide and conquer (with levels, clusters_per_level, sample_size; it solves directly
+     * when dividing would not pay, as method dcsvm), 0 = the dual solver alone (LIBSVM's algorithm; default) */
+    KMX_PARAM_SVR_DCSVM = 440,
     /* one_class (with eps, shrinking, cache_size) */
     KMX_PARAM_NU = 424, /* nu in (0, 1]: an upper bound on the fraction of outliers (LIBSVM's -n) */
     /* svm, dcsvm, dcsvm_early, bka classifiers: 1 = probability estimates (LIBSVM's -b 1), Platt sigmoids

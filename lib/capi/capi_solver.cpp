@@ -103,6 +103,9 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_EPSILON_SVR:
             o.epsilon_svr = value;
             break;
+        case KMX_PARAM_SVR_DCSVM:
+            o.svr_dcsvm = value != 0;
+            break;
         case KMX_PARAM_NU:
             o.nu = value;
             break;
@@ -176,6 +179,8 @@ double value_of(const TrainOptions &o, kmx_param param) {
             return o.precondition ? 1 : 0;
         case KMX_PARAM_EPSILON_SVR:
             return o.epsilon_svr;
+        case KMX_PARAM_SVR_DCSVM:
+            return o.svr_dcsvm ? 1 : 0;
         case KMX_PARAM_NU:
             return o.nu;
         case KMX_PARAM_PROBABILITY:

@@ -50,6 +50,7 @@ struct TrainOptions {
     bool precondition = true;
     // ε-SVR (svm/svr.h); with C, eps, bias, shrinking, cache_bytes.
     double epsilon_svr = 0.1;
+    bool svr_dcsvm = false;  // DC-SVM instead of the dual solver alone (svr.h)
     // one-class SVM (svm/one_class.h); with eps, shrinking, cache_bytes.
     double nu = 0.5;
 

@@ -13,6 +13,15 @@
 //
 // Theorem 1 bounds the warm start's gap: f(ᾱ) − f(α*) ≤ C² D(π) / 2 with
 // D(π) = Σ_{π(i)≠π(j)} |K(x_i, x_j)|, which kernel k-means keeps small.
+//
+// ε-SVR's dual (svr.h) has two variables per row, α_i and α*_i (paired:
+// rows[k] = rows[k + n/2], SvmQMatrix::paired). There the points clustered
+// are the n/2 rows, π(α*_i) = π(α_i), and each cluster's variables keep the
+// paired layout (its α's, then the same rows' α*'s), so every subproblem is
+// an ε-SVR dual over the cluster's rows with its linear term p; the refine
+// set S̄ takes both variables of a row with α_i > 0 or α*_i > 0. Lemma 1 and
+// Theorem 1 carry over: the objective is ½ βᵀKβ + pᵀα with β = α − α*, and
+// dropping K's between-cluster blocks is the same block-diagonal K̄.
 #include "dcsvm.h"
 
 #include <algorithm>
@@ -27,12 +36,17 @@
 #include "core/rng.h"
 #include "dcsvm_subproblems.h"
 #include "kernel_cache.h"
+#include "svm_q_matrix.h"
 
 namespace kmx {
 
 namespace {
 
 // ------------------------------------------------------------------ schedule
+
+// The points DC-SVM clusters: the rows, n/2 of them for paired variables
+// (ε-SVR), else one per variable.
+int64_t point_count(const SvmProblem &problem) { return SvmQMatrix::paired(problem) ? problem.n / 2 : problem.n; }
 
 // k^l capped at n / kDcsvmMinRowsPerCluster (at least 1).
 int64_t clusters_at_level(int64_t k, int level, int64_t n) {
@@ -87,7 +101,11 @@ int64_t scheduled_clusters(const DcsvmOptions &options, const Schedule &schedule
 
 void check_options(const SvmProblem &problem, const DcsvmOptions &options) {
     require(problem.data && problem.y && problem.upper && problem.n > 0, "DC-SVM: the problem has no rows");
-    require(!problem.linear, "DC-SVM: C-SVC only (its subproblems take p = -1, not a linear term)");
+    require(!problem.linear || SvmQMatrix::paired(problem),
+            "DC-SVM: a linear term only with epsilon-SVR's paired variables (rows[k] = rows[k + n/2])");
+    require(!problem.linear || !(options.early_level > 0 || options.early_auto || options.bka),
+            "DC-SVM: early prediction and BKA are for C-SVC (epsilon-SVR takes full DC-SVM only)");
+    require(!options.svm.keep_warm_start_sum, "DC-SVM starts from zeros: it cannot keep a warm start's sum");
     require(options.levels >= 1, "DC-SVM: levels must be at least 1");
     require(options.clusters_per_level >= 2, "DC-SVM: clusters_per_level must be at least 2");
     require(options.sample_size >= 2, "DC-SVM: sample_size must be at least 2");
@@ -125,11 +143,16 @@ size_t clustering_bytes(const SvmProblem &problem, const DcsvmOptions &options, 
 // The sample solve that estimates the support vectors: m rows, the whole
 // m × m Q cached, and the sample's own arrays.
 int64_t estimate_rows(const SvmProblem &problem, const DcsvmOptions &options) {
-    return std::min(options.sample_size, problem.n);
+    return std::min(options.sample_size, point_count(problem));
+}
+
+// The sample's variables: both of each row when paired.
+int64_t estimate_variables(const SvmProblem &problem, const DcsvmOptions &options) {
+    return estimate_rows(problem, options) * (problem.n / point_count(problem));
 }
 
 size_t estimate_bytes(const SvmProblem &problem, const DcsvmOptions &options) {
-    const int64_t m = estimate_rows(problem, options);
+    const int64_t m = estimate_variables(problem, options);
     return WorkspacePlan()
         .add_bytes(
             svm_dual_workspace_bytes(m, SvmRows(*problem.data, problem.kernel), size_t(m) * size_t(m) * sizeof(float)))
@@ -152,7 +175,7 @@ MemoryPlan plan_memory(const Context &ctx, const SvmProblem &problem, const Dcsv
                        const Schedule &schedule) {
     const int64_t n = problem.n;
     const SvmRows d(*problem.data, problem.kernel);
-    const int64_t k = largest_cluster_count(options, schedule, n);
+    const int64_t k = largest_cluster_count(options, schedule, point_count(problem));
     MemoryPlan plan;
     plan.estimate = schedule.early ? 0 : estimate_bytes(problem, options);
     plan.clustering = clustering_bytes(problem, options, k);
@@ -184,29 +207,43 @@ SvmOptions warm_start_options(const SvmOptions &svm) {
 // for j < m, u uniform in [0, 1) by ctx.seed): its support-vector fraction
 // times n. A sample usually has the larger fraction (fewer rows, more of them
 // near the margin), so the estimate errs towards dividing.
+// Paired variables (ε-SVR): m rows sampled from the n/2, with both of each
+// one's variables in the paired layout; a support vector is a row with α_i >
+// 0 or α*_i > 0 (never both when ε > 0), and the estimate counts rows.
 int64_t estimated_support_vectors(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options) {
-    const int64_t n = problem.n, m = estimate_rows(problem, options);
+    const int64_t points = point_count(problem), m = estimate_rows(problem, options);
+    const int64_t copies = problem.n / points, variables = m * copies;
     Arena arena(estimate_bytes(problem, options));
-    const SubproblemArrays sample = carve_subproblem_arrays(arena, m);
+    const SubproblemArrays sample = carve_subproblem_arrays(arena, variables);
     Rng rng(ctx.seed);
     const double offset = rng.uniform();
     for (int64_t j = 0; j < m; ++j) {
-        const int64_t i = std::min(n - 1, int64_t((double(j) + offset) * double(n) / double(m)));
-        sample.rows[j] = problem.rows ? problem.rows[i] : i;
-        sample.y[j] = problem.y[i];
-        sample.upper[j] = problem.upper[i];
-        sample.alpha[j] = 0;
+        const int64_t row = std::min(points - 1, int64_t((double(j) + offset) * double(points) / double(m)));
+        for (int64_t c = 0; c < copies; ++c) {
+            const int64_t i = row + c * points, at = j + c * m;
+            sample.rows[at] = problem.rows ? problem.rows[i] : i;
+            sample.y[at] = problem.y[i];
+            sample.upper[at] = problem.upper[i];
+            sample.linear[at] = problem.linear ? problem.linear[i] : -1.0;
+            sample.alpha[at] = 0;
+        }
     }
     SvmProblem sub = problem;
     sub.rows = sample.rows;
-    sub.n = m;
+    sub.n = variables;
     sub.y = sample.y;
     sub.upper = sample.upper;
+    sub.linear = problem.linear ? sample.linear : nullptr;
     SvmOptions svm = warm_start_options(options.svm);
-    svm.cache_bytes = size_t(m) * size_t(m) * sizeof(float);
+    svm.cache_bytes = size_t(variables) * size_t(variables) * sizeof(float);
     svm.report_progress = false;
     const SvmSolution solution = solve_svm_dual(ctx, arena, sub, svm, sample.alpha);
-    return int64_t(double(solution.support_vectors) / double(m) * double(n));
+    return int64_t(double(solution.support_vectors) / double(m) * double(points));
+}
+
+// Q columns (kernel rows, when paired) that `cache` bytes hold for the problem.
+int64_t cached_columns(const SvmProblem &problem, size_t cache) {
+    return KernelCache::slots_for(point_count(problem), cache);
 }
 
 // Dividing pays only when the global solve would recompute kernel columns:
@@ -215,7 +252,7 @@ int64_t estimated_support_vectors(Context &ctx, const SvmProblem &problem, const
 bool support_columns_fit_cache(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, size_t cache,
                                int64_t &estimate) {
     estimate = estimated_support_vectors(ctx, problem, options);
-    return 2 * estimate <= KernelCache::slots_for(problem.n, cache);
+    return 2 * estimate <= cached_columns(problem, cache);
 }
 
 // ------------------------------------------------------------------ state
@@ -223,6 +260,7 @@ bool support_columns_fit_cache(Context &ctx, const SvmProblem &problem, const Dc
 struct RunState {
     const SvmProblem &problem;
     const DcsvmOptions &options;
+    int64_t points;  // point_count: rows clustered
     Arena clustering;
     int32_t *cluster_of;  // π(i), n
     RunnerUp runner_up;   // n each, for balance_clusters
@@ -253,7 +291,7 @@ int64_t row_of(const SvmProblem &problem, int64_t i) { return problem.rows ? pro
 // when there are enough of them, else empty (sample from all rows).
 std::vector<int64_t> adaptive_pool(const RunState &s, int64_t clusters) {
     const int64_t n = s.problem.n;
-    const int64_t enough = std::max(std::min(s.options.sample_size, n) / 2, 4 * clusters);
+    const int64_t enough = std::max(std::min(s.options.sample_size, s.points) / 2, 4 * clusters);
     if (s.options.bka || count_support_vectors(s.alpha, n) < enough) return {};
     std::vector<int64_t> pool;
     for (int64_t i = 0; i < n; ++i)
@@ -267,14 +305,26 @@ void group_by_cluster(const int32_t *cluster_of, int64_t n, int64_t k, RowGroups
     group_rows_by_cluster(cluster_of, n, k, groups.offsets, groups.members);
 }
 
-// One group: S̄ = {i : α_i > 0}.
-void group_support_vectors(const double *alpha, int64_t n, RowGroups &groups) {
+// One group: S̄ = {i : α_i > 0}; paired (n = 2 · points), both variables
+// of every row with α_i > 0 or α*_i > 0, in the paired layout.
+void group_support_vectors(const double *alpha, int64_t n, int64_t points, RowGroups &groups) {
     groups.count = 1;
     groups.offsets[0] = 0;
     int64_t size = 0;
-    for (int64_t i = 0; i < n; ++i)
-        if (alpha[i] > 0) groups.members[size++] = i;
+    if (points == n) {
+        for (int64_t i = 0; i < n; ++i)
+            if (alpha[i] > 0) groups.members[size++] = i;
+    } else {
+        for (int64_t i = 0; i < points; ++i)
+            if (alpha[i] > 0 || alpha[i + points] > 0) groups.members[size++] = i;
+        for (int64_t p = 0, half = size; p < half; ++p) groups.members[size++] = groups.members[p] + points;
+    }
     groups.offsets[1] = size;
+}
+
+// Paired: the α*'s go to their α's cluster (π was computed for the rows).
+void pair_clusters(int32_t *cluster_of, int64_t n, int64_t points) {
+    if (points < n) std::copy(cluster_of, cluster_of + points, cluster_of + points);
 }
 
 // ------------------------------------------------------------------ steps
@@ -320,7 +370,7 @@ void single_cluster_partition(const SvmProblem &problem, RunState &s) {
 // kDcsvmBalanceMinRows too: a test point goes to its nearest cluster, whose
 // model lacks the rows moved away.
 void balance(Context &ctx, RunState &s, bool may_predict) {
-    const int64_t n = s.problem.n, k = s.partition.k;
+    const int64_t n = s.points, k = s.partition.k;
     int64_t cap = int64_t(std::ceil(kDcsvmClusterSizeCap * double(n) / double(k)));
     if (may_predict) cap = std::max(cap, kDcsvmBalanceMinRows);
     const BalanceResult balanced = balance_clusters(s.clustering, s.cluster_of, s.runner_up, n, k, cap);
@@ -337,18 +387,19 @@ void partition_level(Context &ctx, RunState &s, const Schedule &schedule, int64_
     if (clusters == 1) {
         single_cluster_partition(problem, s);
     } else {
-        s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, problem.n, adaptive_pool(s, clusters),
+        s.partition = kernel_kmeans_sample(ctx, s.clustering, data, problem.rows, s.points, adaptive_pool(s, clusters),
                                            problem.kernel, clusters, s.options.sample_size);
-        kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, problem.n, problem.kernel,
+        kernel_partition_assign(ctx, s.clustering, data, s.partition, data, problem.rows, s.points, problem.kernel,
                                 s.cluster_of, s.runner_up);
         balance(ctx, s, schedule.early);
+        pair_clusters(s.cluster_of, problem.n, s.points);
     }
     group_by_cluster(s.cluster_of, problem.n, s.partition.k, s.groups);
 }
 
 // Refine: the subproblem on S̄, warm started from ᾱ_S̄.
 SvmSolution run_refine(Context &ctx, RunState &s) {
-    group_support_vectors(s.alpha, s.problem.n, s.groups);
+    group_support_vectors(s.alpha, s.problem.n, s.points, s.groups);
     return solve_row_groups(ctx, s.problem, warm_start_options(s.options.svm), s.groups, s.cache, s.arrays, s.alpha)[0];
 }
 
@@ -484,7 +535,7 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
     int64_t previous_clusters = 0;
     bool solved_to_eps = false;
     for (int level = schedule.first; level >= schedule.last; --level) {
-        const int64_t clusters = scheduled_clusters(s.options, schedule, level, s.problem.n);
+        const int64_t clusters = scheduled_clusters(s.options, schedule, level, s.points);
         const bool stop_here = schedule.early && level == schedule.last;
         if (!stop_here && (clusters <= 1 || clusters == previous_clusters)) continue;
         const auto start = std::chrono::steady_clock::now();
@@ -506,12 +557,11 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
         if (!level_total.converged)
             ctx.log(KMX_LOG_WARNING, "dcsvm level %d: a subproblem stopped at the iteration cap (KKT violation %g)",
                     level, level_total.kkt_violation);
-        record(
-            ctx, result,
-            {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level, s.problem.n},
-            double(schedule.first - level + 1) / steps);
+        record(ctx, result,
+               {level, s.partition.k, support, level_total.objective, seconds_since(start), DcsvmStep::level, s.points},
+               double(schedule.first - level + 1) / steps);
         if (schedule.adaptive) keep_partition(s, level, solved);
-        if (!schedule.early && double(support) <= kDcsvmFewSupportFraction * double(s.problem.n)) break;
+        if (!schedule.early && double(support) <= kDcsvmFewSupportFraction * double(s.points)) break;
     }
     if (!schedule.adaptive) return solutions;
     return finish_early_level(ctx, s, solved, solved_to_eps ? std::move(solutions) : std::vector<SvmSolution>(),
@@ -522,7 +572,7 @@ std::vector<SvmSolution> run_levels(Context &ctx, RunState &s, const Schedule &s
 SvmSolution conquer(Context &ctx, RunState &s, int steps, DcsvmResult &result) {
     const int64_t n = s.problem.n;
     const int64_t support = count_support_vectors(s.alpha, n);
-    if (s.options.refine && support > 0 && support < n) {
+    if (s.options.refine && support > 0 && support < s.points) {
         const auto start = std::chrono::steady_clock::now();
         const SvmSolution refined = run_refine(ctx, s);
         record(ctx, result,
@@ -532,8 +582,8 @@ SvmSolution conquer(Context &ctx, RunState &s, int steps, DcsvmResult &result) {
     }
     const auto start = std::chrono::steady_clock::now();
     const SvmSolution global = run_global(ctx, s);
-    record(ctx, result, {0, 1, global.support_vectors, global.objective, seconds_since(start), DcsvmStep::global, n},
-           1.0);
+    record(ctx, result,
+           {0, 1, global.support_vectors, global.objective, seconds_since(start), DcsvmStep::global, s.points}, 1.0);
     return global;
 }
 
@@ -549,13 +599,13 @@ constexpr size_t kDirectRuleCacheCap = size_t(1) << 30;
 const char *direct_solve_reason(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options,
                                 size_t available_cache) {
     const size_t cache = std::min(available_cache, kDirectRuleCacheCap);
-    if (problem.n <= kDcsvmDirectSolveFactor * options.sample_size) return "at most 2 sample sizes";
-    if (dcsvm_whole_matrix_cached(problem.n, cache)) return "whole Q cached";
+    const int64_t points = point_count(problem);
+    if (points <= kDcsvmDirectSolveFactor * options.sample_size) return "at most 2 sample sizes";
+    if (dcsvm_whole_matrix_cached(points, cache)) return "whole Q cached";
     int64_t estimate = 0;
     const bool fit = support_columns_fit_cache(ctx, problem, options, cache, estimate);
     ctx.log(KMX_LOG_INFO, "dcsvm: about %lld support vectors (from a sample of %lld rows), cache of %lld columns",
-            (long long)estimate, (long long)estimate_rows(problem, options),
-            (long long)KernelCache::slots_for(problem.n, cache));
+            (long long)estimate, (long long)estimate_rows(problem, options), (long long)cached_columns(problem, cache));
     return fit ? "support vectors' columns cached" : nullptr;
 }
 
@@ -565,7 +615,8 @@ bool dcsvm_whole_matrix_cached(int64_t n, size_t cache_bytes) { return KernelCac
 
 DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOptions &options, double *alpha) {
     check_options(problem, options);
-    const Schedule schedule = make_schedule(options, problem.n);
+    const int64_t points = point_count(problem);
+    const Schedule schedule = make_schedule(options, points);
     const MemoryPlan memory = plan_memory(ctx, problem, options, schedule);
     ctx.check_budget(WorkspacePlan()
                          .add_bytes(memory.estimate)
@@ -575,9 +626,9 @@ DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOpti
                          .bytes(),
                      "DC-SVM");
     const int64_t n = problem.n;
-    const int64_t k = largest_cluster_count(options, schedule, n);
+    const int64_t k = largest_cluster_count(options, schedule, points);
     Arena bookkeeping(memory.bookkeeping);
-    RunState s{problem, options, Arena(memory.clustering), nullptr, {}, {}, {}, memory.cache, alpha, {}};
+    RunState s{problem, options, points, Arena(memory.clustering), nullptr, {}, {}, {}, memory.cache, alpha, {}};
     carve_bookkeeping(bookkeeping, n, k, s);
     std::fill(alpha, alpha + n, 0.0);
 
@@ -590,7 +641,7 @@ DcsvmResult train_dcsvm(Context &ctx, const SvmProblem &problem, const DcsvmOpti
         result.solution = run_global(ctx, s);
         record(ctx, result,
                {0, 1, result.solution.support_vectors, result.solution.objective, seconds_since(start),
-                DcsvmStep::global, n},
+                DcsvmStep::global, points},
                1.0);
         return result;
     }

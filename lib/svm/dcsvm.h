@@ -161,7 +161,7 @@ struct DcsvmLevelStats {
     double objective;
     double seconds;
     DcsvmStep step = DcsvmStep::level;
-    int64_t rows = 0;  // rows solved: n, or |S̄| for the refine step
+    int64_t rows = 0;  // rows solved: n (ε-SVR: n/2, its rows), or |S̄| for the refine step
 };
 
 struct DcsvmResult {
@@ -174,7 +174,10 @@ struct DcsvmResult {
     std::vector<double> cluster_bias;  // k: b_c of cluster c's model (zeros without bias)
 };
 
-// alpha: n outputs (DC-SVM starts from zeros). With early prediction or BKA
+// alpha: n outputs (DC-SVM starts from zeros). The problem may have a linear
+// term only if its variables are paired as ε-SVR's (rows[k] = rows[k + n/2]):
+// then the n/2 rows are clustered, a row's α and α* share its cluster, and
+// early prediction and BKA are refused (KMX_E_INVALID_ARGUMENT). With early prediction or BKA
 // the result's solution sums the clusters' objectives, iterations and
 // support vectors (kkt_violation: the largest; converged: all; bias: 0 —
 // see cluster_bias).

@@ -37,6 +37,7 @@ void gather_groups(const SvmProblem &problem, const RowGroups &groups, const dou
         arrays.rows[p] = row_of(problem, i);
         arrays.y[p] = problem.y[i];
         arrays.upper[p] = problem.upper[i];
+        if (problem.linear) arrays.linear[p] = problem.linear[i];
         arrays.alpha[p] = alpha[i];
     }
 }
@@ -53,6 +54,7 @@ size_t subproblem_arrays_bytes(int64_t n) {
         .add<double>(size_t(n))
         .add<double>(size_t(n))
         .add<double>(size_t(n))
+        .add<double>(size_t(n))
         .bytes();
 }
 
@@ -61,6 +63,7 @@ SubproblemArrays carve_subproblem_arrays(Arena &arena, int64_t n) {
     a.rows = arena.alloc<int64_t>(size_t(n));
     a.y = arena.alloc<double>(size_t(n));
     a.upper = arena.alloc<double>(size_t(n));
+    a.linear = arena.alloc<double>(size_t(n));
     a.alpha = arena.alloc<double>(size_t(n));
     return a;
 }
@@ -102,6 +105,7 @@ std::vector<SvmSolution> solve_row_groups(Context &ctx, const SvmProblem &proble
         sub.n = rows;
         sub.y = arrays.y + begin;
         sub.upper = arrays.upper + begin;
+        sub.linear = problem.linear ? arrays.linear + begin : nullptr;
         const auto start = std::chrono::steady_clock::now();
         Arena arena(svm_dual_workspace_bytes(rows, SvmRows(*problem.data, problem.kernel), sub_options.cache_bytes));
         SvmSolution &solution = solutions[size_t(c)];

@@ -1,7 +1,9 @@
 // dcsvm_subproblems.h — DC-SVM's conquer step on a split of the problem's
 // rows into groups V_1 … V_g: each subproblem
 //
-//   min_{α_(c)} ½ α_(c)ᵀ Q_(c,c) α_(c) − eᵀα_(c),  0 ≤ α_i ≤ C_i
+//   min_{α_(c)} ½ α_(c)ᵀ Q_(c,c) α_(c) + p_(c)ᵀα_(c),  0 ≤ α_i ≤ C_i
+//
+// (p = −e for C-SVC; ε-SVR's linear term restricted to V_c)
 //
 // is solved independently, warm started from the current α restricted to
 // V_c, on P = min(threads, g) workers at once (internal to lib/svm).
@@ -28,7 +30,8 @@ struct RowGroups {
 struct SubproblemArrays {
     int64_t *rows;  // dataset rows
     double *y;
-    double *upper;  // C_i
+    double *upper;   // C_i
+    double *linear;  // p_i (gathered when the problem has a linear term)
     double *alpha;
 };
 

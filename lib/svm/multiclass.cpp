@@ -98,18 +98,6 @@ int64_t largest_problem(const std::vector<BinaryTask> &tasks, const std::vector<
     return largest;
 }
 
-DcsvmOptions dcsvm_options(const TrainOptions &options) {
-    DcsvmOptions dc;
-    dc.levels = options.levels;
-    dc.clusters_per_level = options.clusters_per_level;
-    dc.sample_size = options.sample_size;
-    dc.early_level = options.method == KMX_METHOD_SVM || options.method == KMX_METHOD_DCSVM ? 0 : options.early_level;
-    dc.bka = options.method == KMX_METHOD_BKA;
-    dc.early_auto = options.method == KMX_METHOD_DCSVM_EARLY && options.early_level == 0;
-    dc.svm = svm_options(options, options.cache_bytes);
-    return dc;
-}
-
 // A solved machine, its support vectors still named by dataset row.
 struct SolvedMachine {
     BinaryMachine machine;
@@ -333,6 +321,19 @@ std::vector<PlattSigmoid> fit_sigmoids(Context &ctx, const TrainOptions &options
 }
 
 }  // namespace
+
+DcsvmOptions dcsvm_options(const TrainOptions &options) {
+    DcsvmOptions dc;
+    dc.levels = options.levels;
+    dc.clusters_per_level = options.clusters_per_level;
+    dc.sample_size = options.sample_size;
+    const bool early = options.method == KMX_METHOD_DCSVM_EARLY || options.method == KMX_METHOD_BKA;
+    dc.early_level = early ? options.early_level : 0;
+    dc.bka = options.method == KMX_METHOD_BKA;
+    dc.early_auto = options.method == KMX_METHOD_DCSVM_EARLY && options.early_level == 0;
+    dc.svm = svm_options(options, options.cache_bytes);
+    return dc;
+}
 
 SvmOptions svm_options(const TrainOptions &options, size_t cache_bytes) {
     SvmOptions svm;

@@ -10,6 +10,7 @@
 #include "kmx/kmx.h"
 #include "model/model.h"
 #include "model/train_options.h"
+#include "dcsvm.h"
 #include "svm_dual.h"
 
 namespace kmx {
@@ -28,6 +29,9 @@ size_t smallest_solver_bytes(int64_t n, const SvmRows &d);
 size_t svm_cache_bytes(const Context &ctx, const TrainOptions &options, int64_t n, const SvmRows &d, size_t held);
 // Throws KMX_E_INVALID_ARGUMENT unless C is positive and finite.
 void check_cost(double C);
+// DC-SVM's options that `options` asks for (levels, clusters_per_level,
+// sample_size, the early level of dcsvm_early and bka, the dual solver's).
+DcsvmOptions dcsvm_options(const TrainOptions &options);
 
 // The dual solutions α of a model's binary problems, one vector per problem
 // over its rows (in dataset order): what the next training on the same rows

@@ -350,7 +350,7 @@ double DualSolver::violation_score(int64_t t) const {
 // On a 38804-row digits cluster with 1 GiB, the look-ahead of 64 alone met
 // 1576 new violators one GEMV at a time; with the spare-slot rule, 678.
 void DualSolver::prepare_column(int64_t t) {
-    if (q_.cached(t, active_)) return;
+    if (!q_.prefetches() || q_.cached(t, active_)) return;
     constexpr int64_t kOthers = SvmQMatrix::kPrefetchColumns - 1;
     int64_t free = 0, count = 0;  // candidates_[0, count): the violators other than t
     for (int64_t u = 0; u < active_; ++u) {

@@ -19,6 +19,9 @@ namespace {
 constexpr double kUnitRoundoff = 0x1p-53;         // u
 constexpr int64_t kColumnChunk = 4096;            // variables per parallel task of one column
 constexpr int64_t kParallelColumnWork = 1 << 18;  // len·d from which one column is split over threads
+// Flops of one Gaussian entry's exp and scaling, for threads_for_work (paired
+// kernel rows): at d = 9 an entry costs about as much as 20 flops of its dot.
+constexpr double kEntryFlops = 20;
 
 // The rounding floor of D = ‖a‖² + ‖b‖² − 2 a·b, as a factor of ‖a‖² + ‖b‖²:
 // 2γ_{d+2}, γ_k = k u / (1 − k u) (Higham §3.1; the same bound as
@@ -58,18 +61,30 @@ size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
     return plan.add<double>(size_t(kPrefetchColumns) * size_t(n))
         .add<float>(size_t(n))  // two spare columns
         .add<float>(size_t(n))
+        .add<int64_t>(size_t(n))  // paired: variable → gathered row
         .bytes();
+}
+
+bool SvmQMatrix::paired(const SvmProblem &problem) {
+    const int64_t n = problem.n, m = n / 2;
+    if (!problem.rows || n < 2 || n % 2 != 0) return false;
+    for (int64_t k = 0; k < m; ++k)
+        if (problem.rows[k] != problem.rows[k + m]) return false;
+    return true;
 }
 
 SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_slots, int threads)
     : spec_(problem.kernel),
       n_(problem.n),
       d_(problem.data->d),
+      paired_(paired(problem)),
+      m_(paired_ ? problem.n / 2 : problem.n),
       threads_(std::max(threads, 1)),
       gamma_(problem.kernel.gamma_for(problem.data->d)),
       noise_(distance_noise_factor(problem.data->d)),
       arena_(arena),
-      cache_(arena, problem.n, cache_slots) {
+      cache_(arena, m_,
+             paired_ ? KernelCache::slots_fitting(m_, KernelCache::workspace_bytes(n_, cache_slots)) : cache_slots) {
     const Dataset &data = *problem.data;
     const SvmRows rows(data, spec_);
     if (rows.sparse()) {
@@ -93,22 +108,27 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
     prefetched_ = arena.alloc<double>(size_t(kPrefetchColumns) * size_t(n_));
     wide_[0] = arena.alloc<float>(size_t(n_));
     wide_[1] = arena.alloc<float>(size_t(n_));
-    for (int64_t k = 0; k < n_; ++k) y_[k] = problem.y[k];
-    if (rows.sparse()) {
-        for (int64_t k = 0; k < n_; ++k) kernel_rows(&k, 1, k, k + 1, qd_ + k, 1, 1);
-        return;
-    }
-    if (problem.rows) {
-        for (int64_t k = 0; k < n_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
-    } else {
-        data.copy_rows(0, n_, x_);
-    }
+    row_of_ = arena.alloc<int64_t>(size_t(n_));
     for (int64_t k = 0; k < n_; ++k) {
-        const double *xk = x_ + k * d_;
-        sq_[k] = squared_norm(xk, d_);
-        floor_[k] = noise_ * sq_[k];
-        qd_[k] = kernel_eval(spec_, xk, xk, d_);
+        row_of_[k] = k < m_ ? k : k - m_;
+        y_[k] = problem.y[k];
     }
+    if (rows.sparse()) {  // order_[k] for k < m: the gathered rows (paired: the first half's)
+        for (int64_t k = 0; k < m_; ++k) kernel_rows(&k, 1, k, k + 1, qd_ + k, 1, 1);
+    } else {
+        if (problem.rows) {
+            for (int64_t k = 0; k < m_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
+        } else {
+            data.copy_rows(0, m_, x_);
+        }
+        for (int64_t k = 0; k < m_; ++k) {
+            const double *xk = x_ + k * d_;
+            sq_[k] = squared_norm(xk, d_);
+            floor_[k] = noise_ * sq_[k];
+            qd_[k] = kernel_eval(spec_, xk, xk, d_);
+        }
+    }
+    for (int64_t k = m_; k < n_; ++k) qd_[k] = qd_[row_of_[k]];
 }
 
 void SvmQMatrix::kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out, int64_t ldo,
@@ -142,6 +162,7 @@ void SvmQMatrix::dense_kernel_rows(const double *a, const double *sq_a, int64_t 
 }
 
 const float *SvmQMatrix::column(int64_t i, int64_t len) {
+    if (paired_) return expand_column(i, len);
     const int64_t kept = std::min(len, cache_.width());
     float *data;
     const int64_t valid = cache_.fetch(i, kept, &data);
@@ -158,6 +179,20 @@ void SvmQMatrix::prefetch(const int64_t *columns, int64_t count, int64_t len) {
     const int64_t kept = std::min(len, cache_.width());
     count = std::min(count, kPrefetchColumns);
     if (count <= 0 || kept <= 0) return;
+    if (paired_) {
+        // the distinct rows' kernel rows, then fetched in the columns' order (the last most recently used)
+        int64_t rows[kPrefetchColumns];
+        const int64_t distinct = distinct_rows(columns, nullptr, count, rows, nullptr);
+        kernel_rows(rows, distinct, 0, m_, prefetched_, m_, threads_);
+        for (int64_t k = 0; k < count; ++k) {
+            const int64_t r = row_of_[columns[k]];
+            float *data;
+            if (cache_.fetch(r, m_, &data) >= m_) continue;
+            const double *kr = prefetched_ + (std::find(rows, rows + distinct, r) - rows) * m_;
+            for (int64_t j = 0; j < m_; ++j) data[j] = float(kr[j]);
+        }
+        return;
+    }
     kernel_rows(columns, count, 0, kept, prefetched_, kept, threads_);
     for (int64_t k = 0; k < count; ++k) {
         const int64_t i = columns[k];
@@ -173,6 +208,21 @@ void SvmQMatrix::add_columns(const int64_t *columns, const double *coef, int64_t
     count = std::min(count, kPrefetchColumns);
     const int64_t width = end - begin;
     if (count <= 0 || width <= 0) return;
+    if (paired_) {
+        // sum_r = Σ_{k: row(k) = r} coef_k y_k over the distinct rows; out_j += y_j Σ_r sum_r K(x_r, x_row(j))
+        int64_t rows[kPrefetchColumns];
+        double coef_rows[kPrefetchColumns];
+        const int64_t distinct = distinct_rows(columns, coef, count, rows, coef_rows);
+        kernel_rows(rows, distinct, 0, m_, prefetched_, m_, threads_);
+        double *sum = row_;
+        std::fill(sum, sum + m_, 0.0);
+        for (int64_t k = 0; k < distinct; ++k) {
+            const double a = coef_rows[k], *kr = prefetched_ + k * m_;
+            for (int64_t j = 0; j < m_; ++j) sum[j] += a * kr[j];
+        }
+        for (int64_t j = begin; j < end; ++j) out[j] += y_[j] * sum[row_of_[j]];
+        return;
+    }
     kernel_rows(columns, count, begin, end, prefetched_, width, threads_);
     double *sum = row_;  // Σ_k coef_k y_k K_kj
     std::fill(sum, sum + width, 0.0);
@@ -190,19 +240,73 @@ void SvmQMatrix::gather_block(const int64_t *columns, int64_t count) {
     }
 }
 
-void SvmQMatrix::fill_column(int64_t i, int64_t begin, int64_t end, float *out) {
-    // K(x_i, x_j) for j in [begin, end) into row_[0, end − begin); sparse
+int64_t SvmQMatrix::distinct_rows(const int64_t *columns, const double *coef_in, int64_t count, int64_t *rows,
+                                  double *coef_out) {
+    int64_t distinct = 0;
+    for (int64_t k = 0; k < count; ++k) {
+        const int64_t r = row_of_[columns[k]];
+        const int64_t at = std::find(rows, rows + distinct, r) - rows;
+        if (at == distinct) {
+            rows[distinct++] = r;
+            if (coef_out) coef_out[at] = 0;
+        }
+        if (coef_out) coef_out[at] += coef_in[k] * y_[columns[k]];
+    }
+    return distinct;
+}
+
+const float *SvmQMatrix::kernel_row(int64_t r) {
+    float *data;
+    const int64_t valid = cache_.fetch(r, m_, &data);
+    if (valid < m_) {
+        // Threads as threads_for_work gives them (one per ~4 MFLOP): at 40000
+        // diamonds rows (d = 9, 100 MB) two threads split by kParallelColumnWork's
+        // rule took 96 s of CPU and 132 s against one thread's 17 s and 19 s on a
+        // busy 2-core machine (each row's 2 × 20 µs waited on a time slice).
+        // (sparse rows: the block spreads its rows over the threads itself)
+        const double flops = double(m_ - valid) * (2.0 * double(d_) + kEntryFlops);
+        fill_kernel_row(r, valid, m_, data_ ? threads_ : threads_for_work(threads_, flops));
+        for (int64_t j = valid; j < m_; ++j) data[j] = float(row_[j - valid]);
+    }
+    return data;
+}
+
+const float *SvmQMatrix::expand_column(int64_t i, int64_t len) {
+    for (int k = 0; k < 2; ++k)  // select_pair's column is step_pair's again
+        if (wide_column_[k] == i && wide_len_[k] >= len) {
+            next_wide_ = k ^ 1;  // the other one is the previous call's
+            return wide_[k];
+        }
+    const float *kr = kernel_row(row_of_[i]);
+    const int slot = next_wide_;
+    next_wide_ ^= 1;
+    float *out = wide_[slot];
+    // Q_ij = y_i y_j K[row(j)]: ±K exactly, as the 2m-row matrix's float(y_i y_j K_ij)
+    const float yi = float(y_[i]);
+    for (int64_t j = 0; j < len; ++j) out[j] = yi * float(y_[j]) * kr[row_of_[j]];
+    wide_column_[slot] = i;
+    wide_len_[slot] = len;
+    return out;
+}
+
+void SvmQMatrix::fill_kernel_row(int64_t r, int64_t begin, int64_t end, int threads) {
+    // K(x_r, x_j) for j in [begin, end) into row_[0, end − begin); sparse
     // rows: one block, which spreads its rows over the threads itself
     const int64_t count = end - begin;
-    if (!data_ && threads_ > 1 && count * std::max<int64_t>(d_, 1) >= kParallelColumnWork) {
+    if (!data_ && threads > 1) {
         const int64_t chunks = (count + kColumnChunk - 1) / kColumnChunk;
-        parallel_for(chunks, threads_, [&](int64_t c) {
+        parallel_for(chunks, threads, [&](int64_t c) {
             const int64_t first = begin + c * kColumnChunk, last = std::min(end, first + kColumnChunk);
-            kernel_rows(&i, 1, first, last, row_ + (first - begin), count, 1);
+            kernel_rows(&r, 1, first, last, row_ + (first - begin), count, 1);
         });
     } else {
-        kernel_rows(&i, 1, begin, end, row_, count, data_ ? threads_ : 1);
+        kernel_rows(&r, 1, begin, end, row_, count, data_ ? threads : 1);
     }
+}
+
+void SvmQMatrix::fill_column(int64_t i, int64_t begin, int64_t end, float *out) {
+    const bool split = data_ || (end - begin) * std::max<int64_t>(d_, 1) >= kParallelColumnWork;
+    fill_kernel_row(i, begin, end, split ? threads_ : 1);
     // Q_ij = y_i y_j K_ij
     const double yi = y_[i];
     for (int64_t j = begin; j < end; ++j) out[j] = float(yi * y_[j] * row_[j - begin]);
@@ -210,6 +314,13 @@ void SvmQMatrix::fill_column(int64_t i, int64_t begin, int64_t end, float *out) 
 
 void SvmQMatrix::swap_index(int64_t i, int64_t j) {
     if (i == j) return;
+    if (paired_) {  // the gathered rows and their cached kernel rows stay
+        std::swap(row_of_[i], row_of_[j]);
+        std::swap(y_[i], y_[j]);
+        std::swap(qd_[i], qd_[j]);
+        wide_column_[0] = wide_column_[1] = -1;
+        return;
+    }
     if (data_) {
         std::swap(order_[i], order_[j]);
     } else {
@@ -224,6 +335,10 @@ void SvmQMatrix::swap_index(int64_t i, int64_t j) {
 
 void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const double *alpha, const double *upper,
                                     const double *linear, double *grad, double *grad_bar) {
+    if (paired_) {
+        add_gradient_terms_paired(rows, count, alpha, upper, linear, grad, grad_bar);
+        return;
+    }
     // The kernel rows of the first `kept` of them become cached Q columns (the
     // solver needs most of them again right away), as many as the cache holds
     // besides one block of scratch; with no room, all of the cache is scratch.
@@ -263,6 +378,56 @@ void SvmQMatrix::add_gradient_terms(const int64_t *rows, int64_t count, const do
     for (int64_t j = 0; j < n_; ++j) {
         grad[j] = y_[j] * grad[j] + (linear ? linear[j] : -1.0);
         grad_bar[j] *= y_[j];
+    }
+}
+
+// Paired: the variables' coefficients summed per gathered row r,
+//   c_r = Σ_{row(v) = r} α_v y_v,  c̄_r = Σ_{row(v) = r, α_v ≥ C_v} C_v y_v,
+// u = Σ_r c_r K_r· and ū = Σ_r c̄_r K_r· over the m rows, by kernel blocks of
+// the rows with c_r ≠ 0 (the first of them cached as kernel rows, as above);
+// then ∇f_v = y_v u_row(v) + p_v and Ḡ_v = y_v ū_row(v).
+void SvmQMatrix::add_gradient_terms_paired(const int64_t *vars, int64_t count, const double *alpha, const double *upper,
+                                           const double *linear, double *grad, double *grad_bar) {
+    // prefetched_ (kPrefetchColumns · n ≥ 4m doubles) holds c, c̄, u, ū
+    double *c = prefetched_, *c_bar = c + m_, *u = c_bar + m_, *u_bar = u + m_;
+    std::fill(c, c + 4 * m_, 0.0);
+    for (int64_t k = 0; k < count; ++k) {
+        const int64_t v = vars[k], r = row_of_[v];
+        c[r] += alpha[v] * y_[v];
+        if (alpha[v] >= upper[v]) c_bar[r] += upper[v] * y_[v];
+    }
+    int64_t used = 0;  // rows with c_r ≠ 0 or c̄_r ≠ 0
+    for (int64_t r = 0; r < m_; ++r) used += c[r] != 0 || c_bar[r] != 0;
+    int64_t capacity = 0;
+    const int64_t block_slots = 2 * kBlockRows + 1;  // kBlockRows rows of doubles, in float rows of m
+    const int64_t kept = std::clamp<int64_t>(cache_.slots() - block_slots, 0, used);
+    double *block = kept > 0 ? cache_.tail_scratch(kept, capacity) : cache_.scratch(capacity);
+    const int64_t block_rows = std::max<int64_t>(1, std::min(kBlockRows, capacity / std::max<int64_t>(m_, 1)));
+    int64_t rows[kBlockRows], done = 0;
+    int64_t r = 0;
+    while (r < m_) {
+        int64_t nb = 0;
+        for (; r < m_ && nb < block_rows; ++r)
+            if (c[r] != 0 || c_bar[r] != 0) rows[nb++] = r;
+        if (nb == 0) break;
+        kernel_rows(rows, nb, 0, m_, block, m_, threads_);
+        for (int64_t k = 0; k < nb; ++k, ++done) {
+            const double *kr = block + k * m_;
+            const double a = c[rows[k]], b = c_bar[rows[k]];
+            if (done < kept) {
+                float *data;
+                cache_.fetch(rows[k], m_, &data);
+                for (int64_t j = 0; j < m_; ++j) data[j] = float(kr[j]);
+            }
+            if (a != 0)
+                for (int64_t j = 0; j < m_; ++j) u[j] += a * kr[j];
+            if (b != 0)
+                for (int64_t j = 0; j < m_; ++j) u_bar[j] += b * kr[j];
+        }
+    }
+    for (int64_t v = 0; v < n_; ++v) {
+        grad[v] = y_[v] * u[row_of_[v]] + (linear ? linear[v] : -1.0);
+        grad_bar[v] = y_[v] * u_bar[row_of_[v]];
     }
 }
 

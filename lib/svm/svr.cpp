@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "dcsvm.h"
 #include "multiclass.h"
 
 namespace kmx {
@@ -89,9 +90,29 @@ SvmProblem svr_problem(const SvrDual &dual, const Dataset &data, const KernelSpe
     return dual_problem(dual, dual.variables(), data, kernel);
 }
 
+namespace {
+
+// DC-SVM on the dual (dcsvm.h: a row's α and α* in one cluster): its
+// levels warm-start the global solve, or it solves directly when dividing
+// would not pay. Its memory is checked by train_dcsvm.
+Model train_svr_dcsvm(Context &ctx, const TrainOptions &options, Model model, const Dataset &data,
+                      std::chrono::steady_clock::time_point start) {
+    Arena arena = ctx.reserve(svr_dual_bytes(data.n), "svr arrays");
+    SvrDual dual = carve_svr_dual(arena, data, options.C, options.epsilon_svr);
+    const DcsvmResult result =
+        train_dcsvm(ctx, svr_problem(dual, data, model.kernel), dcsvm_options(options), dual.alpha);
+    collect_support_vectors(ctx, data, dual, model);
+    finish_single_machine(ctx, arena, result.solution, start, model);
+    return model;
+}
+
+}  // namespace
+
 Model train_svr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
     const auto start = std::chrono::steady_clock::now();
     Model model = untrained_svr_model(options, kernel, data);
+    if (options.svr_dcsvm && kernel.type != KMX_KERNEL_PRECOMPUTED && kernel.type != KMX_KERNEL_CALLBACK)
+        return train_svr_dcsvm(ctx, options, std::move(model), data, start);
     const int64_t variables = 2 * data.n;
     const size_t arrays = svr_dual_bytes(data.n);
     DualWorkspace w = reserve_dual_workspace(ctx, options, "svr", arrays, variables, SvmRows(data, kernel));

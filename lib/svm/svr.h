@@ -50,7 +50,10 @@ SvrDual carve_svr_dual(Arena &arena, const Dataset &data, double C, double epsil
 SvmProblem svr_problem(const SvrDual &dual, const Dataset &data, const KernelSpec &kernel);
 
 // Trains options.method == KMX_METHOD_SVR (C, epsilon_svr, eps, bias,
-// shrinking, cache_bytes) into a regression Model.
+// shrinking, cache_bytes) into a regression Model: by the dual solver, or
+// with options.svr_dcsvm by train_dcsvm (levels, clusters_per_level,
+// sample_size; full DC-SVM, no early prediction) unless the kernel is
+// precomputed or a callback (no feature vectors to cluster).
 Model train_svr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data);
 
 }  // namespace kmx

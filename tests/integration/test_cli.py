@@ -761,6 +761,36 @@ class SupportVectorRegression(unittest.TestCase):
                 self.assertIn("-p/--epsilon-svr", out.stderr)
                 self.assertFalse(os.path.exists(model))
 
+    def test_dcsvm_and_dual_solver_train_the_same_model(self):
+        """--svr-dcsvm 1 (DC-SVM, made to divide by a small sample and cache, as its log shows) and 0 (the dual
+        solver alone, the default) reach the same dual optimum: objective and predictions agree."""
+        objective, predicted = {}, {}
+        for dcsvm in ("0", "1"):
+            model = self.path(f"svr{dcsvm}.kmx")
+            out = run("train", "-s", "svr", "-c", "10", "-g", "0.5", "-p", "0.5", "-e", "1e-5", "--svr-dcsvm",
+                      dcsvm, "--sample-size", "20", "--cache-size", "8K", "--verbose", self.BOSTON, model)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual("dcsvm level" in out.stderr, dcsvm == "1", out.stderr)
+            info = run("info", model).stdout
+            objective[dcsvm] = float(re.search(r"objective (\S+)", info).group(1))
+            labels = self.path(f"svr{dcsvm}.out")
+            self.assertEqual(run("predict", model, self.BOSTON, labels).returncode, 0)
+            with open(labels) as f:
+                predicted[dcsvm] = [float(v) for v in f.read().split()]
+        self.assertAlmostEqual(objective["1"], objective["0"], delta=1e-6 * abs(objective["0"]))
+        for a, b in zip(predicted["0"], predicted["1"]):
+            self.assertAlmostEqual(a, b, delta=1e-3)
+
+    def test_bad_svr_dcsvm_and_early_level_are_errors(self):
+        for options, named in ((("--svr-dcsvm", "2"), "--svr-dcsvm"), (("--svr-dcsvm", "yes"), "--svr-dcsvm"),
+                               (("--early-level", "1"), "--early-level")):
+            with self.subTest(options=options):
+                model = self.path("bad.kmx")
+                out = run("train", "-s", "svr", *options, self.BOSTON, model)
+                self.assertEqual(out.returncode, 2, out.stdout)
+                self.assertIn(named, out.stderr)
+                self.assertFalse(os.path.exists(model))
+
 
 class CrossValidation(unittest.TestCase):
     """kmx cv -v K and kmx train -v K (LIBSVM's svm-train -v K): the accuracy, or the mean squared error and

@@ -109,6 +109,35 @@ namespace Kmx.Tests
             }
         }
 
+        /// <summary>epsilon-SVR by DC-SVM (svr_dcsvm = 1; 0, the dual solver alone, is the default; a small sample and cache so that it
+        /// divides) and by the dual solver alone (0): the same objective and predictions to the tolerance.</summary>
+        [Test]
+        public void SvrByDcsvmMatchesTheDualSolver()
+        {
+            var predicted = new double[2][];
+            var objective = new double[2];
+            for (int dcsvm = 0; dcsvm <= 1; ++dcsvm)
+            {
+                using (var solver = new Solver(SolverMethod.Svr))
+                {
+                    Assert.AreEqual(0.0, solver.GetParam(Param.SvrDcsvm));  // the default
+                    solver.SetParams("C=10 epsilon_svr=0.05 eps=1e-5 sample_size=50 cache_size=20000");
+                    solver.SetParam(Param.SvrDcsvm, dcsvm);
+                    Assert.AreEqual((double)dcsvm, solver.GetParam(Param.SvrDcsvm));
+                    using (Model model = solver.Train(null, kernel, train))
+                    {
+                        predicted[dcsvm] = model.Predict(null, test);
+                        objective[dcsvm] = model.Info(ModelInfoKey.InfoObjective);
+                    }
+                }
+            }
+            double gap = Rmse(predicted[0], predicted[1]);
+            Console.WriteLine("Svr by dcsvm: objective {0:G10} vs {1:G10}, prediction rmse {2:G3}", objective[1],
+                              objective[0], gap);
+            Assert.AreEqual(objective[0], objective[1], 1e-6 * Math.Abs(objective[0]));
+            Assert.Less(gap, 1e-3);
+        }
+
         [Test]
         public void FalkonApproachesExactKrr()
         {

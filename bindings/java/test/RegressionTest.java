@@ -138,6 +138,33 @@ public class RegressionTest {
         }
     }
 
+    /**
+     * epsilon-SVR by DC-SVM (Param.SVR_DCSVM = 1; a small sample and cache so that it divides) and by the dual
+     * solver alone (0, the default): the same dual optimum, so the same objective and predictions to the tolerance.
+     */
+    @Test
+    public void svrByDcsvmMatchesTheDualSolver() {
+        double[][] predicted = new double[2][];
+        double[] objective = new double[2];
+        for (int dcsvm = 0; dcsvm <= 1; dcsvm++) {
+            try (Solver solver = Solver.create(Method.SVR)) {
+                assertEquals(0, solver.param(Param.SVR_DCSVM), 0);  // the default
+                solver.setParams("C=10 epsilon_svr=0.05 eps=1e-5 sample_size=50 cache_size=20000");
+                solver.setParam(Param.SVR_DCSVM, dcsvm);
+                assertEquals(dcsvm, solver.param(Param.SVR_DCSVM), 0);
+                try (Model model = solver.train(ctx, rbf, train)) {
+                    predicted[dcsvm] = model.predict(ctx, test);
+                    objective[dcsvm] = model.info(ModelInfoKey.INFO_OBJECTIVE);
+                }
+            }
+        }
+        double gap = rmse(predicted[0], predicted[1]);
+        System.out.printf("RegressionTest: svr by dcsvm: objective %.10g vs %.10g, prediction rmse %.3g%n",
+                          objective[1], objective[0], gap);
+        assertEquals(objective[0], objective[1], 1e-6 * Math.abs(objective[0]));
+        assertTrue("gap " + gap, gap < 1e-3);
+    }
+
     /** FALKON converges to the exact KRR solution on the same centers as iterations grow. */
     @Test
     public void falkonApproachesExactKrr() {

@@ -14,7 +14,11 @@ Exits 77 (skipped) without svm-train/svm-predict.
 Cases: boston (tests/data/boston_reg.test.libsvm, 106 rows: a fixed split,
 the first 80 rows train, the other 26 test; the rows are already shuffled)
 and a generated set (seed 1: z = sin(3 x1) + x2^2 + 0.1 noise, x uniform in
-[-1, 1]^4; 800 train, 300 test).
+[-1, 1]^4; 800 train, 300 test). Each by kmx's default (svr_dcsvm = 0: the dual
+solver alone), by DC-SVM with its defaults (--svr-dcsvm 1, which solves these
+small sets directly), and by DC-SVM made to divide (a small --sample-size and a
+kernel cache of a few rows; the test asserts that its log shows a divide
+level).
 
 usage: compare_libsvm_svr.py KMX TEST_DATA_DIR
 """
@@ -28,6 +32,8 @@ import sys
 import tempfile
 
 OBJECTIVE_REL = 1e-3
+# DC-SVM made to divide (with a small --sample-size and a cache of a few kernel rows), its log checked
+DIVIDING = ["--svr-dcsvm", "1", "--verbose"]
 MSE_REL = 1e-2
 
 
@@ -59,9 +65,12 @@ def libsvm(train, test, c, p, gamma, tmp):
             "mse": float(re.search(r"Mean squared error = (\S+)", predicted).group(1))}
 
 
-def kmx(tool, train, test, c, p, gamma, tmp):
+def kmx(tool, train, test, c, p, gamma, tmp, extra):
     model = os.path.join(tmp, "kmx.model")
-    run([tool, "train", "-s", "svr", "-c", repr(c), "-p", repr(p), "-g", repr(gamma), "--threads", "1", train, model])
+    log = subprocess.run([tool, "train", "-s", "svr", "-c", repr(c), "-p", repr(p), "-g", repr(gamma), "--threads",
+                          "1"] + extra + [train, model], check=True, capture_output=True, text=True).stderr
+    if "--svr-dcsvm" in extra and "--sample-size" in extra and "dcsvm level" not in log:
+        raise AssertionError("DC-SVM did not divide:\n" + log)
     info = run([tool, "info", model])
     predicted = run([tool, "predict", model, test])
     return {"objective": float(re.search(r"objective (\S+)", info).group(1)),
@@ -69,18 +78,18 @@ def kmx(tool, train, test, c, p, gamma, tmp):
             "mse": float(re.search(r"Mean squared error = (\S+)", predicted).group(1))}
 
 
-def compare(name, tool, train_lines, test_lines, c, p, gamma):
+def compare(name, tool, train_lines, test_lines, c, p, gamma, extra=()):
     with tempfile.TemporaryDirectory() as tmp:
         train, test = os.path.join(tmp, "train.libsvm"), os.path.join(tmp, "test.libsvm")
         write_lines(train, train_lines)
         write_lines(test, test_lines)
         ref = libsvm(train, test, c, p, gamma, tmp)
-        got = kmx(tool, train, test, c, p, gamma, tmp)
+        got = kmx(tool, train, test, c, p, gamma, tmp, list(extra))
     objective_rel = abs(got["objective"] - ref["objective"]) / abs(ref["objective"])
     sv_ok = abs(got["sv"] - ref["sv"]) <= max(3, 0.02 * ref["sv"])
     mse_rel = abs(got["mse"] - ref["mse"]) / ref["mse"]
     ok = objective_rel <= OBJECTIVE_REL and sv_ok and mse_rel <= MSE_REL
-    print(f"{name}: train {len(train_lines)} test {len(test_lines)} C={c} p={p} gamma={gamma}\n"
+    print(f"{name}: train {' '.join(extra)} {len(train_lines)} test {len(test_lines)} C={c} p={p} gamma={gamma}\n"
           f"  objective kmx {got['objective']:.8g} libsvm {ref['objective']:.8g} (rel {objective_rel:.2e})\n"
           f"  SVs       kmx {got['sv']} libsvm {ref['sv']}\n"
           f"  test MSE  kmx {got['mse']:.6g} libsvm {ref['mse']:.6g} (rel {mse_rel:.2e})\n"
@@ -100,6 +109,11 @@ def main():
         compare("boston80", tool, boston[:80], boston[80:], 10.0, 0.5, 0.5),
         compare("boston80_narrow", tool, boston[:80], boston[80:], 100.0, 0.1, 2.0),
         compare("generated", tool, generated[:800], generated[800:], 4.0, 0.05, 1.0),
+        compare("boston80_direct", tool, boston[:80], boston[80:], 10.0, 0.5, 0.5, ["--svr-dcsvm", "1"]),
+        compare("generated_direct", tool, generated[:800], generated[800:], 4.0, 0.05, 1.0, ["--svr-dcsvm", "1"]),
+        compare("boston80_dcsvm", tool, boston[:80], boston[80:], 10.0, 0.5, 0.5, DIVIDING + ["--sample-size", "10", "--cache-size", "4K"]),  # 12 kernel rows
+        compare("generated_dcsvm", tool, generated[:800], generated[800:], 4.0, 0.05, 1.0,
+                DIVIDING + ["--sample-size", "50", "--cache-size", "64K"]),  # 20 kernel rows
     ]
     return 0 if all(results) else 1
 

@@ -762,6 +762,174 @@ TEST(SvmQMatrix, ColumnsPrefetchAndWeightedSumsMatchTheKernel) {
     expect_column(second, 12, n);
 }
 
+// m random rows as ε-SVR's 2m paired variables (rows[k] = rows[k + m], y =
+// +1 then −1), and the same variables over a dataset holding every row twice
+// (rows 0 … 2m − 1: distinct, not paired); bounds and linear terms shared.
+struct PairedAndTwice {
+    int64_t m, n, d;
+    Problem base;
+    std::vector<double> x, stacked, y, upper, linear, zeros;
+    std::vector<int64_t> paired_rows, twice_rows;
+    std::unique_ptr<Dataset> twice_data;
+    SvmProblem paired, twice;
+
+    PairedAndTwice(int64_t rows, int64_t columns, double gamma, uint32_t seed)
+        : m(rows), n(2 * rows), d(columns), base(random_problem(rows, columns, 1.0, rbf(gamma), seed)) {
+        x.resize(size_t(m * d));
+        base.data->copy_rows(0, m, x.data());
+        stacked = x;
+        stacked.insert(stacked.end(), x.begin(), x.end());
+        zeros.assign(size_t(n), 0.0);
+        twice_data = Dataset::dense_copy(stacked.data(), n, d, zeros.data());
+        y.resize(size_t(n));
+        upper.assign(size_t(n), 1.0);
+        linear.assign(size_t(n), -1.0);
+        for (int64_t v = 0; v < n; ++v) {
+            y[size_t(v)] = v < m ? 1.0 : -1.0;
+            paired_rows.push_back(v % m);
+            twice_rows.push_back(v);
+        }
+        paired = twice = base.problem;
+        paired.rows = paired_rows.data();
+        twice.data = twice_data.get();
+        twice.rows = twice_rows.data();
+        for (SvmProblem *p : {&paired, &twice}) {
+            p->n = n;
+            p->y = y.data();
+            p->upper = upper.data();
+            p->linear = linear.data();
+        }
+    }
+};
+
+// Paired variables (ε-SVR's layout, rows[k] = rows[k + m]): the Q matrix
+// gathers the m rows once and expands each variable's column from its row's
+// cached kernel row. Its columns, prefetches, weighted sums and warm-start
+// gradients, through a permutation of the variables, equal those of the
+// straightforward 2m-row Q over a dataset holding every row twice (distinct
+// rows, not paired), and the kernel written out here.
+TEST(SvmQMatrix, PairedVariablesEqualTheStraightforwardTwiceAsLongColumns) {
+    PairedAndTwice p(90, 5, 0.7, 11);
+    const int64_t m = p.m, n = p.n, d = p.d;
+    std::vector<double> alpha(static_cast<size_t>(n));
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    for (int64_t v = 0; v < n; ++v) {
+        p.upper[size_t(v)] = 0.5 + uniform(rng);
+        const double u = uniform(rng);  // a third at 0, a third at C, a third free
+        alpha[size_t(v)] = u < 1.0 / 3 ? 0.0 : u < 2.0 / 3 ? p.upper[size_t(v)] : u * p.upper[size_t(v)];
+        p.linear[size_t(v)] = 0.1 * double(v % 7) - 0.3;
+    }
+    const std::vector<double> &x = p.x, &y = p.y, &upper = p.upper, &linear = p.linear;
+    ASSERT_TRUE(kmx::SvmQMatrix::paired(p.paired));
+    ASSERT_FALSE(kmx::SvmQMatrix::paired(p.twice));
+    const size_t bytes = kmx::SvmQMatrix::workspace_bytes(n, d) + kmx::KernelCache::workspace_bytes(n, 30);
+    kmx::Arena arena_p(bytes), arena_t(bytes);
+    kmx::SvmQMatrix qp(arena_p, p.paired, 30, 1), qt(arena_t, p.twice, 30, 1);
+    EXPECT_EQ(qp.kernel_rows_count(), m);
+    EXPECT_GE(qp.cache_slots(), 59);                     // the same bytes: twice the slots, of half the length
+    std::vector<int64_t> where(static_cast<size_t>(n));  // position → variable, as both permute
+    std::iota(where.begin(), where.end(), int64_t(0));
+    const auto q_exact = [&](int64_t i, int64_t j) {  // positions i, j
+        const int64_t a = where[size_t(i)] % m, b = where[size_t(j)] % m;
+        double distance = 0;
+        for (int64_t k = 0; k < d; ++k) distance += std::pow(x[size_t(a * d + k)] - x[size_t(b * d + k)], 2);
+        return y[size_t(where[size_t(i)])] * y[size_t(where[size_t(j)])] * std::exp(-0.7 * distance);
+    };
+    const auto expect_same = [&](int64_t i, int64_t len) {
+        const float *a = qp.column(i, len), *b = qt.column(i, len);
+        for (int64_t j = 0; j < len; ++j) {
+            ASSERT_NEAR(a[j], b[j], 1e-7) << i << ", " << j;
+            ASSERT_NEAR(a[j], q_exact(i, j), 1e-6) << i << ", " << j;
+        }
+        EXPECT_EQ(qp.diagonal()[i], qt.diagonal()[i]);
+        EXPECT_EQ(qp.labels()[i], qt.labels()[i]);
+    };
+    // warm-start gradients: ∇f = Qα + p and Ḡ = Σ_{α_r = C_r} C_r Q_r
+    std::vector<int64_t> positive;
+    for (int64_t v = 0; v < n; ++v)
+        if (alpha[size_t(v)] > 0) positive.push_back(v);
+    std::vector<double> gp(static_cast<size_t>(n)), gbp(static_cast<size_t>(n)), gt(static_cast<size_t>(n)),
+        gbt(static_cast<size_t>(n));
+    qp.add_gradient_terms(positive.data(), int64_t(positive.size()), alpha.data(), upper.data(), linear.data(),
+                          gp.data(), gbp.data());
+    qt.add_gradient_terms(positive.data(), int64_t(positive.size()), alpha.data(), upper.data(), linear.data(),
+                          gt.data(), gbt.data());
+    for (int64_t j = 0; j < n; ++j) {
+        double grad = linear[size_t(j)], grad_bar = 0;
+        for (int64_t r : positive) {
+            grad += alpha[size_t(r)] * q_exact(r, j);
+            if (alpha[size_t(r)] >= upper[size_t(r)]) grad_bar += upper[size_t(r)] * q_exact(r, j);
+        }
+        ASSERT_NEAR(gp[size_t(j)], grad, 1e-11) << j;
+        ASSERT_NEAR(gbp[size_t(j)], grad_bar, 1e-11) << j;
+        ASSERT_NEAR(gp[size_t(j)], gt[size_t(j)], 1e-11) << j;
+    }
+    expect_same(3, n);
+    expect_same(3 + m, n);  // α*_3: the same kernel row, already cached
+    EXPECT_TRUE(qp.cached(3 + m, n));
+    // a permutation, as shrinking makes: swaps of both halves
+    for (const auto &[a, b] : {std::pair<int64_t, int64_t>{0, 150}, {5, 91}, {91, 7}, {120, 2}, {33, 179}}) {
+        qp.swap_index(a, b);
+        qt.swap_index(a, b);
+        std::swap(where[size_t(a)], where[size_t(b)]);
+    }
+    for (int64_t i : {0, 5, 7, 91, 150, 179, 2}) expect_same(i, 120);  // the first 120 only: an active set
+    const int64_t columns[] = {10, 100, 7, 150, 97, 3};                // 10 and 100 share a row
+    qp.prefetch(columns, 6, n);
+    qt.prefetch(columns, 6, n);
+    for (int64_t c : columns) {
+        EXPECT_TRUE(qp.cached(c, n)) << c;
+        expect_same(c, n);
+    }
+    std::vector<double> out_p(size_t(n), 1.0), out_t(size_t(n), 1.0);
+    const double coef[] = {0.5, -2, 3, 0.25, 1, -0.75};
+    qp.add_columns(columns, coef, 6, 40, 170, out_p.data());
+    qt.add_columns(columns, coef, 6, 40, 170, out_t.data());
+    for (int64_t j = 0; j < n; ++j) {
+        double expected = 1;
+        for (int k = 0; k < 6 && j >= 40 && j < 170; ++k) expected += coef[k] * q_exact(columns[k], j);
+        ASSERT_NEAR(out_p[size_t(j)], expected, 1e-12) << j;
+        ASSERT_NEAR(out_p[size_t(j)], out_t[size_t(j)], 1e-12) << j;
+    }
+    // the last two calls' columns stay valid, also when one repeats an earlier call
+    const float *first = qp.column(11, n);
+    qp.column(12, n);
+    const float *again = qp.column(11, n), *third = qp.column(13, n);
+    EXPECT_EQ(first, again);
+    for (int64_t j = 0; j < n; ++j) {
+        ASSERT_NEAR(again[j], q_exact(11, j), 1e-6) << j;
+        ASSERT_NEAR(third[j], q_exact(13, j), 1e-6) << j;
+    }
+}
+
+// The paired Q solves the same dual: ε-SVR's 2m variables over m rows against
+// the same problem over a dataset with each row twice (no pairing).
+TEST(SvmQMatrix, PairedVariablesSolveTheSameDual) {
+    PairedAndTwice p(300, 4, 0.5, 13);
+    const int64_t m = p.m, n = p.n, d = p.d;
+    for (int64_t v = 0; v < n; ++v) {
+        const double z = p.base.y[size_t(v % m)] * 0.8 + std::sin(p.x[size_t((v % m) * d)]);
+        p.upper[size_t(v)] = 2.0;
+        p.linear[size_t(v)] = v < m ? 0.1 - z : 0.1 + z;  // ε = 0.1
+    }
+    SvmOptions options;
+    options.eps = 1e-6;
+    options.cache_bytes = 40 * size_t(n) * sizeof(float);  // 40 columns: shrinking and re-computed columns
+    kmx::Context ctx;
+    ctx.threads = 1;
+    std::vector<double> ap(size_t(n), 0.0), at(size_t(n), 0.0);
+    kmx::Arena arena_p(kmx::svm_dual_workspace_bytes(n, d, options.cache_bytes));
+    kmx::Arena arena_t(kmx::svm_dual_workspace_bytes(n, d, options.cache_bytes));
+    const SvmSolution sp = kmx::solve_svm_dual(ctx, arena_p, p.paired, options, ap.data());
+    const SvmSolution st = kmx::solve_svm_dual(ctx, arena_t, p.twice, options, at.data());
+    ASSERT_TRUE(sp.converged && st.converged);
+    EXPECT_NEAR(sp.objective, st.objective, 1e-8 * std::fabs(st.objective));
+    EXPECT_NEAR(sp.bias, st.bias, 1e-5);
+    for (int64_t k = 0; k < m; ++k)
+        EXPECT_NEAR(ap[size_t(k)] - ap[size_t(k + m)], at[size_t(k)] - at[size_t(k + m)], 1e-4) << k;
+}
+
 TEST(KernelCache, SlotCountsAreClamped) {
     EXPECT_EQ(kmx::KernelCache::slots_for(100, 0), 2);
     EXPECT_EQ(kmx::KernelCache::slots_for(100, 100 * 4 * 10), 10);

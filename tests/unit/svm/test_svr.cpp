@@ -19,6 +19,7 @@
 #include "kernel/kernel.h"
 #include "model/model.h"
 #include "model/train_options.h"
+#include "svm/dcsvm.h"
 #include "svm/svm_dual.h"
 #include "svm/svr.h"
 #include "../common/kernel_spec.h"
@@ -293,6 +294,77 @@ TEST(SvrDual, BadInputFails) {
               KMX_E_INVALID_ARGUMENT);
 }
 
+// ------------------------------------------------------------ DC-SVM
+
+// DC-SVM on ε-SVR's dual (a row's α and α* in one cluster): with a cache too
+// small for the direct solve it divides (steps: levels, refine, global), and
+// its answer is the plain solver's: the same objective, bias and
+// coefficients β = α − α* to the tolerance; the levels' warm start leaves the
+// global solve fewer iterations than the cold start needs.
+TEST(SvrDcsvm, DividesAndMatchesThePlainSolver) {
+    const int64_t n = 2400, d = 3;
+    const auto data = regression_data(n, d, 21);
+    const double c = 4, epsilon = 0.05;
+    const KernelSpec kernel = rbf(2.0);
+    SvmOptions svm = options_with(true, 1e-4);
+    svm.cache_bytes = 60 * size_t(n) * sizeof(float);  // 60 kernel rows of 2400
+    const SvrRun plain(*data, kernel, c, epsilon, svm);
+    ASSERT_TRUE(plain.solution.converged);
+
+    kmx::Arena arena(kmx::svr_dual_bytes(n));
+    SvrDual dual = kmx::carve_svr_dual(arena, *data, c, epsilon);
+    kmx::DcsvmOptions options;
+    options.sample_size = 200;
+    options.svm = svm;
+    kmx::Context ctx;
+    ctx.threads = 2;
+    const kmx::DcsvmResult result = kmx::train_dcsvm(ctx, kmx::svr_problem(dual, *data, kernel), options, dual.alpha);
+    ASSERT_TRUE(result.solution.converged);
+    ASSERT_GE(result.levels.size(), 2u);
+    EXPECT_EQ(result.levels.front().step, kmx::DcsvmStep::level);
+    EXPECT_GT(result.levels.front().clusters, 1);
+    EXPECT_EQ(result.levels.back().step, kmx::DcsvmStep::global);
+    EXPECT_TRUE(result.partition.k == 0 && result.cluster_of.empty());  // full DC-SVM: no local models
+    EXPECT_LT(result.solution.iterations, plain.solution.iterations);
+    EXPECT_NEAR(result.solution.objective, plain.solution.objective, 1e-6 * std::fabs(plain.solution.objective));
+    EXPECT_NEAR(result.solution.bias, plain.solution.bias, 2e-3);
+    double largest = 0;
+    for (int64_t k = 0; k < n; ++k) largest = std::max(largest, std::fabs(dual.coefficient(k) - plain.beta[size_t(k)]));
+    EXPECT_LT(largest, 0.05 * c);
+    // α_k α*_k = 0 at the optimum with ε > 0
+    for (int64_t k = 0; k < n; ++k) EXPECT_EQ(dual.alpha[k] * dual.alpha[k + n], 0.0) << k;
+}
+
+// The model path: svr_dcsvm = 1 and 0 (the default) give the same model to
+// the tolerance (sample_size 100 and a 40-row cache, so that DC-SVM
+// divides); early prediction is refused for the regression dual.
+TEST(SvrDcsvm, ModelWithAndWithoutDcsvm) {
+    const auto data = regression_data(1500, 2, 4);
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_SVR;
+    options.C = 2;
+    options.epsilon_svr = 0.1;
+    options.eps = 1e-4;
+    options.sample_size = 100;
+    options.cache_bytes = 40 * 1500 * sizeof(float);
+    KernelSpec kernel = rbf(1.0);
+    kmx::Context ctx;
+    options.svr_dcsvm = false;
+    const kmx::Model plain = kmx::train_svr_model(ctx, options, kernel, *data);
+    options.svr_dcsvm = true;
+    const kmx::Model divided = kmx::train_svr_model(ctx, options, kernel, *data);
+    EXPECT_NEAR(divided.stats.objective, plain.stats.objective, 1e-6 * std::fabs(plain.stats.objective));
+    EXPECT_NEAR(divided.machines[0].bias, plain.machines[0].bias, 2e-3);
+    EXPECT_NEAR(double(divided.support_vectors), double(plain.support_vectors), 0.02 * double(plain.support_vectors));
+
+    kmx::Arena arena(kmx::svr_dual_bytes(1500));
+    SvrDual dual = kmx::carve_svr_dual(arena, *data, 2, 0.1);
+    kmx::DcsvmOptions early;
+    early.early_level = 1;
+    EXPECT_EQ(status_of([&] { kmx::train_dcsvm(ctx, kmx::svr_problem(dual, *data, kernel), early, dual.alpha); }),
+              KMX_E_INVALID_ARGUMENT);
+}
+
 // ------------------------------------------------------------ the model
 
 kmx::TrainOptions svr_options(double c, double epsilon) {
@@ -368,11 +440,16 @@ TEST(SvrModel, ParameterTableKnowsSvr) {
     EXPECT_EQ(used, 1);
     ASSERT_EQ(kmx_param_used_by(&used, KMX_PARAM_EPSILON_SVR, KMX_METHOD_SVM), KMX_OK);
     EXPECT_EQ(used, 0);
-    for (const kmx_param p : {KMX_PARAM_C, KMX_PARAM_EPS, KMX_PARAM_BIAS, KMX_PARAM_SHRINKING, KMX_PARAM_CACHE_SIZE}) {
+    for (const kmx_param p :
+         {KMX_PARAM_C, KMX_PARAM_EPS, KMX_PARAM_BIAS, KMX_PARAM_SHRINKING, KMX_PARAM_CACHE_SIZE, KMX_PARAM_SVR_DCSVM,
+          KMX_PARAM_LEVELS, KMX_PARAM_CLUSTERS_PER_LEVEL, KMX_PARAM_SAMPLE_SIZE}) {
         ASSERT_EQ(kmx_param_used_by(&used, p, KMX_METHOD_SVR), KMX_OK);
         EXPECT_EQ(used, 1) << kmx_param_name(p);
     }
-    for (const kmx_param p : {KMX_PARAM_LAMBDA, KMX_PARAM_LEVELS, KMX_PARAM_MULTICLASS, KMX_PARAM_TASK}) {
+    ASSERT_EQ(kmx_param_used_by(&used, KMX_PARAM_SVR_DCSVM, KMX_METHOD_DCSVM), KMX_OK);
+    EXPECT_EQ(used, 0);
+    // svr's DC-SVM is the full one: no early prediction
+    for (const kmx_param p : {KMX_PARAM_LAMBDA, KMX_PARAM_EARLY_LEVEL, KMX_PARAM_MULTICLASS, KMX_PARAM_TASK}) {
         ASSERT_EQ(kmx_param_used_by(&used, p, KMX_METHOD_SVR), KMX_OK);
         EXPECT_EQ(used, 0) << kmx_param_name(p);
     }
@@ -381,6 +458,9 @@ TEST(SvrModel, ParameterTableKnowsSvr) {
     EXPECT_EQ(kmx_param_check(KMX_PARAM_EPSILON_SVR, -0.1), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_param_check(KMX_PARAM_EPSILON_SVR, NAN), KMX_E_INVALID_ARGUMENT);
     EXPECT_EQ(kmx_param_check(KMX_PARAM_EPSILON_SVR, 0.0), KMX_OK);
+    EXPECT_STREQ(kmx_param_name(KMX_PARAM_SVR_DCSVM), "svr_dcsvm");
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_SVR_DCSVM, 2), KMX_E_INVALID_ARGUMENT);
+    EXPECT_EQ(kmx_param_check(KMX_PARAM_SVR_DCSVM, 0.5), KMX_E_INVALID_ARGUMENT);
 }
 
 }  // namespace
