@@ -186,7 +186,7 @@ size_t workspace_bytes(const KernelSpec &kernel, const Dataset &data, const Data
     carve_workspace(carver, data.n, basis.n);
     WorkspacePlan plan;
     plan.add_bytes(carver.bytes());
-    if (!basis.sparse()) plan.add<double>(size_t(basis.n * data.d));  // the basis points
+    if (!basis.sparse()) plan.add<double>(size_t(basis.n * data.d));     // the basis points
     plan.add_bytes(BasisColumns::workspace_bytes(kernel, data, basis));  // held while k-means runs
     if (method == TronBasis::kmeans) plan.add_bytes(kmeans_basis_workspace_bytes(data, basis.n));
     return plan.bytes();

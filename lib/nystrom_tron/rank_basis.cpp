@@ -129,8 +129,8 @@ void broadcast_owned_rows(const Communicator &comm, const Dataset &local, const 
 
 }  // namespace
 
-void gather_global_csr_rows(const Communicator &comm, const Dataset &local, const RankRows &where,
-                            const int64_t *rows, const GlobalCsrRows &located, KeptRows &out) {
+void gather_global_csr_rows(const Communicator &comm, const Dataset &local, const RankRows &where, const int64_t *rows,
+                            const GlobalCsrRows &located, KeptRows &out) {
     out.row_ptr.assign(1, 0);
     for (int64_t k = 0; k < located.count(); ++k)
         out.row_ptr.push_back(out.row_ptr.back() + int64_t(located.facts[size_t(2 * k)]));

@@ -49,9 +49,9 @@ struct GlobalCsrRows {
     std::vector<double> facts;  // row k: facts[2k] stored values, facts[2k + 1] owner rank + 1
 
     int64_t count() const { return int64_t(facts.size() / 2); }
-    int64_t stored() const;                 // every row's values
-    int64_t stored_by(int owner) const;     // the values of the rows `owner` holds
-    size_t rows_bytes() const;              // a KeptRows of them
+    int64_t stored() const;                // every row's values
+    int64_t stored_by(int owner) const;    // the values of the rows `owner` holds
+    size_t rows_bytes() const;             // a KeptRows of them
     size_t largest_message_bytes() const;  // the most bytes one rank broadcasts
 };
 GlobalCsrRows locate_global_csr_rows(const Communicator &comm, const Dataset &local, const RankRows &where,
@@ -61,8 +61,8 @@ GlobalCsrRows locate_global_csr_rows(const Communicator &comm, const Dataset &lo
 // rank: each rank holding some of them broadcasts their values and columns
 // (largest_message_bytes of scratch at a time). Collective; check the budget
 // for rows_bytes + largest_message_bytes before (every rank must get here).
-void gather_global_csr_rows(const Communicator &comm, const Dataset &local, const RankRows &where,
-                            const int64_t *rows, const GlobalCsrRows &located, KeptRows &out);
+void gather_global_csr_rows(const Communicator &comm, const Dataset &local, const RankRows &where, const int64_t *rows,
+                            const GlobalCsrRows &located, KeptRows &out);
 
 // Scratch bytes of refine_basis_kmeans for up to m centers.
 size_t kmeans_basis_workspace_bytes(const Dataset &local, int64_t m);
@@ -72,7 +72,6 @@ size_t kmeans_basis_workspace_bytes(const Dataset &local, int64_t m);
 // rows are binned (core/reproducible_sum.h), so the centers' bits do not
 // depend on the number of ranks; total_rows: every rank's rows together.
 void refine_basis_kmeans(Context &ctx, const Dataset &local, int64_t total_rows, double *centers, int64_t first_free,
-                         int64_t m,
-                         int iterations, Arena &scratch);
+                         int64_t m, int iterations, Arena &scratch);
 
 }  // namespace kmx
