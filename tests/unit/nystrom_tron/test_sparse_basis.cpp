@@ -166,25 +166,33 @@ TEST(NystromTronSparse, TheCsrBasisFitsAsTheRowsDensified) {
 }
 
 // Rows split over ranks (threads): every rank gathers the CSR basis from
-// its owners by broadcast, and the model is one process's to the bit.
+// its owners by broadcast, and the model is one process's to the bit, for
+// every kernel. With 10 or 5 rows on a rank, its blocks index its rows
+// instead of the 25 new basis points one process indexes.
 TEST(NystromTronSparse, RanksGiveTheOneProcessCsrModelToTheBit) {
     const SparseRows rows(240, 20000, 5, 10, 12);
-    kmx::Context alone;
-    const kmx::NystromTronFit whole = kmx::nystrom_tron_fit(alone, kRbf, *rows.csr(), tight(50, 2));
-    ASSERT_TRUE(whole.expansion.sparse_centers.sparse());
-    for (const std::vector<int64_t> &split : {std::vector<int64_t>{0, 100, 240}, {0, 37, 161, 240}}) {
-        const int count = int(split.size()) - 1;
-        std::vector<kmx::NystromTronFit> fits(static_cast<size_t>(count));
-        on_ranks(split, [&](kmx::Context &ctx, int r) {
-            const Shard shard(rows, split[size_t(r)], split[size_t(r) + 1]);
-            fits[size_t(r)] = kmx::nystrom_tron_fit(ctx, kRbf, *shard.set, tight(50, 2));
-        });
-        for (const kmx::NystromTronFit &fit : fits) {
-            const kmx::KeptRows &c = fit.expansion.sparse_centers, &reference = whole.expansion.sparse_centers;
-            EXPECT_EQ(c.row_ptr, reference.row_ptr) << count << " ranks";
-            EXPECT_EQ(c.col, reference.col) << count << " ranks";
-            EXPECT_EQ(c.values, reference.values) << count << " ranks";
-            EXPECT_EQ(fit.expansion.beta, whole.expansion.beta) << count << " ranks";
+    const std::vector<kmx::KernelSpec> kernels{
+        kRbf, {KMX_KERNEL_LAPLACIAN, 0.5, 0, 3}, {KMX_KERNEL_POLYNOMIAL, 0.7, 1, 2}, {KMX_KERNEL_SIGMOID, 0.3, 0.1, 3}};
+    for (const kmx::KernelSpec &kernel : kernels) {
+        kmx::Context alone;
+        const kmx::NystromTronFit whole = kmx::nystrom_tron_fit(alone, kernel, *rows.csr(), tight(50, 2));
+        ASSERT_TRUE(whole.expansion.sparse_centers.sparse());
+        for (const std::vector<int64_t> &split :
+             {std::vector<int64_t>{0, 100, 240}, {0, 37, 161, 240}, {0, 10, 240}, {0, 5, 12, 240}}) {
+            const int count = int(split.size()) - 1;
+            std::vector<kmx::NystromTronFit> fits(static_cast<size_t>(count));
+            on_ranks(split, [&](kmx::Context &ctx, int r) {
+                const Shard shard(rows, split[size_t(r)], split[size_t(r) + 1]);
+                fits[size_t(r)] = kmx::nystrom_tron_fit(ctx, kernel, *shard.set, tight(50, 2));
+            });
+            for (const kmx::NystromTronFit &fit : fits) {
+                const kmx::KeptRows &c = fit.expansion.sparse_centers, &reference = whole.expansion.sparse_centers;
+                EXPECT_EQ(c.row_ptr, reference.row_ptr) << count << " ranks";
+                EXPECT_EQ(c.col, reference.col) << count << " ranks";
+                EXPECT_EQ(c.values, reference.values) << count << " ranks";
+                EXPECT_EQ(fit.expansion.beta, whole.expansion.beta)
+                    << "kernel " << kernel.type << ", split at " << split[1];
+            }
         }
     }
 }
