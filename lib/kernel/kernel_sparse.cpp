@@ -136,7 +136,7 @@ size_t block_workspace_bytes(int64_t rows, int64_t widest, int64_t total) {
 }
 
 // row[j] += the products of a's row r with b tile row j over their shared
-// columns: a_rc b_jc × scale (dot kernels), or |a_rc − b_jc| − |a_rc| − |b_jc|.
+// columns: (a_rc b_jc) × scale (dot kernels), or |a_rc − b_jc| − (|a_rc| + |b_jc|).
 void add_shared_columns(const KernelSpec &spec, const Dataset &a, int64_t r, const ColumnIndex &index, double scale,
                         double *row) {
     const int32_t *found = index.columns, *last = index.columns + index.count;
@@ -146,12 +146,14 @@ void add_shared_columns(const KernelSpec &spec, const Dataset &a, int64_t r, con
         const int64_t u = found - index.columns;
         const double av = a.value(e);
         const IndexEntry *entry = index.entries + index.start[u], *entries_end = index.entries + index.start[u + 1];
+        // Each term is symmetric in a_rc and b_jc, so K(a_i, b_j) has the same
+        // bits whichever side is indexed (a rank's short block of rows, or a
+        // few new basis points: Nystrom-TRON's ranks agree to the bit).
         if (laplacian(spec)) {
             for (; entry != entries_end; ++entry)
-                row[entry->row] += std::fabs(av - entry->value) - std::fabs(av) - std::fabs(entry->value);
+                row[entry->row] += std::fabs(av - entry->value) - (std::fabs(av) + std::fabs(entry->value));
         } else {
-            const double scaled = scale * av;
-            for (; entry != entries_end; ++entry) row[entry->row] += scaled * entry->value;
+            for (; entry != entries_end; ++entry) row[entry->row] += scale * (av * entry->value);
         }
     }
 }

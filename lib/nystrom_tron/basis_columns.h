@@ -3,12 +3,12 @@
 // and W = K(B, B). Both grow with the basis (stages): only the columns of
 // new basis points are computed. C is kept in memory when the caller gives
 // it room (n x capacity), else computed again, one block of rows at a time,
-// on every pass over it.
+// on every pass over it. The basis may be CSR rows (wide sparse data): the
+// blocks are then computed on the nonzeros (kernel_block_rows).
 #pragma once
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include "core/arena.h"
 #include "core/dataset.h"
@@ -18,16 +18,18 @@ namespace kmx {
 
 class BasisColumns {
 public:
-    // basis: capacity x d row-major (the final basis; rows [0, m()) in use).
-    // gram: capacity x capacity, W. cache: n x capacity for C, or nullptr to
-    // recompute. block: rows of C computed at once without a cache. scratch
-    // holds the block and the kernel's scratch (workspace_bytes).
-    BasisColumns(const KernelSpec &kernel, const Dataset &data, const double *basis, int64_t capacity, double *gram,
-                 double *cache, Arena &scratch, int threads);
+    // basis: capacity rows of d columns, dense or CSR (the final basis; rows
+    // [0, m()) in use), borrowed for the object's life. gram: capacity x
+    // capacity, W. cache: n x capacity for C, or nullptr to recompute. block:
+    // rows of C computed at once without a cache. scratch holds the block and
+    // the kernel's scratch (workspace_bytes).
+    BasisColumns(const KernelSpec &kernel, const Dataset &data, const Dataset &basis, double *gram, double *cache,
+                 Arena &scratch, int threads);
 
-    // Scratch bytes for `data` and a basis of up to capacity points (the
-    // block buffer and the kernel block's own scratch; not W, not the cache).
-    static size_t workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t capacity);
+    // Scratch bytes for `data` and `basis` (the block buffer and the kernel
+    // block's own scratch; not W, not the cache): an upper bound for every
+    // stage, however the basis grows. A dense basis's values need not be set.
+    static size_t workspace_bytes(const KernelSpec &kernel, const Dataset &data, const Dataset &basis);
     // Rows of C per block without a cache.
     static int64_t block_rows(int64_t n, int64_t capacity);
 
@@ -62,7 +64,7 @@ private:
 
     KernelSpec kernel_;
     const Dataset &data_;
-    std::unique_ptr<Dataset> basis_;  // borrowed view of the basis points
+    const Dataset &basis_;
     int64_t capacity_, m_ = 0, block_;
     double *gram_, *cache_, *block_buffer_ = nullptr;
     Arena &scratch_;

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "approx/approx_defaults.h"
+#include "core/bytes_text.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -178,14 +179,16 @@ Workspace carve_workspace(cluster::ScratchCarver &c, int64_t n, int64_t capacity
     return w;
 }
 
-size_t workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t capacity, TronBasis basis) {
+// basis: the final basis's shape (a dense one's values need not be set yet)
+// or, CSR, its rows (held outside the workspace).
+size_t workspace_bytes(const KernelSpec &kernel, const Dataset &data, const Dataset &basis, TronBasis method) {
     cluster::ScratchCarver carver;
-    carve_workspace(carver, data.n, capacity);
+    carve_workspace(carver, data.n, basis.n);
     WorkspacePlan plan;
     plan.add_bytes(carver.bytes());
-    plan.add<double>(size_t(capacity * data.d));                            // the basis points
-    plan.add_bytes(BasisColumns::workspace_bytes(kernel, data, capacity));  // held while k-means runs
-    if (basis == TronBasis::kmeans) plan.add_bytes(kmeans_basis_workspace_bytes(data, capacity));
+    if (!basis.sparse()) plan.add<double>(size_t(basis.n * data.d));     // the basis points
+    plan.add_bytes(BasisColumns::workspace_bytes(kernel, data, basis));  // held while k-means runs
+    if (method == TronBasis::kmeans) plan.add_bytes(kmeans_basis_workspace_bytes(data, basis.n));
     return plan.bytes();
 }
 
@@ -196,6 +199,49 @@ bool cache_fits(const Context &ctx, int64_t n, int64_t capacity, size_t cap_byte
     const size_t limit = std::min(ctx.memory_budget, machine_memory_budget());
     const size_t used = ctx.reserved_bytes() + kCacheHeadroom;
     return limit > used && bytes <= limit - used && (cap_bytes == 0 || bytes <= cap_bytes);
+}
+
+// ------------------------------------------------------------ basis
+
+// The basis points: capacity x d dense values in the workspace, or (uniform
+// points of wide sparse data) CSR rows; `view` is either as a dataset.
+struct Basis {
+    double *dense = nullptr;
+    KeptRows csr;
+    std::unique_ptr<Dataset> view;
+};
+
+// Whether every rank's rows stay sparse in kernel blocks (sparse_kernel_rows;
+// a rank without rows abstains), for a kernel of feature vectors. Collective.
+bool rows_stay_sparse(const Communicator &comm, const KernelSpec &kernel, const Dataset &data) {
+    double votes[2] = {data.n > 0 && !sparse_kernel_rows(data) ? 1.0 : 0.0, sparse_kernel_rows(data) ? 1.0 : 0.0};
+    comm.max(votes, 2);
+    return kernel.on_features() && votes[0] == 0 && votes[1] == 1;
+}
+
+// The uniform basis rows of sparse shards as CSR, the same on every rank,
+// charged to ctx's budget (the rows and the largest broadcast) first.
+void gather_csr_basis(Context &ctx, const Dataset &data, const RankRows &where, const std::vector<int64_t> &rows,
+                      Basis &basis) {
+    const GlobalCsrRows located = locate_global_csr_rows(ctx.comm, data, where, rows.data(), int64_t(rows.size()));
+    const size_t message = located.largest_message_bytes();
+    agreed(ctx.comm, [&] { ctx.check_budget(located.rows_bytes() + message, "the Nystrom-TRON basis (CSR rows)"); });
+    gather_global_csr_rows(ctx.comm, data, where, rows.data(), located, basis.csr);
+    ctx.release(message);  // the messages are gone; the rows stay charged
+    basis.view = basis.csr.view(int64_t(rows.size()), data.d);
+}
+
+// k-means centers are means of rows: m x d dense values whatever the data.
+// On rows that stay sparse they are refused unless the workspace with them
+// takes at most a quarter of the budget (at 10⁷ columns, one center is 80 MB).
+void check_dense_centers_fit(const Context &ctx, int64_t m, int64_t d, size_t workspace) {
+    const size_t limit = std::min(ctx.memory_budget, machine_memory_budget());
+    if (workspace <= limit / 4) return;
+    fail(KMX_E_INVALID_ARGUMENT,
+         "Nystrom-TRON: k-means centers are dense (m x d = %lld x %lld values: %s with their scratch, over a quarter "
+         "of the memory budget of %s) and these rows stay sparse; use the uniform basis (center_method = uniform, "
+         "kmx train --centers uniform) for wide sparse data",
+         (long long)m, (long long)d, bytes_text(double(workspace)).text, bytes_text(double(limit)).text);
 }
 
 // ------------------------------------------------------------ targets
@@ -256,35 +302,50 @@ NystromTronFit nystrom_tron_fit(Context &ctx, const KernelSpec &kernel_in, const
     KernelSpec kernel = kernel_in;
     kernel.gamma = kernel_in.gamma_for(data.d);
 
-    // Phase 2: the workspace from the budget, and C's cache if it fits.
+    // Phase 2: the basis rows when they are CSR (uniform points of wide
+    // sparse data: gathered first, their nonzeros size the kernel's scratch),
+    // the workspace from the budget, and C's cache if it fits.
+    const bool sparse_rows = rows_stay_sparse(comm, kernel, data);
+    const std::vector<int64_t> rows = basis_row_order(ctx.seed, where.total, m);
+    Basis basis;
+    double shape = 0;
+    if (sparse_rows && options.basis == TronBasis::uniform)
+        gather_csr_basis(ctx, data, where, rows, basis);
+    else
+        basis.view = Dataset::dense_borrow(&shape, m, data.d, nullptr);  // values come after the reservation
+    const size_t workspace = workspace_bytes(kernel, data, *basis.view, options.basis);
     Arena arena, cache_arena;
     agreed(comm, [&] {
-        arena = ctx.reserve(workspace_bytes(kernel, data, m, options.basis), "Nystrom-TRON workspace");
+        if (sparse_rows && options.basis == TronBasis::kmeans) check_dense_centers_fit(ctx, m, data.d, workspace);
+        arena = ctx.reserve(workspace, "Nystrom-TRON workspace");
         if (cache_fits(ctx, data.n, m, options.cache_bytes))
             cache_arena = ctx.reserve(size_t(data.n) * size_t(m) * sizeof(double), "Nystrom-TRON kernel columns C");
     });
     cluster::ScratchCarver carver(arena);
     Workspace w = carve_workspace(carver, data.n, m);
-    double *basis = arena.alloc<double>(size_t(m * data.d));
+    if (!basis.csr.sparse()) {
+        basis.dense = arena.alloc<double>(size_t(m * data.d));
+        basis.view = Dataset::dense_borrow(basis.dense, m, data.d, nullptr);
+    }
     double *cache = cache_arena.capacity() > 0 ? cache_arena.alloc<double>(size_t(data.n * m)) : nullptr;
     NystromTronStats stats;
     stats.m = m;
     stats.columns_cached = cache != nullptr || data.n == 0;
     stats.workspace_bytes = arena.capacity() + cache_arena.capacity();
-    ctx.log(KMX_LOG_INFO, "Nystrom-TRON: m = %lld, C (%.0f MB) %s", (long long)m,
-            double(data.n) * double(m) * 8 / 1048576.0, cache ? "cached" : "recomputed on every pass");
+    ctx.log(KMX_LOG_INFO, "Nystrom-TRON: m = %lld, basis %s, C (%.0f MB) %s", (long long)m,
+            basis.csr.sparse() ? "CSR rows" : "dense", double(data.n) * double(m) * 8 / 1048576.0,
+            cache ? "cached" : "recomputed on every pass");
 
-    // Phase 3: the basis rows (every rank the same), then the stages.
-    const std::vector<int64_t> rows = basis_row_order(ctx.seed, where.total, m);
-    gather_global_rows(comm, data, where, rows.data(), m, basis);
+    // Phase 3: the dense basis rows (every rank the same), then the stages.
+    if (basis.dense) gather_global_rows(comm, data, where, rows.data(), m, basis.dense);
     fill_rows(data, fit.targets, options, w);
-    BasisColumns columns(kernel, data, basis, m, w.gram, cache, arena, ctx.threads);
+    BasisColumns columns(kernel, data, *basis.view, w.gram, cache, arena, ctx.threads);
     const int64_t outputs = fit.targets.outputs;
     std::vector<std::vector<double>> beta(static_cast<size_t>(outputs));
     for (int64_t stage_m : stage_sizes(m, options.stages)) {
         if (options.basis == TronBasis::kmeans)
-            refine_basis_kmeans(ctx, data, where.total, basis, columns.m(), stage_m, options.kmeans_iterations,
-                                    arena);
+            refine_basis_kmeans(ctx, data, where.total, basis.dense, columns.m(), stage_m, options.kmeans_iterations,
+                                arena);
         const auto columns_start = std::chrono::steady_clock::now();
         columns.grow(stage_m);
         const double columns_seconds = seconds_since(columns_start);
@@ -320,7 +381,10 @@ NystromTronFit nystrom_tron_fit(Context &ctx, const KernelSpec &kernel_in, const
     e.d = data.d;
     e.outputs = outputs;
     e.m = m;
-    e.centers.assign(basis, basis + m * data.d);
+    if (basis.csr.sparse())
+        e.sparse_centers = std::move(basis.csr);  // saved as sparse model points
+    else
+        e.centers.assign(basis.dense, basis.dense + m * data.d);
     e.beta.resize(size_t(m * outputs));
     for (int64_t j = 0; j < m; ++j)
         for (int64_t k = 0; k < outputs; ++k) e.beta[size_t(j * outputs + k)] = beta[size_t(k)][size_t(j)];

@@ -11,6 +11,14 @@
 // comm.agree, so every rank gets the same β or the same error. One process
 // is a communicator of one rank.
 //
+// Wide sparse data (every rank's rows stay sparse in kernel blocks:
+// sparse_kernel_rows) is never widened: the uniform basis is kept as CSR
+// rows (gathered from their owners by broadcast), C and W are computed on
+// the nonzeros, and the expansion keeps sparse_centers (a model saves them
+// as sparse points). k-means centers are dense m x d means, so on such data
+// they are refused unless their workspace takes at most a quarter of the
+// memory budget.
+//
 // Outputs: regression (squared loss) one; classification with 2 classes one
 // (+1 = the larger label); c > 2 classes c one-vs-rest outputs.
 #pragma once
@@ -71,7 +79,8 @@ int64_t auto_tron_centers(int64_t n);
 
 // Trains on this rank's rows of data (labels required; sample weights
 // used). KMX_E_INVALID_ARGUMENT for bad options or data (on any rank: every
-// rank throws), KMX_E_OUT_OF_MEMORY when the workspace exceeds the budget.
+// rank throws) and for k-means centers too large for wide sparse data,
+// KMX_E_OUT_OF_MEMORY when the workspace exceeds the budget.
 NystromTronFit nystrom_tron_fit(Context &ctx, const KernelSpec &kernel, const Dataset &data,
                                 const NystromTronOptions &options, NystromTronStats *stats = nullptr);
 

@@ -7,6 +7,7 @@
 #include "approx/landmarks.h"
 #include "cluster/distances.h"
 #include "core/context.h"
+#include "core/error.h"
 #include "core/reproducible_sum.h"
 #include "core/rng.h"
 
@@ -47,6 +48,95 @@ void gather_global_rows(const Communicator &comm, const Dataset &local, const Ra
         if (row >= 0 && row < local.n) gather_rows(local, &row, 1, out + k * local.d);
     }
     comm.sum(out, count * local.d);  // x + 0 + … + 0 = x exactly: the same bits on every rank
+}
+
+int64_t GlobalCsrRows::stored() const {
+    int64_t sum = 0;
+    for (size_t k = 0; k < facts.size(); k += 2) sum += int64_t(facts[k]);
+    return sum;
+}
+
+int64_t GlobalCsrRows::stored_by(int owner) const {
+    int64_t sum = 0;
+    for (size_t k = 0; k < facts.size(); k += 2)
+        if (facts[k + 1] == double(owner + 1)) sum += int64_t(facts[k]);
+    return sum;
+}
+
+size_t GlobalCsrRows::rows_bytes() const {
+    return size_t(stored()) * (sizeof(double) + sizeof(int32_t)) + size_t(count() + 1) * sizeof(int64_t);
+}
+
+size_t GlobalCsrRows::largest_message_bytes() const {
+    std::vector<int64_t> by_owner;  // index: owner rank + 1
+    for (size_t k = 0; k < facts.size(); k += 2) {
+        const size_t owner = size_t(facts[k + 1]);
+        if (owner >= by_owner.size()) by_owner.resize(owner + 1, 0);
+        by_owner[owner] += int64_t(facts[k]);
+    }
+    const int64_t most = by_owner.empty() ? 0 : *std::max_element(by_owner.begin(), by_owner.end());
+    return size_t(most) * (sizeof(double) + sizeof(int32_t));
+}
+
+GlobalCsrRows locate_global_csr_rows(const Communicator &comm, const Dataset &local, const RankRows &where,
+                                     const int64_t *rows, int64_t count) {
+    require(local.sparse() || local.n == 0, "Nystrom-TRON: CSR basis rows from a shard that is not CSR");
+    GlobalCsrRows located;
+    located.facts.assign(size_t(2 * count), 0.0);
+    for (int64_t k = 0; k < count; ++k) {
+        const int64_t row = rows[k] - where.first;
+        if (row < 0 || row >= local.n) continue;
+        located.facts[size_t(2 * k)] = double(local.row_ptr[row + 1] - local.row_ptr[row]);
+        located.facts[size_t(2 * k + 1)] = double(comm.rank() + 1);
+    }
+    comm.sum(located.facts.data(), 2 * count);  // only the owner adds: exact
+    for (int64_t k = 0; k < count; ++k)
+        require(located.facts[size_t(2 * k + 1)] >= 1, "Nystrom-TRON: a basis row that no rank holds");
+    return located;
+}
+
+namespace {
+
+// The rows `owner` holds, broadcast from it (their values, then their
+// columns, in the order of `rows`) into their places in out.
+void broadcast_owned_rows(const Communicator &comm, const Dataset &local, const RankRows &where, const int64_t *rows,
+                          const GlobalCsrRows &located, int owner, KeptRows &out) {
+    const int64_t stored = located.stored_by(owner);
+    if (stored == 0) return;
+    const auto owned = [&](int64_t k) { return located.facts[size_t(2 * k + 1)] == double(owner + 1); };
+    std::vector<double> values(static_cast<size_t>(stored));
+    std::vector<int32_t> columns(static_cast<size_t>(stored));
+    int64_t next = 0;
+    for (int64_t k = 0; k < located.count() && comm.rank() == owner; ++k) {
+        if (!owned(k)) continue;
+        const int64_t row = rows[k] - where.first;
+        for (int64_t e = local.row_ptr[row]; e < local.row_ptr[row + 1]; ++e, ++next) {
+            values[size_t(next)] = local.value(e);
+            columns[size_t(next)] = local.col[e];
+        }
+    }
+    comm.broadcast(values.data(), stored * int64_t(sizeof(double)), owner);
+    comm.broadcast(columns.data(), stored * int64_t(sizeof(int32_t)), owner);
+    next = 0;
+    for (int64_t k = 0; k < located.count(); ++k) {
+        if (!owned(k)) continue;
+        const int64_t begin = out.row_ptr[size_t(k)], length = out.row_ptr[size_t(k) + 1] - begin;
+        std::copy(values.begin() + next, values.begin() + next + length, out.values.begin() + begin);
+        std::copy(columns.begin() + next, columns.begin() + next + length, out.col.begin() + begin);
+        next += length;
+    }
+}
+
+}  // namespace
+
+void gather_global_csr_rows(const Communicator &comm, const Dataset &local, const RankRows &where, const int64_t *rows,
+                            const GlobalCsrRows &located, KeptRows &out) {
+    out.row_ptr.assign(1, 0);
+    for (int64_t k = 0; k < located.count(); ++k)
+        out.row_ptr.push_back(out.row_ptr.back() + int64_t(located.facts[size_t(2 * k)]));
+    out.values.assign(size_t(out.row_ptr.back()), 0.0);
+    out.col.assign(size_t(out.row_ptr.back()), 0);
+    for (int r = 0; r < comm.size(); ++r) broadcast_owned_rows(comm, local, where, rows, located, r, out);
 }
 
 size_t kmeans_basis_workspace_bytes(const Dataset &local, int64_t m) {

@@ -132,6 +132,26 @@ class MemoryBudget(unittest.TestCase):
         self.assertEqual(labels[64 * MB], labels[40 * MB])
         self.assertTrue(all(float(v).is_integer() and 0 <= float(v) < 400 for v in labels[64 * MB]))
 
+    def test_nystrom_tron_keeps_wide_sparse_rows_sparse(self):
+        """2000 rows x 10^7 columns, about 50 nonzeros a row (issue 21): the basis stays CSR, so nystrom-tron
+        trains within --memory 64M (its basis as dense rows: 224 x 10^7 doubles, 18 GB); k-means centers,
+        dense by construction, are refused before work, saying so."""
+        data = os.path.join(self.dir.name, "wide.libsvm")
+        model = os.path.join(self.dir.name, "wide.kmx")
+        rng = random.Random(7)
+        with open(data, "w") as f:
+            for i in range(2000):
+                topic = rng.randrange(2)
+                columns = {1 + 200 * topic + rng.randrange(200) for _ in range(20)}
+                columns |= {401 + rng.randrange(10 ** 7 - 400) for _ in range(30)} | ({10 ** 7} if i == 0 else set())
+                f.write(f"{2 * topic - 1} " + " ".join(f"{j}:{rng.uniform(0.2, 1):.4f}" for j in sorted(columns)) + "\n")
+        self.within(["train", "-s", "nystrom-tron", "-g", "0.5", data, model], 64 * MB, 1)
+        self.assertLess(os.path.getsize(model), 1 * MB)  # sparse points
+        code, err, _ = peak_rss(["train", "-s", "nystrom-tron", "-g", "0.5", "--centers", "kmeans", data, model])
+        self.assertEqual(code, 1)
+        self.assertIn("k-means centers are dense", err)
+        self.assertIn("use the uniform basis", err)
+
     def test_a_budget_below_the_data_fails_before_work(self):
         code, err, peak = peak_rss(["train", "-s", "dcsvm", "--memory", "4M", self.train,
                                     os.path.join(self.dir.name, "x.kmx")])

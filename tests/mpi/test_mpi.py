@@ -12,6 +12,9 @@ test_mpi.py MPIRUN MPI_FALKON KMX DATA_DIR
   values within 1e-8, the same labels — Nystrom-TRON at the default -e and at
   -e 1e-12, FALKON at lambda 1e-4 and 1e-6 (30 iterations). The sums over
   rows are binned (lib/core/reproducible_sum.h), so these are in fact equal;
+- Nystrom-TRON on wide sparse rows (10^6 columns, CSR basis gathered from
+  its owners by broadcast) on 2 and 3 ranks writes one process's model to the
+  bit (β and decision values equal), with sparse points (a small file);
 - the bytes a TRON step AllReduces are O(m) (-v logs them);
 - a cancel on one rank mid-TRON makes every rank fail with KMX_E_CANCELLED;
 - faults: a rank whose shard cannot be read, whose data is bad, or that is
@@ -20,6 +23,7 @@ test_mpi.py MPIRUN MPI_FALKON KMX DATA_DIR
   so a hang fails the test.
 """
 import os
+import random
 import re
 import subprocess
 import sys
@@ -146,6 +150,7 @@ def check_communication():
 
 def check_cli(tmp):
     check_communication()
+    check_wide_sparse(tmp)
     for method in METHODS:
         check_method(tmp, method, TRAIN)
     check_method(tmp, "nystrom-tron-tight", sorted_three_classes(tmp), (3,))  # 4 ranks take 25 s here
@@ -160,6 +165,44 @@ def check_cli(tmp):
            "k-means centers on 2 ranks: both refuse", out + err)
     code, out, err, _ = run([KMX, "train", "-s", "dcsvm", TRAIN, os.path.join(tmp, "no.kmx")], 2)
     expect(code != 0 and "runs in one process only" in err, "mpirun -n 2 kmx train -s dcsvm refuses", out + err)
+
+
+def wide_sparse_file(tmp):
+    """600 rows x 10^6 columns, about 30 nonzeros a row: the class decides
+    which block of 'topic' columns most of a row's nonzeros come from."""
+    rng = random.Random(5)
+    path = os.path.join(tmp, "wide_sparse.libsvm")
+    with open(path, "w") as f:
+        for i in range(600):
+            label = rng.randrange(2)
+            columns = {1 + 100 * label + rng.randrange(100) for _ in range(12)}
+            columns |= {201 + rng.randrange(10 ** 6 - 200) for _ in range(18)}
+            if i == 0:
+                columns.add(10 ** 6)
+            f.write("%d %s\n" % (2 * label - 1, " ".join("%d:%.4f" % (c, rng.uniform(0.1, 0.4))
+                                                            for c in sorted(columns))))
+    return path
+
+
+def check_wide_sparse(tmp):
+    """The CSR basis: every rank gathers the same rows from their owners, so
+    P ranks' model is one process's to the bit, and its points stay sparse."""
+    data = wide_sparse_file(tmp)
+    args = [KMX, "train", "-s", "nystrom-tron", "-g", "0.5", "--num-centers", "100", "--stages", "2",
+            "--threads", "1", data]
+    alone = os.path.join(tmp, "wide_alone.kmx")
+    code, out, err, _ = run(args + [alone])
+    size = os.path.getsize(alone) if code == 0 else 0
+    expect(code == 0 and 0 < size < 200000,
+           "kmx train -s nystrom-tron on 600 x 10^6 sparse rows: a %d-byte model (sparse points)" % size, out + err)
+    for ranks in (2, 3):
+        model = os.path.join(tmp, "wide_ranks%d.kmx" % ranks)
+        code, out, err, _ = run(args + [model], ranks)
+        expect(code == 0, "mpirun -n %d kmx train -s nystrom-tron on the wide sparse rows" % ranks, out + err)
+        beta = relative_difference(model, alone) if code == 0 else float("inf")
+        code, out, err, _ = run([MPI_FALKON, "compare", model, alone, data, "0"])
+        expect(code == 0 and beta == 0, "  its model is one process's: beta %.3g apart, %s" % (beta, out.strip()),
+               out + err)
 
 
 def write_rank_files(tmp, name, bad_rank, bad_text):

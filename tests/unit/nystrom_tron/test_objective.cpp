@@ -38,6 +38,7 @@ struct Problem {
 // The objective over basis = the first kBasis rows, C cached or not.
 struct Objective {
     std::vector<double> gram, cache, rows;
+    std::unique_ptr<kmx::Dataset> basis;  // the first kBasis rows
     kmx::Arena arena;
     kmx::Communicator alone;
     std::unique_ptr<kmx::BasisColumns> columns;
@@ -46,8 +47,9 @@ struct Objective {
         : gram(kBasis * kBasis),
           cache(cached ? kRows * kBasis : 0),
           rows(size_t(kmx::NystromObjective::row_scratch_values(kRows))),
-          arena(kmx::BasisColumns::workspace_bytes(kRbf, *p.data, kBasis)) {
-        columns = std::make_unique<kmx::BasisColumns>(kRbf, *p.data, p.x.data(), kBasis, gram.data(),
+          basis(kmx::Dataset::dense_borrow(p.x.data(), kBasis, kCols, nullptr)),
+          arena(kmx::BasisColumns::workspace_bytes(kRbf, *p.data, *basis)) {
+        columns = std::make_unique<kmx::BasisColumns>(kRbf, *p.data, *basis, gram.data(),
                                                       cached ? cache.data() : nullptr, arena, 1);
         columns->grow(kBasis);
         f = std::make_unique<kmx::NystromObjective>(alone, *columns, loss, p.y.data(), p.cost.data(), rows.data(), true,
