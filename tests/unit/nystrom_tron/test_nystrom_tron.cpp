@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/relative_error.h"
 #include "../common/dense_solve.h"
 #include "../krr/falkon_reference.h"
 #include "core/context.h"
@@ -58,12 +59,7 @@ kmx::NystromTronOptions tight(int64_t m, double tolerance = 1e-10) {
     return o;
 }
 
-double max_relative(const std::vector<double> &a, const std::vector<double> &b) {
-    double worst = 0, scale = 0;
-    for (double v : b) scale = std::max(scale, std::fabs(v));
-    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
-    return worst / scale;
-}
+using test_common::max_relative;
 
 std::vector<double> outputs(const kmx::CenterExpansion &e, const kmx::Dataset &query) {
     return falkon_test::predict(e.kernel, e.centers.data(), e.m, e.beta.data(), e.outputs, query);

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/relative_error.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
@@ -95,12 +96,7 @@ kmx::NystromTronOptions tight(int64_t m, int stages) {
     return o;
 }
 
-double max_relative(const std::vector<double> &a, const std::vector<double> &b) {
-    double worst = 0, scale = 0;
-    for (double v : b) scale = std::max(scale, std::fabs(v));
-    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
-    return worst / scale;
-}
+using test_common::max_relative;
 
 std::vector<double> decision_values(const kmx::CenterExpansion &e, const kmx::Dataset &rows) {
     kmx::Context ctx;
