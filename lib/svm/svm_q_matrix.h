@@ -8,6 +8,10 @@
 // row: K(x_i, X[0:len]) by a GEMV (−2 x_jᵀx_i) and the Gaussian map with
 // the precomputed norms, or by kernel_block for the other kernels.
 //
+// Rows that stay sparse (sparse_kernel_rows: wide CSR data) are not gathered:
+// the matrix keeps each variable's row number of the data (permuted instead
+// of rows) and computes kernel rows on the nonzeros (sparse_kernel_block_listed).
+//
 // Paired variables (ε-SVR's dual, LIBSVM's SVR_Q): when variables k and k + m
 // name the same dataset row for every k < m = n/2 (α_k and α*_k), only the m
 // rows are gathered, and the cache holds kernel rows K(x_r, X[0:m]) over them,
