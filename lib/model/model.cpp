@@ -17,6 +17,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/row_subset.h"
 #include "cluster/kmeans.h"
 #include "core/step_context.h"
 
@@ -368,21 +369,11 @@ namespace {
 
 // The rows as CSR points, within ctx's budget.
 void store_sparse_points(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows, Model &model) {
-    int64_t stored = 0;
-    for (const int64_t r : rows) stored += data.row_ptr[r + 1] - data.row_ptr[r];
-    ctx.check_budget(size_t(stored) * (sizeof(double) + sizeof(int32_t)) + (rows.size() + 1) * sizeof(int64_t),
-                     "the model's support vectors");
-    model.points.resize(size_t(stored));
-    model.point_col.resize(size_t(stored));
-    model.point_row_ptr.assign(1, 0);
-    int64_t next = 0;
-    for (const int64_t r : rows) {
-        for (int64_t e = data.row_ptr[r]; e < data.row_ptr[r + 1]; ++e, ++next) {
-            model.point_col[size_t(next)] = data.col[e];
-            model.points[size_t(next)] = data.value(e);
-        }
-        model.point_row_ptr.push_back(next);
-    }
+    KeptRows kept;
+    kept.gather_csr(ctx, data, rows.data(), int64_t(rows.size()), "the model's support vectors");
+    model.points = std::move(kept.values);
+    model.point_row_ptr = std::move(kept.row_ptr);
+    model.point_col = std::move(kept.col);
 }
 
 }  // namespace
