@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/step_context.h"
 #include "dcsvm.h"
+#include "kernel_row_store.h"
 #include "probability_training.h"
 #include "svm_dual.h"
 
@@ -274,6 +275,7 @@ std::vector<SolvedMachine> solve_tasks(Context &ctx, const TrainOptions &options
         problem.y = a.y;
         problem.upper = a.upper;
         problem.kernel = model.kernel;
+        problem.shared_rows = warm ? warm->shared_rows.get() : nullptr;
         const bool warm_started = start_warm(warm, t, problem.n, a.alpha);
         solved.push_back(solve_task(*step, arena, options, problem, a, workspace.svm_cache, warm_started));
         keep_warm(warm, t, problem.n, a.alpha);
@@ -361,6 +363,22 @@ void check_cost(double C) {
     if (!(C > 0) || !std::isfinite(C)) fail(KMX_E_INVALID_ARGUMENT, "parameter C = %g must be positive and finite", C);
 }
 
+namespace {
+
+// Along a path of C (warm): the kernel rows its trainings share, made at the
+// first, from half of what the budget leaves: all rows, or as many as fit
+// when every binary problem spans all rows (two classes, one-vs-rest); a
+// store smaller than the data would recompute rows for each pair of classes.
+void share_kernel_rows(Context &ctx, const TrainOptions &options, const Model &model, const Dataset &data,
+                       SvmWarmStart *warm) {
+    if (!warm || (warm->shared_rows && warm->shared_rows->serves(data, model.kernel))) return;
+    warm->shared_rows.reset();
+    const bool spans_all_rows = model.classes.size() == 2 || options.multiclass == KMX_MULTICLASS_OVR;
+    warm->shared_rows = KernelRowStore::create(ctx, data, model.kernel, ctx.left_bytes() / 2, spans_all_rows);
+}
+
+}  // namespace
+
 Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
                       SvmWarmStart *warm) {
     const auto start = std::chrono::steady_clock::now();
@@ -368,6 +386,7 @@ Model train_svm_model(Context &ctx, const TrainOptions &options, const KernelSpe
     const std::vector<int32_t> cls = class_indices(data, model.classes);
     const bool exact = options.method == KMX_METHOD_SVM || options.method == KMX_METHOD_DCSVM;
     SvmWarmStart *from = exact ? warm : nullptr;
+    share_kernel_rows(ctx, options, model, data, from);
     std::vector<SolvedMachine> solved;
     if (options.probability) {  // progress: the cross-validations, then the machines
         model.sigmoids = run_step(ctx, 0, 2, "probability estimates",

@@ -4,6 +4,7 @@
 // vectors.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "kernel/kernel.h"
@@ -37,8 +38,12 @@ DcsvmOptions dcsvm_options(const TrainOptions &options);
 // over its rows (in dataset order): what the next training on the same rows
 // and labels with another C starts from (a solution for C is feasible for
 // any larger C, so a path of increasing C takes few iterations per step).
+// And the kernel rows those trainings share (Q does not depend on C): made at
+// the first training with half of what the budget leaves, kept while the
+// data and kernel stay the same (kernel_row_store.h).
 struct SvmWarmStart {
     std::vector<std::vector<double>> alpha;
+    std::shared_ptr<KernelRowStore> shared_rows;
 };
 
 // Trains an SVM model on data (labels required, at least two classes).

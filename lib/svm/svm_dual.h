@@ -22,6 +22,7 @@ namespace kmx {
 
 class Context;
 class Dataset;
+class KernelRowStore;
 
 // One binary problem over a subset of a dataset's rows.
 struct SvmProblem {
@@ -32,6 +33,10 @@ struct SvmProblem {
     const double *upper = nullptr;   // n upper bounds C_i (C × class weight × sample weight), > 0
     const double *linear = nullptr;  // n entries of the linear term p; nullptr: −1 each (C-SVC)
     KernelSpec kernel;
+    // Kernel rows of `data` kept across solves (a path of C values): Q's
+    // columns are gathered from it instead of computed, when it serves this
+    // data and kernel and the variables are not paired. nullptr: none.
+    KernelRowStore *shared_rows = nullptr;
 };
 
 struct SvmOptions {

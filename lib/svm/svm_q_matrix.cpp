@@ -10,11 +10,14 @@
 #include "kernel/fast_exp.h"
 #include "kernel/kernel.h"
 #include "linalg/linalg.h"
+#include "kernel_row_store.h"
 #include "svm_dual.h"
 
 namespace kmx {
 
 namespace {
+
+static_assert(SvmQMatrix::kBlockRows <= KernelRowStore::kBatchRows, "a kernel block's rows come from the store at once");
 
 constexpr double kUnitRoundoff = 0x1p-53;         // u
 constexpr int64_t kColumnChunk = 4096;            // variables per parallel task of one column
@@ -46,8 +49,8 @@ SvmRows::SvmRows(const Dataset &data, const KernelSpec &kernel) : d(data.d) {
 
 size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
     WorkspacePlan plan;
+    plan.add<int64_t>(size_t(n)).add<int64_t>(size_t(kBlockRows));  // row numbers
     if (rows.sparse()) {
-        plan.add<int64_t>(size_t(n)).add<int64_t>(size_t(kBlockRows));  // row numbers
         plan.add_bytes(sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
     } else {
         plan.add<double>(size_t(n) * size_t(rows.d))  // gathered rows
@@ -87,12 +90,12 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
              paired_ ? KernelCache::slots_fitting(m_, KernelCache::workspace_bytes(n_, cache_slots)) : cache_slots) {
     const Dataset &data = *problem.data;
     const SvmRows rows(data, spec_);
+    order_ = arena.alloc<int64_t>(size_t(n_));
+    block_rows_ = arena.alloc<int64_t>(size_t(kBlockRows));
+    for (int64_t k = 0; k < n_; ++k) order_[k] = problem.rows ? problem.rows[k] : k;
     if (rows.sparse()) {
         data_ = &data;
-        order_ = arena.alloc<int64_t>(size_t(n_));
-        block_rows_ = arena.alloc<int64_t>(size_t(kBlockRows));
         sparse_scratch_ = Arena(arena, sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
-        for (int64_t k = 0; k < n_; ++k) order_[k] = problem.rows ? problem.rows[k] : k;
     } else {
         x_ = arena.alloc<double>(size_t(n_) * size_t(d_));
         sq_ = arena.alloc<double>(size_t(n_));
@@ -129,10 +132,12 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
         }
     }
     for (int64_t k = m_; k < n_; ++k) qd_[k] = qd_[row_of_[k]];
+    if (problem.shared_rows && !paired_ && problem.shared_rows->serves(data, spec_)) store_ = problem.shared_rows;
 }
 
 void SvmQMatrix::kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out, int64_t ldo,
                              int threads) {
+    if (store_) return shared_kernel_rows(variables, na, begin, end, out, ldo, threads);
     if (data_) {
         for (int64_t r = 0; r < na; ++r) block_rows_[r] = order_[variables[r]];
         sparse_kernel_block_listed(spec_, *data_, block_rows_, na, *data_, order_ + begin, end - begin, out, ldo,
@@ -142,6 +147,18 @@ void SvmQMatrix::kernel_rows(const int64_t *variables, int64_t na, int64_t begin
     if (na == 1) return dense_kernel_rows(x_ + variables[0] * d_, sq_ + variables[0], 1, begin, end, out, ldo, threads);
     gather_block(variables, na);
     dense_kernel_rows(block_x_, block_sq_, na, begin, end, out, ldo, threads);
+}
+
+void SvmQMatrix::shared_kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out,
+                                    int64_t ldo, int threads) {
+    const float *kernel[KernelRowStore::kBatchRows];  // K(x_r, X) in dataset order
+    for (int64_t r = 0; r < na; ++r) block_rows_[r] = order_[variables[r]];
+    store_->rows(block_rows_, na, kernel, threads);
+    for (int64_t r = 0; r < na; ++r) {
+        const float *k = kernel[r];
+        double *o = out + r * ldo - begin;
+        for (int64_t j = begin; j < end; ++j) o[j] = double(k[order_[j]]);
+    }
 }
 
 void SvmQMatrix::dense_kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end,
@@ -293,7 +310,7 @@ void SvmQMatrix::fill_kernel_row(int64_t r, int64_t begin, int64_t end, int thre
     // K(x_r, x_j) for j in [begin, end) into row_[0, end − begin); sparse
     // rows: one block, which spreads its rows over the threads itself
     const int64_t count = end - begin;
-    if (!data_ && threads > 1) {
+    if (!data_ && !store_ && threads > 1) {
         const int64_t chunks = (count + kColumnChunk - 1) / kColumnChunk;
         parallel_for(chunks, threads, [&](int64_t c) {
             const int64_t first = begin + c * kColumnChunk, last = std::min(end, first + kColumnChunk);
@@ -321,9 +338,8 @@ void SvmQMatrix::swap_index(int64_t i, int64_t j) {
         wide_column_[0] = wide_column_[1] = -1;
         return;
     }
-    if (data_) {
-        std::swap(order_[i], order_[j]);
-    } else {
+    std::swap(order_[i], order_[j]);
+    if (!data_) {
         std::swap_ranges(x_ + i * d_, x_ + (i + 1) * d_, x_ + j * d_);
         std::swap(sq_[i], sq_[j]);
         std::swap(floor_[i], floor_[j]);

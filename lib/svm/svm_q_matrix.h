@@ -33,6 +33,7 @@
 namespace kmx {
 
 class Dataset;
+class KernelRowStore;
 struct SvmProblem;
 
 // How a problem's rows reach the kernel, for workspace sizes: gathered once
@@ -143,6 +144,9 @@ private:
     // kBlockRows) variables and j in [begin, end).
     void kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out, int64_t ldo,
                      int threads);
+    // kernel_rows gathered from the shared store's rows (store_).
+    void shared_kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out,
+                            int64_t ldo, int threads);
     // The dense path's kernel rows for na rows a (with squared norms sq_a).
     void dense_kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
                            int64_t ldo, int threads);
@@ -161,8 +165,9 @@ private:
     double gamma_ = 0, noise_ = 0;
     Arena &arena_;                   // kernel_block's scratch (none for the kernels it handles here)
     const Dataset *data_ = nullptr;  // sparse rows: the problem's data, read in place
-    int64_t *order_ = nullptr;       // sparse rows: variable j's row of data_
-    int64_t *block_rows_ = nullptr;  // sparse rows: rows of one kernel block's variables (kBlockRows)
+    KernelRowStore *store_ = nullptr;  // kernel rows kept across solves (SvmProblem::shared_rows), or none
+    int64_t *order_ = nullptr;       // variable j's row of the problem's data
+    int64_t *block_rows_ = nullptr;  // rows of one kernel block's variables (kBlockRows)
     Arena sparse_scratch_;           // sparse rows: the kernel blocks' index, inside arena_
     double *x_ = nullptr;            // n × d gathered rows (dense rows)
     double *sq_ = nullptr;           // ‖x_j‖²

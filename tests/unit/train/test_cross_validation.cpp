@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "model/model.h"
 #include "train/cross_validation.h"
+#include "svm/kernel_row_store.h"
 #include "svm/multiclass.h"
 #include "train/train.h"
 
@@ -186,6 +187,38 @@ TEST(WarmStart, AlongCTheSameModelInFewerIterations) {
     const kmx::Model dcsvm_warm = kmx::train(ctx, options, rbf(), *data, &warm);
     const kmx::Model dcsvm_cold = kmx::train(ctx, options, rbf(), *data);
     EXPECT_NEAR(dcsvm_warm.stats.objective, dcsvm_cold.stats.objective, 1e-5 * std::abs(dcsvm_cold.stats.objective));
+}
+
+// Along C the kernel rows are shared: each row computed at most once over
+// every C and every pair of classes, and the models those of cold starts.
+TEST(WarmStart, AlongCEachKernelRowIsComputedOnce) {
+    for (bool binary : {true, false}) {
+        auto data = blobs(false);
+        std::vector<double> y(data->y, data->y + data->n);
+        if (binary)
+            for (double &label : y) label = label == 1 ? 1 : -1;
+        const auto labelled = kmx::Dataset::dense_copy(data->x, data->n, data->d, y.data());
+        kmx::TrainOptions options;
+        options.method = KMX_METHOD_SVM;
+        options.eps = 1e-6;
+        kmx::Context ctx;
+        kmx::SvmWarmStart warm;
+        for (double C : {0.5, 4.0, 32.0}) {
+            options.C = C;
+            const kmx::Model warm_model = kmx::train(ctx, options, rbf(), *labelled, &warm);
+            const kmx::Model cold_model = kmx::train(ctx, options, rbf(), *labelled);
+            EXPECT_NEAR(warm_model.stats.objective, cold_model.stats.objective,
+                        1e-6 * std::abs(cold_model.stats.objective));
+            ASSERT_TRUE(warm.shared_rows);
+            EXPECT_TRUE(warm.shared_rows->whole());
+            EXPECT_GT(warm.shared_rows->computed_rows(), 0);
+            EXPECT_LE(warm.shared_rows->computed_rows(), labelled->n) << "C " << C;
+        }
+        const int64_t computed = warm.shared_rows->computed_rows();
+        options.C = 32.0;  // the same C again: nothing new to compute
+        kmx::train(ctx, options, rbf(), *labelled, &warm);
+        EXPECT_EQ(warm.shared_rows->computed_rows(), computed);
+    }
 }
 
 TEST(CrossValidatePath, EachValueAsCrossValidatingItAlone) {
