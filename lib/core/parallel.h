@@ -25,11 +25,24 @@ inline int threads_for_work(int threads, double flops, double per_thread = kFlop
     return threads > 1 ? int(std::min(double(threads), useful)) : 1;
 }
 
+namespace parallel_detail {
+// parallel_for calls run serially on this thread, nested: inside them the
+// thread is thread 0 of its (one-thread) loop, whatever team it is part of.
+extern thread_local int serial_depth;
+struct SerialScope {
+    SerialScope() { ++serial_depth; }
+    ~SerialScope() { --serial_depth; }
+    SerialScope(const SerialScope &) = delete;
+    SerialScope &operator=(const SerialScope &) = delete;
+};
+}  // namespace parallel_detail
+
 // Calls body(i) for i in [0, count) on up to `threads` threads.
 template <class Body>
 void parallel_for(int64_t count, int threads, Body &&body) {
     if (count <= 0) return;
     if (threads <= 1 || count == 1) {
+        parallel_detail::SerialScope serial;
         for (int64_t i = 0; i < count; ++i) body(i);
         return;
     }
@@ -47,7 +60,9 @@ void parallel_for(int64_t count, int threads, Body &&body) {
     if (error) std::rethrow_exception(error);
 }
 
-// Index of the calling thread inside parallel_for (0 outside).
+// Index of the calling thread inside parallel_for, in [0, threads) of that
+// call: 0 outside, and 0 in a call that runs serially even when it is nested
+// in another parallel_for's thread k (where OpenMP's thread number is k's).
 int thread_index();
 
 }  // namespace kmx
