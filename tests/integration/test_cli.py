@@ -872,7 +872,8 @@ class Grid(unittest.TestCase):
         self.assertEqual(out.stdout.splitlines()[0], "4-fold accuracy (%) of svm; rows log2 gamma, columns log2 C")
         with open(csv) as f:
             header, *rows = [line.split(",") for line in f.read().splitlines()]
-        self.assertEqual(header, ["log2_C", "log2_gamma", "C", "gamma", "accuracy", "seconds"])
+        self.assertEqual(header, ["log2_C", "log2_gamma", "C", "gamma", "accuracy", "seconds", "pruned"])
+        self.assertEqual({r[6] for r in rows}, {"0"})  # 600 rows: no screening by default
         self.assertEqual([(r[0], r[1]) for r in rows], [(c, g) for g in ("4", "2", "0") for c in ("-1", "1", "3")])
         for row in rows[::4]:  # cells 0, 4, 8: kmx cv with that C and gamma gives the same accuracy
             cv = run("cv", "-s", "svm", "-c", row[2], "-g", row[3], "-v", "4", self.train_file)
@@ -894,8 +895,44 @@ class Grid(unittest.TestCase):
         self.assertRegex(out.stdout, r"best: log2 lambda -?\d+, log2 gamma -?\d+ \(lambda=\S+ gamma=\S+\): "
                                      r"mean squared error = \S+")
 
+    def test_early_prediction_prunes_hopeless_cells(self):
+        """--prune M: every cell cross-validated by dcsvm-early first; the cells more than M points below the best
+        early accuracy keep it (in parentheses), the others are trained exactly: each cell equals kmx cv with the
+        method that scored it."""
+        train = self.path("letter2700.libsvm")
+        write_head(LETTER, train, 2700)  # 4 folds: 2025 training rows, so early prediction divides them
+        csv = self.path("pruned.csv")
+        out = run("grid", "-s", "dcsvm", "--log2c", "-3,5,4", "--log2g", "5,-3,-4", "-v", "4", "--prune", "4",
+                  "--out", csv, train)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(csv) as f:
+            header, *rows = [line.split(",") for line in f.read().splitlines()]
+        self.assertEqual(header[6], "pruned")
+        early, exact = {}, {}
+        for row in rows:
+            for method, into in (("dcsvm-early", early), ("dcsvm", exact)):
+                cv = run("cv", "-s", method, "-c", row[2], "-g", row[3], "-v", "4", train)
+                self.assertEqual(cv.returncode, 0, cv.stderr)
+                into[(row[0], row[1])] = float(re.search(r"accuracy = (\S+)%", cv.stdout).group(1))
+        best_early = max(early.values())
+        pruned = {(r[0], r[1]) for r in rows if r[6] == "1"}
+        self.assertEqual(pruned, {cell for cell, a in early.items() if a < best_early - 4})
+        self.assertTrue(pruned, "a 4-point margin prunes some of these cells")
+        self.assertNotEqual(early, exact, "early prediction differs from the exact models here")
+        for row in rows:
+            cell = (row[0], row[1])
+            self.assertAlmostEqual(float(row[4]), (early if cell in pruned else exact)[cell], delta=0.006)
+            if cell in pruned:
+                self.assertIn("(%.2f)" % early[cell], out.stdout)
+        best = max((c for c in exact if c not in pruned), key=lambda c: exact[c])
+        self.assertEqual(exact[best], max(exact.values()), "the best cell was not pruned")
+        self.assertIn("best: log2 C %s, log2 gamma %s" % best, out.stdout)
+        self.assertIn("%d of 9 cells pruned" % len(pruned), out.stdout)
+
     def test_impossible_grids_are_refused(self):
-        for options, words in ((["--log2c", "1,5"], "BEGIN,END,STEP"), (["--log2c", "1,5,-1"], "STEP must go"),
+        for options, words in ((["--prune", "0"], "above 0"), (["--prune", "-1"], "above 0"),
+                               (["--prune", "x"], "--prune"), (["-s", "krr", "--prune", "3"], "-s svm and -s dcsvm"),
+                               (["--log2c", "1,5"], "BEGIN,END,STEP"), (["--log2c", "1,5,-1"], "STEP must go"),
                                (["--log2c", "1,5,0"], "STEP must go"), (["-c", "2"], "--cost is searched"),
                                (["-g", "2"], "--gamma is searched"), (["--log2l", "1,2,1"], "does not apply"),
                                (["-k", "linear"], "no gamma"), (["-s", "one-class"], "neither C nor lambda")):

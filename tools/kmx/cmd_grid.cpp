@@ -7,7 +7,14 @@
 // equal terms; the data is read once, and a row of the grid (one gamma)
 // trains all its costs per fold on one copy of the fold's rows, the SVM
 // methods svm and dcsvm warm started along increasing C
-// (kmx_solver_cross_validate_path).
+// (kmx_solver_cross_validate_path), sharing the kernel rows the first C
+// computed. For those two methods on data large enough that DC-SVM's early
+// prediction divides a fold's rows, early prediction screens the grid first
+// (--prune): every cell cross-validated by dcsvm-early on the same folds, and
+// the cells whose early accuracy falls more than the margin below the best
+// one are not trained exactly (the table shows their early accuracy in
+// parentheses).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -32,6 +39,10 @@ const std::vector<OptionSpec> &grid_options() {
              "write the table as CSV: log2 of the cost (or lambda), log2 gamma, the values, "
              "the score, seconds"},
             {nullptr, "--png", true, "draw the table as a heat map PNG (needs gnuplot, as grid.py)"},
+            {nullptr, "--prune", true,
+             "POINTS: skip exact training of cells whose early-prediction accuracy (dcsvm-early, same folds) is "
+             "more than POINTS below the best (default 3 from 4000 training rows a fold; off: every cell "
+             "exact); -s svm and dcsvm"},
         };
         const std::vector<OptionSpec> &train = train_options();
         own.insert(own.end(), train.begin(), train.end());
@@ -89,6 +100,7 @@ struct Cell {
     double log2_cost, log2_gamma;
     CvScore score;
     double seconds;
+    bool pruned = false;  // score is early prediction's; not trained exactly
 };
 
 bool better(const CvScore &a, const CvScore &b) { return a.regression ? a.mse < b.mse : a.accuracy > b.accuracy; }
@@ -104,20 +116,30 @@ void print_table(const std::vector<Cell> &cells, const std::vector<double> &cost
     for (double c : costs) std::printf(" %9g", c);
     for (size_t i = 0; i < cells.size(); ++i) {
         if (i % costs.size() == 0) std::printf("\n%10g", cells[i].log2_gamma);
-        std::printf(regression ? " %9.4g" : " %9.2f", score_value(cells[i].score));
+        char early[32];
+        std::snprintf(early, sizeof early, "(%.2f)", score_value(cells[i].score));
+        if (cells[i].pruned)
+            std::printf(" %9s", early);
+        else
+            std::printf(regression ? " %9.4g" : " %9.2f", score_value(cells[i].score));
     }
     std::printf("\n");
+    const size_t pruned = size_t(std::count_if(cells.begin(), cells.end(), [](const Cell &c) { return c.pruned; }));
+    if (pruned > 0)
+        std::printf("(early prediction's accuracy: %zu of %zu cells pruned, not trained exactly)\n", pruned,
+                    cells.size());
 }
 
 void write_csv(const std::string &path, const std::vector<Cell> &cells, const CostAxis &axis) {
     std::FILE *file = std::fopen(path.c_str(), "w");
     if (!file) throw CommandError{"cannot write '" + path + "'"};
     const bool regression = cells.front().score.regression;
-    std::fprintf(file, "log2_%s,log2_gamma,%s,gamma,%s,seconds\n", axis.name, axis.name,
+    std::fprintf(file, "log2_%s,log2_gamma,%s,gamma,%s,seconds,pruned\n", axis.name, axis.name,
                  regression ? "mse" : "accuracy");
     for (const Cell &cell : cells)
-        std::fprintf(file, "%g,%g,%.17g,%.17g,%.17g,%.3f\n", cell.log2_cost, cell.log2_gamma, std::exp2(cell.log2_cost),
-                     std::exp2(cell.log2_gamma), score_value(cell.score), cell.seconds);
+        std::fprintf(file, "%g,%g,%.17g,%.17g,%.17g,%.3f,%d\n", cell.log2_cost, cell.log2_gamma,
+                     std::exp2(cell.log2_cost), std::exp2(cell.log2_gamma), score_value(cell.score), cell.seconds,
+                     int(cell.pruned));
     if (std::fclose(file) != 0) throw CommandError{"cannot write '" + path + "'"};
 }
 
@@ -137,6 +159,128 @@ void draw_png(const std::string &png, const std::vector<Cell> &cells, const Cost
     if (pclose(gnuplot) != 0) throw CommandError{"gnuplot could not draw '" + png + "' (is gnuplot installed?)"};
 }
 
+// Rows of training data a fold needs before early prediction screens the grid:
+// below it DC-SVM's early level keeps a fold's rows in one or two clusters (each
+// keeps at least DcsvmOptions::min_early_cluster_rows, 1000) and costs about
+// what the exact cell does.
+constexpr int64_t kScreenMinRows = 4000;
+constexpr const char *kDefaultPruneMargin = "3";
+
+// The --prune margin in accuracy points, or 0 when the grid is not screened:
+// off, or a method other than svm and dcsvm, or (by default) too few rows.
+double prune_margin(const ParsedArgs &args, const TrainingSetup &setup, int64_t n, long long folds) {
+    const std::string text = args.get("--prune", kDefaultPruneMargin);
+    double method = 0;
+    check(kmx_solver_get_param(&method, setup.solver.get(), KMX_PARAM_METHOD));
+    const bool early_method = method == KMX_METHOD_SVM || method == KMX_METHOD_DCSVM;
+    if (args.has("--prune") && !early_method)
+        throw UsageError{"--prune screens by DC-SVM's early prediction: it applies to -s svm and -s dcsvm, not -s " +
+                         method_name(method)};
+    if (text == "off") return 0;
+    const double margin = to_double(text, "--prune");
+    if (!(margin > 0) || !std::isfinite(margin))
+        throw UsageError{"--prune " + text + ": give accuracy points above 0 (e.g. 3), or off"};
+    const bool asked = args.has("--prune");  // the user's margin screens at any size
+    return early_method && (asked || n - n / folds >= kScreenMinRows) ? margin : 0;
+}
+
+// Every value along the cost axis at the kernel's gamma, cross-validated on
+// the same folds (one path) and scored; seconds per value.
+std::vector<CvScore> score_row(const TrainingSetup &setup, const Dataset &data, long long folds, kmx_param param,
+                               const std::vector<double> &values, const std::vector<double> &truth, double &seconds) {
+    const int64_t n = int64_t(truth.size());
+    std::vector<double> predicted(values.size() * size_t(n));
+    kmx_task task = KMX_TASK_AUTO;
+    const double start = now_seconds();
+    check(kmx_solver_cross_validate_path(predicted.data(), int64_t(predicted.size()), &task, setup.ctx.get(),
+                                         setup.solver.get(), setup.kernel.get(), data.get(), folds, param,
+                                         values.data(), int64_t(values.size())));
+    seconds = (now_seconds() - start) / double(values.size());
+    std::vector<CvScore> scores;
+    for (size_t v = 0; v < values.size(); ++v) {
+        const std::vector<double> row(predicted.begin() + int64_t(v) * n, predicted.begin() + int64_t(v + 1) * n);
+        scores.push_back(score_predictions(row, truth, task));
+    }
+    return scores;
+}
+
+struct Grid {
+    std::vector<double> log2_costs, log2_gammas;
+    long long folds;
+    CostAxis axis;
+};
+
+void set_gamma(const TrainingSetup &setup, double log2_gamma) {
+    check(kmx_kernel_set_param(setup.kernel.get(), KMX_PARAM_GAMMA, std::exp2(log2_gamma)));
+}
+
+std::vector<double> exp2_of(const std::vector<double> &log2_values) {
+    std::vector<double> values;
+    for (double v : log2_values) values.push_back(std::exp2(v));
+    return values;
+}
+
+// Early prediction's accuracy at every cell (-s dcsvm-early on the same folds).
+std::vector<Cell> screen_grid(const TrainingSetup &setup, const Dataset &data, const Grid &grid,
+                              const std::vector<double> &truth, bool verbose) {
+    double method = 0;
+    check(kmx_solver_get_param(&method, setup.solver.get(), KMX_PARAM_METHOD));
+    check(kmx_solver_set_param(setup.solver.get(), KMX_PARAM_METHOD, KMX_METHOD_DCSVM_EARLY));
+    std::vector<Cell> cells;
+    for (double log2_gamma : grid.log2_gammas) {
+        set_gamma(setup, log2_gamma);
+        double seconds = 0;
+        const std::vector<CvScore> scores =
+            score_row(setup, data, grid.folds, grid.axis.param, exp2_of(grid.log2_costs), truth, seconds);
+        for (size_t c = 0; c < scores.size(); ++c) {
+            cells.push_back({grid.log2_costs[c], log2_gamma, scores[c], seconds, false});
+            if (verbose)
+                std::fprintf(stderr, "kmx grid: early prediction, log2 %s %g, log2 gamma %g: %g\n", grid.axis.name,
+                             grid.log2_costs[c], log2_gamma, score_value(scores[c]));
+        }
+    }
+    check(kmx_solver_set_param(setup.solver.get(), KMX_PARAM_METHOD, method));
+    return cells;
+}
+
+// Trains exactly the cells of each row that are not pruned (every cell when
+// `cells` comes empty: the grid was not screened), along C on the same folds.
+std::vector<Cell> exact_cells(const TrainingSetup &setup, const Dataset &data, const Grid &grid,
+                              const std::vector<double> &truth, std::vector<Cell> cells, bool verbose) {
+    if (cells.empty())
+        for (double log2_gamma : grid.log2_gammas)
+            for (double log2_cost : grid.log2_costs) cells.push_back({log2_cost, log2_gamma, CvScore{}, 0, false});
+    const size_t width = grid.log2_costs.size();
+    for (size_t g = 0; g < grid.log2_gammas.size(); ++g) {
+        std::vector<size_t> kept;  // cells of this row to train exactly
+        for (size_t c = 0; c < width; ++c)
+            if (!cells[g * width + c].pruned) kept.push_back(g * width + c);
+        if (kept.empty()) continue;
+        std::vector<double> log2_costs;
+        for (size_t i : kept) log2_costs.push_back(cells[i].log2_cost);
+        set_gamma(setup, grid.log2_gammas[g]);
+        double seconds = 0;
+        const std::vector<CvScore> scores =
+            score_row(setup, data, grid.folds, grid.axis.param, exp2_of(log2_costs), truth, seconds);
+        for (size_t k = 0; k < kept.size(); ++k) {
+            Cell &cell = cells[kept[k]];
+            cell.score = scores[k];
+            cell.seconds = seconds;
+            if (verbose)
+                std::fprintf(stderr, "kmx grid: log2 %s %g, log2 gamma %g: %g\n", grid.axis.name, cell.log2_cost,
+                             cell.log2_gamma, score_value(cell.score));
+        }
+    }
+    return cells;
+}
+
+// Prunes the screened cells more than `margin` points below the best early accuracy.
+void prune_hopeless(std::vector<Cell> &cells, double margin) {
+    double best = 0;
+    for (const Cell &cell : cells) best = std::max(best, cell.score.accuracy);
+    for (Cell &cell : cells) cell.pruned = cell.score.accuracy < best - margin;
+}
+
 }  // namespace
 
 int run_grid(int argc, char **argv) {
@@ -147,38 +291,28 @@ int run_grid(int argc, char **argv) {
     if (ranks().size > 1) throw UsageError{"kmx grid runs in one process only (not under mpirun)"};
     const CostAxis axis = cost_axis(args);
     check_axes(args, axis);
-    const std::vector<double> costs = log2_range(args, axis.option, axis.fallback);
-    const std::vector<double> gammas = log2_range(args, "--log2g", "3,-15,-2");
-    const long long folds = folds_option(args);
+    const Grid grid{log2_range(args, axis.option, axis.fallback), log2_range(args, "--log2g", "3,-15,-2"),
+                    folds_option(args), axis};
     const TrainingSetup setup = set_up_training(parsed);
     const Dataset data = load_dataset(setup.ctx.get(), args.positional[0], args);
     int64_t n = 0;
     check(kmx_dataset_rows(&n, data.get()));
-    std::vector<double> truth(static_cast<size_t>(n)), values(costs.size());
+    std::vector<double> truth(static_cast<size_t>(n));
     check(kmx_dataset_get_labels(truth.data(), n, data.get()));
-    for (size_t c = 0; c < costs.size(); ++c) values[c] = std::exp2(costs[c]);
-    std::vector<double> predicted(costs.size() * size_t(n));
-    std::vector<Cell> cells;
-    size_t best = 0;
-    for (double log2_gamma : gammas) {  // one row: every cost on the same folds, warm started along C
-        check(kmx_kernel_set_param(setup.kernel.get(), KMX_PARAM_GAMMA, std::exp2(log2_gamma)));
-        kmx_task task = KMX_TASK_AUTO;
-        const double start = now_seconds();
-        check(kmx_solver_cross_validate_path(predicted.data(), int64_t(predicted.size()), &task, setup.ctx.get(),
-                                             setup.solver.get(), setup.kernel.get(), data.get(), folds, axis.param,
-                                             values.data(), int64_t(values.size())));
-        const double seconds = (now_seconds() - start) / double(costs.size());
-        for (size_t c = 0; c < costs.size(); ++c) {
-            const std::vector<double> row(predicted.begin() + int64_t(c) * n, predicted.begin() + int64_t(c + 1) * n);
-            cells.push_back({costs[c], log2_gamma, score_predictions(row, truth, task), seconds});
-            if (better(cells.back().score, cells[best].score)) best = cells.size() - 1;
-            if (args.has("--verbose"))
-                std::fprintf(stderr, "kmx grid: log2 %s %g, log2 gamma %g: %g\n", axis.name, costs[c], log2_gamma,
-                             score_value(cells.back().score));
-        }
+    const double margin = prune_margin(args, setup, n, grid.folds);
+    const bool verbose = args.has("--verbose");
+    std::vector<Cell> screened;
+    if (margin > 0) {
+        screened = screen_grid(setup, data, grid, truth, verbose);
+        prune_hopeless(screened, margin);
     }
+    std::vector<Cell> cells = exact_cells(setup, data, grid, truth, screened, verbose);
+    size_t best = 0;
+    while (cells[best].pruned) ++best;
+    for (size_t i = best; i < cells.size(); ++i)
+        if (!cells[i].pruned && better(cells[i].score, cells[best].score)) best = i;
     const std::string method = args.get("--solver", "dcsvm");
-    print_table(cells, costs, axis, folds, method);
+    print_table(cells, grid.log2_costs, axis, grid.folds, method);
     const Cell &top = cells[best];
     std::printf("best: log2 %s %g, log2 gamma %g (%s=%g gamma=%g): %s = %.*f\n", axis.name, top.log2_cost,
                 top.log2_gamma, axis.name, std::exp2(top.log2_cost), std::exp2(top.log2_gamma),
