@@ -234,6 +234,7 @@ int64_t estimated_support_vectors(Context &ctx, const SvmProblem &problem, const
     sub.y = sample.y;
     sub.upper = sample.upper;
     sub.linear = problem.linear ? sample.linear : nullptr;
+    sub.shared_rows = nullptr;  // whole kernel rows for a sample's columns: not worth their cost
     SvmOptions svm = warm_start_options(options.svm);
     svm.cache_bytes = size_t(variables) * size_t(variables) * sizeof(float);
     svm.report_progress = false;

@@ -106,6 +106,7 @@ std::vector<SvmSolution> solve_row_groups(Context &ctx, const SvmProblem &proble
         sub.y = arrays.y + begin;
         sub.upper = arrays.upper + begin;
         sub.linear = problem.linear ? arrays.linear + begin : nullptr;
+        sub.shared_rows = nullptr;  // one thread at a time may use a KernelRowStore; the global solve does
         const auto start = std::chrono::steady_clock::now();
         Arena arena(svm_dual_workspace_bytes(rows, SvmRows(*problem.data, problem.kernel), sub_options.cache_bytes));
         SvmSolution &solution = solutions[size_t(c)];

@@ -873,7 +873,7 @@ class Grid(unittest.TestCase):
         with open(csv) as f:
             header, *rows = [line.split(",") for line in f.read().splitlines()]
         self.assertEqual(header, ["log2_C", "log2_gamma", "C", "gamma", "accuracy", "seconds", "pruned"])
-        self.assertEqual({r[6] for r in rows}, {"0"})  # 600 rows: no screening by default
+        self.assertEqual({r[6] for r in rows}, {"0"})  # no screening without --prune
         self.assertEqual([(r[0], r[1]) for r in rows], [(c, g) for g in ("4", "2", "0") for c in ("-1", "1", "3")])
         for row in rows[::4]:  # cells 0, 4, 8: kmx cv with that C and gamma gives the same accuracy
             cv = run("cv", "-s", "svm", "-c", row[2], "-g", row[3], "-v", "4", self.train_file)
@@ -896,9 +896,9 @@ class Grid(unittest.TestCase):
                                      r"mean squared error = \S+")
 
     def test_early_prediction_prunes_hopeless_cells(self):
-        """--prune M: every cell cross-validated by dcsvm-early first; the cells more than M points below the best
-        early accuracy keep it (in parentheses), the others are trained exactly: each cell equals kmx cv with the
-        method that scored it."""
+        """--prune M: every cell cross-validated by dcsvm-early (at its deepest level) first; the cells more than M
+        points below the best early accuracy keep it (in parentheses), the others are trained exactly: each cell
+        equals kmx cv with the method that scored it."""
         train = self.path("letter2700.libsvm")
         write_head(LETTER, train, 2700)  # 4 folds: 2025 training rows, so early prediction divides them
         csv = self.path("pruned.csv")
@@ -910,8 +910,8 @@ class Grid(unittest.TestCase):
         self.assertEqual(header[6], "pruned")
         early, exact = {}, {}
         for row in rows:
-            for method, into in (("dcsvm-early", early), ("dcsvm", exact)):
-                cv = run("cv", "-s", method, "-c", row[2], "-g", row[3], "-v", "4", train)
+            for method, into in ((["dcsvm-early", "--early-level", "8"], early), (["dcsvm"], exact)):
+                cv = run("cv", "-s", *method, "-c", row[2], "-g", row[3], "-v", "4", train)
                 self.assertEqual(cv.returncode, 0, cv.stderr)
                 into[(row[0], row[1])] = float(re.search(r"accuracy = (\S+)%", cv.stdout).group(1))
         best_early = max(early.values())
@@ -930,7 +930,7 @@ class Grid(unittest.TestCase):
         self.assertIn("%d of 9 cells pruned" % len(pruned), out.stdout)
 
     def test_impossible_grids_are_refused(self):
-        for options, words in ((["--prune", "0"], "above 0"), (["--prune", "-1"], "above 0"),
+        for options, words in ((["--prune", "0"], "above 0"), (["--prune", "-1"], "above 0"), (["--prune", "off"], "--prune"),
                                (["--prune", "x"], "--prune"), (["-s", "krr", "--prune", "3"], "-s svm and -s dcsvm"),
                                (["--log2c", "1,5"], "BEGIN,END,STEP"), (["--log2c", "1,5,-1"], "STEP must go"),
                                (["--log2c", "1,5,0"], "STEP must go"), (["-c", "2"], "--cost is searched"),

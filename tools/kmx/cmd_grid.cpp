@@ -8,10 +8,9 @@
 // trains all its costs per fold on one copy of the fold's rows, the SVM
 // methods svm and dcsvm warm started along increasing C
 // (kmx_solver_cross_validate_path), sharing the kernel rows the first C
-// computed. For those two methods on data large enough that DC-SVM's early
-// prediction divides a fold's rows, early prediction screens the grid first
-// (--prune): every cell cross-validated by dcsvm-early on the same folds, and
-// the cells whose early accuracy falls more than the margin below the best
+// computed. For those two methods early prediction may screen the grid first
+// (--prune M): every cell cross-validated by dcsvm-early on the same folds,
+// and the cells whose early accuracy falls more than M points below the best
 // one are not trained exactly (the table shows their early accuracy in
 // parentheses).
 #include <algorithm>
@@ -40,9 +39,9 @@ const std::vector<OptionSpec> &grid_options() {
              "the score, seconds"},
             {nullptr, "--png", true, "draw the table as a heat map PNG (needs gnuplot, as grid.py)"},
             {nullptr, "--prune", true,
-             "POINTS: skip exact training of cells whose early-prediction accuracy (dcsvm-early, same folds) is "
-             "more than POINTS below the best (default 3 from 4000 training rows a fold; off: every cell "
-             "exact); -s svm and dcsvm"},
+             "POINTS: first screen every cell by early prediction (dcsvm-early at its deepest level, same "
+             "folds); cells more than POINTS below the best early accuracy are not trained exactly (-s svm, "
+             "dcsvm)"},
         };
         const std::vector<OptionSpec> &train = train_options();
         own.insert(own.end(), train.begin(), train.end());
@@ -159,29 +158,19 @@ void draw_png(const std::string &png, const std::vector<Cell> &cells, const Cost
     if (pclose(gnuplot) != 0) throw CommandError{"gnuplot could not draw '" + png + "' (is gnuplot installed?)"};
 }
 
-// Rows of training data a fold needs before early prediction screens the grid:
-// below it DC-SVM's early level keeps a fold's rows in one or two clusters (each
-// keeps at least DcsvmOptions::min_early_cluster_rows, 1000) and costs about
-// what the exact cell does.
-constexpr int64_t kScreenMinRows = 4000;
-constexpr const char *kDefaultPruneMargin = "3";
-
-// The --prune margin in accuracy points, or 0 when the grid is not screened:
-// off, or a method other than svm and dcsvm, or (by default) too few rows.
-double prune_margin(const ParsedArgs &args, const TrainingSetup &setup, int64_t n, long long folds) {
-    const std::string text = args.get("--prune", kDefaultPruneMargin);
+// The --prune margin in accuracy points; 0 when the grid is not screened.
+double prune_margin(const ParsedArgs &args, const TrainingSetup &setup) {
+    if (!args.has("--prune")) return 0;
     double method = 0;
     check(kmx_solver_get_param(&method, setup.solver.get(), KMX_PARAM_METHOD));
-    const bool early_method = method == KMX_METHOD_SVM || method == KMX_METHOD_DCSVM;
-    if (args.has("--prune") && !early_method)
+    if (method != KMX_METHOD_SVM && method != KMX_METHOD_DCSVM)
         throw UsageError{"--prune screens by DC-SVM's early prediction: it applies to -s svm and -s dcsvm, not -s " +
                          method_name(method)};
-    if (text == "off") return 0;
+    const std::string text = args.get("--prune", "");
     const double margin = to_double(text, "--prune");
     if (!(margin > 0) || !std::isfinite(margin))
-        throw UsageError{"--prune " + text + ": give accuracy points above 0 (e.g. 3), or off"};
-    const bool asked = args.has("--prune");  // the user's margin screens at any size
-    return early_method && (asked || n - n / folds >= kScreenMinRows) ? margin : 0;
+        throw UsageError{"--prune " + text + ": give accuracy points above 0 (e.g. 3)"};
+    return margin;
 }
 
 // Every value along the cost axis at the kernel's gamma, cross-validated on
@@ -220,12 +209,18 @@ std::vector<double> exp2_of(const std::vector<double> &log2_values) {
     return values;
 }
 
-// Early prediction's accuracy at every cell (-s dcsvm-early on the same folds).
+// Early prediction's accuracy at every cell (-s dcsvm-early on the same
+// folds), at the deepest level (its clusters keep about 1000 rows each,
+// DcsvmOptions::min_early_cluster_rows): the cheapest early models.
 std::vector<Cell> screen_grid(const TrainingSetup &setup, const Dataset &data, const Grid &grid,
                               const std::vector<double> &truth, bool verbose) {
-    double method = 0;
-    check(kmx_solver_get_param(&method, setup.solver.get(), KMX_PARAM_METHOD));
-    check(kmx_solver_set_param(setup.solver.get(), KMX_PARAM_METHOD, KMX_METHOD_DCSVM_EARLY));
+    double method = 0, early_level = 0, levels = 0;
+    kmx_solver *solver = setup.solver.get();
+    check(kmx_solver_get_param(&method, solver, KMX_PARAM_METHOD));
+    check(kmx_solver_get_param(&early_level, solver, KMX_PARAM_EARLY_LEVEL));
+    check(kmx_solver_get_param(&levels, solver, KMX_PARAM_LEVELS));
+    check(kmx_solver_set_param(solver, KMX_PARAM_METHOD, KMX_METHOD_DCSVM_EARLY));
+    check(kmx_solver_set_param(solver, KMX_PARAM_EARLY_LEVEL, levels));
     std::vector<Cell> cells;
     for (double log2_gamma : grid.log2_gammas) {
         set_gamma(setup, log2_gamma);
@@ -239,7 +234,8 @@ std::vector<Cell> screen_grid(const TrainingSetup &setup, const Dataset &data, c
                              grid.log2_costs[c], log2_gamma, score_value(scores[c]));
         }
     }
-    check(kmx_solver_set_param(setup.solver.get(), KMX_PARAM_METHOD, method));
+    check(kmx_solver_set_param(solver, KMX_PARAM_METHOD, method));
+    check(kmx_solver_set_param(solver, KMX_PARAM_EARLY_LEVEL, early_level));
     return cells;
 }
 
@@ -299,7 +295,7 @@ int run_grid(int argc, char **argv) {
     check(kmx_dataset_rows(&n, data.get()));
     std::vector<double> truth(static_cast<size_t>(n));
     check(kmx_dataset_get_labels(truth.data(), n, data.get()));
-    const double margin = prune_margin(args, setup, n, grid.folds);
+    const double margin = prune_margin(args, setup);
     const bool verbose = args.has("--verbose");
     std::vector<Cell> screened;
     if (margin > 0) {

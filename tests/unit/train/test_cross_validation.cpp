@@ -14,6 +14,7 @@
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
+#include "core/rng.h"
 #include "model/model.h"
 #include "train/cross_validation.h"
 #include "svm/kernel_row_store.h"
@@ -218,6 +219,39 @@ TEST(WarmStart, AlongCEachKernelRowIsComputedOnce) {
         options.C = 32.0;  // the same C again: nothing new to compute
         kmx::train(ctx, options, rbf(), *labelled, &warm);
         EXPECT_EQ(warm.shared_rows->computed_rows(), computed);
+    }
+}
+
+// dcsvm along C where DC-SVM divides (a small cache), its subproblems solved
+// on two threads at once: they compute their own columns (a KernelRowStore
+// serves one thread at a time), the global solve shares the stored rows.
+TEST(WarmStart, DcsvmDividingOnTwoThreadsAlongC) {
+    std::vector<double> x, y;
+    kmx::Rng rng(3);
+    for (int i = 0; i < 600; ++i) {
+        const double a = 4 * rng.uniform() - 2, b = 4 * rng.uniform() - 2;
+        x.push_back(a);
+        x.push_back(b);
+        y.push_back(a * a + b * b + 0.3 * (rng.uniform() - 0.5) < 2 ? 1 : -1);
+    }
+    const auto data = kmx::Dataset::dense_copy(x.data(), 600, 2, y.data());
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_DCSVM;
+    options.eps = 1e-6;
+    options.sample_size = 50;
+    options.cache_bytes = 64 << 10;  // Q (1.4 MB) and the support vectors' columns do not fit: DC-SVM divides
+    kmx::Context ctx;
+    ctx.threads = 2;
+    kmx::SvmWarmStart warm;
+    for (double C : {1.0, 8.0}) {
+        options.C = C;
+        const kmx::Model path_model = kmx::train(ctx, options, rbf(), *data, &warm);
+        const kmx::Model cold_model = kmx::train(ctx, options, rbf(), *data);
+        EXPECT_NEAR(path_model.stats.objective, cold_model.stats.objective,
+                    1e-5 * std::abs(cold_model.stats.objective))
+            << "C " << C;
+        ASSERT_TRUE(warm.shared_rows);
+        EXPECT_LE(warm.shared_rows->computed_rows(), data->n);
     }
 }
 
