@@ -99,12 +99,18 @@ struct Cell {
     double log2_cost, log2_gamma;
     CvScore score;
     double seconds;
-    bool pruned = false;  // score is early prediction's; not trained exactly
+    bool pruned = false;    // not trained exactly
+    bool screened = false;  // pruned: score is early prediction's, for the whole row (else no score)
 };
 
 bool better(const CvScore &a, const CvScore &b) { return a.regression ? a.mse < b.mse : a.accuracy > b.accuracy; }
 
 double score_value(const CvScore &score) { return score.regression ? score.mse : score.accuracy; }
+
+// A cell's score for the CSV and the heat map: NaN for a pruned cell that was not screened.
+double shown_score(const Cell &cell) {
+    return cell.pruned && !cell.screened ? std::nan("") : score_value(cell.score);
+}
 
 void print_table(const std::vector<Cell> &cells, const std::vector<double> &costs, const CostAxis &axis,
                  long long folds, const std::string &method) {
@@ -118,15 +124,16 @@ void print_table(const std::vector<Cell> &cells, const std::vector<double> &cost
         char early[32];
         std::snprintf(early, sizeof early, "(%.2f)", score_value(cells[i].score));
         if (cells[i].pruned)
-            std::printf(" %9s", early);
+            std::printf(" %9s", cells[i].screened ? early : "-");
         else
             std::printf(regression ? " %9.4g" : " %9.2f", score_value(cells[i].score));
     }
     std::printf("\n");
     const size_t pruned = size_t(std::count_if(cells.begin(), cells.end(), [](const Cell &c) { return c.pruned; }));
     if (pruned > 0)
-        std::printf("(early prediction's accuracy: %zu of %zu cells pruned, not trained exactly)\n", pruned,
-                    cells.size());
+        std::printf("%zu of %zu cells pruned (not trained exactly); in parentheses: early prediction's accuracy at "
+                    "the row's largest %s\n",
+                    pruned, cells.size(), axis.name);
 }
 
 void write_csv(const std::string &path, const std::vector<Cell> &cells, const CostAxis &axis) {
@@ -137,7 +144,7 @@ void write_csv(const std::string &path, const std::vector<Cell> &cells, const Co
                  regression ? "mse" : "accuracy");
     for (const Cell &cell : cells)
         std::fprintf(file, "%g,%g,%.17g,%.17g,%.17g,%.3f,%d\n", cell.log2_cost, cell.log2_gamma,
-                     std::exp2(cell.log2_cost), std::exp2(cell.log2_gamma), score_value(cell.score), cell.seconds,
+                     std::exp2(cell.log2_cost), std::exp2(cell.log2_gamma), shown_score(cell), cell.seconds,
                      int(cell.pruned));
     if (std::fclose(file) != 0) throw CommandError{"cannot write '" + path + "'"};
 }
@@ -152,8 +159,8 @@ void draw_png(const std::string &png, const std::vector<Cell> &cells, const Cost
                  "set ylabel 'log2 gamma'\nset title '%s by cross-validation'\nset cblabel '%s'\n"
                  "plot '-' using 1:2:3 with image notitle\n",
                  png.c_str(), axis.name, regression ? "mean squared error" : "accuracy (%)", regression ? "MSE" : "%");
-    for (const Cell &cell : cells)
-        std::fprintf(gnuplot, "%g %g %.17g\n", cell.log2_cost, cell.log2_gamma, score_value(cell.score));
+    for (const Cell &cell : cells)  // gnuplot leaves NaN cells blank
+        std::fprintf(gnuplot, "%g %g %.17g\n", cell.log2_cost, cell.log2_gamma, shown_score(cell));
     std::fprintf(gnuplot, "e\n");
     if (pclose(gnuplot) != 0) throw CommandError{"gnuplot could not draw '" + png + "' (is gnuplot installed?)"};
 }
@@ -209,9 +216,13 @@ std::vector<double> exp2_of(const std::vector<double> &log2_values) {
     return values;
 }
 
-// Early prediction's accuracy at every cell (-s dcsvm-early on the same
-// folds), at the deepest level (its clusters keep about 1000 rows each,
-// DcsvmOptions::min_early_cluster_rows): the cheapest early models.
+// Early prediction's accuracy of each row of the grid (one gamma) at its
+// largest C: -s dcsvm-early on the same folds, at the deepest level (clusters
+// of about 1000 rows each, DcsvmOptions::min_early_cluster_rows), the
+// cheapest early models. The largest C stands for the row: a row's best C
+// grows as gamma shrinks, and the rows worth pruning are the small gammas
+// that need large C. Every cell comes back marked pruned, the row's score in
+// its largest C's cell (`screened`), the others without one.
 std::vector<Cell> screen_grid(const TrainingSetup &setup, const Dataset &data, const Grid &grid,
                               const std::vector<double> &truth, bool verbose) {
     double method = 0, early_level = 0, levels = 0;
@@ -221,18 +232,20 @@ std::vector<Cell> screen_grid(const TrainingSetup &setup, const Dataset &data, c
     check(kmx_solver_get_param(&levels, solver, KMX_PARAM_LEVELS));
     check(kmx_solver_set_param(solver, KMX_PARAM_METHOD, KMX_METHOD_DCSVM_EARLY));
     check(kmx_solver_set_param(solver, KMX_PARAM_EARLY_LEVEL, levels));
+    const size_t largest = size_t(std::max_element(grid.log2_costs.begin(), grid.log2_costs.end()) -
+                                  grid.log2_costs.begin());
     std::vector<Cell> cells;
     for (double log2_gamma : grid.log2_gammas) {
         set_gamma(setup, log2_gamma);
         double seconds = 0;
-        const std::vector<CvScore> scores =
-            score_row(setup, data, grid.folds, grid.axis.param, exp2_of(grid.log2_costs), truth, seconds);
-        for (size_t c = 0; c < scores.size(); ++c) {
-            cells.push_back({grid.log2_costs[c], log2_gamma, scores[c], seconds, false});
-            if (verbose)
-                std::fprintf(stderr, "kmx grid: early prediction, log2 %s %g, log2 gamma %g: %g\n", grid.axis.name,
-                             grid.log2_costs[c], log2_gamma, score_value(scores[c]));
-        }
+        const CvScore early = score_row(setup, data, grid.folds, grid.axis.param,
+                                        {std::exp2(grid.log2_costs[largest])}, truth, seconds)[0];
+        for (size_t c = 0; c < grid.log2_costs.size(); ++c)
+            cells.push_back({grid.log2_costs[c], log2_gamma, c == largest ? early : CvScore{},
+                             c == largest ? seconds : 0, true, c == largest});
+        if (verbose)
+            std::fprintf(stderr, "kmx grid: early prediction at log2 %s %g, log2 gamma %g: %g\n", grid.axis.name,
+                         grid.log2_costs[largest], log2_gamma, score_value(early));
     }
     check(kmx_solver_set_param(solver, KMX_PARAM_METHOD, method));
     check(kmx_solver_set_param(solver, KMX_PARAM_EARLY_LEVEL, early_level));
@@ -270,11 +283,17 @@ std::vector<Cell> exact_cells(const TrainingSetup &setup, const Dataset &data, c
     return cells;
 }
 
-// Prunes the screened cells more than `margin` points below the best early accuracy.
-void prune_hopeless(std::vector<Cell> &cells, double margin) {
+// Keeps (unprunes) the rows whose early accuracy is within `margin` points of the best row's.
+void prune_hopeless(std::vector<Cell> &cells, size_t width, double margin) {
     double best = 0;
-    for (const Cell &cell : cells) best = std::max(best, cell.score.accuracy);
-    for (Cell &cell : cells) cell.pruned = cell.score.accuracy < best - margin;
+    for (const Cell &cell : cells)
+        if (cell.screened) best = std::max(best, cell.score.accuracy);
+    for (size_t row = 0; row < cells.size(); row += width) {
+        double early = 0;
+        for (size_t c = row; c < row + width; ++c)
+            if (cells[c].screened) early = cells[c].score.accuracy;
+        for (size_t c = row; c < row + width; ++c) cells[c].pruned = early < best - margin;
+    }
 }
 
 }  // namespace
@@ -300,7 +319,7 @@ int run_grid(int argc, char **argv) {
     std::vector<Cell> screened;
     if (margin > 0) {
         screened = screen_grid(setup, data, grid, truth, verbose);
-        prune_hopeless(screened, margin);
+        prune_hopeless(screened, grid.log2_costs.size(), margin);
     }
     std::vector<Cell> cells = exact_cells(setup, data, grid, truth, screened, verbose);
     size_t best = 0;
