@@ -3,7 +3,8 @@
 same rows, the same grid of log2 C x log2 gamma and the same number of folds. grid.py runs one local worker (its
 default); kmx runs with --threads 1 and with every core (its folds train at once, one per thread), and with
 --threads 1 --prune M (rows of the grid screened by early prediction). Each run under `/usr/bin/time -v` for its
-wall time, CPU time and peak resident memory. Prints one markdown row per run: seconds, CPU seconds, peak MB, the
+wall time, CPU time and peak resident memory. Then kmx on LIBSVM's own folds (--libsvm-folds 1: the rows
+svm-train -v K puts in each fold), alone and with --prune. Prints one markdown row per run: seconds, CPU seconds, peak MB, the
 best cell and its accuracy (each tool's own folds), and the tool's accuracy at the other tool's best cell (kmx's
 against grid.py's; grid.py's against kmx's one-thread run).
 
@@ -25,10 +26,10 @@ def head(source, path, rows):
             out.write(line)
 
 
-def run_kmx(kmx, train, args, threads, tmp, prune=None):
+def run_kmx(kmx, train, args, threads, tmp, extra=()):
     csv = os.path.join(tmp, "kmx.csv")
     cmd = [kmx, "grid", "-s", args.method, "--log2c", args.log2c, "--log2g", args.log2g, "-v", str(args.folds),
-           "--threads", str(threads), "--out", csv] + (["--prune", str(prune)] if prune else []) + [train]
+           "--threads", str(threads), "--out", csv] + list(extra) + [train]
     out, seconds, peak, cpu = timed(cmd)
     best = re.search(r"best: log2 C (\S+), log2 gamma (\S+) \(.*\): accuracy = (\S+)", out)
     cells = {}
@@ -84,8 +85,9 @@ def main():
         libsvm = run_libsvm(train, args, tmp)
         runs = [(f"kmx grid -s {args.method}", threads, run_kmx(kmx, train, args, threads, tmp))
                 for threads in (1, os.cpu_count())]
-        runs.append((f"kmx grid -s {args.method} --prune {args.prune:g}", 1,
-                     run_kmx(kmx, train, args, 1, tmp, args.prune)))
+        prune = ["--prune", f"{args.prune:g}"]
+        for extra in (prune, ["--libsvm-folds", "1"], ["--libsvm-folds", "1"] + prune):
+            runs.append((f"kmx grid -s {args.method} {' '.join(extra)}", 1, run_kmx(kmx, train, args, 1, tmp, extra)))
         print(row("LIBSVM grid.py (svm-grid)", "1 worker", libsvm, runs[0][2]))
         for tool, threads, run in runs:
             print(row(tool, threads, run, libsvm))

@@ -144,6 +144,10 @@ typedef enum kmx_param {
     /* svr: 1 = DC-SVM's divide and conquer (with levels, clusters_per_level, sample_size; it solves directly
      * when dividing would not pay, as method dcsvm), 0 = the dual solver alone (LIBSVM's algorithm; default) */
     KMX_PARAM_SVR_DCSVM = 440,
+    /* cross-validation (kmx_solver_cross_validate, _path): 1 = LIBSVM's folds, the rows svm-train -v K puts in each
+     * fold (glibc's rand() as svm-train leaves it seeded, classes by first appearance), so that scores compare
+     * with svm-train's and grid.py's on the same rows; 0 = kmx's folds from the context's seed (default) */
+    KMX_PARAM_LIBSVM_FOLDS = 441,
     /* one_class (with eps, shrinking, cache_size) */
     KMX_PARAM_NU = 424, /* nu in (0, 1]: an upper bound on the fraction of outliers (LIBSVM's -n) */
     /* svm, dcsvm, dcsvm_early, bka classifiers: 1 = probability estimates (LIBSVM's -b 1), Platt sigmoids

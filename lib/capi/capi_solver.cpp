@@ -106,6 +106,9 @@ void apply(TrainOptions &o, kmx_param param, double value) {
         case KMX_PARAM_SVR_DCSVM:
             o.svr_dcsvm = value != 0;
             break;
+        case KMX_PARAM_LIBSVM_FOLDS:
+            o.libsvm_folds = value != 0;
+            break;
         case KMX_PARAM_NU:
             o.nu = value;
             break;
@@ -181,6 +184,8 @@ double value_of(const TrainOptions &o, kmx_param param) {
             return o.epsilon_svr;
         case KMX_PARAM_SVR_DCSVM:
             return o.svr_dcsvm ? 1 : 0;
+        case KMX_PARAM_LIBSVM_FOLDS:
+            return o.libsvm_folds ? 1 : 0;
         case KMX_PARAM_NU:
             return o.nu;
         case KMX_PARAM_PROBABILITY:

@@ -144,6 +144,10 @@ const ParamSpec kParams[] = {
      "levels, clusters_per_level, sample_size), solved directly when dividing would not pay, as method dcsvm; "
      "0 = the dual solver alone, the default (faster on 40000 diamonds rows, 66% of them support vectors); "
      "precomputed and callback kernels always take it (no feature vectors to cluster)"},
+    {KMX_PARAM_LIBSVM_FOLDS, "libsvm_folds", 0, 1, KMX_BOUND_INTEGER, 0, nullptr, kOwnerSolver, kAllMethods,
+     "cross-validation: 1 = LIBSVM's folds (the rows svm-train -v K and grid.py put in each fold: glibc's rand() as "
+     "svm-train leaves it, classes by first appearance), so that scores compare with theirs on the same rows; 0 = "
+     "kmx's folds from the context's seed"},
     // one_class: min 1/2 a'Ka, 0 <= a_i <= 1, sum_i a_i = nu n (LIBSVM's -s 2)
     {KMX_PARAM_NU, "nu", 0, 1, KMX_BOUND_LOWER_OPEN, 0.5, nullptr, kOwnerSolver, kOneClass,
      "one_class: nu, as LIBSVM's -n: at most a fraction nu of the training rows fall outside (f < 0), at least nu "

@@ -51,6 +51,8 @@ struct TrainOptions {
     // ε-SVR (svm/svr.h); with C, eps, bias, shrinking, cache_bytes.
     double epsilon_svr = 0.1;
     bool svr_dcsvm = false;  // DC-SVM instead of the dual solver alone (svr.h)
+    // Cross-validation (train/cross_validation.h) on LIBSVM's folds (train/libsvm_folds.h).
+    bool libsvm_folds = false;
     // one-class SVM (svm/one_class.h); with eps, shrinking, cache_bytes.
     double nu = 0.5;
 

@@ -15,6 +15,7 @@
 #include "core/row_subset.h"
 #include "core/step_context.h"
 #include "krr/train_krr.h"
+#include "libsvm_folds.h"
 #include "model/model.h"
 #include "svm/multiclass.h"
 #include "train.h"
@@ -155,8 +156,9 @@ kmx_task cross_validate_path(Context &ctx, const TrainOptions &options, const Ke
     check_folds(data, fold_count);
     check_path(path);
     const int folds = int(fold_count);  // checked: fits
-    const std::vector<int> fold_of =
-        cross_validation_folds(data.y, data.n, folds, stratified_folds_for(options, data), ctx.seed);
+    const bool stratified = stratified_folds_for(options, data);
+    const std::vector<int> fold_of = options.libsvm_folds ? libsvm_folds(data.y, data.n, folds, stratified)
+                                                          : cross_validation_folds(data.y, data.n, folds, stratified, ctx.seed);
     const int workers = concurrent_folds(ctx, data, folds);
     std::vector<std::unique_ptr<Context>> contexts = worker_contexts(ctx, workers);
     for (auto &worker : contexts) worker->memory_budget = ctx.left_bytes() / size_t(workers);

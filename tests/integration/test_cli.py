@@ -824,6 +824,39 @@ class CrossValidation(unittest.TestCase):
         other_seed = run("cv", "-s", "svm", "-c", "8", "-g", "2", "-v", "5", "--seed", "9", self.train_file)
         self.assertEqual(other_seed.returncode, 0, other_seed.stderr)
 
+    def test_libsvm_folds_give_svm_train_v_scores(self):
+        """--libsvm-folds 1: the rows svm-train -v K puts in each fold (glibc's rand() as svm-train leaves it); the
+        models being the same to LIBSVM's tolerance, the scores are svm-train -v's: binary and 26-class accuracy to
+        a row, SVR's mean squared error to 1e-3. kmx's own folds differ from them by several rows here."""
+        letter_mc = os.path.join(self.tmp.name, "letter_mc.libsvm")
+        write_head(os.path.join(DATA, "letter_mc.train.libsvm"), letter_mc, 600)
+        own_folds_differ = False
+        for data, options, folds in ((self.train_file, ["-c", "8", "-g", "2"], "5"),
+                                     (self.train_file, ["-c", "1", "-g", "0.5"], "3"),
+                                     (letter_mc, ["-c", "8", "-g", "8"], "4")):
+            libsvm = subprocess.run(["svm-train", "-q", "-v", folds] + options + [data], capture_output=True,
+                                    text=True, timeout=120)
+            reference = float(re.search(r"Cross Validation Accuracy = (\S+)%", libsvm.stdout).group(1))
+            rows = 1500 if data == self.train_file else 600
+            for flag, into in ((["--libsvm-folds", "1"], "libsvm"), ([], "own")):
+                out = run("cv", "-s", "svm", "-v", folds, *options, *flag, data)
+                self.assertEqual(out.returncode, 0, out.stderr)
+                right = int(re.search(r"accuracy = \S+% \((\d+)/", out.stdout).group(1))
+                difference = abs(right - reference * rows / 100)
+                if into == "libsvm":
+                    self.assertLessEqual(difference, 1.01, (data, options, out.stdout, reference))
+                else:
+                    own_folds_differ = own_folds_differ or difference >= 2
+        self.assertTrue(own_folds_differ, "kmx's own folds are other folds")
+        boston = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
+        svr = ["-s", "3", "-c", "10", "-g", "0.5", "-p", "0.1", "-v", "5"]
+        libsvm = subprocess.run(["svm-train", "-q"] + svr + [boston], capture_output=True, text=True, timeout=120)
+        reference_mse = float(re.search(r"Mean squared error = (\S+)", libsvm.stdout).group(1))
+        out = run("cv", "-s", "svr", *svr[2:], "--libsvm-folds", "1", boston)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        mse = float(re.search(r"Mean squared error = (\S+) \(regression\)", out.stdout).group(1))
+        self.assertAlmostEqual(mse, reference_mse, delta=1e-3 * reference_mse)
+
     def test_regression_prints_mean_squared_error_and_squared_correlation(self):
         boston = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
         out = run("cv", "-s", "svr", "-c", "10", "-g", "0.5", "-p", "0.5", "-v", "4", boston)

@@ -21,6 +21,7 @@ const std::vector<OptionSpec> &train_options() {
             {"-e", "--eps", true, nullptr, KMX_PARAM_EPS},
             {"-p", "--epsilon-svr", true, nullptr, KMX_PARAM_EPSILON_SVR},
             {nullptr, "--svr-dcsvm", true, nullptr, KMX_PARAM_SVR_DCSVM},
+            {nullptr, "--libsvm-folds", true, nullptr, KMX_PARAM_LIBSVM_FOLDS},
             {nullptr, "--bias", true, nullptr, KMX_PARAM_BIAS},
             {nullptr, "--levels", true, nullptr, KMX_PARAM_LEVELS},
             {nullptr, "--clusters-per-level", true, nullptr, KMX_PARAM_CLUSTERS_PER_LEVEL},
