@@ -12,6 +12,11 @@
 // the matrix keeps each variable's row number of the data (permuted instead
 // of rows) and computes kernel rows on the nonzeros (sparse_kernel_block_listed).
 //
+// With a KernelRowStore (SvmProblem::shared_rows: a path of C values), the
+// kernel rows come from the store, K(x_r, X) over the whole dataset computed
+// once for every C and every pair of classes, gathered through the
+// variables' row numbers (permuted by swap_index like the rest).
+//
 // Paired variables (ε-SVR's dual, LIBSVM's SVR_Q): when variables k and k + m
 // name the same dataset row for every k < m = n/2 (α_k and α*_k), only the m
 // rows are gathered, and the cache holds kernel rows K(x_r, X[0:m]) over them,
