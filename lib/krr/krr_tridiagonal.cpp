@@ -33,6 +33,16 @@ size_t scratch_bytes(const KernelSpec &kernel, const Dataset &data, int64_t outp
                      linalg::tridiagonalize_workspace_bytes(n), linalg::apply_tridiagonal_q_workspace_bytes(n, outputs)});
 }
 
+// What each λ's fit needs beside the storage: β (and the factor's pivots),
+// dormtr's workspace, the centers (a copy of the rows).
+size_t fit_bytes(const Dataset &data, int64_t outputs) {
+    return WorkspacePlan()
+        .add<double>(size_t(data.n * (outputs + 2)))
+        .add_bytes(linalg::apply_tridiagonal_q_workspace_bytes(data.n, outputs))
+        .add_bytes(data.stored_bytes())
+        .bytes();
+}
+
 void carve(KrrTridiagonal &form) {
     const size_t n = size_t(form.n);
     form.reflectors = form.storage.alloc<double>(n * n);
@@ -69,7 +79,8 @@ void solve_factored(int64_t n, int64_t k, const double *pivot, const double *l, 
 
 bool krr_tridiagonal_fits(const Context &ctx, const KernelSpec &kernel, const Dataset &data, int64_t outputs) {
     if (data.n < 1 || data.n > kLargestOrder) return false;
-    return storage_bytes(data.n, outputs) + scratch_bytes(kernel, data, outputs) <= ctx.left_bytes();
+    const size_t after_storage = std::max(scratch_bytes(kernel, data, outputs), fit_bytes(data, outputs));
+    return storage_bytes(data.n, outputs) + after_storage <= ctx.left_bytes();
 }
 
 std::unique_ptr<KrrTridiagonal> krr_tridiagonal(Context &ctx, const KernelSpec &kernel, const Dataset &data,

@@ -39,8 +39,9 @@ struct KrrTridiagonal {
     std::shared_ptr<const void> charge;  // storage, charged to the context across calls
 };
 
-// Whether krr_tridiagonal's bytes (storage and its scratch) fit what ctx's
-// budget leaves, and n is within LAPACK's 32-bit workspace sizes.
+// Whether krr_tridiagonal's bytes (its storage, then its scratch or a λ's
+// fit) fit what ctx's budget leaves, and n is within LAPACK's 32-bit
+// workspace sizes.
 bool krr_tridiagonal_fits(const Context &ctx, const KernelSpec &kernel, const Dataset &data, int64_t outputs);
 
 // G's tridiagonal form and QᵀY for data (dense or sparse, finite; kernel's

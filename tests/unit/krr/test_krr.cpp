@@ -11,6 +11,7 @@
 #include "core/context.h"
 #include "core/rng.h"
 #include "krr/krr.h"
+#include "krr/krr_tridiagonal.h"
 
 namespace {
 
@@ -62,6 +63,49 @@ TEST(Krr, ExactMatchesTheClosedForm) {
         const Matrix ref = closed_form(k, p.b, t.y, t.outputs, 1e-3, q);
         EXPECT_LT(max_abs_diff(predict(ctx, fit.expansion, *q.data), ref), 1e-8 * max_abs(ref));
     }
+}
+
+// Exact KRR along λ from G = Q T Qᵀ: at each λ the closed form solved here
+// and the Cholesky route (fit_krr_exact), for one output and three.
+TEST(KrrTridiagonal, EqualsTheClosedFormAndTheCholeskyAtEveryLambda) {
+    const Problem p = problem(70, 11);
+    const Blobs q = blobs(15, 3, 3, 4.0, 1.0, 12);
+    const auto k = rbf(0.4);
+    kmx::Context ctx;
+    for (kmx::KrrTask task : {kmx::KrrTask::regression, kmx::KrrTask::classification}) {
+        const kmx::KrrTargets t =
+            kmx::krr_targets(task == kmx::KrrTask::regression ? p.y.data() : p.classes.data(), 70, task);
+        const auto form = kmx::krr_tridiagonal(ctx, k, *p.b.data, t);
+        for (double lambda : {1e-5, 1e-3, 1e-1, 10.0}) {
+            SCOPED_TRACE(::testing::Message() << "outputs " << t.outputs << ", lambda " << lambda);
+            kmx::CenterExpansion e;
+            ASSERT_TRUE(kmx::krr_tridiagonal_fit(ctx, *form, *p.b.data, lambda, e));
+            EXPECT_EQ(e.m, 70);
+            const Matrix got = predict(ctx, e, *q.data), ref = closed_form(k, p.b, t.y, t.outputs, lambda, q);
+            EXPECT_LT(max_abs_diff(got, ref), 1e-8 * max_abs(ref));
+            const kmx::CenterExpansion cholesky = kmx::fit_krr_exact(ctx, k, *p.b.data, t, lambda);
+            EXPECT_LT(max_abs_diff(got, predict(ctx, cholesky, *q.data)), 1e-8 * max_abs(ref));
+        }
+    }
+}
+
+// Its storage stays charged to the context while it lives; a budget that
+// cannot hold it is told before any work.
+TEST(KrrTridiagonal, ChargedWhileItLivesAndCheckedFirst) {
+    const Problem p = problem(200, 13);
+    const kmx::KrrTargets t = kmx::krr_targets(p.y.data(), 200, kmx::KrrTask::regression);
+    kmx::Context ctx;
+    ctx.memory_budget = 200 * 200 * 8;  // G alone: the storage holds more
+    EXPECT_FALSE(kmx::krr_tridiagonal_fits(ctx, rbf(0.5), *p.b.data, 1));
+    EXPECT_EQ(status_of([&] { kmx::krr_tridiagonal(ctx, rbf(0.5), *p.b.data, t); }), KMX_E_OUT_OF_MEMORY);
+    ctx.memory_budget = kmx::kUnlimitedBudget;
+    ctx.begin_call();
+    EXPECT_TRUE(kmx::krr_tridiagonal_fits(ctx, rbf(0.5), *p.b.data, 1));
+    {
+        const auto form = kmx::krr_tridiagonal(ctx, rbf(0.5), *p.b.data, t);
+        EXPECT_GE(ctx.held_bytes(), size_t(200 * 200 * 8));
+    }
+    EXPECT_EQ(ctx.held_bytes(), 0u);
 }
 
 TEST(Krr, NystromSolvesTheSubspaceProblem) {
