@@ -30,6 +30,8 @@ bool same_fit(const KrrPathKey &a, const KrrPathKey &b) {
 
 }  // namespace
 
+size_t tridiagonal_path_values(int64_t n) { return n <= 500 ? 4 : n <= 1000 ? 7 : 10; }
+
 void KrrPathCache::keep_only(const KrrPathKey &key) {
     if (key_.data && same_fit(key_, key)) return;
     exact_.reset();
@@ -44,8 +46,9 @@ KrrFit KrrPathCache::fit_exact(Context &ctx, const KernelSpec &kernel, const Dat
     const KernelSpec resolved = resolved_kernel(kernel, data.d);
     if (!exact_decided_) {
         exact_decided_ = true;
-        if (path_values_ < kTridiagonalPathValues)
-            ctx.log(KMX_LOG_DEBUG, "exact KRR along lambda: %zu values, a Cholesky per lambda", path_values_);
+        if (path_values_ < tridiagonal_path_values(data.n))
+            ctx.log(KMX_LOG_DEBUG, "exact KRR along lambda: %zu values on %lld rows, a Cholesky per lambda",
+                    path_values_, (long long)data.n);
         else if (!krr_tridiagonal_fits(ctx, resolved, data, targets.outputs))
             ctx.log(KMX_LOG_DEBUG,
                     "exact KRR along lambda: the tridiagonal form of the %lld x %lld kernel matrix does not fit the "

@@ -3,8 +3,8 @@
 // at every λ of the path): the parts of a fit that do not depend on λ.
 //
 //   exact KRR        G = Q T Qᵀ (krr_tridiagonal.h), then O(n²) per λ; when
-//                    the path has kTridiagonalPathValues values or more and
-//                    it fits the budget, else a Cholesky per λ (logged once)
+//                    the path has tridiagonal_path_values(n) values or more
+//                    and it fits the budget, else a Cholesky per λ (logged)
 //   Nyström, MEKA    the approximation (landmarks, kernel columns, factors),
 //                    built once; Woodbury or CG per λ (fit_krr_approx)
 //   FALKON           FalkonPath (falkon.h): centers, T, K_nM's cache; A and
@@ -28,9 +28,13 @@
 
 namespace kmx {
 
-// dsytrd costs 3-6 Choleskys of the same order (n = 1000-2000, libFLAME):
-// below this many λ values a Cholesky per λ is as fast.
-constexpr size_t kTridiagonalPathValues = 5;
+// The λ values from which exact KRR takes the tridiagonal form on n rows.
+// libFLAME's dsytrd (half of it matrix-vector products, bound by memory)
+// cost 2.6, 5.5, 7.5 and 8.2 Choleskys of the same order at n = 400, 800,
+// 1600 and 2400-3200 (one thread, Xeon family 6 model 207, BLIS skx), and
+// each λ after it about 1/10 of a Cholesky: fewer values than this are as
+// fast (or faster) by a Cholesky each.
+size_t tridiagonal_path_values(int64_t n);
 
 // What the exact, Nyström and MEKA parts were built for.
 struct KrrPathKey {
@@ -44,7 +48,7 @@ struct KrrPathKey {
 class KrrPathCache {
 public:
     // path_values: how many λ values the path trains (the tridiagonal form
-    // is built only for kTridiagonalPathValues or more).
+    // is built only for tridiagonal_path_values(n) or more).
     explicit KrrPathCache(size_t path_values = 1) : path_values_(path_values) {}
 
     // Exact, Nyström or MEKA KRR at options.lambda, from what the cache holds

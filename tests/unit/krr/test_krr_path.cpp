@@ -82,17 +82,19 @@ TEST(KrrPathCache, NystromAlongLambdaEqualsFitsFromScratch) { expect_path_equals
 TEST(KrrPathCache, MekaAlongLambdaEqualsFitsFromScratch) { expect_path_equals_fresh(KMX_METHOD_MEKA_KRR, 1e-12); }
 TEST(KrrPathCache, FalkonAlongLambdaEqualsFitsFromScratch) { expect_path_equals_fresh(KMX_METHOD_FALKON, 1e-12); }
 
-// The tridiagonal form is taken for long paths that fit; a short path, or a
-// budget that holds a Cholesky but not the form, gets a Cholesky per λ.
+// The tridiagonal form is taken for paths long enough to pay that fit; a
+// shorter path, or a budget that holds a Cholesky but not the form, gets a
+// Cholesky per λ. Longer paths are needed on more rows.
 TEST(KrrPathCache, ExactTakesTheTridiagonalFormOnlyWhenItPaysAndFits) {
     const Labelled p = labelled(150, 23);
     const kmx::TrainOptions o = options_for(KMX_METHOD_KRR, 1e-3);
     kmx::Context ctx;
-    kmx::KrrPathCache long_path(kmx::kTridiagonalPathValues), short_path(kmx::kTridiagonalPathValues - 1);
+    kmx::KrrPathCache long_path(kmx::tridiagonal_path_values(150)), short_path(kmx::tridiagonal_path_values(150) - 1);
     kmx::train_krr_model(ctx, o, rbf(0.3), *p.data, &long_path);
     kmx::train_krr_model(ctx, o, rbf(0.3), *p.data, &short_path);
     EXPECT_TRUE(long_path.exact_tridiagonal());
     EXPECT_FALSE(short_path.exact_tridiagonal());
+    EXPECT_LT(kmx::tridiagonal_path_values(150), kmx::tridiagonal_path_values(2000));
     // The smallest budget (to 1 KB) in which a Cholesky fit and its prediction run.
     const kmx::KrrTargets t = kmx::krr_targets(p.y.data(), 150, kmx::KrrTask::regression);
     size_t fits = 150 * 150 * 8 * 2, fails = 0;
