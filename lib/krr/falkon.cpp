@@ -300,6 +300,16 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
     work.cache_ready = true;
 }
 
+// out = op(K_b) x + beta·out for a block K_b (rows x m) and k columns x: a
+// GEMM, or for one column a GEMV, which reads K_b once where the GEMM would
+// first pack all of it for a single column (most of a pass's time, k = 1).
+void block_times(Trans trans, int64_t rows, int64_t m, int64_t k, const double *kb, const double *x, double beta,
+                 double *out, int threads) {
+    if (k == 1) return linalg::gemv(trans, rows, m, 1.0, kb, m, x, beta, out, threads);
+    if (trans == Trans::No) return linalg::gemm(Trans::No, Trans::No, rows, k, m, 1.0, kb, m, x, k, beta, out, k, threads);
+    linalg::gemm(Trans::Yes, Trans::No, m, k, rows, 1.0, kb, m, x, k, beta, out, k, threads);
+}
+
 // The same in one process, by two GEMMs per block of K_nM (Z_b = K_b V,
 // w += K_bᵀ Z_b): the rows' terms are summed in BLIS's order, not binned,
 // so the bits depend on the block size (fixed by n and M) and the thread
@@ -313,7 +323,7 @@ void local_gemm_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
         const int64_t end = std::min(pr.n, begin + pr.block), rows = end - begin;
         const double *kb = knm_block(ctx, pr, begin, end, work, arena).wide;
         if (v)
-            linalg::gemm(Trans::No, Trans::No, rows, k, m, 1.0, kb, m, v, k, 0.0, work.z, k, ctx.threads);
+            block_times(Trans::No, rows, m, k, kb, v, 0.0, work.z, ctx.threads);
         else
             std::copy(pr.y + begin * k, pr.y + end * k, work.z);
         if (!pr.held_out.empty())
@@ -326,7 +336,7 @@ void local_gemm_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
                 }
                 std::fill(z, z + k, 0.0);
             }
-        linalg::gemm(Trans::Yes, Trans::No, m, k, rows, 1.0, kb, m, work.z, k, 1.0, work.w, k, ctx.threads);
+        block_times(Trans::Yes, rows, m, k, kb, work.z, 1.0, work.w, ctx.threads);
         ctx.check_cancel();
     }
     work.cache_ready = true;
