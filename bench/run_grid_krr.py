@@ -8,13 +8,15 @@ same rows, the same grid and the same number of folds (each tool its own shuffle
   FALKON / M    GridSearchCV(Pipeline(Nystroem(n_components=M), Ridge(alpha=n_fold * lambda))): Nystrom KRR on M
                 uniform centers, the problem FALKON solves (by preconditioned CG) on the same kind of centers
 
-and kmx before (a build without the lambda-path reuse, e.g. main's: --before /work/main/build) against after (this
-build), both with --threads 1 and 2; before has no M axis, so its FALKON row is one `kmx grid --num-centers M` per M.
+and kmx before (a build without the lambda-path reuse, e.g. main's: --before /work/main/build; it has no M axis, so
+its FALKON row is one `kmx grid --num-centers M` per M) and this build's `kmx cv` cell by cell (one lambda per call:
+nothing kept across lambda, the reuse alone turned off) against this build's `kmx grid`, each with --threads 1 and 2.
 scikit-learn runs with n_jobs=1 and OMP_NUM_THREADS=1 (its BLAS on one thread). Each run under /usr/bin/time -v:
 wall seconds, user+system CPU seconds, peak resident MB; and the best cell with its cross-validated MSE.
 
 usage: run_grid_krr.py [--build build] [--before /work/main/build] [--data ../shared/data] [--krr-rows 2000]
-                       [--falkon-rows 8000] [--log2l -20,-2,3] [--log2g 3,-1,-2] [--centers 250,500,1000] [--folds 5]
+                       [--falkon-rows 8000] [--log2l=-20,-2,3] [--log2g 3,-1,-2] [--centers 250,500,1000] [--folds 5]
+                       [--skip krr,falkon,sklearn,cells]
 """
 import argparse
 import os
@@ -68,13 +70,13 @@ def head(source, path, rows):
 
 
 def run_kmx(kmx, method, train, args, threads, centers=None):
-    cmd = [kmx, "grid", "-s", method, "--log2l", args.log2l, "--log2g", args.log2g, "-v", str(args.folds),
-           "--threads", str(threads), train]
+    cmd = [kmx, "grid", "-s", method, "--task", "regression", "--log2l", args.log2l, "--log2g", args.log2g,
+           "-v", str(args.folds), "--threads", str(threads), train]
     if centers:
         cmd[2:2] = ["--num-centers-grid" if "," in centers else "--num-centers", centers]
     out, seconds, peak, cpu = timed(cmd)
-    best = re.search(r"best: (?:centers (\d+), )?log2 lambda (\S+), log2 gamma (\S+) \(.*\): mean squared error = (\S+)",
-                     out)
+    best = re.search(r"best: (?:centers (\d+), )?log2 lambda (\S+), log2 gamma (\S+) \(.*\): "
+                     r"mean squared error = (\S+)", out)
     m = int(best.group(1)) if best.group(1) else int(centers or 0)
     return {"seconds": seconds, "cpu": cpu, "peak": peak, "m": m, "l": float(best.group(2)),
             "g": float(best.group(3)), "mse": float(best.group(4))}
@@ -88,6 +90,22 @@ def run_kmx_per_m(kmx, train, args, threads):
                 peak=max(r["peak"] for r in runs))
 
 
+def run_kmx_cells(kmx, method, train, args, threads, centers=None):
+    """This build without the reuse: `kmx cv` cell by cell (one lambda per call: nothing kept across lambda)."""
+    total = {"seconds": 0.0, "cpu": 0.0, "peak": 0.0, "mse": float("inf")}
+    for m in (centers.split(",") if centers else [None]):
+        for g in values(args.log2g):
+            for l in values(args.log2l):
+                cmd = [kmx, "cv", "-s", method, "--task", "regression", "-l", repr(2.0 ** l), "-g", repr(2.0 ** g),
+                       "-v", str(args.folds), "--threads", str(threads)] + (["--num-centers", m] if m else []) + [train]
+                out, seconds, peak, cpu = timed(cmd)
+                mse = float(re.search(r"Mean squared error = (\S+)", out).group(1))
+                total.update(seconds=total["seconds"] + seconds, cpu=total["cpu"] + cpu, peak=max(total["peak"], peak))
+                if mse < total["mse"]:
+                    total.update(mse=mse, m=int(m or 0), l=l, g=g)
+    return total
+
+
 def run_sklearn(train, args, centers):
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", BLIS_NUM_THREADS="1")
     lambdas = ",".join(f"{v:g}" for v in values(args.log2l))
@@ -98,7 +116,8 @@ def run_sklearn(train, args, centers):
     done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
     peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr).group(1)) / 1024
-    cpu = sum(float(re.search(r"%s time \(seconds\): (\S+)" % kind, done.stderr).group(1)) for kind in ("User", "System"))
+    cpu = sum(float(re.search(r"%s time \(seconds\): (\S+)" % kind, done.stderr).group(1))
+              for kind in ("User", "System"))
     m, l, g, mse = done.stdout.split()
     return {"seconds": seconds, "cpu": cpu, "peak": peak, "m": int(m), "l": float(l), "g": float(g), "mse": float(mse)}
 
@@ -120,7 +139,7 @@ def main():
     parser.add_argument("--log2g", default="3,-1,-2")
     parser.add_argument("--centers", default="250,500,1000")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: krr, falkon, sklearn")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: krr, falkon, sklearn, cells")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     kmx = os.path.join(args.build, "tools", "kmx", "kmx")
@@ -140,6 +159,9 @@ def main():
             for threads in (1, 2):
                 if before:
                     row("kmx grid -s krr, before", threads, run_kmx(before, "krr", train, args, threads))
+                if "cells" not in skip:
+                    row("kmx cv -s krr cell by cell (no reuse)", threads,
+                        run_kmx_cells(kmx, "krr", train, args, threads))
                 row("kmx grid -s krr", threads, run_kmx(kmx, "krr", train, args, threads))
         if "falkon" not in skip:
             head(source, train, args.falkon_rows)
@@ -151,7 +173,11 @@ def main():
                     run_sklearn(train, args, args.centers))
             for threads in (1, 2):
                 if before:
-                    row("kmx grid -s falkon, before (a grid per M)", threads, run_kmx_per_m(before, train, args, threads))
+                    row("kmx grid -s falkon, before (a grid per M)", threads,
+                        run_kmx_per_m(before, train, args, threads))
+                if "cells" not in skip:
+                    row("kmx cv -s falkon cell by cell (no reuse)", threads,
+                        run_kmx_cells(kmx, "falkon", train, args, threads, args.centers))
                 row("kmx grid -s falkon --num-centers-grid", threads, run_kmx(kmx, "falkon", train, args, threads,
                                                                              args.centers))
 

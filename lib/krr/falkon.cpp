@@ -306,7 +306,8 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
 void block_times(Trans trans, int64_t rows, int64_t m, int64_t k, const double *kb, const double *x, double beta,
                  double *out, int threads) {
     if (k == 1) return linalg::gemv(trans, rows, m, 1.0, kb, m, x, beta, out, threads);
-    if (trans == Trans::No) return linalg::gemm(Trans::No, Trans::No, rows, k, m, 1.0, kb, m, x, k, beta, out, k, threads);
+    if (trans == Trans::No)
+        return linalg::gemm(Trans::No, Trans::No, rows, k, m, 1.0, kb, m, x, k, beta, out, k, threads);
     linalg::gemm(Trans::Yes, Trans::No, m, k, rows, 1.0, kb, m, x, k, beta, out, k, threads);
 }
 
@@ -674,8 +675,9 @@ bool serves(const FalkonSetup &setup, const KernelSpec &kernel, const Dataset &d
                               (o.center_method != LandmarkMethod::leverage || s.lambda == o.lambda);
     return setup.pr.data == &data && setup.pr.n == data.n && setup.pr.k == outputs && same_centers &&
            k.type == kernel.type && k.gamma == kernel.gamma_for(data.d) && k.coef0 == kernel.coef0 &&
-           k.degree == kernel.degree && s.iterations == o.iterations && s.validation_fraction == o.validation_fraction &&
-           s.jitter == o.jitter && s.kernel_cache_bytes == o.kernel_cache_bytes && s.auto_cache == o.auto_cache &&
+           k.degree == kernel.degree && s.iterations == o.iterations &&
+           s.validation_fraction == o.validation_fraction && s.jitter == o.jitter &&
+           s.kernel_cache_bytes == o.kernel_cache_bytes && s.auto_cache == o.auto_cache &&
            s.kernel_float32 == o.kernel_float32 && s.reproducible_sums == o.reproducible_sums;
 }
 
@@ -716,8 +718,8 @@ void prepare_solver(Context &ctx, FalkonSetup &setup, bool kept) {
         ScratchCarver carver(setup.arena);
         double *kmm = carver.take<double>(size_t(pr.m * pr.m));
         kernel_block_rows(pr.kernel, *pr.centers, 0, pr.m, *pr.centers, 0, pr.m, kmm, pr.m, setup.arena, ctx.threads);
-        setup.pc = falkon_preconditioner(kmm, pr.m, options.lambda, preconditioner_jitter(options), setup.arena,
-                                         ctx.threads);
+        setup.pc =
+            falkon_preconditioner(kmm, pr.m, options.lambda, preconditioner_jitter(options), setup.arena, ctx.threads);
     });
     share_preconditioner(ctx.comm, setup.pc);
     run_agreed(ctx.comm, [&] {

@@ -30,7 +30,8 @@ size_t storage_bytes(int64_t n, int64_t outputs) {
 size_t scratch_bytes(const KernelSpec &kernel, const Dataset &data, int64_t outputs) {
     const int64_t n = data.n;
     return std::max({kernel_block_rows_workspace_bytes(kernel, data, n, data, n),
-                     linalg::tridiagonalize_workspace_bytes(n), linalg::apply_tridiagonal_q_workspace_bytes(n, outputs)});
+                     linalg::tridiagonalize_workspace_bytes(n),
+                     linalg::apply_tridiagonal_q_workspace_bytes(n, outputs)});
 }
 
 // What each λ's fit needs beside the storage: β (and the factor's pivots),

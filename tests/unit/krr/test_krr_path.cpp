@@ -110,8 +110,8 @@ TEST(KrrPathCache, ExactTakesTheTridiagonalFormOnlyWhenItPaysAndFits) {
     kmx::KrrPathCache path(kLambdas.size());
     for (double lambda : kLambdas) {
         tight.begin_call();
-        const kmx::Model along = kmx::train_krr_model(tight, options_for(KMX_METHOD_KRR, lambda), rbf(0.3), *p.data,
-                                                      &path);
+        const kmx::Model along =
+            kmx::train_krr_model(tight, options_for(KMX_METHOD_KRR, lambda), rbf(0.3), *p.data, &path);
         const kmx::Model alone = kmx::train_krr_model(ctx, options_for(KMX_METHOD_KRR, lambda), rbf(0.3), *p.data);
         EXPECT_EQ(predictions(ctx, along, *p.data), predictions(ctx, alone, *p.data)) << "lambda " << lambda;
     }
@@ -129,8 +129,9 @@ TEST(KrrPathCache, OtherDataOrOptionsRebuildWhatIsKept) {
         kmx::train_krr_model(ctx, options_for(method, 1e-3), rbf(0.3), *a.data, &path);
         kmx::TrainOptions other = options_for(method, 1e-2);
         other.centers = 30;
-        for (const auto &[data, kernel] : {std::make_pair(b.data.get(), rbf(0.3)), std::make_pair(b.data.get(), rbf(0.5)),
-                                           std::make_pair(a.data.get(), rbf(0.5))}) {
+        for (const auto &[data, kernel] :
+             {std::make_pair(b.data.get(), rbf(0.3)), std::make_pair(b.data.get(), rbf(0.5)),
+              std::make_pair(a.data.get(), rbf(0.5))}) {
             const kmx::Model along = kmx::train_krr_model(ctx, other, kernel, *data, &path);
             const kmx::Model alone = kmx::train_krr_model(ctx, other, kernel, *data);
             const std::vector<double> fresh = predictions(ctx, alone, *a.data);
