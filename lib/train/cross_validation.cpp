@@ -101,7 +101,8 @@ kmx_task run_fold(Context &worker, const TrainOptions &options, const KernelSpec
     std::vector<double> predicted(rows.held_out.size());
     for (size_t v : increasing_order(path)) {
         worker.begin_call();  // the copies are held: what the fold's training may use is what they leave
-        const Model model = train(worker, with_value(options, path.param, path.values[v]), kernel, *training, &warm, &krr_path);
+        const Model model =
+            train(worker, with_value(options, path.param, path.values[v]), kernel, *training, &warm, &krr_path);
         worker.begin_call();
         model_predict(worker, model, *held_out, predicted.data());
         double *values_out = out + int64_t(v) * data.n;
