@@ -70,6 +70,7 @@ KrrFit KrrPathCache::fit_exact(Context &ctx, const KernelSpec &kernel, const Dat
 
 KrrFit KrrPathCache::fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
                          const KrrOptions &options) {
+    if (path_values_ < 2) return fit_krr(ctx, kernel, data, targets, options);
     require(data.n > 0 && data.d > 0, "KRR: the dataset is empty");
     KrrPathKey key{&data, data.n, data.d, targets.outputs, resolved_kernel(kernel, data.d), options, ctx.seed};
     key.options.approx = approx_options_for(options);

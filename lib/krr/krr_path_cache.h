@@ -52,10 +52,12 @@ public:
     explicit KrrPathCache(size_t path_values = 1) : path_values_(path_values) {}
 
     // Exact, Nyström or MEKA KRR at options.lambda, from what the cache holds
-    // when it was built for the same data, kernel and options (else built now).
+    // when it was built for the same data, kernel and options (else built now);
+    // for a path of one value, fit_krr (nothing kept).
     KrrFit fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
                const KrrOptions &options);
-    FalkonPath &falkon() { return falkon_; }
+    // FALKON's part, or null for a path of one value (nothing to keep it for).
+    FalkonPath *falkon() { return path_values_ > 1 ? &falkon_ : nullptr; }
     // Whether the exact part took the tridiagonal form (for tests and logs).
     bool exact_tridiagonal() const { return exact_ != nullptr; }
 

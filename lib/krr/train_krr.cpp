@@ -153,7 +153,7 @@ Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpe
     if (options.method == KMX_METHOD_FALKON) {
         FalkonStats falkon;
         expansion = falkon_fit(ctx, resolved, rows, targets, falkon_options(options, shards.total_rows), &falkon,
-                               path ? &path->falkon() : nullptr);
+                               path ? path->falkon() : nullptr);
         stats.iterations = falkon.iterations;
     } else {
         const KrrOptions krr = krr_options(options, data.n);
