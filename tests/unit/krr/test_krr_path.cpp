@@ -118,6 +118,21 @@ TEST(KrrPathCache, ExactTakesTheTridiagonalFormOnlyWhenItPaysAndFits) {
     EXPECT_FALSE(path.exact_tridiagonal());
 }
 
+// A path of one value (kmx cv) keeps nothing: each method trains as without
+// a cache, and nothing stays charged to the context.
+TEST(KrrPathCache, APathOfOneValueKeepsNothing) {
+    const Labelled p = labelled(100, 26);
+    for (kmx_method method : {KMX_METHOD_KRR, KMX_METHOD_NYSTROM_KRR, KMX_METHOD_MEKA_KRR, KMX_METHOD_FALKON}) {
+        kmx::Context ctx;
+        kmx::KrrPathCache path(1);
+        const kmx::Model along = kmx::train_krr_model(ctx, options_for(method, 1e-3), rbf(0.3), *p.data, &path);
+        EXPECT_EQ(ctx.held_bytes(), 0u) << "method " << method;
+        EXPECT_EQ(path.falkon(), nullptr);
+        const kmx::Model alone = kmx::train_krr_model(ctx, options_for(method, 1e-3), rbf(0.3), *p.data);
+        EXPECT_EQ(predictions(ctx, along, *p.data), predictions(ctx, alone, *p.data)) << "method " << method;
+    }
+}
+
 // Another dataset, kernel or number of centers: the kept parts are rebuilt,
 // and the fit equals one from scratch.
 TEST(KrrPathCache, OtherDataOrOptionsRebuildWhatIsKept) {
