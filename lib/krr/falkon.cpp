@@ -300,6 +300,17 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
     work.cache_ready = true;
 }
 
+// out = op(K_b) x + beta·out for a block K_b (rows x m) and k columns x: a
+// GEMM, or for one column a GEMV, which reads K_b once where the GEMM would
+// first pack all of it for a single column (most of a pass's time, k = 1).
+void block_times(Trans trans, int64_t rows, int64_t m, int64_t k, const double *kb, const double *x, double beta,
+                 double *out, int threads) {
+    if (k == 1) return linalg::gemv(trans, rows, m, 1.0, kb, m, x, beta, out, threads);
+    if (trans == Trans::No)
+        return linalg::gemm(Trans::No, Trans::No, rows, k, m, 1.0, kb, m, x, k, beta, out, k, threads);
+    linalg::gemm(Trans::Yes, Trans::No, m, k, rows, 1.0, kb, m, x, k, beta, out, k, threads);
+}
+
 // The same in one process, by two GEMMs per block of K_nM (Z_b = K_b V,
 // w += K_bᵀ Z_b): the rows' terms are summed in BLIS's order, not binned,
 // so the bits depend on the block size (fixed by n and M) and the thread
@@ -313,7 +324,7 @@ void local_gemm_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
         const int64_t end = std::min(pr.n, begin + pr.block), rows = end - begin;
         const double *kb = knm_block(ctx, pr, begin, end, work, arena).wide;
         if (v)
-            linalg::gemm(Trans::No, Trans::No, rows, k, m, 1.0, kb, m, v, k, 0.0, work.z, k, ctx.threads);
+            block_times(Trans::No, rows, m, k, kb, v, 0.0, work.z, ctx.threads);
         else
             std::copy(pr.y + begin * k, pr.y + end * k, work.z);
         if (!pr.held_out.empty())
@@ -326,7 +337,7 @@ void local_gemm_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
                 }
                 std::fill(z, z + k, 0.0);
             }
-        linalg::gemm(Trans::Yes, Trans::No, m, k, rows, 1.0, kb, m, work.z, k, 1.0, work.w, k, ctx.threads);
+        block_times(Trans::Yes, rows, m, k, kb, work.z, 1.0, work.w, ctx.threads);
         ctx.check_cancel();
     }
     work.cache_ready = true;
@@ -553,18 +564,20 @@ size_t knm_value_bytes(const Problem &pr) { return pr.kernel_float32 ? sizeof(fl
 // auto_cache, once the workspace is reserved and the centers chosen: the
 // bytes of K_nM (n x M doubles, or floats with kernel_float32) that fit what the budget leaves, also within
 // the memory the machine can give now; at most options.kernel_cache_bytes
-// when that is nonzero.
-size_t auto_cache_bytes(const Context &ctx, const Problem &pr, const FalkonOptions &options) {
+// when that is nonzero; `kept` (a path's set-up): at most half of what is left.
+size_t auto_cache_bytes(const Context &ctx, const Problem &pr, const FalkonOptions &options, bool kept) {
     const size_t limit = std::min(ctx.memory_budget, machine_memory_budget());
     const size_t used = ctx.reserved_bytes() + kCacheHeadroom;
-    size_t bytes = std::min(limit > used ? limit - used : 0, size_t(pr.n) * size_t(pr.m) * knm_value_bytes(pr));
+    const size_t left = limit > used ? limit - used : 0;
+    size_t bytes = std::min(kept ? left / 2 : left, size_t(pr.n) * size_t(pr.m) * knm_value_bytes(pr));
     if (options.kernel_cache_bytes > 0) bytes = std::min(bytes, options.kernel_cache_bytes);
     return bytes;
 }
 
-// auto_cache: K_nM's cache in an arena of its own, reserved from what is left.
-Arena reserve_auto_cache(Context &ctx, const Problem &pr, const FalkonOptions &options, Work &work) {
-    const size_t bytes = auto_cache_bytes(ctx, pr, options);
+// auto_cache: K_nM's cache in an arena of its own, reserved from what is
+// left (half of it when the set-up is kept for a path).
+Arena reserve_auto_cache(Context &ctx, const Problem &pr, const FalkonOptions &options, Work &work, bool kept) {
+    const size_t bytes = auto_cache_bytes(ctx, pr, options, kept);
     Arena arena = ctx.reserve(bytes, "FALKON K_nM cache");
     ScratchCarver carver(arena);
     carve_cache(carver, work, pr.n, pr.m, pr.block, bytes, pr.kernel_float32);
@@ -626,15 +639,114 @@ void share_preconditioner(const Communicator &comm, FalkonPreconditioner &pc) {
 
 }  // namespace
 
-CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
-                           const FalkonOptions &options, FalkonStats *stats_out) {
-    const auto start = std::chrono::steady_clock::now();
-    auto seconds_since = [](auto t0) {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    };
+// The part of a fit that does not depend on λ (see FalkonPath).
+struct FalkonSetup {
+    Problem pr;
+    Landmarks landmarks;
+    std::unique_ptr<Dataset> centers;
+    Arena arena, cache_arena;  // the workspace (K_MM/T, A, CG vectors); K_nM's auto cache
+    FalkonPreconditioner pc;
+    Work work{};
+    FalkonStats stats;  // what the set-up measured (centers, workspace, cache, rank)
+    FalkonOptions options;
+    std::shared_ptr<const void> charge;  // arena and cache_arena, once kept across calls
+};
+
+FalkonPath::FalkonPath() = default;
+FalkonPath::~FalkonPath() = default;
+FalkonPath::FalkonPath(FalkonPath &&) noexcept = default;
+FalkonPath &FalkonPath::operator=(FalkonPath &&) noexcept = default;
+void FalkonPath::clear() { setup.reset(); }
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Whether `setup` was made for these rows, kernel and options apart from λ
+// (and the CG's stopping rule, which the set-up does not use).
+bool serves(const FalkonSetup &setup, const KernelSpec &kernel, const Dataset &data, int64_t outputs,
+            const FalkonOptions &o) {
+    const FalkonOptions &s = setup.options;
+    const KernelSpec &k = setup.pr.kernel;
+    const bool same_centers = s.centers == o.centers && s.center_method == o.center_method &&
+                              s.given_centers == o.given_centers &&
+                              (o.center_method != LandmarkMethod::leverage || s.lambda == o.lambda);
+    return setup.pr.data == &data && setup.pr.n == data.n && setup.pr.k == outputs && same_centers &&
+           k.type == kernel.type && k.gamma == kernel.gamma_for(data.d) && k.coef0 == kernel.coef0 &&
+           k.degree == kernel.degree && s.iterations == o.iterations &&
+           s.validation_fraction == o.validation_fraction && s.jitter == o.jitter &&
+           s.kernel_cache_bytes == o.kernel_cache_bytes && s.auto_cache == o.auto_cache &&
+           s.kernel_float32 == o.kernel_float32 && s.reproducible_sums == o.reproducible_sums;
+}
+
+// Checks everything and reserves the workspace (every rank agreeing).
+void reserve_workspace(Context &ctx, FalkonSetup &setup, const RowShards &shards, const KrrTargets &targets) {
+    const Problem &pr = setup.pr;
+    const FalkonOptions &options = setup.options;
+    run_agreed(ctx.comm, [&] {
+        if (shards.columns != pr.data->d)
+            fail(KMX_E_INVALID_ARGUMENT, "FALKON: this rank's rows have %lld columns, another rank's %lld",
+                 (long long)pr.data->d, (long long)shards.columns);
+        check_arguments(*pr.data, shards.total_rows, targets, options);
+        setup.stats.workspace_bytes =
+            workspace_bytes(pr.kernel, *pr.data, options.centers, pr.k, options,
+                            validation_rows_for(shards.total_rows, options.validation_fraction));
+        setup.arena = ctx.reserve(setup.stats.workspace_bytes, "FALKON workspace (T, A, CG vectors, one K_nM block)");
+    });
+}
+
+// The problem's data, split and centers.
+void choose_problem(Context &ctx, FalkonSetup &setup, std::chrono::steady_clock::time_point start) {
+    Problem &pr = setup.pr;
+    setup.landmarks = choose_centers(ctx, pr.kernel, pr, setup.options);
+    setup.stats.center_seconds = seconds_since(start);
+    setup.centers = setup.landmarks.dataset();
+    pr.centers = setup.centers.get();
+    pr.m = setup.landmarks.m;
+    pr.block = block_rows_for(pr.n, pr.m);
+    split_validation(pr, setup.landmarks, setup.options.validation_fraction, ctx.seed);
+    setup.stats.train_rows = pr.train_rows;
+}
+
+// K_MM, the preconditioner, the CG's workspace and K_nM's cache.
+void prepare_solver(Context &ctx, FalkonSetup &setup, bool kept) {
+    const Problem &pr = setup.pr;
+    const FalkonOptions &options = setup.options;
+    run_agreed(ctx.comm, [&] {
+        ScratchCarver carver(setup.arena);
+        double *kmm = carver.take<double>(size_t(pr.m * pr.m));
+        kernel_block_rows(pr.kernel, *pr.centers, 0, pr.m, *pr.centers, 0, pr.m, kmm, pr.m, setup.arena, ctx.threads);
+        setup.pc =
+            falkon_preconditioner(kmm, pr.m, options.lambda, preconditioner_jitter(options), setup.arena, ctx.threads);
+    });
+    share_preconditioner(ctx.comm, setup.pc);
+    run_agreed(ctx.comm, [&] {
+        ScratchCarver work_carver(setup.arena);
+        setup.work =
+            carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()), pr.validation_total > 0,
+                       options.iterations, cache_in_workspace(options), options.kernel_float32);
+        if (options.auto_cache) setup.cache_arena = reserve_auto_cache(ctx, pr, options, setup.work, kept);
+        if (pr.kernel_float32) setup.work.wide_rows.assign(size_t(std::max(ctx.threads, 1)) * size_t(pr.m), 0.0);
+    });
+    setup.stats.workspace_bytes += setup.cache_arena.capacity();
+    setup.stats.cached_rows = std::min(pr.n, setup.work.cached_blocks * pr.block);
+    setup.stats.rank = setup.pc.rank;
+    log_cache_choice(ctx, pr, setup.work, options);
+    if (setup.pc.low_rank)
+        ctx.log(KMX_LOG_INFO, "FALKON: K_MM is singular; preconditioning on its numerical rank %lld of %lld",
+                (long long)setup.pc.rank, (long long)pr.m);
+}
+
+std::unique_ptr<FalkonSetup> set_up(Context &ctx, const KernelSpec &kernel, const Dataset &data,
+                                    const KrrTargets &targets, const FalkonOptions &options, bool kept,
+                                    std::chrono::steady_clock::time_point start) {
     check_distributed(ctx.comm, options);
     const RowShards shards = agree_row_shards(ctx.comm, data);
-    Problem pr;
+    auto setup = std::make_unique<FalkonSetup>();
+    setup->options = options;
+    Problem &pr = setup->pr;
     pr.kernel = kernel;
     pr.kernel.gamma = kernel.gamma_for(data.d);
     pr.data = &data;
@@ -645,71 +757,81 @@ CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset
     pr.k = targets.outputs;
     pr.kernel_float32 = options.kernel_float32;
     pr.binned = ctx.comm.distributed() || options.kernel_float32 || options.reproducible_sums;
-    size_t bytes = 0;
-    Arena arena;
-    run_agreed(ctx.comm, [&] {
-        if (shards.columns != data.d)
-            fail(KMX_E_INVALID_ARGUMENT, "FALKON: this rank's rows have %lld columns, another rank's %lld",
-                 (long long)data.d, (long long)shards.columns);
-        check_arguments(data, shards.total_rows, targets, options);
-        bytes = workspace_bytes(pr.kernel, data, options.centers, pr.k, options,
-                                validation_rows_for(shards.total_rows, options.validation_fraction));
-        arena = ctx.reserve(bytes, "FALKON workspace (T, A, CG vectors, one K_nM block)");
-    });
+    reserve_workspace(ctx, *setup, shards, targets);
+    choose_problem(ctx, *setup, start);
+    prepare_solver(ctx, *setup, kept);
+    return setup;
+}
 
-    FalkonStats stats;
-    stats.workspace_bytes = bytes;
-    Landmarks landmarks = choose_centers(ctx, pr.kernel, pr, options);
-    stats.center_seconds = seconds_since(start);
-    const std::unique_ptr<Dataset> centers = landmarks.dataset();
-    pr.centers = centers.get();
-    pr.m = landmarks.m;
-    pr.block = block_rows_for(pr.n, pr.m);
-    split_validation(pr, landmarks, options.validation_fraction, ctx.seed);
-    stats.train_rows = pr.train_rows;
-
-    FalkonPreconditioner pc;
+// A kept set-up for the next λ: only A is refactored; the targets are this
+// call's (the same values, another array).
+void reuse_for_lambda(Context &ctx, FalkonSetup &setup, const KrrTargets &targets, const FalkonOptions &options) {
     run_agreed(ctx.comm, [&] {
-        ScratchCarver carver(arena);
-        double *kmm = carver.take<double>(size_t(pr.m * pr.m));
-        kernel_block_rows(pr.kernel, *centers, 0, pr.m, *centers, 0, pr.m, kmm, pr.m, arena, ctx.threads);
-        pc = falkon_preconditioner(kmm, pr.m, options.lambda, preconditioner_jitter(options), arena, ctx.threads);
+        check_arguments(*setup.pr.data, setup.pr.total_rows, targets, options);
+        refactor_for_lambda(setup.pc, options.lambda, ctx.threads);
     });
-    share_preconditioner(ctx.comm, pc);
-    Work work{};
-    Arena cache_arena;
-    run_agreed(ctx.comm, [&] {
-        ScratchCarver work_carver(arena);
-        work =
-            carve_work(work_carver, pr.n, pr.m, pr.k, pr.block, int64_t(pr.validation.size()), pr.validation_total > 0,
-                       options.iterations, cache_in_workspace(options), options.kernel_float32);
-        if (options.auto_cache) cache_arena = reserve_auto_cache(ctx, pr, options, work);
-        if (pr.kernel_float32) work.wide_rows.assign(size_t(std::max(ctx.threads, 1)) * size_t(pr.m), 0.0);
-    });
-    stats.workspace_bytes += cache_arena.capacity();
-    stats.cached_rows = std::min(pr.n, work.cached_blocks * pr.block);
-    stats.rank = pc.rank;
-    log_cache_choice(ctx, pr, work, options);
-    if (pc.low_rank)
-        ctx.log(KMX_LOG_INFO, "FALKON: K_MM is singular; preconditioning on its numerical rank %lld of %lld",
-                (long long)pc.rank, (long long)pr.m);
-    const int64_t reduced_before = ctx.comm.reduced_bytes();
-    run_cg(ctx, pr, pc, targets, options, work, arena, stats);
-    ctx.log(KMX_LOG_INFO, "FALKON: %d CG iterations, %lld bytes AllReduced", stats.iterations,
-            (long long)(ctx.comm.reduced_bytes() - reduced_before));
+    share_preconditioner(ctx.comm, setup.pc);
+    setup.pr.y = targets.y.data();
+    setup.options = options;
+    setup.stats.center_seconds = 0;
+    ctx.log(KMX_LOG_DEBUG, "FALKON: lambda %g on the kept centers, T and K_nM cache (M = %lld)", options.lambda,
+            (long long)setup.pr.m);
+}
 
+size_t centers_bytes(const Landmarks &centers) {
+    return (centers.points.size() + centers.csr.values.size() + centers.csr.row_ptr.size()) * sizeof(double) +
+           centers.csr.col.size() * sizeof(int32_t);
+}
+
+// α = T⁻¹A⁻¹β over the centers (copied when the set-up is kept).
+CenterExpansion expansion_of(Context &ctx, FalkonSetup &setup, bool kept) {
+    const Problem &pr = setup.pr;
     CenterExpansion out;
     out.kernel = pr.kernel;
-    out.d = data.d;
+    out.d = pr.data->d;
     out.outputs = pr.k;
     out.m = pr.m;
-    out.centers = std::move(landmarks.points);
-    out.sparse_centers = std::move(landmarks.csr);
+    if (kept) {
+        ctx.check_budget(centers_bytes(setup.landmarks), "FALKON: the model's centers");
+        out.centers = setup.landmarks.points;
+        out.sparse_centers = setup.landmarks.csr;
+    } else {
+        out.centers = std::move(setup.landmarks.points);
+        out.sparse_centers = std::move(setup.landmarks.csr);
+    }
     out.beta.resize(size_t(pr.m * pr.k));
-    apply_t_a_inverse(pc, work.x, pr.k, out.beta.data(), ctx.threads);  // α = T⁻¹A⁻¹β
+    apply_t_a_inverse(setup.pc, setup.work.x, pr.k, out.beta.data(), ctx.threads);
+    return out;
+}
+
+}  // namespace
+
+CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
+                           const FalkonOptions &options, FalkonStats *stats_out, FalkonPath *path) {
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_ptr<FalkonSetup> setup;
+    if (path && path->setup && serves(*path->setup, kernel, data, targets.outputs, options)) {
+        setup = std::move(path->setup);
+        reuse_for_lambda(ctx, *setup, targets, options);
+    } else {
+        if (path) path->clear();
+        setup = set_up(ctx, kernel, data, targets, options, path != nullptr, start);
+    }
+    FalkonStats stats = setup->stats;
+    const int64_t reduced_before = ctx.comm.reduced_bytes();
+    run_cg(ctx, setup->pr, setup->pc, targets, options, setup->work, setup->arena, stats);
+    ctx.log(KMX_LOG_INFO, "FALKON: %d CG iterations, %lld bytes AllReduced", stats.iterations,
+            (long long)(ctx.comm.reduced_bytes() - reduced_before));
+    CenterExpansion out = expansion_of(ctx, *setup, path != nullptr);
     stats.seconds = seconds_since(start);
     stats.peak_bytes = ctx.peak_bytes();
     if (stats_out) *stats_out = std::move(stats);
+    if (path) {
+        if (!setup->charge)
+            setup->charge =
+                ctx.hold(setup->arena.capacity() + setup->cache_arena.capacity() + centers_bytes(setup->landmarks));
+        path->setup = std::move(setup);
+    }
     return out;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "approx/landmarks.h"
@@ -81,12 +82,34 @@ struct FalkonStats {
 size_t falkon_workspace_bytes(const KernelSpec &kernel, const Dataset &data, int64_t centers, int64_t outputs,
                               const FalkonOptions &options);
 
+// What a fit keeps for the next λ of a path on the same rows, targets and
+// options (cross_validate_path): the centers, the validation split,
+// T = chol(K_MM + εM I) and K_nM's cached blocks, none of which depends on λ
+// (leverage-score centers do: those are never kept). The next fit refactors
+// only A = chol(T Tᵀ/M + λI) and runs CG, so it equals a fit from scratch
+// (the same centers, T and K_nM values, the same CG). What it holds stays
+// charged to the fit's context (Context::hold) until it is cleared or
+// destroyed, and it must not outlive the dataset. In a path, the K_nM cache
+// takes at most half of what the budget leaves (the path's other calls need
+// room beside it).
+struct FalkonSetup;
+struct FalkonPath {
+    FalkonPath();
+    ~FalkonPath();
+    FalkonPath(FalkonPath &&) noexcept;
+    FalkonPath &operator=(FalkonPath &&) noexcept;
+    void clear();
+    std::unique_ptr<FalkonSetup> setup;  // empty until a fit fills it
+};
+
 // Fits FALKON to targets (krr_targets of data's labels). Everything is
 // validated before any work (KMX_E_INVALID_ARGUMENT: M < 1 or M > n, λ <= 0,
 // non-finite targets or features, a bad option); then the workspace is
 // checked against ctx's budget (KMX_E_OUT_OF_MEMORY naming the bytes).
-// Returns the expansion over the M centers (β = α, M x outputs).
+// Returns the expansion over the M centers (β = α, M x outputs). With
+// `path`: starts from its set-up when that was made for the same data and
+// options apart from λ (else makes a new one), and leaves the set-up there.
 CenterExpansion falkon_fit(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
-                           const FalkonOptions &options, FalkonStats *stats = nullptr);
+                           const FalkonOptions &options, FalkonStats *stats = nullptr, FalkonPath *path = nullptr);
 
 }  // namespace kmx

@@ -29,6 +29,13 @@ void factor_a_full_rank(const FalkonPreconditioner &p, double lambda, int thread
     zero_strict_lower(m, p.a);
 }
 
+// A = diag(√(λ_j/M + λ)) over the kept eigenvalues λ_j.
+void factor_a_low_rank(const FalkonPreconditioner &p, double lambda) {
+    const int64_t q = p.rank;
+    std::fill(p.a, p.a + q * q, 0.0);
+    for (int64_t j = 0; j < q; ++j) p.a[j * q + j] = std::sqrt(p.kept_values[j] / double(p.m) + lambda);
+}
+
 // K_MM = Q Λ Qᵀ; keeps the q eigenvalues above M·eps·λ_max: t becomes
 // Q_q Λ_q^{-1/2} (M x q), A = diag(√(λ_j/M + λ)).
 void factor_low_rank(FalkonPreconditioner &p, double lambda, double *values, Arena &arena) {
@@ -41,10 +48,10 @@ void factor_low_rank(FalkonPreconditioner &p, double lambda, double *values, Are
     if (q == 0) fail(KMX_E_NUMERICAL, "FALKON: the kernel matrix of the centers is zero (rank 0)");
     for (int64_t i = 0; i < m; ++i)  // compact columns [first, m) to ld q, scaling by λ^{-1/2}
         for (int64_t j = 0; j < q; ++j) p.t[i * q + j] = p.t[i * m + first + j] / std::sqrt(values[first + j]);
-    std::fill(p.a, p.a + q * q, 0.0);
-    for (int64_t j = 0; j < q; ++j) p.a[j * q + j] = std::sqrt(values[first + j] / double(m) + lambda);
     p.rank = q;
     p.low_rank = true;
+    p.kept_values = values + first;
+    factor_a_low_rank(p, lambda);
 }
 
 }  // namespace
@@ -81,6 +88,14 @@ FalkonPreconditioner falkon_preconditioner(double *kmm, int64_t m, double lambda
     zero_strict_lower(m, kmm);
     factor_a_full_rank(p, lambda, threads);
     return p;
+}
+
+void refactor_for_lambda(FalkonPreconditioner &p, double lambda, int threads) {
+    require(lambda > 0 && std::isfinite(lambda), "FALKON preconditioner: lambda must be finite and > 0");
+    if (p.low_rank)
+        factor_a_low_rank(p, lambda);
+    else
+        factor_a_full_rank(p, lambda, threads);
 }
 
 void apply_t_a_inverse(const FalkonPreconditioner &p, double *u, int64_t k, double *out, int threads) {

@@ -25,6 +25,8 @@ struct FalkonPreconditioner {
     bool low_rank = false;  // T from K_MM's eigen-decomposition (the singular case)
     double *t = nullptr;    // full rank: T (M x M upper); low rank: Q_q Λ_q^{-1/2} (M x q)
     double *a = nullptr;    // A (q x q upper, ld q)
+    // Low rank: K_MM's q kept eigenvalues, from which A is rebuilt for another λ.
+    const double *kept_values = nullptr;
 };
 
 // Arena bytes falkon_preconditioner carves (T, A and its scratch).
@@ -34,6 +36,10 @@ size_t falkon_preconditioner_workspace_bytes(int64_t m);
 // its storage becomes `t`), carving A and scratch from `arena`.
 FalkonPreconditioner falkon_preconditioner(double *kmm, int64_t m, double lambda, double epsilon, Arena &arena,
                                            int threads);
+
+// A for another λ on the same T (T does not depend on λ): the next value of
+// a λ path (FalkonPath) refactors only the q x q A.
+void refactor_for_lambda(FalkonPreconditioner &p, double lambda, int threads);
 
 // out (M x k) = T⁻¹ A⁻¹ u for u (q x k); u is overwritten with A⁻¹ u.
 void apply_t_a_inverse(const FalkonPreconditioner &p, double *u, int64_t k, double *out, int threads);

@@ -155,6 +155,14 @@ KrrFit fit_krr_approx(Context &ctx, const KernelApproximation &approx, const Krr
     return fit;
 }
 
+ApproxOptions approx_options_for(const KrrOptions &options) {
+    ApproxOptions approx = options.approx;
+    approx.method = options.method == KrrMethod::meka      ? ApproxMethod::meka
+                    : options.method == KrrMethod::nystrom ? ApproxMethod::nystrom
+                                                           : ApproxMethod::kmeans_nystrom;
+    return approx;
+}
+
 KrrFit fit_krr(Context &ctx, const KernelSpec &kernel, const Dataset &data, const KrrTargets &targets,
                const KrrOptions &options) {
     check_options(options);
@@ -165,11 +173,8 @@ KrrFit fit_krr(Context &ctx, const KernelSpec &kernel, const Dataset &data, cons
         fit.expansion = fit_krr_exact(ctx, kernel, data, targets, options.lambda);
         return fit;
     }
-    ApproxOptions approx_options = options.approx;
-    approx_options.method = options.method == KrrMethod::meka      ? ApproxMethod::meka
-                            : options.method == KrrMethod::nystrom ? ApproxMethod::nystrom
-                                                                   : ApproxMethod::kmeans_nystrom;
-    const std::unique_ptr<KernelApproximation> approx = make_approximation(ctx, kernel, data, approx_options);
+    const std::unique_ptr<KernelApproximation> approx =
+        make_approximation(ctx, kernel, data, approx_options_for(options));
     return fit_krr_approx(ctx, *approx, targets, options);
 }
 

@@ -37,6 +37,10 @@ struct KrrFit {
     size_t approximation_bytes = 0;  // what the approximation held (0 for exact)
 };
 
+// options.approx with its method set from options.method (Nyström,
+// k-means Nyström or MEKA).
+ApproxOptions approx_options_for(const KrrOptions &options);
+
 // Fits targets (krr_targets(data.y, …), n x outputs) on data (dense or
 // sparse). Options are validated before any work; the memory every step
 // needs is checked against ctx's budget before it starts.

@@ -14,6 +14,7 @@
 #include "expansion_model.h"
 #include "falkon.h"
 #include "krr.h"
+#include "krr_path_cache.h"
 
 namespace kmx {
 
@@ -128,7 +129,8 @@ KrrTargets agreed_targets(const Communicator &comm, const Dataset &data, kmx_tas
 
 }  // namespace
 
-Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data) {
+Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+                      KrrPathCache *path) {
     if (!(options.lambda > 0) || !std::isfinite(options.lambda))
         fail(KMX_E_INVALID_ARGUMENT, "parameter lambda = %g must be positive and finite", options.lambda);
     if (ctx.comm.distributed() && options.method != KMX_METHOD_FALKON)
@@ -150,10 +152,12 @@ Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpe
     CenterExpansion expansion;
     if (options.method == KMX_METHOD_FALKON) {
         FalkonStats falkon;
-        expansion = falkon_fit(ctx, resolved, rows, targets, falkon_options(options, shards.total_rows), &falkon);
+        expansion = falkon_fit(ctx, resolved, rows, targets, falkon_options(options, shards.total_rows), &falkon,
+                               path ? path->falkon() : nullptr);
         stats.iterations = falkon.iterations;
     } else {
-        KrrFit fit = fit_krr(ctx, resolved, data, targets, krr_options(options, data.n));
+        const KrrOptions krr = krr_options(options, data.n);
+        KrrFit fit = path ? path->fit(ctx, resolved, data, targets, krr) : fit_krr(ctx, resolved, data, targets, krr);
         stats.iterations = fit.cg_iterations;
         expansion = std::move(fit.expansion);
     }

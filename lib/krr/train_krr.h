@@ -17,7 +17,13 @@ class Dataset;
 constexpr int64_t kAutoTaskMaxClasses = 256;
 KrrTask resolve_task(kmx_task task, const double *labels, int64_t n);
 
-// Trains options.method (one of the KRR methods) on labelled data.
-Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data);
+class KrrPathCache;
+
+// Trains options.method (one of the KRR methods) on labelled data. With
+// `path` (may be null): the parts of the fit that do not depend on lambda
+// are taken from it when it holds them for these data and options, and left
+// there for the path's next lambda (krr_path_cache.h).
+Model train_krr_model(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
+                      KrrPathCache *path = nullptr);
 
 }  // namespace kmx

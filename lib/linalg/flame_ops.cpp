@@ -1,5 +1,6 @@
 // flame_ops.cpp — the LAPACK-level half of linalg.h (Cholesky, symmetric
-// eigen-decomposition, pseudo-inverses) through libFLAME's LAPACK interface.
+// eigen-decomposition and tridiagonal reduction, pseudo-inverses) through
+// libFLAME's LAPACK interface.
 // This is the only translation unit that includes FLAME.h.
 //
 // Row-major storage meets column-major LAPACK without copies: a row-major
@@ -244,6 +245,36 @@ void check_eig_arguments(const char *op, int64_t n, const double *a, int64_t lda
     require_finite_triangle(op, Uplo::Lower, n, a, lda);
 }
 
+// ------------------------------------------------------ tridiagonal form
+
+// LAPACK's optimal lwork for dsytrd_ (uplo 'U': the row-major lower triangle).
+int sytrd_work(int64_t n) {
+    ensure_flame_initialized();
+    char uplo = 'U';
+    int order = int(n), ld = int(std::max<int64_t>(1, n)), query = -1, info = 0;
+    double dummy = 0, answer = 0;
+    dsytrd_(&uplo, &order, &dummy, &ld, &dummy, &dummy, &dummy, &answer, &query, &info);
+    if (info != 0) fail(KMX_E_INTERNAL, "tridiagonalize: dsytrd workspace query failed (info %d)", info);
+    return std::max(1, queried_count(answer, "tridiagonalize"));
+}
+
+// Row-major B (n x k) is the column-major Bᵀ (k x n): Q B = (Bᵀ Qᵀ)ᵀ, so Q
+// is applied from the right, transposed (and Qᵀ B untransposed).
+struct OrmtrCall {
+    char side = 'R', uplo = 'U', trans;
+    int rows, cols;  // of the column-major Bᵀ: k x n
+    OrmtrCall(Trans t, int64_t n, int64_t k) : trans(t == Trans::No ? 'T' : 'N'), rows(int(k)), cols(int(n)) {}
+
+    int work() {
+        ensure_flame_initialized();
+        int ld = std::max(1, cols), ldc = std::max(1, rows), query = -1, info = 0;
+        double dummy = 0, answer = 0;
+        dormtr_(&side, &uplo, &trans, &rows, &cols, &dummy, &ld, &dummy, &dummy, &ldc, &answer, &query, &info);
+        if (info != 0) fail(KMX_E_INTERNAL, "apply_tridiagonal_q: dormtr workspace query failed (info %d)", info);
+        return std::max({1, rows, queried_count(answer, "apply_tridiagonal_q")});
+    }
+};
+
 // ------------------------------------------------------------------- SVD
 
 // Thin SVD of a column-major matrix: s descending (k = min(rows, cols)),
@@ -424,6 +455,38 @@ int64_t pinv(int64_t m, int64_t n, double *a, int64_t lda, double *out, int64_t 
     return rank;
 }
 
+void tridiagonalize(int64_t n, double *a, int64_t lda, double *diagonal, double *off_diagonal, double *tau,
+                    Arena &scratch) {
+    check_eig_arguments("tridiagonalize", n, a, lda);
+    if (n > 0 && (!diagonal || (n > 1 && (!off_diagonal || !tau))))
+        fail(KMX_E_INVALID_ARGUMENT, "tridiagonalize: diagonal, off_diagonal or tau is NULL");
+    if (n == 0) return;
+    ArenaScope scope(scratch);
+    int length = sytrd_work(n), order = int(n), ld = int(lda), info = 0;
+    double *work = scratch.alloc<double>(size_t(length));
+    double unused = 0;  // e and tau hold n − 1 values; LAPACK reads none for n = 1
+    char uplo = 'U';
+    dsytrd_(&uplo, &order, a, &ld, diagonal, n > 1 ? off_diagonal : &unused, n > 1 ? tau : &unused, work, &length,
+            &info);
+    if (info != 0) fail(KMX_E_INTERNAL, "tridiagonalize: dsytrd rejected argument %d", -info);
+}
+
+void apply_tridiagonal_q(Trans trans, int64_t n, int64_t k, const double *a, int64_t lda, const double *tau, double *b,
+                         int64_t ldb, Arena &scratch) {
+    require_square("apply_tridiagonal_q", "A", n, a, lda);
+    require_matrix("apply_tridiagonal_q", "B", n, k, b, ldb);
+    require_int_addressable("apply_tridiagonal_q", "B", n, ldb);
+    if (n > 1 && !tau) fail(KMX_E_INVALID_ARGUMENT, "apply_tridiagonal_q: tau is NULL");
+    if (n <= 1 || k == 0) return;  // Q = I
+    ArenaScope scope(scratch);
+    OrmtrCall call(trans, n, k);
+    int length = call.work(), ld = int(lda), ldc = int(ldb), info = 0;
+    double *work = scratch.alloc<double>(size_t(length));
+    dormtr_(&call.side, &call.uplo, &call.trans, &call.rows, &call.cols, const_cast<double *>(a), &ld,
+            const_cast<double *>(tau), b, &ldc, work, &length, &info);
+    if (info != 0) fail(KMX_E_INTERNAL, "apply_tridiagonal_q: dormtr rejected argument %d", -info);
+}
+
 size_t eig_sym_workspace_bytes(int64_t n) {
     require_order("eig_sym_workspace_bytes", n);
     if (n == 0) return 0;
@@ -444,6 +507,24 @@ size_t pinv_workspace_bytes(int64_t m, int64_t n) {
     require_order("pinv_workspace_bytes", n);
     if (m == 0 || n == 0) return 0;
     return svd_of_row_major(m, n).bytes();
+}
+
+}  // namespace kmx::linalg
+
+namespace kmx::linalg {
+
+size_t tridiagonalize_workspace_bytes(int64_t n) {
+    require_order("tridiagonalize_workspace_bytes", n);
+    if (n == 0) return 0;
+    require_syevd_order("tridiagonalize_workspace_bytes", n);
+    return WorkspacePlan().add<double>(size_t(sytrd_work(n))).bytes();
+}
+
+size_t apply_tridiagonal_q_workspace_bytes(int64_t n, int64_t k) {
+    require_order("apply_tridiagonal_q_workspace_bytes", n);
+    require_order("apply_tridiagonal_q_workspace_bytes", k);
+    if (n <= 1 || k == 0) return 0;
+    return WorkspacePlan().add<double>(size_t(OrmtrCall(Trans::No, n, k).work())).bytes();
 }
 
 }  // namespace kmx::linalg

@@ -64,6 +64,21 @@ void trsv(Uplo uplo, Trans trans, int64_t n, const double *t, int64_t ldt, doubl
 // 32765 by LAPACK's 32-bit workspace sizes (KMX_E_UNSUPPORTED beyond).
 void eig_sym(int64_t n, double *a, int64_t lda, double *values, double *vectors, int64_t ldv, Arena &scratch);
 
+// Reduction of symmetric A (n x n; the lower triangle is read) to
+// tridiagonal form A = Q T Qᵀ in place (LAPACK's dsytrd): T's diagonal
+// (n values) and off-diagonal (n − 1; T(i, i+1) = off_diagonal[i]); Q, an
+// orthogonal product of n − 1 Householder reflectors, is left in A's lower
+// triangle and tau (n − 1) for apply_tridiagonal_q. About (4/3) n³ flops,
+// a third of them matrix-vector products (dsyevd's eigenvectors cost several
+// times more). n is limited as eig_sym's.
+void tridiagonalize(int64_t n, double *a, int64_t lda, double *diagonal, double *off_diagonal, double *tau,
+                    Arena &scratch);
+
+// B (n x k, ld ldb) = Q B (Trans::No) or Qᵀ B (Trans::Yes) for the Q that
+// tridiagonalize left in a and tau (LAPACK's dormtr): 2n²k flops.
+void apply_tridiagonal_q(Trans trans, int64_t n, int64_t k, const double *a, int64_t lda, const double *tau, double *b,
+                         int64_t ldb, Arena &scratch);
+
 // Moore–Penrose pseudo-inverse of symmetric A (n x n, lower triangle read)
 // into out (n x n, exactly symmetric, must not overlap A): eigenvalues with
 // |λ| <= rcond * max|λ| are treated as zero. rcond < 0 means n * machine
@@ -76,11 +91,14 @@ int64_t pinv_sym(int64_t n, double *a, int64_t lda, double *out, int64_t ldo, Ar
 // libFLAME's SVD also mallocs internal workspace of its own, outside `scratch`.
 int64_t pinv(int64_t m, int64_t n, double *a, int64_t lda, double *out, int64_t ldo, Arena &scratch, double rcond = -1);
 
-// Scratch bytes eig_sym / pinv_sym / pinv carve from `scratch` (released
-// before they return), for the caller's WorkspacePlan.
+// Scratch bytes eig_sym / pinv_sym / pinv / tridiagonalize /
+// apply_tridiagonal_q carve from `scratch` (released before they return),
+// for the caller's WorkspacePlan.
 size_t eig_sym_workspace_bytes(int64_t n);
 size_t pinv_sym_workspace_bytes(int64_t n);
 size_t pinv_workspace_bytes(int64_t m, int64_t n);
+size_t tridiagonalize_workspace_bytes(int64_t n);
+size_t apply_tridiagonal_q_workspace_bytes(int64_t n, int64_t k);
 
 // Makes sure libFLAME is initialised (exactly once, thread-safe, keeping the
 // calling thread's floating-point control word). Called by every FLAME user.

@@ -14,6 +14,7 @@
 #include "core/rng.h"
 #include "core/row_subset.h"
 #include "core/step_context.h"
+#include "krr/krr_path_cache.h"
 #include "krr/train_krr.h"
 #include "libsvm_folds.h"
 #include "model/model.h"
@@ -95,11 +96,13 @@ kmx_task run_fold(Context &worker, const TrainOptions &options, const KernelSpec
     const std::unique_ptr<Dataset> training = copy_row_subset(
         worker, data, rows.training.data(), int64_t(rows.training.size()), "the training rows of one fold");
     SvmWarmStart warm;
+    KrrPathCache krr_path(path.values.size());  // what the KRR methods keep across lambda
     kmx_task task = KMX_TASK_CLASSIFICATION;
     std::vector<double> predicted(rows.held_out.size());
     for (size_t v : increasing_order(path)) {
         worker.begin_call();  // the copies are held: what the fold's training may use is what they leave
-        const Model model = train(worker, with_value(options, path.param, path.values[v]), kernel, *training, &warm);
+        const Model model =
+            train(worker, with_value(options, path.param, path.values[v]), kernel, *training, &warm, &krr_path);
         worker.begin_call();
         model_predict(worker, model, *held_out, predicted.data());
         double *values_out = out + int64_t(v) * data.n;

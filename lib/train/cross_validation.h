@@ -49,7 +49,9 @@ struct ValuePath {
 // values.size() × data.n). Each fold trains the values in increasing order,
 // the methods svm and dcsvm warm started from the previous value's solution
 // (see train_svm_model): the same models to the solver's tolerance, in a
-// fraction of the iterations.
+// fraction of the iterations. Along lambda the KRR methods keep per fold
+// what does not depend on it (krr/krr_path_cache.h): the same models (exact
+// KRR to rounding), the kept parts charged to the fold's budget.
 kmx_task cross_validate_path(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
                              int64_t folds, const ValuePath &path, double *out);
 

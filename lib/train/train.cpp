@@ -52,7 +52,7 @@ void check_kernel_for_method(const TrainOptions &options, const KernelSpec &kern
 }  // namespace
 
 Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
-            SvmWarmStart *warm) {
+            SvmWarmStart *warm, KrrPathCache *krr_path) {
     check_probability_option(options);
     check_weights_are_used(options, data);
     check_kernel_for_method(options, kernel, data);
@@ -67,7 +67,7 @@ Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel,
         return train_nystrom_tron_model(ctx, options, kernel, widened ? *widened : data);
     }
     if (options.method >= KMX_METHOD_KRR && options.method <= KMX_METHOD_FALKON)
-        return train_krr_model(ctx, options, kernel, data);
+        return train_krr_model(ctx, options, kernel, data, krr_path);
     if (ctx.comm.distributed())
         fail(KMX_E_UNSUPPORTED, "the SVM methods run in one process only; across %d ranks use falkon or nystrom-tron",
              ctx.comm.size());

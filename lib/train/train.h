@@ -13,10 +13,12 @@ class Context;
 class Dataset;
 
 struct SvmWarmStart;
+class KrrPathCache;
 
 // Trains options.method on labelled data into a Model. `warm` (may be null):
-// see train_svm_model; only the methods svm and dcsvm use it.
+// see train_svm_model; only the methods svm and dcsvm use it. `krr_path`
+// (may be null): see train_krr_model; only the KRR methods use it.
 Model train(Context &ctx, const TrainOptions &options, const KernelSpec &kernel, const Dataset &data,
-            SvmWarmStart *warm = nullptr);
+            SvmWarmStart *warm = nullptr, KrrPathCache *krr_path = nullptr);
 
 }  // namespace kmx

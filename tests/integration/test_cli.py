@@ -989,6 +989,127 @@ class Grid(unittest.TestCase):
         self.assertNotIn("kmx grid", quiet.stderr)
 
 
+def invert_dense(a):
+    """The inverse of a square matrix (lists) by Gauss-Jordan elimination with partial pivoting."""
+    n = len(a)
+    m = [row[:] + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        pivot = m[c][c]
+        m[c] = [v / pivot for v in m[c]]
+        for r in range(n):
+            f = m[r][c]
+            if r != c and f:
+                m[r] = [v - f * w for v, w in zip(m[r], m[c])]
+    return [row[n:] for row in m]
+
+
+def krr_leave_one_out_mse(x, y, gamma, lam):
+    """Exact KRR's leave-one-out mean squared error in closed form: every fold trains on n - 1 rows, so
+    each solves (G_-i + (n-1) lambda I) a = y_-i, and with A = G + (n-1) lambda I over all rows the held-out
+    residual y_i - f_-i(x_i) is (A^-1 y)_i / (A^-1)_ii."""
+    n = len(y)
+    a = [[math.exp(-gamma * sum((p - q) ** 2 for p, q in zip(u, v))) + ((n - 1) * lam if i == j else 0.0)
+          for j, v in enumerate(x)] for i, u in enumerate(x)]
+    inverse = invert_dense(a)
+    residuals = [sum(inverse[i][j] * y[j] for j in range(n)) / inverse[i][i] for i in range(n)]
+    return sum(r * r for r in residuals) / n
+
+
+class GridKrr(unittest.TestCase):
+    """kmx grid for the kernel ridge regression methods: along lambda each fold keeps what does not depend on
+    it (exact KRR's tridiagonal kernel matrix, FALKON's centers and K_nM), each cell still equal to an
+    independent computation; --num-centers-grid, the third axis (M) of the methods with centers."""
+
+    BOSTON = os.path.join(os.environ["KMX_TEST_DATA"], "boston_reg.test.libsvm")
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.train_file = self.path("boston60.libsvm")
+        write_head(self.BOSTON, self.train_file, 60)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def read_csv(self, path):
+        with open(path) as f:
+            header, *rows = [line.split(",") for line in f.read().splitlines()]
+        return header, rows
+
+    def test_exact_krr_leave_one_out_cells_equal_the_closed_form(self):
+        # Six lambdas: each fold reduces its kernel matrix to tridiagonal form once.
+        csv = self.path("loo.csv")
+        out = run("grid", "-s", "krr", "--task", "regression", "--log2l", "-12,-2,2", "--log2g", "-2,-4,-2",
+                  "-v", "60", "--out", csv, "--verbose", self.train_file)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        header, rows = self.read_csv(csv)
+        self.assertEqual(header, ["log2_lambda", "log2_gamma", "lambda", "gamma", "mse", "seconds", "pruned"])
+        self.assertEqual(len(rows), 12)
+        x = read_libsvm_rows(self.train_file, 60, 13)
+        with open(self.train_file) as f:
+            y = [float(line.split()[0]) for line in f]
+        for row in rows:
+            expected = krr_leave_one_out_mse(x, y, float(row[3]), float(row[2]))
+            self.assertAlmostEqual(float(row[4]), expected, delta=1e-8 * expected, msg=row)
+
+    def test_falkon_centers_axis_each_cell_is_kmx_cv_at_that_m(self):
+        csv = self.path("m.csv")
+        out = run("grid", "-s", "falkon", "--log2l", "-12,-4,4", "--log2g", "-2,-4,-2", "--num-centers-grid", "10,35",
+                  "-v", "3", "--out", csv, self.train_file)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.splitlines()
+        self.assertEqual(lines[0], "centers M = 10")
+        self.assertIn("centers M = 35", lines)
+        self.assertEqual(lines.count("3-fold mean squared error of falkon; rows log2 gamma, columns log2 lambda"), 2)
+        header, rows = self.read_csv(csv)
+        self.assertEqual(header,
+                         ["centers", "log2_lambda", "log2_gamma", "lambda", "gamma", "mse", "seconds", "pruned"])
+        self.assertEqual([(r[0], r[1], r[2]) for r in rows],
+                         [(m, l, g) for m in ("10", "35") for g in ("-2", "-4") for l in ("-12", "-8", "-4")])
+        for row in rows[::5]:  # cells 0, 5, 10 against one cross-validation each, at that M, lambda and gamma
+            cv = run("cv", "-s", "falkon", "--num-centers", row[0], "-l", row[3], "-g", row[4], "-v", "3",
+                     self.train_file)
+            self.assertEqual(cv.returncode, 0, cv.stderr)
+            mse = float(re.search(r"Mean squared error = (\S+) \(regression\)", cv.stdout).group(1))
+            self.assertAlmostEqual(float(row[5]), mse, delta=1e-5 * mse, msg=row)
+        best = min(rows, key=lambda r: float(r[5]))
+        self.assertIn("best: centers %s, log2 lambda %s, log2 gamma %s (lambda=%g gamma=%g): mean squared error = %.6f\n"
+                      % (best[0], best[1], best[2], float(best[3]), float(best[4]), float(best[5])), out.stdout)
+
+    def test_nystrom_krr_more_centers_approach_exact_krr(self):
+        csv = self.path("n.csv")
+        out = run("grid", "-s", "nystrom-krr", "--log2l", "-10,-10,1", "--log2g", "-3,-3,1", "--num-centers-grid",
+                  "5,39", "-v", "3", "--out", csv, self.train_file)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        exact = run("cv", "-s", "krr", "-l", str(2 ** -10), "-g", str(2 ** -3), "-v", "3", self.train_file)
+        self.assertEqual(exact.returncode, 0, exact.stderr)
+        exact_mse = float(re.search(r"Mean squared error = (\S+) \(regression\)", exact.stdout).group(1))
+        _, rows = self.read_csv(csv)
+        # 39 centers of a fold's 40 rows: nearly exact KRR; 5 centers: a coarser fit.
+        self.assertAlmostEqual(float(rows[1][5]), exact_mse, delta=0.05 * exact_mse)
+        self.assertGreater(float(rows[0][5]), float(rows[1][5]))
+
+    def test_bad_center_axes_are_refused(self):
+        too_many = ",".join(str(m) for m in range(1, 102))
+        for options, words in (
+                (["-s", "krr", "--num-centers-grid", "10"], "-s krr has no number of centers"),
+                (["-s", "meka-krr", "--num-centers-grid", "10"], "-s meka-krr has no number of centers"),
+                (["-s", "falkon", "--num-centers-grid", "10,0"], "every M must be at least 1"),
+                (["-s", "falkon", "--num-centers-grid", "-5"], "every M must be at least 1"),
+                (["-s", "falkon", "--num-centers-grid", "10,x"], "must be a whole number"),
+                (["-s", "falkon", "--num-centers-grid", too_many], "101 values; at most 100"),
+                (["-s", "falkon", "--num-centers-grid", "10", "--num-centers", "20"], "--num-centers is searched"),
+                (["-s", "falkon", "--num-centers-grid", "10", "--png", self.path("g.png")], "--png draws one table"),
+                (["-s", "falkon", "--num-centers-grid", "10,41", "-v", "3"],
+                 "M = 41 is more than the 40 training rows of a fold (60 rows, 3 folds)")):
+            out = run("grid", *options, self.train_file)
+            self.assertEqual(out.returncode, 2, (options, out.stderr))
+            self.assertIn(words, out.stderr)
+        self.assertFalse(os.path.exists(self.path("g.png")))
+
+
 class OneClass(unittest.TestCase):
     """kmx train -s one-class -n nu (LIBSVM's -s 2): labels ignored, predict's +1/-1 and accuracy, info,
     compress, bad nu, one row, options that do not apply."""

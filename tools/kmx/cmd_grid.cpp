@@ -12,7 +12,9 @@
 // (--prune M): every cell cross-validated by dcsvm-early on the same folds,
 // and the cells whose early accuracy falls more than M points below the best
 // one are not trained exactly (the table shows their early accuracy in
-// parentheses).
+// parentheses). The KRR methods keep per fold what does not depend on
+// lambda; --num-centers-grid adds the number of centers M of falkon,
+// nystrom-krr and nystrom-tron as a third axis: a table per M.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -34,9 +36,11 @@ const std::vector<OptionSpec> &grid_options() {
             {nullptr, "--log2l", true,
              "BEGIN,END,STEP of log2 lambda (default -20,-2,3); the kernel ridge regression methods"},
             {nullptr, "--log2g", true, "BEGIN,END,STEP of log2 gamma, as grid.py's -log2g (default 3,-15,-2)"},
+            {nullptr, "--num-centers-grid", true,
+             "M1,M2,... numbers of centers to search too (falkon, nystrom-krr, nystrom-tron): a table per M"},
             {nullptr, "--out", true,
              "write the table as CSV: log2 of the cost (or lambda), log2 gamma, the values, "
-             "the score, seconds"},
+             "the score, seconds (first the centers M with --num-centers-grid)"},
             {nullptr, "--png", true, "draw the table as a heat map PNG (needs gnuplot, as grid.py)"},
             {nullptr, "--prune", true,
              "POINTS: first screen every cell by early prediction (dcsvm-early at its deepest level, same "
@@ -101,7 +105,44 @@ struct Cell {
     double seconds;
     bool pruned = false;    // not trained exactly
     bool screened = false;  // pruned: score is early prediction's, for the whole row (else no score)
+    long long centers = 0;  // M with --num-centers-grid, else 0
 };
+
+// --num-centers-grid M1,M2,...: the third axis (methods with centers only);
+// {0} (no axis) without it.
+constexpr size_t kMaxCenterValues = 100;
+std::vector<long long> centers_axis(const ParsedArgs &args) {
+    if (!args.has("--num-centers-grid")) return {0};
+    if (!method_uses(args, KMX_PARAM_CENTERS))
+        throw UsageError{"--num-centers-grid: -s " + args.get("--solver", "dcsvm") +
+                         " has no number of centers (falkon, nystrom-krr and nystrom-tron have)"};
+    if (args.has("--num-centers"))
+        throw UsageError{"--num-centers is searched: give --num-centers-grid M1,M2,... instead"};
+    if (args.has("--png")) throw UsageError{"--png draws one table: with --num-centers-grid use --out"};
+    const std::string text = args.get("--num-centers-grid", "");
+    std::vector<long long> values;
+    for (size_t start = 0;;) {
+        const size_t comma = text.find(',', start);
+        values.push_back(to_int(text.substr(start, comma - start), "--num-centers-grid"));
+        if (values.back() < 1) throw UsageError{"--num-centers-grid " + text + ": every M must be at least 1"};
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (values.size() > kMaxCenterValues)
+        throw UsageError{"--num-centers-grid: " + std::to_string(values.size()) + " values; at most " +
+                         std::to_string(kMaxCenterValues)};
+    return values;
+}
+
+// Every M must fit the smallest fold's training rows (n minus the largest fold).
+void check_centers_fit(const std::vector<long long> &centers, int64_t n, long long folds) {
+    const long long rows = n - (n + folds - 1) / folds;
+    for (long long m : centers)
+        if (m > rows)
+            throw UsageError{"--num-centers-grid: M = " + std::to_string(m) + " is more than the " +
+                             std::to_string(rows) + " training rows of a fold (" + std::to_string(n) + " rows, " +
+                             std::to_string(folds) + " folds)"};
+}
 
 bool better(const CvScore &a, const CvScore &b) { return a.regression ? a.mse < b.mse : a.accuracy > b.accuracy; }
 
@@ -139,13 +180,15 @@ void print_table(const std::vector<Cell> &cells, const std::vector<double> &cost
 void write_csv(const std::string &path, const std::vector<Cell> &cells, const CostAxis &axis) {
     std::FILE *file = std::fopen(path.c_str(), "w");
     if (!file) throw CommandError{"cannot write '" + path + "'"};
-    const bool regression = cells.front().score.regression;
-    std::fprintf(file, "log2_%s,log2_gamma,%s,gamma,%s,seconds,pruned\n", axis.name, axis.name,
-                 regression ? "mse" : "accuracy");
-    for (const Cell &cell : cells)
+    const bool regression = cells.front().score.regression, with_centers = cells.front().centers > 0;
+    std::fprintf(file, "%slog2_%s,log2_gamma,%s,gamma,%s,seconds,pruned\n", with_centers ? "centers," : "",
+                 axis.name, axis.name, regression ? "mse" : "accuracy");
+    for (const Cell &cell : cells) {
+        if (with_centers) std::fprintf(file, "%lld,", cell.centers);
         std::fprintf(file, "%g,%g,%.17g,%.17g,%.17g,%.3f,%d\n", cell.log2_cost, cell.log2_gamma,
                      std::exp2(cell.log2_cost), std::exp2(cell.log2_gamma), shown_score(cell), cell.seconds,
                      int(cell.pruned));
+    }
     if (std::fclose(file) != 0) throw CommandError{"cannot write '" + path + "'"};
 }
 
@@ -296,24 +339,64 @@ void prune_hopeless(std::vector<Cell> &cells, size_t width, double margin) {
     }
 }
 
+// One table per M with --num-centers-grid (the cells of each M are consecutive).
+void print_tables(const std::vector<Cell> &cells, const std::vector<double> &costs, const CostAxis &axis,
+                  long long folds, const std::string &method) {
+    if (cells.front().centers == 0) return print_table(cells, costs, axis, folds, method);
+    for (size_t first = 0; first < cells.size();) {
+        size_t end = first;
+        while (end < cells.size() && cells[end].centers == cells[first].centers) ++end;
+        std::printf("%scenters M = %lld\n", first > 0 ? "\n" : "", cells[first].centers);
+        print_table(std::vector<Cell>(cells.begin() + int64_t(first), cells.begin() + int64_t(end)), costs, axis, folds,
+                    method);
+        first = end;
+    }
+}
+
+// "centers 200, " for the best line with --num-centers-grid, else "".
+std::string centers_text(const Cell &cell) {
+    return cell.centers > 0 ? "centers " + std::to_string(cell.centers) + ", " : "";
+}
+
+// exact_cells at each M of the axis (the solver's centers set to it), one M
+// after another; the grid as it is without the axis (centers {0}).
+std::vector<Cell> cells_per_centers(const TrainingSetup &setup, const Dataset &data, const Grid &grid,
+                                    const std::vector<double> &truth, const std::vector<long long> &centers,
+                                    std::vector<Cell> screened, bool verbose) {
+    std::vector<Cell> cells;
+    for (long long m : centers) {
+        if (m > 0) check(kmx_solver_set_param(setup.solver.get(), KMX_PARAM_CENTERS, double(m)));
+        if (m > 0 && verbose) std::fprintf(stderr, "kmx grid: centers M = %lld\n", m);
+        for (Cell cell : exact_cells(setup, data, grid, truth, screened, verbose)) {
+            cell.centers = m;
+            cells.push_back(cell);
+        }
+    }
+    return cells;
+}
+
 }  // namespace
 
 int run_grid(int argc, char **argv) {
     const TrainingArgs parsed = parse_training_args(argc, argv, grid_options());
     const ParsedArgs &args = parsed.args;
     if (args.has("--help") || args.positional.size() != 1)
-        return usage(args, "grid [options] [-v K] [--log2c B,E,S] [--log2g B,E,S] TRAIN_FILE", grid_options());
+        return usage(args,
+                     "grid [options] [-v K] [--log2c B,E,S] [--log2g B,E,S] [--num-centers-grid M,...] TRAIN_FILE",
+                     grid_options());
     if (ranks().size > 1) throw UsageError{"kmx grid runs in one process only (not under mpirun)"};
     const CostAxis axis = cost_axis(args);
     check_axes(args, axis);
     const Grid grid{log2_range(args, axis.option, axis.fallback), log2_range(args, "--log2g", "3,-15,-2"),
                     folds_option(args), axis};
+    const std::vector<long long> centers = centers_axis(args);
     const TrainingSetup setup = set_up_training(parsed);
     const Dataset data = load_dataset(setup.ctx.get(), args.positional[0], args);
     int64_t n = 0;
     check(kmx_dataset_rows(&n, data.get()));
     std::vector<double> truth(static_cast<size_t>(n));
     check(kmx_dataset_get_labels(truth.data(), n, data.get()));
+    check_centers_fit(centers, n, grid.folds);
     const double margin = prune_margin(args, setup);
     const bool verbose = args.has("--verbose");
     std::vector<Cell> screened;
@@ -321,16 +404,16 @@ int run_grid(int argc, char **argv) {
         screened = screen_grid(setup, data, grid, truth, verbose);
         prune_hopeless(screened, grid.log2_costs.size(), margin);
     }
-    std::vector<Cell> cells = exact_cells(setup, data, grid, truth, screened, verbose);
+    std::vector<Cell> cells = cells_per_centers(setup, data, grid, truth, centers, screened, verbose);
     size_t best = 0;
     while (cells[best].pruned) ++best;
     for (size_t i = best; i < cells.size(); ++i)
         if (!cells[i].pruned && better(cells[i].score, cells[best].score)) best = i;
     const std::string method = args.get("--solver", "dcsvm");
-    print_table(cells, grid.log2_costs, axis, grid.folds, method);
+    print_tables(cells, grid.log2_costs, axis, grid.folds, method);
     const Cell &top = cells[best];
-    std::printf("best: log2 %s %g, log2 gamma %g (%s=%g gamma=%g): %s = %.*f\n", axis.name, top.log2_cost,
-                top.log2_gamma, axis.name, std::exp2(top.log2_cost), std::exp2(top.log2_gamma),
+    std::printf("best: %slog2 %s %g, log2 gamma %g (%s=%g gamma=%g): %s = %.*f\n", centers_text(top).c_str(),
+                axis.name, top.log2_cost, top.log2_gamma, axis.name, std::exp2(top.log2_cost), std::exp2(top.log2_gamma),
                 top.score.regression ? "mean squared error" : "accuracy", top.score.regression ? 6 : 2,
                 score_value(top.score));
     if (args.has("--out")) write_csv(args.get("--out", ""), cells, axis);

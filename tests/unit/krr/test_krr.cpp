@@ -11,6 +11,7 @@
 #include "core/context.h"
 #include "core/rng.h"
 #include "krr/krr.h"
+#include "krr/krr_tridiagonal.h"
 
 namespace {
 
@@ -46,22 +47,57 @@ Matrix closed_form(const kmx::KernelSpec &k, const Blobs &b, const Matrix &y, in
     return multiply(kernel_matrix(k, q.x.data(), q.n, b.x.data(), b.n, b.d), alpha, q.n, b.n, outputs);
 }
 
+// p's regression targets, or its 3 classes' one-vs-rest targets.
+kmx::KrrTargets targets_for(const Problem &p, kmx::KrrTask task) {
+    const double *labels = task == kmx::KrrTask::regression ? p.y.data() : p.classes.data();
+    return kmx::krr_targets(labels, int64_t(p.y.size()), task);
+}
+
+// Exact KRR by a Cholesky (fit_krr) and along λ from G = Q T Qᵀ
+// (krr_tridiagonal), each against the closed form solved here, for one
+// output and three.
 TEST(Krr, ExactMatchesTheClosedForm) {
     const Problem p = problem(60, 1);
     const Blobs q = blobs(15, 3, 3, 4.0, 1.0, 2);
     const auto k = rbf(0.4);
     kmx::Context ctx;
     for (kmx::KrrTask task : {kmx::KrrTask::regression, kmx::KrrTask::classification}) {
-        const kmx::KrrTargets t =
-            kmx::krr_targets(task == kmx::KrrTask::regression ? p.y.data() : p.classes.data(), 60, task);
-        kmx::KrrOptions o;
-        o.lambda = 1e-3;
-        const kmx::KrrFit fit = kmx::fit_krr(ctx, k, *p.b.data, t, o);
-        EXPECT_EQ(fit.expansion.m, 60);
-        EXPECT_EQ(fit.expansion.outputs, task == kmx::KrrTask::regression ? 1 : 3);
-        const Matrix ref = closed_form(k, p.b, t.y, t.outputs, 1e-3, q);
-        EXPECT_LT(max_abs_diff(predict(ctx, fit.expansion, *q.data), ref), 1e-8 * max_abs(ref));
+        const kmx::KrrTargets t = targets_for(p, task);
+        const auto form = kmx::krr_tridiagonal(ctx, k, *p.b.data, t);
+        for (double lambda : {1e-5, 1e-3, 1e-1, 10.0}) {
+            SCOPED_TRACE(::testing::Message() << "outputs " << t.outputs << ", lambda " << lambda);
+            kmx::KrrOptions o;
+            o.lambda = lambda;
+            const kmx::KrrFit fit = kmx::fit_krr(ctx, k, *p.b.data, t, o);
+            EXPECT_EQ(fit.expansion.m, 60);
+            EXPECT_EQ(fit.expansion.outputs, task == kmx::KrrTask::regression ? 1 : 3);
+            const Matrix ref = closed_form(k, p.b, t.y, t.outputs, lambda, q);
+            EXPECT_LT(max_abs_diff(predict(ctx, fit.expansion, *q.data), ref), 1e-8 * max_abs(ref));
+            kmx::CenterExpansion along;
+            ASSERT_TRUE(kmx::krr_tridiagonal_fit(ctx, *form, *p.b.data, lambda, along));
+            EXPECT_EQ(along.m, 60);
+            EXPECT_LT(max_abs_diff(predict(ctx, along, *q.data), ref), 1e-8 * max_abs(ref));
+        }
     }
+}
+
+// Its storage stays charged to the context while it lives; a budget that
+// cannot hold it is told before any work.
+TEST(KrrTridiagonal, ChargedWhileItLivesAndCheckedFirst) {
+    const Problem p = problem(200, 13);
+    const kmx::KrrTargets t = kmx::krr_targets(p.y.data(), 200, kmx::KrrTask::regression);
+    kmx::Context ctx;
+    ctx.memory_budget = 200 * 200 * 8;  // G alone: the storage holds more
+    EXPECT_FALSE(kmx::krr_tridiagonal_fits(ctx, rbf(0.5), *p.b.data, 1));
+    EXPECT_EQ(status_of([&] { kmx::krr_tridiagonal(ctx, rbf(0.5), *p.b.data, t); }), KMX_E_OUT_OF_MEMORY);
+    ctx.memory_budget = kmx::kUnlimitedBudget;
+    ctx.begin_call();
+    EXPECT_TRUE(kmx::krr_tridiagonal_fits(ctx, rbf(0.5), *p.b.data, 1));
+    {
+        const auto form = kmx::krr_tridiagonal(ctx, rbf(0.5), *p.b.data, t);
+        EXPECT_GE(ctx.held_bytes(), size_t(200 * 200 * 8));
+    }
+    EXPECT_EQ(ctx.held_bytes(), 0u);
 }
 
 TEST(Krr, NystromSolvesTheSubspaceProblem) {

@@ -491,6 +491,71 @@ TEST(EigSym, ValuesOnlyAndInPlaceVectorsAgree) {
     EXPECT_LT(relative_difference(only_values, values), 1e-13);
 }
 
+// Q as an explicit matrix: Q I by apply_tridiagonal_q.
+Matrix tridiagonal_q(int64_t n, const Matrix &reflectors, const std::vector<double> &tau) {
+    Matrix q = identity(n);
+    Arena scratch(apply_tridiagonal_q_workspace_bytes(n, n));
+    apply_tridiagonal_q(Trans::No, n, n, reflectors.p(), reflectors.ld, tau.data(), q.p(), q.ld, scratch);
+    return q;
+}
+
+TEST(Tridiagonalize, QTQtIsAAndQIsOrthogonal) {
+    std::mt19937_64 rng(35);
+    for (int64_t n : {1, 2, 5, 40, 129}) {
+        SCOPED_TRACE(::testing::Message() << "n=" << n);
+        const Matrix a0 = random_symmetric(n, rng);
+        Matrix a = lower_only(a0), t(n, n);
+        std::vector<double> diagonal(static_cast<size_t>(n)), off(static_cast<size_t>(n)), tau(static_cast<size_t>(n));
+        Arena scratch(tridiagonalize_workspace_bytes(n));
+        tridiagonalize(n, a.p(), a.ld, diagonal.data(), off.data(), tau.data(), scratch);
+        EXPECT_EQ(scratch.used(), 0u);
+        EXPECT_TRUE(padding_intact(a));
+        for (int64_t i = 0; i < n; ++i) {
+            t(i, i) = diagonal[size_t(i)];
+            if (i + 1 < n) t(i, i + 1) = t(i + 1, i) = off[size_t(i)];
+        }
+        const Matrix q = tridiagonal_q(n, a, tau);
+        EXPECT_LT(frobenius(subtract(multiply(multiply(q, t), transpose(q)), a0)) / frobenius(a0), 1e-13);
+        EXPECT_LT(frobenius(subtract(multiply(transpose(q), q), identity(n))), 1e-13);
+    }
+}
+
+TEST(Tridiagonalize, QAndItsTransposeApplyToRowMajorColumns) {
+    std::mt19937_64 rng(36);
+    const int64_t n = 30;
+    Matrix a = lower_only(random_symmetric(n, rng));
+    std::vector<double> diagonal(static_cast<size_t>(n)), off(static_cast<size_t>(n)), tau(static_cast<size_t>(n));
+    Arena scratch(tridiagonalize_workspace_bytes(n));
+    tridiagonalize(n, a.p(), a.ld, diagonal.data(), off.data(), tau.data(), scratch);
+    const Matrix q = tridiagonal_q(n, a, tau);
+    for (int64_t k : {1, 3}) {
+        SCOPED_TRACE(::testing::Message() << "k=" << k);
+        const Matrix b0 = random_matrix(n, k, rng);
+        Matrix b = b0;
+        Arena apply_scratch(apply_tridiagonal_q_workspace_bytes(n, k));
+        apply_tridiagonal_q(Trans::Yes, n, k, a.p(), a.ld, tau.data(), b.p(), b.ld, apply_scratch);
+        EXPECT_LT(relative_difference(b, multiply(transpose(q), b0)), 1e-13);
+        apply_tridiagonal_q(Trans::No, n, k, a.p(), a.ld, tau.data(), b.p(), b.ld, apply_scratch);
+        EXPECT_LT(relative_difference(b, b0), 1e-13);
+        EXPECT_TRUE(padding_intact(b));
+    }
+}
+
+TEST(Tridiagonalize, InvalidArgumentsThrow) {
+    std::vector<double> buf(16, 1.0);
+    double *p = buf.data();
+    Arena scratch(tridiagonalize_workspace_bytes(3));
+    expect_status(KMX_E_INVALID_ARGUMENT, [&] { tridiagonalize(3, p, 2, p, p, p, scratch); });
+    expect_status(KMX_E_INVALID_ARGUMENT, [&] { tridiagonalize(3, p, 3, nullptr, p, p, scratch); });
+    expect_status(KMX_E_INVALID_ARGUMENT, [&] { apply_tridiagonal_q(Trans::No, 3, 2, p, 3, nullptr, p, 2, scratch); });
+    expect_status(KMX_E_INVALID_ARGUMENT, [&] { apply_tridiagonal_q(Trans::No, 3, 2, p, 3, p, p, 1, scratch); });
+    buf[3] = kNaN;  // A(1,0)
+    expect_status(KMX_E_INVALID_ARGUMENT, [&] { tridiagonalize(3, p, 3, p + 9, p + 12, p + 14, scratch); });
+    expect_status(KMX_E_UNSUPPORTED, [] { tridiagonalize_workspace_bytes(40000); });
+    EXPECT_EQ(tridiagonalize_workspace_bytes(0), 0u);
+    EXPECT_EQ(apply_tridiagonal_q_workspace_bytes(1, 4), 0u);
+}
+
 TEST(EigSym, UndersizedArenaIsAnInternalError) {
     std::mt19937_64 rng(34);
     const int64_t n = 20;

@@ -279,6 +279,38 @@ TEST(CrossValidatePath, EachValueAsCrossValidatingItAlone) {
     }
 }
 
+// Along lambda the KRR methods keep what does not depend on it per fold
+// (krr/krr_path_cache.h): six values on 45 rows take exact KRR's tridiagonal form,
+// Nyström and MEKA one approximation, FALKON one set of centers, T and K_nM.
+// Each value's predictions equal cross-validating it alone: to rounding for
+// exact KRR (another factorization), to FALKON's CG tolerance (the same CG).
+TEST(CrossValidatePath, KrrMethodsAlongLambdaAsEachLambdaAlone) {
+    const auto data = blobs(true);
+    const kmx::ValuePath path{KMX_PARAM_LAMBDA, {1e-2, 1e-5, 1e-3, 1e-1, 1e-4, 1.0}};
+    const std::pair<kmx_method, double> methods[] = {
+        {KMX_METHOD_KRR, 1e-8}, {KMX_METHOD_NYSTROM_KRR, 1e-8}, {KMX_METHOD_MEKA_KRR, 1e-8}, {KMX_METHOD_FALKON, 1e-6}};
+    for (const auto &[method, tolerance] : methods) {
+        kmx::TrainOptions options;
+        options.method = method;
+        options.centers = 20;
+        options.clusters = 2;
+        options.rank = 6;
+        kmx::Context ctx;
+        ctx.threads = 2;
+        std::vector<double> out(path.values.size() * static_cast<size_t>(data->n));
+        kmx::cross_validate_path(ctx, options, rbf(), *data, 4, path, out.data());
+        for (size_t v = 0; v < path.values.size(); ++v) {
+            options.lambda = path.values[v];
+            std::vector<double> alone(static_cast<size_t>(data->n));
+            kmx::cross_validate(ctx, options, rbf(), *data, 4, alone.data());
+            for (int64_t i = 0; i < data->n; ++i)
+                ASSERT_NEAR(out[size_t(int64_t(v) * data->n + i)], alone[size_t(i)], tolerance * 3)
+                    << "method " << method << ", lambda " << path.values[v] << ", row " << i;
+        }
+        EXPECT_EQ(ctx.held_bytes(), 0u);  // nothing kept after the path
+    }
+}
+
 TEST(CrossValidatePath, ValuesMustBeCOrLambdaAndPositive) {
     const auto data = blobs(false);
     kmx::TrainOptions options;

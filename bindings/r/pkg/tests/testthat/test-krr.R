@@ -81,7 +81,7 @@ test_that("KRR classifies factors, and solvers show KRR parameters", {
   expect_identical(s$centers, 64)
   expect_output(print(solver), "<kmx_solver: falkon cache_size=0 task=regression lambda=0.001 centers=64")
   expect_identical(names(summary(kmx_solver("meka_krr")))[-1L],
-                   c("task", "lambda", "rank", "clusters", "threshold", "oversampling",
+                   c("task", "lambda", "libsvm_folds", "rank", "clusters", "threshold", "oversampling",
                      "rank_by_size"))
   train <- smooth_problem(300, 5)
   model <- kmx_train(solver, kmx_kernel("rbf", gamma = 4), kmx_dataset(train$x, train$y))
