@@ -68,14 +68,14 @@ private:
     const Dataset &data_;
     KernelSpec kernel_;
     int64_t n_ = 0;
-    bool sparse_ = false;         // rows stay sparse: blocks on the nonzeros, rows listed
-    Arena arena_;                 // everything below
+    bool sparse_ = false;               // rows stay sparse: blocks on the nonzeros, rows listed
+    Arena arena_;                       // everything below
     std::shared_ptr<const void> hold_;  // the budget's record of arena_
     KernelCache cache_;
-    double *batch_x_ = nullptr;   // dense rows: the batch's rows gathered (kBatchRows × d)
+    double *batch_x_ = nullptr;     // dense rows: the batch's rows gathered (kBatchRows × d)
     int64_t *tile_rows_ = nullptr;  // sparse rows: the tile's row numbers (kTileColumns)
-    double *tile_ = nullptr;      // kBatchRows × kTileColumns kernel values
-    Arena scratch_;               // kernel blocks' scratch, inside arena_
+    double *tile_ = nullptr;        // kBatchRows × kTileColumns kernel values
+    Arena scratch_;                 // kernel blocks' scratch, inside arena_
     int64_t computed_ = 0;
 };
 

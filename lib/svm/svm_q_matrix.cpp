@@ -17,7 +17,8 @@ namespace kmx {
 
 namespace {
 
-static_assert(SvmQMatrix::kBlockRows <= KernelRowStore::kBatchRows, "a kernel block's rows come from the store at once");
+static_assert(SvmQMatrix::kBlockRows <= KernelRowStore::kBatchRows,
+              "a kernel block's rows come from the store at once");
 
 constexpr double kUnitRoundoff = 0x1p-53;         // u
 constexpr int64_t kColumnChunk = 4096;            // variables per parallel task of one column

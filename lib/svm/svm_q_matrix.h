@@ -150,8 +150,8 @@ private:
     void kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out, int64_t ldo,
                      int threads);
     // kernel_rows gathered from the shared store's rows (store_).
-    void shared_kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out,
-                            int64_t ldo, int threads);
+    void shared_kernel_rows(const int64_t *variables, int64_t na, int64_t begin, int64_t end, double *out, int64_t ldo,
+                            int threads);
     // The dense path's kernel rows for na rows a (with squared norms sq_a).
     void dense_kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end, double *out,
                            int64_t ldo, int threads);
@@ -168,15 +168,15 @@ private:
     int64_t m_ = 0;  // gathered rows (n, or n/2 when paired)
     int threads_ = 1;
     double gamma_ = 0, noise_ = 0;
-    Arena &arena_;                   // kernel_block's scratch (none for the kernels it handles here)
-    const Dataset *data_ = nullptr;  // sparse rows: the problem's data, read in place
+    Arena &arena_;                     // kernel_block's scratch (none for the kernels it handles here)
+    const Dataset *data_ = nullptr;    // sparse rows: the problem's data, read in place
     KernelRowStore *store_ = nullptr;  // kernel rows kept across solves (SvmProblem::shared_rows), or none
-    int64_t *order_ = nullptr;       // variable j's row of the problem's data
-    int64_t *block_rows_ = nullptr;  // rows of one kernel block's variables (kBlockRows)
-    Arena sparse_scratch_;           // sparse rows: the kernel blocks' index, inside arena_
-    double *x_ = nullptr;            // n × d gathered rows (dense rows)
-    double *sq_ = nullptr;           // ‖x_j‖²
-    double *floor_ = nullptr;        // rounding floor of the Gaussian's distances, noise · ‖x_j‖²
+    int64_t *order_ = nullptr;         // variable j's row of the problem's data
+    int64_t *block_rows_ = nullptr;    // rows of one kernel block's variables (kBlockRows)
+    Arena sparse_scratch_;             // sparse rows: the kernel blocks' index, inside arena_
+    double *x_ = nullptr;              // n × d gathered rows (dense rows)
+    double *sq_ = nullptr;             // ‖x_j‖²
+    double *floor_ = nullptr;          // rounding floor of the Gaussian's distances, noise · ‖x_j‖²
     double *y_ = nullptr;
     double *qd_ = nullptr;                 // Q_ii = K_ii
     double *row_ = nullptr;                // one kernel row, before it becomes a float column

@@ -160,8 +160,9 @@ kmx_task cross_validate_path(Context &ctx, const TrainOptions &options, const Ke
     check_path(path);
     const int folds = int(fold_count);  // checked: fits
     const bool stratified = stratified_folds_for(options, data);
-    const std::vector<int> fold_of = options.libsvm_folds ? libsvm_folds(data.y, data.n, folds, stratified)
-                                                          : cross_validation_folds(data.y, data.n, folds, stratified, ctx.seed);
+    const std::vector<int> fold_of = options.libsvm_folds
+                                         ? libsvm_folds(data.y, data.n, folds, stratified)
+                                         : cross_validation_folds(data.y, data.n, folds, stratified, ctx.seed);
     const int workers = concurrent_folds(ctx, data, folds);
     std::vector<std::unique_ptr<Context>> contexts = worker_contexts(ctx, workers);
     for (auto &worker : contexts) worker->memory_budget = ctx.left_bytes() / size_t(workers);

@@ -149,9 +149,7 @@ bool better(const CvScore &a, const CvScore &b) { return a.regression ? a.mse < 
 double score_value(const CvScore &score) { return score.regression ? score.mse : score.accuracy; }
 
 // A cell's score for the CSV and the heat map: NaN for a pruned cell that was not screened.
-double shown_score(const Cell &cell) {
-    return cell.pruned && !cell.screened ? std::nan("") : score_value(cell.score);
-}
+double shown_score(const Cell &cell) { return cell.pruned && !cell.screened ? std::nan("") : score_value(cell.score); }
 
 void print_table(const std::vector<Cell> &cells, const std::vector<double> &costs, const CostAxis &axis,
                  long long folds, const std::string &method) {
@@ -172,17 +170,18 @@ void print_table(const std::vector<Cell> &cells, const std::vector<double> &cost
     std::printf("\n");
     const size_t pruned = size_t(std::count_if(cells.begin(), cells.end(), [](const Cell &c) { return c.pruned; }));
     if (pruned > 0)
-        std::printf("%zu of %zu cells pruned (not trained exactly); in parentheses: early prediction's accuracy at "
-                    "the row's largest %s\n",
-                    pruned, cells.size(), axis.name);
+        std::printf(
+            "%zu of %zu cells pruned (not trained exactly); in parentheses: early prediction's accuracy at "
+            "the row's largest %s\n",
+            pruned, cells.size(), axis.name);
 }
 
 void write_csv(const std::string &path, const std::vector<Cell> &cells, const CostAxis &axis) {
     std::FILE *file = std::fopen(path.c_str(), "w");
     if (!file) throw CommandError{"cannot write '" + path + "'"};
     const bool regression = cells.front().score.regression, with_centers = cells.front().centers > 0;
-    std::fprintf(file, "%slog2_%s,log2_gamma,%s,gamma,%s,seconds,pruned\n", with_centers ? "centers," : "",
-                 axis.name, axis.name, regression ? "mse" : "accuracy");
+    std::fprintf(file, "%slog2_%s,log2_gamma,%s,gamma,%s,seconds,pruned\n", with_centers ? "centers," : "", axis.name,
+                 axis.name, regression ? "mse" : "accuracy");
     for (const Cell &cell : cells) {
         if (with_centers) std::fprintf(file, "%lld,", cell.centers);
         std::fprintf(file, "%g,%g,%.17g,%.17g,%.17g,%.3f,%d\n", cell.log2_cost, cell.log2_gamma,
@@ -275,14 +274,14 @@ std::vector<Cell> screen_grid(const TrainingSetup &setup, const Dataset &data, c
     check(kmx_solver_get_param(&levels, solver, KMX_PARAM_LEVELS));
     check(kmx_solver_set_param(solver, KMX_PARAM_METHOD, KMX_METHOD_DCSVM_EARLY));
     check(kmx_solver_set_param(solver, KMX_PARAM_EARLY_LEVEL, levels));
-    const size_t largest = size_t(std::max_element(grid.log2_costs.begin(), grid.log2_costs.end()) -
-                                  grid.log2_costs.begin());
+    const size_t largest =
+        size_t(std::max_element(grid.log2_costs.begin(), grid.log2_costs.end()) - grid.log2_costs.begin());
     std::vector<Cell> cells;
     for (double log2_gamma : grid.log2_gammas) {
         set_gamma(setup, log2_gamma);
         double seconds = 0;
-        const CvScore early = score_row(setup, data, grid.folds, grid.axis.param,
-                                        {std::exp2(grid.log2_costs[largest])}, truth, seconds)[0];
+        const CvScore early = score_row(setup, data, grid.folds, grid.axis.param, {std::exp2(grid.log2_costs[largest])},
+                                        truth, seconds)[0];
         for (size_t c = 0; c < grid.log2_costs.size(); ++c)
             cells.push_back({grid.log2_costs[c], log2_gamma, c == largest ? early : CvScore{},
                              c == largest ? seconds : 0, true, c == largest});
@@ -412,8 +411,8 @@ int run_grid(int argc, char **argv) {
     const std::string method = args.get("--solver", "dcsvm");
     print_tables(cells, grid.log2_costs, axis, grid.folds, method);
     const Cell &top = cells[best];
-    std::printf("best: %slog2 %s %g, log2 gamma %g (%s=%g gamma=%g): %s = %.*f\n", centers_text(top).c_str(),
-                axis.name, top.log2_cost, top.log2_gamma, axis.name, std::exp2(top.log2_cost), std::exp2(top.log2_gamma),
+    std::printf("best: %slog2 %s %g, log2 gamma %g (%s=%g gamma=%g): %s = %.*f\n", centers_text(top).c_str(), axis.name,
+                top.log2_cost, top.log2_gamma, axis.name, std::exp2(top.log2_cost), std::exp2(top.log2_gamma),
                 top.score.regression ? "mean squared error" : "accuracy", top.score.regression ? 6 : 2,
                 score_value(top.score));
     if (args.has("--out")) write_csv(args.get("--out", ""), cells, axis);

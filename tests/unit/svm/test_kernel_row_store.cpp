@@ -22,8 +22,8 @@ using kmx::KernelRowStore;
 
 std::vector<kmx::KernelSpec> every_kernel() {
     std::vector<kmx::KernelSpec> kernels;
-    for (kmx_kernel_type type : {KMX_KERNEL_RBF, KMX_KERNEL_POLYNOMIAL, KMX_KERNEL_SIGMOID, KMX_KERNEL_LAPLACIAN,
-                                 KMX_KERNEL_LINEAR}) {
+    for (kmx_kernel_type type :
+         {KMX_KERNEL_RBF, KMX_KERNEL_POLYNOMIAL, KMX_KERNEL_SIGMOID, KMX_KERNEL_LAPLACIAN, KMX_KERNEL_LINEAR}) {
         kmx::KernelSpec kernel;
         kernel.type = type;
         kernel.gamma = 0.3;

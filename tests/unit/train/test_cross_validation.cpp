@@ -247,8 +247,7 @@ TEST(WarmStart, DcsvmDividingOnTwoThreadsAlongC) {
         options.C = C;
         const kmx::Model path_model = kmx::train(ctx, options, rbf(), *data, &warm);
         const kmx::Model cold_model = kmx::train(ctx, options, rbf(), *data);
-        EXPECT_NEAR(path_model.stats.objective, cold_model.stats.objective,
-                    1e-5 * std::abs(cold_model.stats.objective))
+        EXPECT_NEAR(path_model.stats.objective, cold_model.stats.objective, 1e-5 * std::abs(cold_model.stats.objective))
             << "C " << C;
         ASSERT_TRUE(warm.shared_rows);
         EXPECT_LE(warm.shared_rows->computed_rows(), data->n);
