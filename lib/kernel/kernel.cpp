@@ -50,6 +50,11 @@ void require_block_shape(const KernelSpec &spec, int64_t na, int64_t lda, int64_
 
 }  // namespace kernel_detail
 
+bool same_kernel(const KernelSpec &a, const KernelSpec &b, int64_t d) {
+    return a.type == b.type && a.gamma_for(d) == b.gamma_for(d) && a.coef0 == b.coef0 && a.degree == b.degree &&
+           a.callback == b.callback && a.callback_data == b.callback_data;
+}
+
 void require_feature_kernel(const KernelSpec &spec, const char *method) {
     if (spec.on_features()) return;
     fail(KMX_E_INVALID_ARGUMENT,

@@ -34,6 +34,10 @@ struct KernelSpec {
     int64_t point_columns(int64_t d) const { return type == KMX_KERNEL_PRECOMPUTED ? 1 : d; }
 };
 
+// Whether a and b are the same function on rows of d columns: type, γ (0
+// resolved as 1/d), coef0, degree, and a callback's function and data.
+bool same_kernel(const KernelSpec &a, const KernelSpec &b, int64_t d);
+
 // Fails (KMX_E_INVALID_ARGUMENT) with a message naming `method` unless the
 // kernel is a function of feature vectors, which `method` needs.
 void require_feature_kernel(const KernelSpec &spec, const char *method);

@@ -669,13 +669,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 bool serves(const FalkonSetup &setup, const KernelSpec &kernel, const Dataset &data, int64_t outputs,
             const FalkonOptions &o) {
     const FalkonOptions &s = setup.options;
-    const KernelSpec &k = setup.pr.kernel;
     const bool same_centers = s.centers == o.centers && s.center_method == o.center_method &&
                               s.given_centers == o.given_centers &&
                               (o.center_method != LandmarkMethod::leverage || s.lambda == o.lambda);
     return setup.pr.data == &data && setup.pr.n == data.n && setup.pr.k == outputs && same_centers &&
-           k.type == kernel.type && k.gamma == kernel.gamma_for(data.d) && k.coef0 == kernel.coef0 &&
-           k.degree == kernel.degree && s.iterations == o.iterations &&
+           same_kernel(setup.pr.kernel, kernel, data.d) && s.iterations == o.iterations &&
            s.validation_fraction == o.validation_fraction && s.jitter == o.jitter &&
            s.kernel_cache_bytes == o.kernel_cache_bytes && s.auto_cache == o.auto_cache &&
            s.kernel_float32 == o.kernel_float32 && s.reproducible_sums == o.reproducible_sums;

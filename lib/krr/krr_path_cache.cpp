@@ -21,10 +21,8 @@ auto approx_fields(const ApproxOptions &a) {
 }
 
 bool same_fit(const KrrPathKey &a, const KrrPathKey &b) {
-    const KernelSpec &ka = a.kernel, &kb = b.kernel;
     return a.data == b.data && a.n == b.n && a.d == b.d && a.outputs == b.outputs && a.seed == b.seed &&
-           ka.type == kb.type && ka.gamma == kb.gamma && ka.coef0 == kb.coef0 && ka.degree == kb.degree &&
-           a.options.method == b.options.method &&
+           same_kernel(a.kernel, b.kernel, a.d) && a.options.method == b.options.method &&
            (a.options.method == KrrMethod::exact || approx_fields(a.options.approx) == approx_fields(b.options.approx));
 }
 

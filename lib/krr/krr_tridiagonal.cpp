@@ -14,9 +14,6 @@ namespace kmx {
 
 namespace {
 
-// LAPACK's dsytrd sizes its workspace in 32-bit ints, as dsyevd does.
-constexpr int64_t kLargestOrder = 32765;
-
 size_t storage_bytes(int64_t n, int64_t outputs) {
     return WorkspacePlan()
         .add<double>(size_t(n) * size_t(n))
@@ -79,7 +76,7 @@ void solve_factored(int64_t n, int64_t k, const double *pivot, const double *l, 
 }  // namespace
 
 bool krr_tridiagonal_fits(const Context &ctx, const KernelSpec &kernel, const Dataset &data, int64_t outputs) {
-    if (data.n < 1 || data.n > kLargestOrder) return false;
+    if (data.n < 1 || data.n > linalg::kLargestSymmetricOrder) return false;
     const size_t after_storage = std::max(scratch_bytes(kernel, data, outputs), fit_bytes(data, outputs));
     return storage_bytes(data.n, outputs) + after_storage <= ctx.left_bytes();
 }

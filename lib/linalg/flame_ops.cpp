@@ -185,8 +185,8 @@ double next_relative_jitter(double tried, double max_relative) {
 // dsyevd computes its minimum workspace 1 + 6n + 2n² in int: keep it representable.
 void require_syevd_order(const char *op, int64_t n) {
     if (1 + 6 * double(n) + 2 * double(n) * double(n) > INT_MAX)
-        fail(KMX_E_UNSUPPORTED, "%s: n = %lld is beyond LAPACK's 32-bit workspace sizes (at most 32765)", op,
-             (long long)n);
+        fail(KMX_E_UNSUPPORTED, "%s: n = %lld is beyond LAPACK's 32-bit workspace sizes (at most %lld)", op,
+             (long long)n, (long long)kLargestSymmetricOrder);
 }
 
 // dsyevd_'s work and iwork lengths for order n with eigenvectors (also
@@ -508,10 +508,6 @@ size_t pinv_workspace_bytes(int64_t m, int64_t n) {
     if (m == 0 || n == 0) return 0;
     return svd_of_row_major(m, n).bytes();
 }
-
-}  // namespace kmx::linalg
-
-namespace kmx::linalg {
 
 size_t tridiagonalize_workspace_bytes(int64_t n) {
     require_order("tridiagonalize_workspace_bytes", n);

@@ -63,6 +63,8 @@ void trsv(Uplo uplo, Trans trans, int64_t n, const double *t, int64_t ldt, doubl
 // itself (with ldv == lda), otherwise it must not overlap A. n is limited to
 // 32765 by LAPACK's 32-bit workspace sizes (KMX_E_UNSUPPORTED beyond).
 void eig_sym(int64_t n, double *a, int64_t lda, double *values, double *vectors, int64_t ldv, Arena &scratch);
+// That limit: the largest n for which dsyevd's 1 + 6n + 2n² fits an int.
+constexpr int64_t kLargestSymmetricOrder = 32765;
 
 // Reduction of symmetric A (n x n; the lower triangle is read) to
 // tridiagonal form A = Q T Qᵀ in place (LAPACK's dsytrd): T's diagonal

@@ -29,36 +29,32 @@ size_t block_scratch_bytes(const Dataset &data, const KernelSpec &kernel) {
     return kernel_block_rows_workspace_bytes(kernel, batch, KernelRowStore::kBatchRows, data, tile);
 }
 
-}  // namespace
-
-size_t KernelRowStore::workspace_bytes(const Dataset &data, const KernelSpec &kernel, int64_t slots) {
-    const bool sparse = sparse_kernel_block(kernel, data, data);
+// Everything but the rows' slots: a batch's gathered rows (or a tile's row
+// numbers), one tile of kernel values, the blocks' scratch.
+size_t fixed_bytes(const Dataset &data, const KernelSpec &kernel) {
     WorkspacePlan plan;
-    plan.add_bytes(KernelCache::workspace_bytes(data.n, slots));
-    if (sparse)
-        plan.add<int64_t>(size_t(kTileColumns));
+    if (sparse_kernel_block(kernel, data, data))
+        plan.add<int64_t>(size_t(KernelRowStore::kTileColumns));
     else
-        plan.add<double>(size_t(kBatchRows) * size_t(data.d));
-    plan.add<double>(size_t(kBatchRows) * size_t(kTileColumns));
+        plan.add<double>(size_t(KernelRowStore::kBatchRows) * size_t(data.d));
+    plan.add<double>(size_t(KernelRowStore::kBatchRows) * size_t(KernelRowStore::kTileColumns));
     plan.add_bytes(block_scratch_bytes(data, kernel));
     return plan.bytes();
 }
 
+}  // namespace
+
+size_t KernelRowStore::workspace_bytes(const Dataset &data, const KernelSpec &kernel, int64_t slots) {
+    return KernelCache::workspace_bytes(data.n, slots) + fixed_bytes(data, kernel);
+}
+
 std::unique_ptr<KernelRowStore> KernelRowStore::create(Context &ctx, const Dataset &data, const KernelSpec &kernel,
                                                        size_t bytes, bool partial) {
-    const int64_t fewest = 2 * kBatchRows;
-    if (!kernel.on_features() || data.n < 1 || workspace_bytes(data, kernel, std::min(fewest, data.n)) > bytes)
-        return nullptr;
-    int64_t slots = data.n;
-    if (workspace_bytes(data, kernel, slots) > bytes) {
-        if (!partial) return nullptr;
-        int64_t low = fewest, high = data.n;  // the most slots that fit: workspace_bytes grows with slots
-        while (high - low > 1) {
-            const int64_t mid = low + (high - low) / 2;
-            (workspace_bytes(data, kernel, mid) <= bytes ? low : high) = mid;
-        }
-        slots = low;
-    }
+    const size_t fixed = data.n >= 1 ? fixed_bytes(data, kernel) : 0;
+    if (!kernel.on_features() || data.n < 1 || bytes <= fixed) return nullptr;
+    const int64_t slots = KernelCache::slots_fitting(data.n, bytes - fixed);  // at least 2, even if they do not fit
+    const bool fits = workspace_bytes(data, kernel, slots) <= bytes;
+    if (!fits || slots < std::min(2 * kBatchRows, data.n) || (slots < data.n && !partial)) return nullptr;
     const size_t need = workspace_bytes(data, kernel, slots);
     ctx.check_budget(need, "the kernel rows shared along C");
     return std::unique_ptr<KernelRowStore>(new KernelRowStore(ctx, data, kernel, slots, need));
@@ -81,9 +77,7 @@ KernelRowStore::KernelRowStore(Context &ctx, const Dataset &data, const KernelSp
 }
 
 bool KernelRowStore::serves(const Dataset &data, const KernelSpec &kernel) const {
-    return &data == &data_ && data.n == n_ && kernel.type == kernel_.type &&
-           kernel.gamma_for(data.d) == kernel_.gamma_for(data.d) && kernel.coef0 == kernel_.coef0 &&
-           kernel.degree == kernel_.degree;
+    return &data == &data_ && data.n == n_ && same_kernel(kernel, kernel_, data.d);
 }
 
 void KernelRowStore::compute_tile(const int64_t *rows, int64_t count, int64_t begin, int64_t end, int threads) {

@@ -37,16 +37,14 @@ void shuffle(std::vector<int64_t> &rows, GlibcRand &rand) {
 
 GlibcRand::GlibcRand(uint32_t seed) {
     int32_t word = seed == 0 ? 1 : int32_t(seed);
-    uint32_t state[34];
-    state[0] = uint32_t(word);
+    r_[0] = uint32_t(word);
     for (int i = 1; i < kLag; ++i) {  // 16807 · word mod (2³¹ − 1) by Schrage's method, as srandom_r
         const int32_t hi = word / 127773, lo = word % 127773;
         word = 16807 * lo - 2836 * hi;
         if (word < 0) word += 2147483647;
-        state[i] = uint32_t(word);
+        r_[i] = uint32_t(word);
     }
-    for (int i = kLag; i < 34; ++i) state[i] = state[i - kLag];
-    std::copy(state, state + 34, r_);
+    for (int i = kLag; i < 34; ++i) r_[i] = r_[i - kLag];
     position_ = 0;  // r_[position_] is the oldest of the 34
     for (int i = 0; i < kDiscarded; ++i) next();
 }

@@ -54,16 +54,22 @@ const std::vector<OptionSpec> &grid_options() {
     return specs;
 }
 
+// The comma-separated parts of text ("a,b,,c": "a", "b", "", "c").
+std::vector<std::string> comma_parts(const std::string &text) {
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+        const size_t comma = text.find(',', start);
+        parts.push_back(text.substr(start, comma - start));
+        if (comma == std::string::npos) return parts;
+        start = comma + 1;
+    }
+}
+
 // log2 values BEGIN, BEGIN + STEP, ... up to END (either direction), as grid.py's range.
 std::vector<double> log2_range(const ParsedArgs &args, const char *option, const char *fallback) {
     const std::string text = args.get(option, fallback);
     std::vector<double> parts;
-    for (size_t start = 0;;) {
-        const size_t comma = text.find(',', start);
-        parts.push_back(to_double(text.substr(start, comma - start), option));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
+    for (const std::string &part : comma_parts(text)) parts.push_back(to_double(part, option));
     if (parts.size() != 3) throw UsageError{std::string(option) + " " + text + ": give BEGIN,END,STEP (e.g. -5,15,2)"};
     const double begin = parts[0], end = parts[1], step = parts[2];
     if (step == 0 || (end - begin) / step < 0 || (end - begin) / step > 1000)
@@ -121,12 +127,9 @@ std::vector<long long> centers_axis(const ParsedArgs &args) {
     if (args.has("--png")) throw UsageError{"--png draws one table: with --num-centers-grid use --out"};
     const std::string text = args.get("--num-centers-grid", "");
     std::vector<long long> values;
-    for (size_t start = 0;;) {
-        const size_t comma = text.find(',', start);
-        values.push_back(to_int(text.substr(start, comma - start), "--num-centers-grid"));
+    for (const std::string &part : comma_parts(text)) {
+        values.push_back(to_int(part, "--num-centers-grid"));
         if (values.back() < 1) throw UsageError{"--num-centers-grid " + text + ": every M must be at least 1"};
-        if (comma == std::string::npos) break;
-        start = comma + 1;
     }
     if (values.size() > kMaxCenterValues)
         throw UsageError{"--num-centers-grid: " + std::to_string(values.size()) + " values; at most " +
