@@ -340,7 +340,7 @@ void SvmQMatrix::swap_index(int64_t i, int64_t j) {
         return;
     }
     std::swap(order_[i], order_[j]);
-    if (!data_) {
+    if (!data_ && !store_) {  // with a store the gathered rows are read no more (K_ii is computed)
         std::swap_ranges(x_ + i * d_, x_ + (i + 1) * d_, x_ + j * d_);
         std::swap(sq_[i], sq_[j]);
         std::swap(floor_[i], floor_[j]);
