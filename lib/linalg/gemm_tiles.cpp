@@ -21,27 +21,16 @@
 // haswell, 6 x 8) P is A and Q is B.
 #include "gemm_tiles.h"
 
-#include <blis.h>
-
 #include <algorithm>
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "micro_kernel.h"
+#include "packed_rows.h"
 
 namespace kmx::linalg {
 
-namespace {
-
-constexpr int64_t kMaxChunkRowsP = 2048;  // P rows packed at a time (all of P when smaller)
-constexpr int64_t kMaxChunkRowsQ = 4096;  // Q rows packed at a time
-constexpr int64_t kTileRunColumns = 64;   // contiguous j per tile row when Q is B
-
-struct MicroKernel {
-    cntx_t *cntx;
-    dgemm_ukr_ft ukr;
-    int64_t mr, nr, mc, kc_max;
-    bool p_is_b;  // the kernel prefers column-stored C: P = B, Q = A
-};
+namespace detail {
 
 MicroKernel micro_kernel() {
     bli_init();
@@ -56,11 +45,19 @@ MicroKernel micro_kernel() {
     return u;
 }
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+}  // namespace detail
 
-// The kc-slice of k: as few slices as BLIS's largest KC allows, of equal
-// length (a short last slice would cost a whole pass over C for little work).
-int64_t slice_length(const MicroKernel &u, int64_t k) { return ceil_div(k, ceil_div(k, u.kc_max)); }
+namespace {
+
+using detail::ceil_div;
+using detail::micro_kernel;
+using detail::MicroKernel;
+using detail::panel_stride;
+using detail::slice_length;
+
+constexpr int64_t kMaxChunkRowsP = 2048;  // P rows packed at a time (all of P when smaller)
+constexpr int64_t kMaxChunkRowsQ = 4096;  // Q rows packed at a time
+constexpr int64_t kTileRunColumns = 64;   // contiguous j per tile row when Q is B
 
 // Rows of a row-major matrix, packed `width` rows to a panel.
 struct Panels {
@@ -69,8 +66,6 @@ struct Panels {
     double *packed;
     int64_t stride;  // doubles from one panel to the next (a multiple of 8: 64-byte aligned panels)
 };
-
-int64_t panel_stride(int64_t width, int64_t kc) { return (width * kc + 7) / 8 * 8; }
 
 // Panel p of rows [r0, r1), columns [k0, k0 + kc): lane r of column l at
 // packed[p·stride + l·width + r]; lanes past r1 are 0. BLIS's own packing
@@ -171,6 +166,44 @@ void chunk_product(Job &job, int64_t p0, int64_t p1, int64_t q0, int64_t q1, int
     }
 }
 
+// A's panels of every slice, one slice after another (read-only to the
+// threads of gemm_abt_packed).
+int64_t a_slice_doubles(const MicroKernel &u, int64_t m, int64_t k) {
+    return ceil_div(m, u.a_width()) * panel_stride(u.a_width(), slice_length(u, k));
+}
+
+void pack_a_slices(Panels a_side, const MicroKernel &u, int64_t m, int64_t k, int threads) {
+    const int64_t slice = slice_length(u, k), slice_doubles = a_slice_doubles(u, m, k);
+    double *first = a_side.packed;
+    for (int64_t k0 = 0; k0 < k; k0 += slice) {
+        a_side.packed = first + (k0 / slice) * slice_doubles;
+        pack_rows(a_side, u, 0, m, k0, std::min(slice, k - k0), threads);
+    }
+}
+
+// B's rows [begin + piece_begin, begin + piece_end) (whole panels, kept in
+// `b`) against all m rows of A (packed: a_panels), on one thread.
+void packed_piece(Job job, const PackedRows &b, const double *a_panels, int64_t begin, int64_t piece_begin,
+                  int64_t piece_end, int64_t m) {
+    const MicroKernel &u = job.u;
+    Panels &kept = u.p_is_b ? job.p : job.q, &a_side = u.p_is_b ? job.q : job.p;
+    const int64_t k = b.columns(), slice = b.slice_length(), a_doubles = a_slice_doubles(u, m, k);
+    for (int64_t k0 = 0; k0 < k; k0 += slice) {
+        const int64_t kc = std::min(slice, k - k0);
+        a_side.packed = const_cast<double *>(a_panels + (k0 / slice) * a_doubles);
+        kept.packed = const_cast<double *>(b.panel(k0 / slice, begin + piece_begin));
+        const double beta = k0 == 0 ? 0.0 : 1.0;
+        const bool final = k0 + kc == k;
+        if (!u.p_is_b) {
+            block_product(job, 0, 0, m, piece_begin, piece_end, kc, beta, final);
+            continue;
+        }
+        const int64_t per_block = block_rows(u, piece_end - piece_begin, 1);  // about MC rows of B: L2
+        for (int64_t b0 = piece_begin; b0 < piece_end; b0 += per_block)
+            block_product(job, piece_begin, b0, std::min(piece_end, b0 + per_block), 0, m, kc, beta, final);
+    }
+}
+
 struct ChunkSizes {
     int64_t p_rows, q_rows, p_doubles, q_doubles;
 };
@@ -219,6 +252,40 @@ size_t gemm_tiles_workspace_bytes(int64_t m, int64_t n, int64_t k) {
     const MicroKernel u = micro_kernel();
     const ChunkSizes s = chunk_sizes(u, u.p_is_b ? n : m, u.p_is_b ? m : n, k);
     return WorkspacePlan().add<double>(size_t(s.p_doubles)).add<double>(size_t(s.q_doubles)).bytes();
+}
+
+void gemm_abt_packed(int64_t m, double alpha, const double *a, int64_t lda, const PackedRows &b, int64_t begin,
+                     int64_t end, double *c, int64_t ldc, Arena &scratch, int threads, TileVisitor tile) {
+    const int64_t k = b.columns(), nb = end - begin;
+    if (b.layout() != PackedRows::Layout::panels) fail(KMX_E_INVALID_ARGUMENT, "gemm_abt_packed: B is not in panels");
+    if (m < 0 || begin < 0 || nb < 0 || end > b.rows() || begin % b.width() != 0)
+        fail(KMX_E_INVALID_ARGUMENT, "gemm_abt_packed: rows [%lld, %lld) of %lld (panels of %lld)", (long long)begin,
+             (long long)end, (long long)b.rows(), (long long)b.width());
+    if (lda < std::max<int64_t>(k, 1) || ldc < std::max<int64_t>(nb, 1))
+        fail(KMX_E_INVALID_ARGUMENT, "gemm_abt_packed: a leading dimension is below its row length");
+    if (m == 0 || nb == 0) return;
+    if (k == 0) return empty_product(m, nb, c, ldc, tile);
+    const MicroKernel u = micro_kernel();
+    if (u.b_width() != b.width()) fail(KMX_E_INTERNAL, "gemm_abt_packed: B was packed for another micro-kernel");
+    const int64_t panels = ceil_div(nb, b.width()), pieces = std::clamp<int64_t>(threads, 1, panels);
+    const ArenaScope scope(scratch);
+    const int64_t slices = ceil_div(k, b.slice_length());
+    Panels a_side{a, lda, u.a_width(), scratch.alloc<double>(size_t(slices * a_slice_doubles(u, m, k))),
+                  panel_stride(u.a_width(), b.slice_length())};
+    pack_a_slices(a_side, u, m, k, threads);
+    const Panels kept{nullptr, 0, b.width(), nullptr, b.stride()};
+    parallel_for(pieces, int(pieces), [&](int64_t piece) {
+        const Job job{u, u.p_is_b ? kept : a_side, u.p_is_b ? a_side : kept, alpha, c, ldc, tile};
+        const int64_t first = panels * piece / pieces * b.width(), last = panels * (piece + 1) / pieces * b.width();
+        packed_piece(job, b, a_side.packed, begin, first, std::min(nb, last), m);
+    });
+}
+
+size_t gemm_abt_packed_workspace_bytes(int64_t m, int64_t k) {
+    if (m <= 0 || k <= 0) return 0;
+    const MicroKernel u = micro_kernel();
+    const int64_t slices = ceil_div(k, slice_length(u, k));
+    return WorkspacePlan().add<double>(size_t(slices * a_slice_doubles(u, m, k))).bytes();
 }
 
 }  // namespace kmx::linalg

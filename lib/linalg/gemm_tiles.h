@@ -12,6 +12,8 @@
 
 namespace kmx::linalg {
 
+class PackedRows;
+
 // The epilogue: visit(data, i0, i1, j0, j1) for the finished tile
 // C[i0:i1, j0:j1]. Tiles do not overlap and cover C exactly once; a tile is
 // visited by the thread that computed it, and tiles of one row are visited in
@@ -35,5 +37,15 @@ TileVisitor tile_visitor(Fn &fn) {
 void gemm_abt_tiles(int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda, const double *b,
                     int64_t ldb, double *c, int64_t ldc, Arena &scratch, int threads, TileVisitor tile);
 size_t gemm_tiles_workspace_bytes(int64_t m, int64_t n, int64_t k);
+
+// C (m x (end − begin), ld ldc) = alpha · A Bᵀ for A (m x k, ld lda, k =
+// b.columns()) and the rows [begin, end) of B kept in the micro-kernel's
+// panels (PackedRows::Layout::panels; begin a multiple of b.width()), then
+// `tile` on every tile of C. Only A is packed (once, from `scratch`, size:
+// gemm_abt_packed_workspace_bytes): B's panels are read where they are. The
+// threads take contiguous runs of B's rows.
+void gemm_abt_packed(int64_t m, double alpha, const double *a, int64_t lda, const PackedRows &b, int64_t begin,
+                     int64_t end, double *c, int64_t ldc, Arena &scratch, int threads, TileVisitor tile);
+size_t gemm_abt_packed_workspace_bytes(int64_t m, int64_t k);
 
 }  // namespace kmx::linalg
