@@ -281,6 +281,8 @@ void gemm_abt_packed(int64_t m, double alpha, const double *a, int64_t lda, cons
     });
 }
 
+int64_t gemm_abt_packed_a_rows() { return micro_kernel().a_width(); }
+
 size_t gemm_abt_packed_workspace_bytes(int64_t m, int64_t k) {
     if (m <= 0 || k <= 0) return 0;
     const MicroKernel u = micro_kernel();

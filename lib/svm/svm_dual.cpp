@@ -336,7 +336,7 @@ double DualSolver::violation_score(int64_t t) const {
 
 // Column t is about to be asked for. If its active entries are not cached,
 // they are computed by one GEMM together with those of up to
-// kPrefetchColumns − 1 other violating variables whose columns are not
+// prefetch_columns() − 1 other violating variables whose columns are not
 // cached: a GEMM of 32 columns costs about 3.5 GEMVs (one column; X is
 // streamed from memory either way). Which others:
 // - while the cache has empty slots, or slots to spare beyond the free
@@ -351,26 +351,26 @@ double DualSolver::violation_score(int64_t t) const {
 // 1576 new violators one GEMV at a time; with the spare-slot rule, 678.
 void DualSolver::prepare_column(int64_t t) {
     if (!q_.prefetches() || q_.cached(t, active_)) return;
-    constexpr int64_t kOthers = SvmQMatrix::kPrefetchColumns - 1;
+    const int64_t others = q_.prefetch_columns() - 1;
     int64_t free = 0, count = 0;  // candidates_[0, count): the violators other than t
     for (int64_t u = 0; u < active_; ++u) {
         free += is_free(u);
         const double s = violation_score(u);
         if (s > 0 && u != t) candidates_[count++] = {s, u};
     }
-    const bool empty = q_.cache_room() > kOthers;
-    const bool wide = empty || q_.cache_slots() - free > kOthers;
+    const bool empty = q_.cache_room() > others;
+    const bool wide = empty || q_.cache_slots() - free > others;
     if (wide)  // only those without a column (while slots are empty: without any of it)
         count =
             std::remove_if(candidates_, candidates_ + count,
                            [&](const Candidate &c) { return empty ? q_.held(c.index) : q_.cached(c.index, active_); }) -
             candidates_;
-    const int64_t ranked = std::min(count, wide ? kOthers : kRankedColumns);
+    const int64_t ranked = std::min(count, wide ? others : kRankedColumns);
     std::partial_sort(candidates_, candidates_ + ranked, candidates_ + count,
                       [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     int64_t columns[SvmQMatrix::kPrefetchColumns];
     int64_t chosen = 0;
-    for (int64_t k = 0; k < ranked && chosen < kOthers; ++k)
+    for (int64_t k = 0; k < ranked && chosen < others; ++k)
         if (wide || !q_.cached(candidates_[k].index, active_)) columns[chosen++] = candidates_[k].index;
     if (chosen == 0) return;  // column() computes only t's missing entries
     columns[chosen++] = t;    // last: the most recently used
@@ -548,20 +548,20 @@ void DualSolver::flush_grad_bar() {
 }
 
 // out[j] += Σ_k c_k Q_kj for j in [begin, end), over the variables k <
-// `variables` whose coefficient c_k = coef(k) is nonzero, kPrefetchColumns
+// `variables` whose coefficient c_k = coef(k) is nonzero, prefetch_columns()
 // kernel rows per GEMM.
 template <class Coef>
 void DualSolver::add_weighted_columns(int64_t variables, Coef coef, int64_t begin, int64_t end, double *out) {
-    constexpr int64_t kBlock = SvmQMatrix::kPrefetchColumns;
-    int64_t columns[kBlock];
-    double coefs[kBlock];
+    const int64_t block = q_.prefetch_columns();
+    int64_t columns[SvmQMatrix::kPrefetchColumns];
+    double coefs[SvmQMatrix::kPrefetchColumns];
     int64_t count = 0;
     for (int64_t k = 0; k < variables; ++k) {
         const double c = coef(k);
         if (c == 0) continue;
         columns[count] = k;
         coefs[count] = c;
-        if (++count == kBlock) {
+        if (++count == block) {
             q_.add_columns(columns, coefs, count, begin, end, out);
             count = 0;
         }

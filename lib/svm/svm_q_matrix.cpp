@@ -9,6 +9,7 @@
 #include "core/parallel.h"
 #include "kernel/fast_exp.h"
 #include "kernel/kernel.h"
+#include "linalg/gemm_tiles.h"
 #include "linalg/linalg.h"
 #include "kernel_row_store.h"
 #include "svm_dual.h"
@@ -46,6 +47,7 @@ double squared_norm(const double *x, int64_t d) {
 
 SvmRows::SvmRows(const Dataset &data, const KernelSpec &kernel) : d(data.d) {
     if (kernel.on_features() && sparse_kernel_rows(data)) widest = widest_row(data);
+    if (kernel.type != KMX_KERNEL_RBF) layout = linalg::PackedRows::Layout::rows;
 }
 
 size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
@@ -54,9 +56,11 @@ size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
     if (rows.sparse()) {
         plan.add_bytes(sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
     } else {
-        plan.add<double>(size_t(n) * size_t(rows.d))  // gathered rows
-            .add<double>(size_t(n))                   // ‖x_j‖²
-            .add<double>(size_t(n));                  // floors
+        plan.add_bytes(linalg::PackedRows::bytes(n, rows.d, rows.layout))  // gathered rows
+            .add<double>(size_t(n))                                        // ‖x_j‖²
+            .add<double>(size_t(n));                                       // floors
+        if (rows.layout == linalg::PackedRows::Layout::panels)
+            plan.add_bytes(linalg::gemm_abt_packed_workspace_bytes(kBlockRows, rows.d));
     }
     plan.add<double>(size_t(n))   // y
         .add<double>(size_t(n))   // K_ii
@@ -98,7 +102,12 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
         data_ = &data;
         sparse_scratch_ = Arena(arena, sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
     } else {
-        x_ = arena.alloc<double>(size_t(n_) * size_t(d_));
+        x_ = linalg::PackedRows(arena, n_, d_, rows.layout);
+        if (rows.layout == linalg::PackedRows::Layout::panels) {
+            gemm_scratch_ = Arena(arena, linalg::gemm_abt_packed_workspace_bytes(kBlockRows, d_));
+            const int64_t lanes = linalg::gemm_abt_packed_a_rows();
+            prefetch_columns_ = std::max(lanes, kPrefetchColumns / lanes * lanes);
+        }
         sq_ = arena.alloc<double>(size_t(n_));
         floor_ = arena.alloc<double>(size_t(n_));
     }
@@ -120,13 +129,11 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
     if (rows.sparse()) {  // order_[k] for k < m: the gathered rows (paired: the first half's)
         for (int64_t k = 0; k < m_; ++k) kernel_rows(&k, 1, k, k + 1, qd_ + k, 1, 1);
     } else {
-        if (problem.rows) {
-            for (int64_t k = 0; k < m_; ++k) data.copy_rows(problem.rows[k], problem.rows[k] + 1, x_ + k * d_);
-        } else {
-            data.copy_rows(0, m_, x_);
-        }
         for (int64_t k = 0; k < m_; ++k) {
-            const double *xk = x_ + k * d_;
+            double *xk = block_x_;
+            const int64_t r = problem.rows ? problem.rows[k] : k;
+            data.copy_rows(r, r + 1, xk);
+            x_.set_row(k, xk);
             sq_[k] = squared_norm(xk, d_);
             floor_[k] = noise_ * sq_[k];
             qd_[k] = kernel_eval(spec_, xk, xk, d_);
@@ -145,7 +152,6 @@ void SvmQMatrix::kernel_rows(const int64_t *variables, int64_t na, int64_t begin
                                    sparse_scratch_, threads);
         return;
     }
-    if (na == 1) return dense_kernel_rows(x_ + variables[0] * d_, sq_ + variables[0], 1, begin, end, out, ldo, threads);
     gather_block(variables, na);
     dense_kernel_rows(block_x_, block_sq_, na, begin, end, out, ldo, threads);
 }
@@ -165,18 +171,24 @@ void SvmQMatrix::shared_kernel_rows(const int64_t *variables, int64_t na, int64_
 void SvmQMatrix::dense_kernel_rows(const double *a, const double *sq_a, int64_t na, int64_t begin, int64_t end,
                                    double *out, int64_t ldo, int threads) {
     const int64_t m = end - begin;
-    const double *b = x_ + begin * d_;
     if (spec_.type != KMX_KERNEL_RBF) {
-        kernel_block(spec_, a, na, d_, b, m, d_, d_, out, ldo, arena_, threads);
+        kernel_block(spec_, a, na, d_, x_.row_major() + begin * d_, m, d_, d_, out, ldo, arena_, threads);
         return;
     }
-    // K_rj = exp(−γ D_rj), D_rj = ‖a_r‖² + ‖x_j‖² − 2 a_rᵀx_j, the norms precomputed.
-    if (na == 1)
-        linalg::gemv(linalg::Trans::No, m, d_, -2.0, b, d_, a, 0.0, out, 1);
-    else
-        linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, na, m, d_, -2.0, a, d_, b, d_, 0.0, out, ldo, threads);
-    for (int64_t r = 0; r < na; ++r)
-        gaussian_row_from_gram(out + r * ldo, m, gamma_, sq_a[r], sq_ + begin, noise_ * sq_a[r], floor_ + begin);
+    // K_rj = exp(−γ D_rj), D_rj = ‖a_r‖² + ‖x_j‖² − 2 a_rᵀx_j, the norms precomputed:
+    // the map on each tile of the GEMM (columns j in [begin + j0, begin + j1)) while it is in cache.
+    auto gaussian = [&](int64_t r0, int64_t r1, int64_t j0, int64_t j1) {
+        for (int64_t r = r0; r < r1; ++r)
+            gaussian_row_from_gram(out + r * ldo + j0, j1 - j0, gamma_, sq_a[r], sq_ + begin + j0, noise_ * sq_a[r],
+                                   floor_ + begin + j0);
+    };
+    if (na == 1) {
+        x_.gemv(begin, end, -2.0, a, out);
+        gaussian(0, 1, 0, m);
+        return;
+    }
+    linalg::gemm_abt_packed(na, -2.0, a, d_, x_, begin, end, out, ldo, gemm_scratch_, threads,
+                            linalg::tile_visitor(gaussian));
 }
 
 const float *SvmQMatrix::column(int64_t i, int64_t len) {
@@ -195,7 +207,7 @@ const float *SvmQMatrix::column(int64_t i, int64_t len) {
 
 void SvmQMatrix::prefetch(const int64_t *columns, int64_t count, int64_t len) {
     const int64_t kept = std::min(len, cache_.width());
-    count = std::min(count, kPrefetchColumns);
+    count = std::min(count, prefetch_columns_);
     if (count <= 0 || kept <= 0) return;
     if (paired_) {
         // the distinct rows' kernel rows, then fetched in the columns' order (the last most recently used)
@@ -223,7 +235,7 @@ void SvmQMatrix::prefetch(const int64_t *columns, int64_t count, int64_t len) {
 
 void SvmQMatrix::add_columns(const int64_t *columns, const double *coef, int64_t count, int64_t begin, int64_t end,
                              double *out) {
-    count = std::min(count, kPrefetchColumns);
+    count = std::min(count, prefetch_columns_);
     const int64_t width = end - begin;
     if (count <= 0 || width <= 0) return;
     if (paired_) {
@@ -241,11 +253,13 @@ void SvmQMatrix::add_columns(const int64_t *columns, const double *coef, int64_t
         for (int64_t j = begin; j < end; ++j) out[j] += y_[j] * sum[row_of_[j]];
         return;
     }
-    kernel_rows(columns, count, begin, end, prefetched_, width, threads_);
+    // from the start of begin's panel of gathered rows (gemm_abt_packed starts there)
+    const int64_t first = begin - begin % x_.width(), skipped = begin - first, ld = end - first;
+    kernel_rows(columns, count, first, end, prefetched_, ld, threads_);
     double *sum = row_;  // Σ_k coef_k y_k K_kj
     std::fill(sum, sum + width, 0.0);
     for (int64_t k = 0; k < count; ++k) {
-        const double a = coef[k] * y_[columns[k]], *kr = prefetched_ + k * width;
+        const double a = coef[k] * y_[columns[k]], *kr = prefetched_ + k * ld + skipped;
         for (int64_t j = 0; j < width; ++j) sum[j] += a * kr[j];
     }
     for (int64_t j = 0; j < width; ++j) out[begin + j] += y_[begin + j] * sum[j];
@@ -253,7 +267,7 @@ void SvmQMatrix::add_columns(const int64_t *columns, const double *coef, int64_t
 
 void SvmQMatrix::gather_block(const int64_t *columns, int64_t count) {
     for (int64_t k = 0; k < count; ++k) {
-        std::memcpy(block_x_ + k * d_, x_ + columns[k] * d_, sizeof(double) * size_t(d_));
+        x_.copy_row(columns[k], block_x_ + k * d_);
         block_sq_[k] = sq_[columns[k]];
     }
 }
@@ -341,7 +355,7 @@ void SvmQMatrix::swap_index(int64_t i, int64_t j) {
     }
     std::swap(order_[i], order_[j]);
     if (!data_ && !store_) {  // with a store the gathered rows are read no more (K_ii is computed)
-        std::swap_ranges(x_ + i * d_, x_ + (i + 1) * d_, x_ + j * d_);
+        x_.swap_rows(i, j);
         std::swap(sq_[i], sq_[j]);
         std::swap(floor_[i], floor_[j]);
     }

@@ -6,7 +6,10 @@
 // first); the gathered rows, labels, norms and cached columns follow, so a
 // column restricted to the first `len` variables is one contiguous kernel
 // row: K(x_i, X[0:len]) by a GEMV (−2 x_jᵀx_i) and the Gaussian map with
-// the precomputed norms, or by kernel_block for the other kernels.
+// the precomputed norms, or by kernel_block for the other kernels. The
+// Gaussian's gathered rows stay in the micro-kernel's panels
+// (linalg::PackedRows): the columns computed together by one GEMM
+// (prefetch, add_columns) pack only their own few rows, not X[0:len] again.
 //
 // Rows that stay sparse (sparse_kernel_rows: wide CSR data) are not gathered:
 // the matrix keeps each variable's row number of the data (permuted instead
@@ -34,6 +37,7 @@
 #include "core/arena.h"
 #include "kernel/kernel.h"
 #include "kernel_cache.h"
+#include "linalg/packed_rows.h"
 
 namespace kmx {
 
@@ -42,15 +46,18 @@ class KernelRowStore;
 struct SvmProblem;
 
 // How a problem's rows reach the kernel, for workspace sizes: gathered once
-// into d dense columns, or, for rows that stay sparse (sparse_kernel_rows:
-// wide CSR data), read in place from the data through a list of row numbers,
-// each kernel block indexing the nonzeros of at most kBlockRows rows of at
-// most `widest` values.
+// into d dense columns — for the Gaussian kernel kept in BLIS's micro-kernel
+// panels (linalg::PackedRows), so that a GEMM of a few columns against them
+// packs nothing, else row by row —, or, for rows that stay sparse
+// (sparse_kernel_rows: wide CSR data), read in place from the data through a
+// list of row numbers, each kernel block indexing the nonzeros of at most
+// kBlockRows rows of at most `widest` values.
 struct SvmRows {
     int64_t d = 0;
     int64_t widest = -1;  // ≥ 0: the rows stay sparse
+    linalg::PackedRows::Layout layout = linalg::PackedRows::Layout::panels;
 
-    SvmRows(int64_t columns) : d(columns) {}  // dense rows of d columns
+    SvmRows(int64_t columns) : d(columns) {}  // dense rows of d columns (sized for either layout)
     SvmRows(const Dataset &data, const KernelSpec &kernel);
     bool sparse() const { return widest >= 0; }
 };
@@ -64,6 +71,13 @@ public:
     // once for all (30000 x 256, one thread, zen3: one column 7.2 ms, 16 in
     // 15 ms, 32 in 25 ms).
     static constexpr int64_t kPrefetchColumns = 32;
+    // Columns the solver computes together (prefetch, add_columns): at most
+    // kPrefetchColumns, a whole number of the micro-kernel's panels of them
+    // when the rows are kept in panels (skx: 28 = 2 × 14; zen3, haswell: 30
+    // = 5 × 6): 32 columns in panels of 14 cost 42 (20000 deformed digits,
+    // d = 256, 100 MB of cache, skx, one thread: 28 columns took 7–9% less
+    // time than 32).
+    int64_t prefetch_columns() const { return prefetch_columns_; }
 
     // Exact arena bytes, cache excluded.
     static size_t workspace_bytes(int64_t n, const SvmRows &rows);
@@ -167,6 +181,7 @@ private:
     bool paired_ = false;
     int64_t m_ = 0;  // gathered rows (n, or n/2 when paired)
     int threads_ = 1;
+    int64_t prefetch_columns_ = kPrefetchColumns;
     double gamma_ = 0, noise_ = 0;
     Arena &arena_;                     // kernel_block's scratch (none for the kernels it handles here)
     const Dataset *data_ = nullptr;    // sparse rows: the problem's data, read in place
@@ -174,7 +189,8 @@ private:
     int64_t *order_ = nullptr;         // variable j's row of the problem's data
     int64_t *block_rows_ = nullptr;    // rows of one kernel block's variables (kBlockRows)
     Arena sparse_scratch_;             // sparse rows: the kernel blocks' index, inside arena_
-    double *x_ = nullptr;              // n × d gathered rows (dense rows)
+    linalg::PackedRows x_;             // n × d gathered rows (dense rows)
+    Arena gemm_scratch_;               // gemm_abt_packed's packed rows of a block
     double *sq_ = nullptr;             // ‖x_j‖²
     double *floor_ = nullptr;          // rounding floor of the Gaussian's distances, noise · ‖x_j‖²
     double *y_ = nullptr;

@@ -721,18 +721,23 @@ TEST(KernelCache, FitWidthStopsAtOneSlotPerColumn) {
 }
 
 // The Q matrix's ways to kernel columns (one at a time by GEMV, a block
-// prefetched by one GEMM, weighted sums of rows by GEMM, and columns longer
-// than re-slotted cache slots) against Q_ij = y_i y_j exp(−γ‖x_i − x_j‖²)
-// written out here.
-TEST(SvmQMatrix, ColumnsPrefetchAndWeightedSumsMatchTheKernel) {
-    const int64_t n = 200, d = 6;
-    Problem p = random_problem(n, d, 1.0, rbf(0.4));
+// prefetched by one GEMM, weighted sums of rows by GEMM from a row inside a
+// panel of the kept rows, columns longer than re-slotted cache slots, and all
+// of them after variables were swapped) against Q_ij = y_i y_j
+// exp(−γ‖x_i − x_j‖²) written out here; d = 900 spreads each row over several
+// of the micro-kernel's kc-slices.
+void expect_columns_match_the_kernel(int64_t d) {
+    const int64_t n = 200;
+    Problem p = random_problem(n, d, 1.0, rbf(0.4 * 6 / double(d)));
     std::vector<double> x(size_t(n * d));
     p.data->copy_rows(0, n, x.data());
+    std::vector<int64_t> row(static_cast<size_t>(n));  // variable → original row
+    for (int64_t i = 0; i < n; ++i) row[size_t(i)] = i;
     const auto q_exact = [&](int64_t i, int64_t j) {
+        const int64_t a = row[size_t(i)], b = row[size_t(j)];
         double distance = 0;
-        for (int64_t k = 0; k < d; ++k) distance += std::pow(x[size_t(i * d + k)] - x[size_t(j * d + k)], 2);
-        return p.y[size_t(i)] * p.y[size_t(j)] * std::exp(-0.4 * distance);
+        for (int64_t k = 0; k < d; ++k) distance += std::pow(x[size_t(a * d + k)] - x[size_t(b * d + k)], 2);
+        return p.y[size_t(a)] * p.y[size_t(b)] * std::exp(-0.4 * 6 / double(d) * distance);
     };
     kmx::Arena arena(kmx::SvmQMatrix::workspace_bytes(n, d) + kmx::KernelCache::workspace_bytes(n, 40));
     kmx::SvmQMatrix q(arena, p.problem, 40, 1);
@@ -746,20 +751,34 @@ TEST(SvmQMatrix, ColumnsPrefetchAndWeightedSumsMatchTheKernel) {
         EXPECT_TRUE(q.cached(c, n));
         expect_column(q.column(c, n), c, n);
     }
-    std::vector<double> out(size_t(n), 1.0);
-    const double coef[] = {0.5, -2, 3, 0.25, 1};
-    q.add_columns(columns, coef, 5, 20, 150, out.data());
-    for (int64_t j = 0; j < n; ++j) {
-        double expected = 1;
-        for (int k = 0; k < 5 && j >= 20 && j < 150; ++k) expected += coef[k] * q_exact(columns[k], j);
-        ASSERT_NEAR(out[size_t(j)], expected, 1e-12) << j;
+    const auto expect_weighted_sum = [&](int64_t begin, int64_t end) {
+        std::vector<double> out(size_t(n), 1.0);
+        const double coef[] = {0.5, -2, 3, 0.25, 1};
+        q.add_columns(columns, coef, 5, begin, end, out.data());
+        for (int64_t j = 0; j < n; ++j) {
+            double expected = 1;
+            for (int k = 0; k < 5 && j >= begin && j < end; ++k) expected += coef[k] * q_exact(columns[k], j);
+            ASSERT_NEAR(out[size_t(j)], expected, 1e-12) << j;
+        }
+    };
+    expect_weighted_sum(20, 150);
+    for (const auto [i, j] : {std::pair<int64_t, int64_t>{0, 150}, {5, 77}, {199, 1}, {10, 11}}) {
+        q.swap_index(i, j);
+        std::swap(row[size_t(i)], row[size_t(j)]);
     }
+    expect_column(q.column(150, n), 150, n);
+    expect_weighted_sum(0, n);
     q.fit_cache(64);  // shrinking cut the active set to 64
     EXPECT_TRUE(q.cached(7, 64));
     expect_column(q.column(7, n), 7, n);  // longer than a slot: a spare buffer
     const float *first = q.column(11, n), *second = q.column(12, n);
     expect_column(first, 11, n);  // the last two calls' columns stay valid
     expect_column(second, 12, n);
+}
+
+TEST(SvmQMatrix, ColumnsPrefetchAndWeightedSumsMatchTheKernel) {
+    expect_columns_match_the_kernel(6);
+    expect_columns_match_the_kernel(900);
 }
 
 // m random rows as ε-SVR's 2m paired variables (rows[k] = rows[k + m], y =
