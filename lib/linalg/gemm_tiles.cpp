@@ -281,6 +281,10 @@ void gemm_abt_packed(int64_t m, double alpha, const double *a, int64_t lda, cons
     });
 }
 
+bool gemm_reads_rows_in_place(int64_t m, int64_t n, int64_t k) {
+    return bli_cntx_l3_sup_thresh_is_met(BLIS_DOUBLE, m, n, k, micro_kernel().cntx);
+}
+
 int64_t gemm_abt_packed_a_rows() { return micro_kernel().a_width(); }
 
 size_t gemm_abt_packed_workspace_bytes(int64_t m, int64_t k) {

@@ -47,6 +47,12 @@ size_t gemm_tiles_workspace_bytes(int64_t m, int64_t n, int64_t k);
 void gemm_abt_packed(int64_t m, double alpha, const double *a, int64_t lda, const PackedRows &b, int64_t begin,
                      int64_t end, double *c, int64_t ldc, Arena &scratch, int threads, TileVisitor tile);
 size_t gemm_abt_packed_workspace_bytes(int64_t m, int64_t k);
+// Whether BLIS's own gemm of m rows of A against n rows of B (C = A Bᵀ, k
+// columns) reads B's rows where they are, by the small-matrix ("sup") path
+// of its kernel set (zen3, haswell: for m, n or k below a few hundred), or
+// packs them anew into panels (skx, which has no such path): then keeping B
+// in panels (PackedRows, gemm_abt_packed) saves that packing.
+bool gemm_reads_rows_in_place(int64_t m, int64_t n, int64_t k);
 // A's rows go through the micro-kernel this many at a time: products of a
 // multiple of it as many rows waste no work.
 int64_t gemm_abt_packed_a_rows();

@@ -85,25 +85,42 @@ const double *PackedRows::panel(int64_t slice, int64_t i) const {
     return data_ + slice * slice_doubles_ + (i / width_) * stride_;
 }
 
+namespace {
+
+// acc_r = Σ_l lanes[l·W + r] a_l over the kc values of one panel's slice; W
+// fixed at compile time keeps acc in registers.
+template <int64_t W>
+void panel_dot(const double *lanes, const double *a, int64_t kc, double *acc) {
+    double sum[W] = {};
+    for (int64_t l = 0; l < kc; ++l) {
+        const double al = a[l], *column = lanes + l * W;
+#pragma omp simd
+        for (int64_t r = 0; r < W; ++r) sum[r] += column[r] * al;
+    }
+    for (int64_t r = 0; r < W; ++r) acc[r] += sum[r];
+}
+
+void panel_dot(const double *lanes, const double *a, int64_t kc, int64_t w, double *acc) {
+    if (w == 16) return panel_dot<16>(lanes, a, kc, acc);
+    if (w == 8) return panel_dot<8>(lanes, a, kc, acc);
+    for (int64_t l = 0; l < kc; ++l)
+        for (int64_t r = 0; r < w; ++r) acc[r] += lanes[l * w + r] * a[l];
+}
+
+}  // namespace
+
 void PackedRows::gemv(int64_t begin, int64_t end, double alpha, const double *a, double *out) const {
     if (begin >= end) return;
     if (layout_ == Layout::rows || d_ == 0) {
         if (d_ == 0) return std::fill(out, out + (end - begin), 0.0);
         return linalg::gemv(Trans::No, end - begin, d_, alpha, data_ + begin * d_, d_, a, 0.0, out, 1);
     }
-    // a panel at a time: acc_r = Σ_l panel[l·w + r] a_l over every slice
+    // a panel at a time, every slice
     const int64_t w = width_;
     for (int64_t p = begin / w; p <= (end - 1) / w; ++p) {
         double acc[kWidestPanel] = {};
-        for (int64_t l0 = 0; l0 < d_; l0 += slice_) {
-            const double *lanes = panel(l0 / slice_, p * w);
-            const int64_t kc = std::min(slice_, d_ - l0);
-            for (int64_t l = 0; l < kc; ++l) {
-                const double al = a[l0 + l], *column = lanes + l * w;
-#pragma omp simd
-                for (int64_t r = 0; r < w; ++r) acc[r] += column[r] * al;
-            }
-        }
+        for (int64_t l0 = 0; l0 < d_; l0 += slice_)
+            panel_dot(panel(l0 / slice_, p * w), a + l0, std::min(slice_, d_ - l0), w, acc);
         const int64_t first = std::max(begin, p * w), last = std::min(end, (p + 1) * w);
         for (int64_t j = first; j < last; ++j) out[j - begin] = alpha * acc[j - p * w];
     }

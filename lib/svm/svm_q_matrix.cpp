@@ -47,7 +47,12 @@ double squared_norm(const double *x, int64_t d) {
 
 SvmRows::SvmRows(const Dataset &data, const KernelSpec &kernel) : d(data.d) {
     if (kernel.on_features() && sparse_kernel_rows(data)) widest = widest_row(data);
-    if (kernel.type != KMX_KERNEL_RBF) layout = linalg::PackedRows::Layout::rows;
+    gaussian = kernel.type == KMX_KERNEL_RBF;
+}
+
+linalg::PackedRows::Layout SvmQMatrix::gathered_layout(int64_t n, const SvmRows &rows) {
+    const bool packs = !linalg::gemm_reads_rows_in_place(kPrefetchColumns, n, rows.d);
+    return rows.gaussian && packs ? linalg::PackedRows::Layout::panels : linalg::PackedRows::Layout::rows;
 }
 
 size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
@@ -56,10 +61,10 @@ size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
     if (rows.sparse()) {
         plan.add_bytes(sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
     } else {
-        plan.add_bytes(linalg::PackedRows::bytes(n, rows.d, rows.layout))  // gathered rows
-            .add<double>(size_t(n))                                        // ‖x_j‖²
-            .add<double>(size_t(n));                                       // floors
-        if (rows.layout == linalg::PackedRows::Layout::panels)
+        plan.add_bytes(linalg::PackedRows::bytes(n, rows.d, gathered_layout(n, rows)))  // gathered rows
+            .add<double>(size_t(n))                                                     // ‖x_j‖²
+            .add<double>(size_t(n));                                                    // floors
+        if (gathered_layout(n, rows) == linalg::PackedRows::Layout::panels)
             plan.add_bytes(linalg::gemm_abt_packed_workspace_bytes(kBlockRows, rows.d));
     }
     plan.add<double>(size_t(n))   // y
@@ -102,8 +107,8 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
         data_ = &data;
         sparse_scratch_ = Arena(arena, sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
     } else {
-        x_ = linalg::PackedRows(arena, n_, d_, rows.layout);
-        if (rows.layout == linalg::PackedRows::Layout::panels) {
+        x_ = linalg::PackedRows(arena, n_, d_, gathered_layout(n_, rows));
+        if (x_.layout() == linalg::PackedRows::Layout::panels) {
             gemm_scratch_ = Arena(arena, linalg::gemm_abt_packed_workspace_bytes(kBlockRows, d_));
             const int64_t lanes = linalg::gemm_abt_packed_a_rows();
             prefetch_columns_ = std::max(lanes, kPrefetchColumns / lanes * lanes);
@@ -182,9 +187,13 @@ void SvmQMatrix::dense_kernel_rows(const double *a, const double *sq_a, int64_t 
             gaussian_row_from_gram(out + r * ldo + j0, j1 - j0, gamma_, sq_a[r], sq_ + begin + j0, noise_ * sq_a[r],
                                    floor_ + begin + j0);
     };
-    if (na == 1) {
-        x_.gemv(begin, end, -2.0, a, out);
-        gaussian(0, 1, 0, m);
+    if (na == 1 || x_.layout() == linalg::PackedRows::Layout::rows) {  // BLIS's gemv, or its gemm on rows in place
+        if (na == 1)
+            x_.gemv(begin, end, -2.0, a, out);
+        else
+            linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, na, m, d_, -2.0, a, d_, x_.row_major() + begin * d_, d_,
+                         0.0, out, ldo, threads);
+        gaussian(0, na, 0, m);
         return;
     }
     linalg::gemm_abt_packed(na, -2.0, a, d_, x_, begin, end, out, ldo, gemm_scratch_, threads,

@@ -47,17 +47,18 @@ struct SvmProblem;
 
 // How a problem's rows reach the kernel, for workspace sizes: gathered once
 // into d dense columns — for the Gaussian kernel kept in BLIS's micro-kernel
-// panels (linalg::PackedRows), so that a GEMM of a few columns against them
-// packs nothing, else row by row —, or, for rows that stay sparse
+// panels (linalg::PackedRows) where BLIS would pack them anew for every GEMM
+// of a few columns (skx; zen3's small-matrix path reads rows in place), else
+// row by row —, or, for rows that stay sparse
 // (sparse_kernel_rows: wide CSR data), read in place from the data through a
 // list of row numbers, each kernel block indexing the nonzeros of at most
 // kBlockRows rows of at most `widest` values.
 struct SvmRows {
     int64_t d = 0;
-    int64_t widest = -1;  // ≥ 0: the rows stay sparse
-    linalg::PackedRows::Layout layout = linalg::PackedRows::Layout::panels;
+    int64_t widest = -1;   // ≥ 0: the rows stay sparse
+    bool gaussian = true;  // the kernel is the Gaussian (unknown: sized as if it were)
 
-    SvmRows(int64_t columns) : d(columns) {}  // dense rows of d columns (sized for either layout)
+    SvmRows(int64_t columns) : d(columns) {}  // dense rows of d columns
     SvmRows(const Dataset &data, const KernelSpec &kernel);
     bool sparse() const { return widest >= 0; }
 };
@@ -81,6 +82,11 @@ public:
 
     // Exact arena bytes, cache excluded.
     static size_t workspace_bytes(int64_t n, const SvmRows &rows);
+    // How n dense rows are kept: in the micro-kernel's panels for the
+    // Gaussian kernel where BLIS would pack them for every GEMM of
+    // kPrefetchColumns columns (linalg::gemm_reads_rows_in_place), else row
+    // by row.
+    static linalg::PackedRows::Layout gathered_layout(int64_t n, const SvmRows &rows);
     // Whether the problem's variables are paired (see the top): n even,
     // rows[k] == rows[k + n/2] for every k < n/2.
     static bool paired(const SvmProblem &problem);
