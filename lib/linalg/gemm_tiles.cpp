@@ -267,12 +267,13 @@ void gemm_abt_packed(int64_t m, double alpha, const double *a, int64_t lda, cons
     if (k == 0) return empty_product(m, nb, c, ldc, tile);
     const MicroKernel u = micro_kernel();
     if (u.b_width() != b.width()) fail(KMX_E_INTERNAL, "gemm_abt_packed: B was packed for another micro-kernel");
-    const int64_t panels = ceil_div(nb, b.width()), pieces = std::clamp<int64_t>(threads, 1, panels);
+    const int work_threads = threads_for_work(threads, 2.0 * double(m) * double(nb) * double(k));
+    const int64_t panels = ceil_div(nb, b.width()), pieces = std::clamp<int64_t>(work_threads, 1, panels);
     const ArenaScope scope(scratch);
     const int64_t slices = ceil_div(k, b.slice_length());
     Panels a_side{a, lda, u.a_width(), scratch.alloc<double>(size_t(slices * a_slice_doubles(u, m, k))),
                   panel_stride(u.a_width(), b.slice_length())};
-    pack_a_slices(a_side, u, m, k, threads);
+    pack_a_slices(a_side, u, m, k, 1);
     const Panels kept{nullptr, 0, b.width(), nullptr, b.stride()};
     parallel_for(pieces, int(pieces), [&](int64_t piece) {
         const Job job{u, u.p_is_b ? kept : a_side, u.p_is_b ? a_side : kept, alpha, c, ldc, tile};

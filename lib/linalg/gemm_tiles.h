@@ -43,7 +43,8 @@ size_t gemm_tiles_workspace_bytes(int64_t m, int64_t n, int64_t k);
 // panels (PackedRows::Layout::panels; begin a multiple of b.width()), then
 // `tile` on every tile of C. Only A is packed (once, from `scratch`, size:
 // gemm_abt_packed_workspace_bytes): B's panels are read where they are. The
-// threads take contiguous runs of B's rows.
+// threads (those threads_for_work grants for the flops) take contiguous runs
+// of B's rows.
 void gemm_abt_packed(int64_t m, double alpha, const double *a, int64_t lda, const PackedRows &b, int64_t begin,
                      int64_t end, double *c, int64_t ldc, Arena &scratch, int threads, TileVisitor tile);
 size_t gemm_abt_packed_workspace_bytes(int64_t m, int64_t k);
