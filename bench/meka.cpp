@@ -18,6 +18,11 @@
 // sizes), each against uniform Nyström at its own memory, on high- and
 // low-dimensional sets at several γ; DIR holds make_digits_large.py's
 // digits16_bin.train.libsvm (skipped when not given).
+//
+//   bench_meka --file PATH --gamma G --clusters C --rank K [--rho R] [--eps E] [--tau T] [--no-psd] [--seed S]
+//
+// One MEKA build on a whole LIBSVM file and its exact relative error (every
+// row): what bench/meka_reference.py compares its numpy Algorithm 1 with.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -51,7 +56,8 @@ struct Options {
     uint64_t seed = 0;
     bool no_krr = false;
     bool automatic = false;
-    std::string digits16;
+    bool no_psd = false;
+    std::string digits16, file;
 };
 
 struct Setting {
@@ -227,9 +233,19 @@ kmx::ApproxOptions meka_sizes(int64_t c, int64_t k) {
 void auto_row(const Options &o, const char *name, const kmx::Dataset &train, double gamma) {
     const kmx::KernelSpec k = rbf(gamma);
     const int64_t c0 = kmx::meka_reference_clusters(train.n), k0 = kmx::meka_reference_rank(train.n, c0);
-    const Measured before = measure(o, k, train, meka_sizes(c0, k0));
-    const Measured before_nystrom = measure(
-        o, k, train, nystrom_options(kmx::ApproxMethod::nystrom, equal_memory_rank(train.n, train.d, before.bytes)));
+    Measured before;
+    try {
+        before = measure(o, k, train, meka_sizes(c0, k0));
+    } catch (const kmx::Error &e) {  // e.g. a cluster smaller than k₀ (spam)
+        std::printf("| %s | %lld × %lld | %g | %lld x %lld refused: %s |\n", name, (long long)train.n,
+                    (long long)train.d, gamma, (long long)c0, (long long)k0, e.what());
+        before.bytes = 0;
+    }
+    const Measured before_nystrom =
+        before.bytes == 0
+            ? before
+            : measure(o, k, train,
+                      nystrom_options(kmx::ApproxMethod::nystrom, equal_memory_rank(train.n, train.d, before.bytes)));
     const Measured after = measure(o, k, train, meka_sizes(0, 0));
     const Measured after_nystrom = measure(
         o, k, train, nystrom_options(kmx::ApproxMethod::nystrom, equal_memory_rank(train.n, train.d, after.bytes)));
@@ -242,6 +258,19 @@ void auto_row(const Options &o, const char *name, const kmx::Dataset &train, dou
         after_nystrom.error, after.error / after_nystrom.error, after.seconds, after_nystrom.seconds,
         after.seconds / after_nystrom.seconds);
     std::fflush(stdout);
+}
+
+void one_file(const Options &o) {
+    kmx::Context ctx;
+    ctx.threads = o.threads;
+    ctx.seed = o.seed;
+    const auto data = kmx::read_dataset_file(ctx, o.file.c_str(), KMX_FORMAT_AUTO)->to_dense();
+    kmx::ApproxOptions a = meka_sizes(o.clusters, o.rank);
+    if (o.tau > -2) a.link_tolerance = o.tau;
+    a.psd_repair = !o.no_psd;
+    const Built b = build(o, rbf(o.gamma), *data, a);
+    std::printf("error %.6g rank %lld bytes %zu seconds %.3f\n", b.approx->relative_error(ctx, *data, data->n),
+                (long long)b.approx->rank(), b.approx->bytes(), b.seconds);
 }
 
 void auto_table(const Options &o) {
@@ -330,6 +359,10 @@ Options parse(int argc, char **argv) {
             o.seed = std::strtoull(argv[++i], nullptr, 10);
         else if (!std::strcmp(argv[i], "--no-krr"))
             o.no_krr = true;
+        else if (!std::strcmp(argv[i], "--no-psd"))
+            o.no_psd = true;
+        else if (!std::strcmp(argv[i], "--file") && has_value)
+            o.file = argv[++i];
         else if (!std::strcmp(argv[i], "--auto"))
             o.automatic = true;
         else if (!std::strcmp(argv[i], "--digits16") && has_value)
@@ -338,7 +371,7 @@ Options parse(int argc, char **argv) {
             std::fprintf(stderr,
                          "usage: %s [--data DIR] [--threads T] [--sample-rows R] [--only NAME] [--gamma G] "
                          "[--clusters C] [--rank K] [--rho R] [--eps E] [--tau T] [--seed S] [--no-krr] [--auto] "
-                         "[--digits16 DIR]\n",
+                         "[--digits16 DIR] [--file PATH] [--no-psd]\n",
                          argv[0]);
             std::exit(2);
         }
@@ -354,6 +387,10 @@ int main(int argc, char **argv) {
     try {
         if (o.automatic) {
             auto_table(o);
+            return 0;
+        }
+        if (!o.file.empty()) {
+            one_file(o);
             return 0;
         }
         std::printf("| data | n | γ | method | c x k / m | rank | memory MB | build s | rel. error |\n");

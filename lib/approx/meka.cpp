@@ -83,9 +83,10 @@ std::vector<double> kmeans_centers(Context &ctx, const Dataset &data, const Meka
 
 // k_s: k, or proportional to n_s (Σ k_s ≈ c·k), never more than the rows
 // the cluster's samples may use.
-int64_t cluster_rank(const MekaOptions &o, const MekaCluster &cl, int64_t n, int64_t clusters, int64_t s) {
+// A candidate of the automatic choice (`clamp`) takes k_s = n_s instead.
+int64_t cluster_rank(const MekaOptions &o, const MekaCluster &cl, int64_t n, int64_t clusters, int64_t s, bool clamp) {
     if (!o.proportional_rank) {
-        if (o.rank > cl.size)
+        if (o.rank > cl.size && !clamp)
             fail(KMX_E_INVALID_ARGUMENT,
                  "MEKA: rank k=%lld is larger than cluster %lld's %lld points (use fewer clusters, a smaller "
                  "rank or proportional ranks)",
@@ -143,7 +144,7 @@ MekaApproximation::MekaApproximation(Context &ctx, const KernelSpec &kernel, con
 
 MekaApproximation::MekaApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data,
                                      const MekaOptions &options, const std::vector<int64_t> &held_out, bool factor)
-    : KernelApproximation(resolved_kernel(kernel, data.d), data.d), n_(data.n) {
+    : KernelApproximation(resolved_kernel(kernel, data.d), data.d), n_(data.n), candidate_(true) {
     build(ctx, data, options, held_out, factor);
 }
 
@@ -243,7 +244,7 @@ void MekaApproximation::diagonal_blocks(Context &ctx, const Dataset &data, const
     int64_t largest_m = 1, largest_k = 1;
     for (int64_t s = 0; s < c; ++s) {
         MekaCluster &cl = clusters_[size_t(s)];
-        const int64_t k = ranks[size_t(s)] = cluster_rank(options, cl, n_, c, s);
+        const int64_t k = ranks[size_t(s)] = cluster_rank(options, cl, n_, c, s, candidate_);
         const int64_t m = std::min(options.columns > 0 ? options.columns : 2 * k, cl.sampled);
         cl.columns.resize(size_t(m));
         largest_m = std::max(largest_m, m);

@@ -31,6 +31,7 @@
 // comes from the reference formulas of approx_defaults.h.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "approximation.h"
@@ -121,6 +122,9 @@ private:
     void factor_links(Context &ctx, const MekaOptions &options);
     // meka_choice.cpp: the automatic (c, k).
     void choose(Context &ctx, const Dataset &data, const MekaOptions &options);
+    std::unique_ptr<MekaApproximation> clusters_candidate(Context &ctx, const Dataset &data,
+                                                          const MekaOptions &reference,
+                                                          const std::vector<int64_t> &held) const;
     double held_out_error(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows) const;
     std::vector<double> held_out_block(Context &ctx, const std::vector<int64_t> &grouped) const;
     void adopt(MekaApproximation &&other);
@@ -135,6 +139,7 @@ private:
     int64_t largest_rank() const;
 
     int64_t n_ = 0;
+    bool candidate_ = false;  // built for the automatic choice: k_s clamped to n_s instead of refused
     std::vector<double> centers_;
     std::vector<int32_t> cluster_of_;
     std::vector<int64_t> order_;

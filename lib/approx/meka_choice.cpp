@@ -108,6 +108,21 @@ double weighted_error(const std::vector<double> &exact, const std::vector<double
 
 }  // namespace
 
+// The reference candidate, or null when its partition has a cluster of a
+// single point (which given sizes report as an error).
+std::unique_ptr<MekaApproximation> MekaApproximation::clusters_candidate(Context &ctx, const Dataset &data,
+                                                                         const MekaOptions &reference,
+                                                                         const std::vector<int64_t> &held) const {
+    try {
+        return std::unique_ptr<MekaApproximation>(new MekaApproximation(ctx, kernel(), data, reference, held, false));
+    } catch (const Error &e) {
+        if (e.status() != KMX_E_INVALID_ARGUMENT) throw;
+        ctx.log(KMX_LOG_INFO, "MEKA: automatic sizes: %lld clusters refused (%s)", (long long)reference.clusters,
+                e.what());
+        return nullptr;
+    }
+}
+
 void MekaApproximation::choose(Context &ctx, const Dataset &data, const MekaOptions &options) {
     const int64_t c0 = std::min(n_, meka_reference_clusters(n_)), k0 = meka_reference_rank(n_, c0);
     const std::vector<int64_t> held = held_out_rows(ctx, n_);
@@ -123,7 +138,12 @@ void MekaApproximation::choose(Context &ctx, const Dataset &data, const MekaOpti
         const MekaApproximation one(ctx, kernel(), data, single, held, false);
         tried[0] = {1, single.rank, one.held_out_error(ctx, data, held), one.bytes(), false};
     }
-    std::unique_ptr<MekaApproximation> many(new MekaApproximation(ctx, kernel(), data, reference, held, false));
+    std::unique_ptr<MekaApproximation> many = clusters_candidate(ctx, data, reference, held);
+    if (!many) {  // the reference clusters cannot be built (a cluster of one point): one basis
+        *this = MekaApproximation(ctx, kernel(), data, single, held, true);
+        candidates_ = {{1, single.rank, tried[0].error, bytes(), true}};
+        return;
+    }
     tried[1] = {c0, k0, many->held_out_error(ctx, data, held), many->bytes(), false};
     if (options.psd_repair && tried[1].error >= tried[0].error && tried[1].error < kRepairReach * tried[0].error) {
         many->factor_links(ctx, reference);  // the repair may tip the balance: judge the repaired L

@@ -164,6 +164,28 @@ TEST(MekaChoice, AutoDefaultsLeaveTheChoiceToMeka) {
     EXPECT_EQ(kmx::meka_reference_clusters(12000), 11);
 }
 
+// Three large clusters and a small far one: the reference rank (100 for
+// n = 1600) exceeds the small cluster's size, which given sizes refuse (as
+// "auto" did before); the automatic choice clamps that cluster's rank.
+TEST(MekaChoice, BuildsWhereTheReferenceRankExceedsACluster) {
+    Points p = separated(3, 520, 1.0, 8);
+    kmx::Rng rng(9);
+    for (int i = 0; i < 40; ++i) {
+        p.x.push_back(40.0 + 0.5 * test_common::gaussian(rng));
+        p.x.push_back(40.0 + 0.5 * test_common::gaussian(rng));
+    }
+    p.n += 40;
+    p.data = kmx::Dataset::dense_borrow(p.x.data(), p.n, 2, nullptr);
+    kmx::Context ctx;
+    kmx::MekaOptions reference;
+    reference.clusters = kmx::meka_reference_clusters(p.n);
+    reference.rank = kmx::meka_reference_rank(p.n, reference.clusters);
+    EXPECT_EQ(status_of([&] { kmx::MekaApproximation(ctx, rbf(2.0), *p.data, reference); }), KMX_E_INVALID_ARGUMENT);
+    const kmx::MekaApproximation meka(ctx, rbf(2.0), *p.data, automatic());
+    ASSERT_EQ(meka.candidates().size(), 2u);
+    EXPECT_TRUE(std::isfinite(meka.relative_error(ctx, *p.data, p.n)));
+}
+
 // Negative sizes stay errors; tiny data (no room for held-out rows) builds the reference sizes.
 TEST(MekaChoice, NegativeSizesAreRefusedAndTinyDataIsBuilt) {
     const Points p = separated(2, 30, 1.0, 7);
