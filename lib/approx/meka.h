@@ -125,6 +125,8 @@ private:
     std::unique_ptr<MekaApproximation> clusters_candidate(Context &ctx, const Dataset &data,
                                                           const MekaOptions &reference,
                                                           const std::vector<int64_t> &held) const;
+    static MekaCandidate judge_clusters(Context &ctx, const Dataset &data, const MekaOptions &reference,
+                                        const std::vector<int64_t> &held, double single_error, MekaApproximation &many);
     double held_out_error(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows) const;
     std::vector<double> held_out_block(Context &ctx, const std::vector<int64_t> &grouped) const;
     void adopt(MekaApproximation &&other);

@@ -133,36 +133,45 @@ void MekaApproximation::choose(Context &ctx, const Dataset &data, const MekaOpti
     }
     const MekaOptions single =
         candidate(options, 1, single_basis_rank(n_, data.d, configuration_bytes(n_, data.d, c0, k0)));
+    // A dropped candidate's reservations are returned to the call's budget.
+    const size_t start = ctx.reserved_bytes();
+    const auto forget = [&] { ctx.release(ctx.reserved_bytes() - start); };
     std::vector<MekaCandidate> tried(2);
     {
         const MekaApproximation one(ctx, kernel(), data, single, held, false);
         tried[0] = {1, single.rank, one.held_out_error(ctx, data, held), one.bytes(), false};
     }
+    forget();
     std::unique_ptr<MekaApproximation> many = clusters_candidate(ctx, data, reference, held);
-    if (!many) {  // the reference clusters cannot be built (a cluster of one point): one basis
-        *this = MekaApproximation(ctx, kernel(), data, single, held, true);
-        candidates_ = {{1, single.rank, tried[0].error, bytes(), true}};
-        return;
-    }
-    tried[1] = {c0, k0, many->held_out_error(ctx, data, held), many->bytes(), false};
-    if (options.psd_repair && tried[1].error >= tried[0].error && tried[1].error < kRepairReach * tried[0].error) {
-        many->factor_links(ctx, reference);  // the repair may tip the balance: judge the repaired L
-        tried[1].error = many->held_out_error(ctx, data, held);
-        tried[1].bytes = many->bytes();
-    }
-    const bool clusters_win = tried[1].error < tried[0].error;
+    if (many) tried[1] = judge_clusters(ctx, data, reference, held, tried[0].error, *many);
+    const bool clusters_win = many && tried[1].error < tried[0].error;
     tried[clusters_win ? 1 : 0].chosen = true;
-    ctx.log(KMX_LOG_INFO, "MEKA: automatic sizes: c=1 k=%lld error %.4g; c=%lld k=%lld error %.4g (%lld held-out rows)",
-            (long long)single.rank, tried[0].error, (long long)c0, (long long)k0, tried[1].error,
-            (long long)held.size());
     if (clusters_win) {
         *this = std::move(*many);
         if (!link_.empty()) factor_links(ctx, reference);
     } else {
         many.reset();  // never two candidates in memory
+        forget();
         *this = MekaApproximation(ctx, kernel(), data, single, held, true);
     }
+    if (!tried[1].clusters) tried.pop_back();  // the reference clusters could not be built
     candidates_ = std::move(tried);
+}
+
+// The reference candidate's held-out error; when it loses unrepaired by
+// less than kRepairReach, its L is factored (PSD repair) and judged again.
+MekaCandidate MekaApproximation::judge_clusters(Context &ctx, const Dataset &data, const MekaOptions &reference,
+                                                const std::vector<int64_t> &held, double single_error,
+                                                MekaApproximation &many) {
+    MekaCandidate c{reference.clusters, reference.rank, many.held_out_error(ctx, data, held), many.bytes(), false};
+    if (reference.psd_repair && c.error >= single_error && c.error < kRepairReach * single_error) {
+        many.factor_links(ctx, reference);
+        c.error = many.held_out_error(ctx, data, held);
+        c.bytes = many.bytes();
+    }
+    ctx.log(KMX_LOG_INFO, "MEKA: automatic sizes: c=1 error %.4g; c=%lld k=%lld error %.4g (%lld held-out rows)",
+            single_error, (long long)c.clusters, (long long)c.rank, c.error, (long long)held.size());
+    return c;
 }
 
 // ‖G_HH − G̃_HH‖_F / ‖G_HH‖_F, the diagonal reweighted (weighted_error).

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "approx/approx_defaults.h"
 #include "approx/meka.h"
@@ -128,6 +129,28 @@ TEST(MekaChoice, HeldOutEstimateIsCloseToTheExactError) {
     EXPECT_TRUE(meka.candidates()[0].chosen);
     EXPECT_GE(meka.candidates()[0].error, 0.9 * exact);
     EXPECT_LE(meka.candidates()[0].error, 1.5 * exact);
+}
+
+// A dropped candidate's reservations go back to the call's budget: the
+// choice reserves about what its larger candidate alone does, not their sum.
+TEST(MekaChoice, DroppedCandidatesReturnTheirBudget) {
+    const Points p = low_rank(1600, 64, 16, 10);
+    const auto k = rbf(0.05);
+    auto peak = [&](const kmx::MekaOptions &o) {
+        kmx::Context ctx;
+        const kmx::MekaApproximation meka(ctx, k, *p.data, o);
+        return std::pair<size_t, int64_t>(ctx.peak_bytes(), meka.rank());
+    };
+    const auto chosen = peak(automatic());
+    kmx::MekaOptions single;
+    single.clusters = 1;
+    single.rank = chosen.second;
+    kmx::MekaOptions reference;
+    reference.clusters = kmx::meka_reference_clusters(p.n);
+    reference.rank = kmx::meka_reference_rank(p.n, reference.clusters);
+    const size_t alone = std::max(peak(single).first, peak(reference).first);
+    std::printf("peak reservations: automatic %zu, the larger candidate alone %zu\n", chosen.first, alone);
+    EXPECT_LE(chosen.first, alone + alone / 4);
 }
 
 // Given sizes are built exactly; one given size takes the other's reference.
