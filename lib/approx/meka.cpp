@@ -82,8 +82,8 @@ std::vector<double> kmeans_centers(Context &ctx, const Dataset &data, const Meka
 }
 
 // k_s: k, or proportional to n_s (Σ k_s ≈ c·k), never more than the rows
-// the cluster's samples may use.
-// A candidate of the automatic choice (`clamp`) takes k_s = n_s instead.
+// the cluster's samples may use. k > n_s is refused, except for a
+// candidate of the automatic choice (`clamp`), which takes those rows.
 int64_t cluster_rank(const MekaOptions &o, const MekaCluster &cl, int64_t n, int64_t clusters, int64_t s, bool clamp) {
     if (!o.proportional_rank) {
         if (o.rank > cl.size && !clamp)
@@ -167,6 +167,7 @@ void MekaApproximation::fill_links(Context &ctx, const Dataset &data, const Meka
     link_.assign(size_t(R * R), 0.0);
     Arena scratch = ctx.reserve(link_matrix_workspace_bytes(*this, options), "MEKA: link blocks");
     skipped_blocks_ = fill_link_matrix(ctx, *this, data, options, link_.data(), scratch);
+    ctx.release(scratch);
 }
 
 // L = B J Bᵀ (the PSD repair as asked); link_ is released.
@@ -174,6 +175,7 @@ void MekaApproximation::factor_links(Context &ctx, const MekaOptions &options) {
     const int64_t R = link_size_;
     Arena scratch = ctx.reserve(factor_link_workspace_bytes(R), "MEKA: link matrix");
     LinkFactor factor = factor_link_matrix(R, link_.data(), options.psd_repair, scratch);
+    ctx.release(scratch);
     std::vector<double>().swap(link_);
     link_factor_ = std::move(factor.b);
     signs_ = std::move(factor.signs);

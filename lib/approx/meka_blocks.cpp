@@ -203,6 +203,7 @@ void link_block(Context &ctx, const MekaApproximation &meka, const LinkSide &a, 
 }  // namespace
 
 size_t link_matrix_workspace_bytes(const MekaApproximation &meka, const MekaOptions &options) {
+    if (meka.clusters() == 1) return 0;  // no link block
     int64_t rows = 0, rank = 0;
     for (const MekaCluster &cl : meka.cluster_list()) {
         int64_t p = 0, q = 0;
@@ -230,6 +231,7 @@ int64_t fill_link_matrix(Context &ctx, const MekaApproximation &meka, const Data
     std::fill(link, link + R * R, 0.0);
     for (const MekaCluster &cl : meka.cluster_list())  // L^(s,s) = D_s
         for (int64_t i = 0; i < cl.rank; ++i) link[(cl.rank_offset + i) * R + cl.rank_offset + i] = cl.scale[size_t(i)];
+    if (c == 1) return 0;  // one basis: L = D
     // One row sample per cluster, shared by the blocks of its row and column.
     ArenaScope scope(scratch);
     const Rng base(ctx.seed ^ 0x6D656B616C696E6Bull);

@@ -21,9 +21,9 @@
 //      clusters that win unrepaired win; when they lose by less than 2x,
 //      their L is factored (the eigendecomposition MEKA needs anyway) and
 //      judged again;
-//   4. the lower error wins and is factored; a losing c = 1 candidate is
-//      dropped before the next is built (never two in memory) and rebuilt
-//      if it wins.
+//   4. the lower error wins and is factored. The c = 1 candidate is dropped
+//      once judged (never two candidates in memory; a dropped candidate's
+//      reservations go back to the call's budget) and rebuilt if it wins.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -176,11 +176,14 @@ MekaCandidate MekaApproximation::judge_clusters(Context &ctx, const Dataset &dat
 
 // ‖G_HH − G̃_HH‖_F / ‖G_HH‖_F, the diagonal reweighted (weighted_error).
 double MekaApproximation::held_out_error(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows) const {
+    const size_t start = ctx.reserved_bytes();  // its blocks are gone on return: so are their reservations
     std::vector<int64_t> grouped(rows);
     std::stable_sort(grouped.begin(), grouped.end(),
                      [&](int64_t a, int64_t b) { return cluster_of_[size_t(a)] < cluster_of_[size_t(b)]; });
     const std::vector<double> exact = kernel_of_rows(ctx, kernel(), data, grouped);
-    return weighted_error(exact, held_out_block(ctx, grouped), int64_t(grouped.size()), n_);
+    const double error = weighted_error(exact, held_out_block(ctx, grouped), int64_t(grouped.size()), n_);
+    ctx.release(ctx.reserved_bytes() - start);
+    return error;
 }
 
 // G̃_HH = W_H L W_Hᵀ for H's rows grouped by cluster, so that W_H's blocks
