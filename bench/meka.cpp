@@ -10,6 +10,19 @@
 // kernel blocks, eigendecompositions); the relative error ‖G − G̃‖_F/‖G‖_F is
 // estimated on the same R sampled rows (default 1000) for every method.
 // Then KRR (λ fixed) on the regression set: test RMSE at equal memory.
+//
+//   bench_meka --auto [--digits16 DIR] [--data DIR] [--threads T] [--sample-rows R] [--only NAME]
+//
+// MEKA's automatic sizes (issue 17) against the reference sizes c₀ x k₀
+// they replace (what "auto" built before: the same code path as given
+// sizes), each against uniform Nyström at its own memory, on high- and
+// low-dimensional sets at several γ; DIR holds make_digits_large.py's
+// digits16_bin.train.libsvm (skipped when not given).
+//
+//   bench_meka --file PATH --gamma G --clusters C --rank K [--rho R] [--eps E] [--tau T] [--no-psd] [--seed S]
+//
+// One MEKA build on a whole LIBSVM file and its exact relative error (every
+// row): what bench/meka_reference.py compares its numpy Algorithm 1 with.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "approx/approx_defaults.h"
 #include "approx/approximation.h"
 #include "approx/meka.h"
 #include "core/context.h"
@@ -41,6 +55,9 @@ struct Options {
     double rho = -1, eps = -1, tau = -2;
     uint64_t seed = 0;
     bool no_krr = false;
+    bool automatic = false;
+    bool no_psd = false;
+    std::string digits16, file;
 };
 
 struct Setting {
@@ -57,14 +74,31 @@ const Setting kSettings[] = {
     {"diamonds", "reg", {1.0, 10.0, 100.0}, 10, 64},
 };
 
+// The automatic sizes' comparison: (file under DIR, or digits16's DIR) and γ values (0 ends).
+struct AutoSetting {
+    const char *name;
+    const char *task;
+    double gammas[4];
+};
+
+const AutoSetting kAutoSettings[] = {
+    {"digits16", "bin", {0.01, 0.03, 0.1, 0.3}}, {"digits", "bin", {0.03, 0.1, 0.3, 1.0}},
+    {"spam", "bin", {0.3, 3.0, 30.0, 0}},        {"letter", "bin", {1.0, 4.0, 16.0, 0}},
+    {"shuttle", "bin", {1.0, 100.0, 1000.0, 0}}, {"diamonds", "reg", {1.0, 10.0, 100.0, 0}},
+};
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::unique_ptr<kmx::Dataset> load(const Options &o, const Setting &s, const char *split) {
+std::unique_ptr<kmx::Dataset> load_file(const std::string &dir, const char *name, const char *task, const char *split) {
     kmx::Context ctx;
-    const std::string path = o.data + "/" + s.name + "/" + s.name + "_" + s.task + "." + split + ".libsvm";
+    const std::string path = dir + "/" + name + "_" + task + "." + split + ".libsvm";
     return kmx::read_dataset_file(ctx, path.c_str(), KMX_FORMAT_AUTO)->to_dense();
+}
+
+std::unique_ptr<kmx::Dataset> load(const Options &o, const Setting &s, const char *split) {
+    return load_file(o.data + "/" + s.name, s.name, s.task, split);
 }
 
 kmx::KernelSpec rbf(double gamma) {
@@ -167,6 +201,93 @@ void approximation_rows(const Options &o, const Setting &s, const kmx::Dataset &
     }
 }
 
+struct Measured {
+    std::string sizes;  // "c x k" or "m"
+    size_t bytes = 0;
+    double seconds = 0, error = 0;
+};
+
+Measured measure(const Options &o, const kmx::KernelSpec &k, const kmx::Dataset &data, const kmx::ApproxOptions &a) {
+    Built b = build(o, k, data, a);
+    kmx::Context ctx;
+    ctx.threads = o.threads;
+    Measured m{std::to_string(a.landmarks), b.approx->bytes(), b.seconds,
+               b.approx->relative_error(ctx, data, o.sample_rows)};
+    if (const auto *meka = dynamic_cast<const kmx::MekaApproximation *>(b.approx.get()))
+        m.sizes = std::to_string(meka->clusters()) + " x " + std::to_string(meka->cluster_list()[0].columns.size() / 2);
+    return m;
+}
+
+kmx::ApproxOptions meka_sizes(int64_t c, int64_t k) {
+    kmx::ApproxOptions a;
+    a.method = kmx::ApproxMethod::meka;
+    a.clusters = c;
+    a.rank = k;
+    a.rho = g_options.rho >= 0 ? g_options.rho : 2;
+    a.eps = g_options.eps >= 0 ? g_options.eps : 0;
+    return a;
+}
+
+// One row: MEKA at the reference sizes (before) and automatic (after), each
+// with uniform Nyström at its memory, measured one after the other.
+void auto_row(const Options &o, const char *name, const kmx::Dataset &train, double gamma) {
+    const kmx::KernelSpec k = rbf(gamma);
+    const int64_t c0 = kmx::meka_reference_clusters(train.n), k0 = kmx::meka_reference_rank(train.n, c0);
+    Measured before;
+    try {
+        before = measure(o, k, train, meka_sizes(c0, k0));
+    } catch (const kmx::Error &e) {  // e.g. a cluster smaller than k₀ (spam)
+        std::printf("| %s | %lld × %lld | %g | %lld x %lld refused: %s |\n", name, (long long)train.n,
+                    (long long)train.d, gamma, (long long)c0, (long long)k0, e.what());
+        before.bytes = 0;
+    }
+    const Measured before_nystrom =
+        before.bytes == 0
+            ? before
+            : measure(o, k, train,
+                      nystrom_options(kmx::ApproxMethod::nystrom, equal_memory_rank(train.n, train.d, before.bytes)));
+    const Measured after = measure(o, k, train, meka_sizes(0, 0));
+    const Measured after_nystrom = measure(
+        o, k, train, nystrom_options(kmx::ApproxMethod::nystrom, equal_memory_rank(train.n, train.d, after.bytes)));
+    std::printf(
+        "| %s | %lld × %lld | %g | %s | %.1f | %.3g / %.3g = **%.2f** | %.2f / %.2f = %.1f | %s | %.1f | %.3g / %.3g = "
+        "**%.2f** | %.2f / %.2f = %.1f |\n",
+        name, (long long)train.n, (long long)train.d, gamma, before.sizes.c_str(), double(before.bytes) / 1e6,
+        before.error, before_nystrom.error, before.error / before_nystrom.error, before.seconds, before_nystrom.seconds,
+        before.seconds / before_nystrom.seconds, after.sizes.c_str(), double(after.bytes) / 1e6, after.error,
+        after_nystrom.error, after.error / after_nystrom.error, after.seconds, after_nystrom.seconds,
+        after.seconds / after_nystrom.seconds);
+    std::fflush(stdout);
+}
+
+void one_file(const Options &o) {
+    kmx::Context ctx;
+    ctx.threads = o.threads;
+    ctx.seed = o.seed;
+    const auto data = kmx::read_dataset_file(ctx, o.file.c_str(), KMX_FORMAT_AUTO)->to_dense();
+    kmx::ApproxOptions a = meka_sizes(o.clusters, o.rank);
+    if (o.tau > -2) a.link_tolerance = o.tau;
+    a.psd_repair = !o.no_psd;
+    const Built b = build(o, rbf(o.gamma), *data, a);
+    std::printf("error %.6g rank %lld bytes %zu seconds %.3f\n", b.approx->relative_error(ctx, *data, data->n),
+                (long long)b.approx->rank(), b.approx->bytes(), b.seconds);
+}
+
+void auto_table(const Options &o) {
+    std::printf(
+        "| data | n × d | γ | before: c × k | MB | error: MEKA / Nyström = ratio | build s: MEKA / Nyström = "
+        "ratio | after: c × k | MB | error: MEKA / Nyström = ratio | build s: MEKA / Nyström = ratio |\n");
+    std::printf("|---|---|---:|---|---:|---|---|---|---:|---|---|\n");
+    for (const AutoSetting &s : kAutoSettings) {
+        if (!o.only.empty() && o.only != s.name) continue;
+        const bool digits16 = !std::strcmp(s.name, "digits16");
+        if (digits16 && o.digits16.empty()) continue;
+        const auto train = load_file(digits16 ? o.digits16 : o.data + "/" + s.name, s.name, s.task, "train");
+        for (double gamma : s.gammas)
+            if (gamma > 0 && (o.gamma <= 0 || o.gamma == gamma)) auto_row(o, s.name, *train, gamma);
+    }
+}
+
 // y standardised for the fit; RMSE in the data's units.
 double test_rmse(const kmx::CenterExpansion &e, const kmx::Dataset &test, double mean, double scale, int threads) {
     kmx::Context ctx;
@@ -238,10 +359,19 @@ Options parse(int argc, char **argv) {
             o.seed = std::strtoull(argv[++i], nullptr, 10);
         else if (!std::strcmp(argv[i], "--no-krr"))
             o.no_krr = true;
+        else if (!std::strcmp(argv[i], "--no-psd"))
+            o.no_psd = true;
+        else if (!std::strcmp(argv[i], "--file") && has_value)
+            o.file = argv[++i];
+        else if (!std::strcmp(argv[i], "--auto"))
+            o.automatic = true;
+        else if (!std::strcmp(argv[i], "--digits16") && has_value)
+            o.digits16 = argv[++i];
         else {
             std::fprintf(stderr,
                          "usage: %s [--data DIR] [--threads T] [--sample-rows R] [--only NAME] [--gamma G] "
-                         "[--clusters C] [--rank K] [--rho R] [--eps E] [--tau T] [--seed S] [--no-krr]\n",
+                         "[--clusters C] [--rank K] [--rho R] [--eps E] [--tau T] [--seed S] [--no-krr] [--auto] "
+                         "[--digits16 DIR] [--file PATH] [--no-psd]\n",
                          argv[0]);
             std::exit(2);
         }
@@ -255,6 +385,14 @@ int main(int argc, char **argv) {
     const Options o = parse(argc, argv);
     g_options = o;
     try {
+        if (o.automatic) {
+            auto_table(o);
+            return 0;
+        }
+        if (!o.file.empty()) {
+            one_file(o);
+            return 0;
+        }
         std::printf("| data | n | γ | method | c x k / m | rank | memory MB | build s | rel. error |\n");
         std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
         for (const Setting &s : kSettings)

@@ -11,9 +11,15 @@ int64_t auto_centers(int64_t n) {
     return std::min(n, wanted);
 }
 
-int64_t auto_meka_clusters(int64_t n) { return std::clamp<int64_t>(std::llround(std::sqrt(double(n)) / 10), 1, 64); }
+int64_t auto_meka_clusters(int64_t) { return 0; }
 
-int64_t auto_meka_rank(int64_t n, int64_t clusters) {
+int64_t auto_meka_rank(int64_t n, int64_t clusters) { return clusters == 0 ? 0 : meka_reference_rank(n, clusters); }
+
+int64_t meka_reference_clusters(int64_t n) {
+    return std::clamp<int64_t>(std::llround(std::sqrt(double(n)) / 10), 1, 64);
+}
+
+int64_t meka_reference_rank(int64_t n, int64_t clusters) {
     return std::clamp<int64_t>(n / (4 * std::max<int64_t>(clusters, 1)), 1, 128);
 }
 

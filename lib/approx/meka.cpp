@@ -8,6 +8,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "approx_defaults.h"
 #include "cluster/kmeans.h"
 #include "core/context.h"
 #include "core/dataset.h"
@@ -25,10 +26,11 @@ constexpr int64_t kRouteBlockRows = 1024;
 
 void check_options(const Dataset &data, const MekaOptions &o) {
     require(data.n > 0 && data.d > 0, "MEKA: the dataset is empty");
-    if (o.clusters < 1 || o.clusters > data.n)
-        fail(KMX_E_INVALID_ARGUMENT, "MEKA: clusters c=%lld must be in [1, n=%lld]", (long long)o.clusters,
-             (long long)data.n);
-    if (o.rank < 1) fail(KMX_E_INVALID_ARGUMENT, "MEKA: rank k=%lld must be at least 1", (long long)o.rank);
+    if (o.clusters < 0 || o.clusters > data.n)
+        fail(KMX_E_INVALID_ARGUMENT, "MEKA: clusters c=%lld must be in [1, n=%lld] (0: automatic)",
+             (long long)o.clusters, (long long)data.n);
+    if (o.rank < 0)
+        fail(KMX_E_INVALID_ARGUMENT, "MEKA: rank k=%lld must be at least 1 (0: automatic)", (long long)o.rank);
     if (o.columns != 0 && o.columns < o.rank)
         fail(KMX_E_INVALID_ARGUMENT, "MEKA: columns per cluster (%lld) must be at least the rank k=%lld",
              (long long)o.columns, (long long)o.rank);
@@ -36,9 +38,18 @@ void check_options(const Dataset &data, const MekaOptions &o) {
     if (!(o.rho >= 0) || !std::isfinite(o.rho)) fail(KMX_E_INVALID_ARGUMENT, "MEKA: rho=%g must be >= 0", o.rho);
     if (!std::isfinite(o.link_tolerance))
         fail(KMX_E_INVALID_ARGUMENT, "MEKA: link_tolerance=%g must be finite (< 0: automatic)", o.link_tolerance);
-    require(o.kmeans_sample >= o.clusters, "MEKA: kmeans_sample must be at least the number of clusters");
+    require(o.kmeans_sample >= std::max<int64_t>(o.clusters, 1),
+            "MEKA: kmeans_sample must be at least the number of clusters");
     require(o.kmeans_iterations >= 1, "MEKA: kmeans_iterations must be at least 1");
     check_finite_dataset(data, "MEKA: x");
+}
+
+// c or k when only the other was given: approx_defaults.h's reference sizes.
+MekaOptions resolved_sizes(const MekaOptions &o, int64_t n) {
+    MekaOptions r = o;
+    if (r.clusters == 0) r.clusters = std::min(n, meka_reference_clusters(n));
+    if (r.rank == 0) r.rank = meka_reference_rank(n, r.clusters);
+    return r;
 }
 
 void route_to_clusters(const Dataset &data, const double *centers, int64_t clusters, int32_t *out) {
@@ -70,18 +81,20 @@ std::vector<double> kmeans_centers(Context &ctx, const Dataset &data, const Meka
     return centers;
 }
 
-// k_s: k, or proportional to n_s (Σ k_s ≈ c·k), never more than n_s.
-int64_t cluster_rank(const MekaOptions &o, int64_t size, int64_t n, int64_t clusters, int64_t s) {
+// k_s: k, or proportional to n_s (Σ k_s ≈ c·k), never more than the rows
+// the cluster's samples may use. k > n_s is refused, except for a
+// candidate of the automatic choice (`clamp`), which takes those rows.
+int64_t cluster_rank(const MekaOptions &o, const MekaCluster &cl, int64_t n, int64_t clusters, int64_t s, bool clamp) {
     if (!o.proportional_rank) {
-        if (o.rank > size)
+        if (o.rank > cl.size && !clamp)
             fail(KMX_E_INVALID_ARGUMENT,
                  "MEKA: rank k=%lld is larger than cluster %lld's %lld points (use fewer clusters, a smaller "
                  "rank or proportional ranks)",
-                 (long long)o.rank, (long long)s, (long long)size);
-        return o.rank;
+                 (long long)o.rank, (long long)s, (long long)cl.size);
+        return std::min(o.rank, cl.sampled);
     }
-    const double share = double(o.rank) * double(clusters) * double(size) / double(n);
-    return std::clamp<int64_t>(int64_t(std::llround(share)), 1, size);
+    const double share = double(o.rank) * double(clusters) * double(cl.size) / double(n);
+    return std::clamp<int64_t>(int64_t(std::llround(share)), 1, cl.sampled);
 }
 
 size_t orthonormalizing_workspace_bytes(int64_t r) {
@@ -123,24 +136,47 @@ MekaApproximation::MekaApproximation(Context &ctx, const KernelSpec &kernel, con
                                      const MekaOptions &options)
     : KernelApproximation(resolved_kernel(kernel, data.d), data.d), n_(data.n) {
     check_options(data, options);
-    partition(ctx, data, options);
+    if (options.clusters == 0 && options.rank == 0)
+        choose(ctx, data, options);
+    else
+        build(ctx, data, resolved_sizes(options, n_), {}, true);
+}
+
+MekaApproximation::MekaApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data,
+                                     const MekaOptions &options, const std::vector<int64_t> &held_out, bool factor)
+    : KernelApproximation(resolved_kernel(kernel, data.d), data.d), n_(data.n), candidate_(true) {
+    build(ctx, data, options, held_out, factor);
+}
+
+void MekaApproximation::build(Context &ctx, const Dataset &data, const MekaOptions &options,
+                              const std::vector<int64_t> &held_out, bool factor) {
+    partition(ctx, data, options, held_out);
     ctx.progress(0.2, "MEKA: k-means partition");
     diagonal_blocks(ctx, data, options);
     ctx.progress(0.6, "MEKA: diagonal blocks");
+    fill_links(ctx, data, options);
+    ctx.progress(0.9, "MEKA: link blocks");
+    if (factor) factor_links(ctx, options);
+}
 
+// link_ = L (R x R): diag(D_s) and the fitted link blocks.
+void MekaApproximation::fill_links(Context &ctx, const Dataset &data, const MekaOptions &options) {
     link_size_ = clusters_.back().rank_offset + clusters_.back().rank;
     const int64_t R = link_size_;
     ctx.check_budget(size_t(R * R) * sizeof(double), "MEKA: the link matrix factor");
-    Arena scratch = ctx.reserve(
-        WorkspacePlan()
-            .add<double>(size_t(R * R))
-            .add_bytes(std::max(link_matrix_workspace_bytes(*this, options), factor_link_workspace_bytes(R)))
-            .bytes(),
-        "MEKA: link blocks");
-    double *link = scratch.alloc<double>(size_t(R * R));
-    skipped_blocks_ = fill_link_matrix(ctx, *this, data, options, link, scratch);
-    ctx.progress(0.9, "MEKA: link blocks");
-    LinkFactor factor = factor_link_matrix(R, link, options.psd_repair, scratch);
+    link_.assign(size_t(R * R), 0.0);
+    Arena scratch = ctx.reserve(link_matrix_workspace_bytes(*this, options), "MEKA: link blocks");
+    skipped_blocks_ = fill_link_matrix(ctx, *this, data, options, link_.data(), scratch);
+    ctx.release(scratch);
+}
+
+// L = B J Bᵀ (the PSD repair as asked); link_ is released.
+void MekaApproximation::factor_links(Context &ctx, const MekaOptions &options) {
+    const int64_t R = link_size_;
+    Arena scratch = ctx.reserve(factor_link_workspace_bytes(R), "MEKA: link matrix");
+    LinkFactor factor = factor_link_matrix(R, link_.data(), options.psd_repair, scratch);
+    ctx.release(scratch);
+    std::vector<double>().swap(link_);
     link_factor_ = std::move(factor.b);
     signs_ = std::move(factor.signs);
     factor_rank_ = factor.rank;
@@ -152,16 +188,23 @@ MekaApproximation::MekaApproximation(Context &ctx, const KernelSpec &kernel, con
     ctx.progress(1.0, "MEKA: link matrix");
 }
 
-// Clusters (empty ones dropped), rows grouped by cluster (order_, slot_).
-void MekaApproximation::partition(Context &ctx, const Dataset &data, const MekaOptions &options) {
+// Clusters (empty ones dropped), rows grouped by cluster (order_, slot_),
+// the held-out rows last in each cluster (outside its first `sampled`).
+void MekaApproximation::partition(Context &ctx, const Dataset &data, const MekaOptions &options,
+                                  const std::vector<int64_t> &held_out) {
     std::vector<double> centers = kmeans_centers(ctx, data, options);
-    ctx.check_budget(size_t(n_) * (sizeof(int32_t) + 2 * sizeof(int64_t)), "MEKA: partition");
+    ctx.check_budget(size_t(n_) * (sizeof(int32_t) + 2 * sizeof(int64_t) + 1), "MEKA: partition");
     cluster_of_.resize(size_t(n_));
     route_to_clusters(data, centers.data(), options.clusters, cluster_of_.data());
+    std::vector<char> held(size_t(n_), 0);
+    for (int64_t i : held_out) held[size_t(i)] = 1;
 
     std::vector<int64_t> members(static_cast<size_t>(options.clusters), 0),
-        renumber(static_cast<size_t>(options.clusters), -1);
-    for (int32_t a : cluster_of_) ++members[size_t(a)];
+        kept_out(static_cast<size_t>(options.clusters), 0), renumber(static_cast<size_t>(options.clusters), -1);
+    for (int64_t i = 0; i < n_; ++i) {
+        ++members[size_t(cluster_of_[size_t(i)])];
+        kept_out[size_t(cluster_of_[size_t(i)])] += held[size_t(i)];
+    }
     for (int64_t s = 0; s < options.clusters; ++s) {
         if (members[size_t(s)] == 0) continue;
         if (members[size_t(s)] == 1)
@@ -170,19 +213,28 @@ void MekaApproximation::partition(Context &ctx, const Dataset &data, const MekaO
         centers_.insert(centers_.end(), centers.begin() + s * data.d, centers.begin() + (s + 1) * data.d);
         MekaCluster cluster;
         cluster.size = members[size_t(s)];
+        // A cluster (almost) all held out still samples from some rows.
+        cluster.sampled = std::max(cluster.size - kept_out[size_t(s)], std::min<int64_t>(cluster.size, 2));
         cluster.begin = clusters_.empty() ? 0 : clusters_.back().begin + clusters_.back().size;
         clusters_.push_back(std::move(cluster));
     }
+    for (int32_t &a : cluster_of_) a = int32_t(renumber[size_t(a)]);
+    group_rows(held);
+}
+
+// order_ and slot_: each cluster's rows in data order, its held-out rows last.
+void MekaApproximation::group_rows(const std::vector<char> &held) {
     order_.resize(size_t(n_));
     slot_.resize(size_t(n_));
     std::vector<int64_t> next(clusters_.size());
     for (size_t s = 0; s < clusters_.size(); ++s) next[s] = clusters_[s].begin;
-    for (int64_t i = 0; i < n_; ++i) {
-        cluster_of_[size_t(i)] = int32_t(renumber[size_t(cluster_of_[size_t(i)])]);
-        const int64_t position = next[size_t(cluster_of_[size_t(i)])]++;
-        order_[size_t(position)] = i;
-        slot_[size_t(i)] = position;
-    }
+    for (char pass = 0; pass < 2; ++pass)  // kept rows, then held-out rows after them
+        for (int64_t i = 0; i < n_; ++i) {
+            if (held[size_t(i)] != pass) continue;
+            const int64_t position = next[size_t(cluster_of_[size_t(i)])]++;
+            order_[size_t(position)] = i;
+            slot_[size_t(i)] = position;
+        }
 }
 
 // Per cluster: U_s (m_s sampled rows), M_s = V_k Λ_k^{-1/2} of K(U_s, U_s),
@@ -194,8 +246,8 @@ void MekaApproximation::diagonal_blocks(Context &ctx, const Dataset &data, const
     int64_t largest_m = 1, largest_k = 1;
     for (int64_t s = 0; s < c; ++s) {
         MekaCluster &cl = clusters_[size_t(s)];
-        const int64_t k = ranks[size_t(s)] = cluster_rank(options, cl.size, n_, c, s);
-        const int64_t m = std::min(options.columns > 0 ? options.columns : 2 * k, cl.size);
+        const int64_t k = ranks[size_t(s)] = cluster_rank(options, cl, n_, c, s, candidate_);
+        const int64_t m = std::min(options.columns > 0 ? options.columns : 2 * k, cl.sampled);
         cl.columns.resize(size_t(m));
         largest_m = std::max(largest_m, m);
         largest_k = std::max(largest_k, k);
@@ -231,7 +283,7 @@ void MekaApproximation::diagonal_blocks(Context &ctx, const Dataset &data, const
 std::vector<double> MekaApproximation::cluster_nystrom_basis(Context &ctx, const Dataset &data, int64_t rank, Rng &rng,
                                                              MekaCluster &cl, Arena &scratch) const {
     const int64_t m = int64_t(cl.columns.size()), d = data.d;
-    cl.columns = sample_rows(rng, cl.size, m);  // positions in the cluster, then data rows
+    cl.columns = sample_rows(rng, cl.sampled, m);  // positions in the cluster, then data rows
     for (int64_t &position : cl.columns) position = order_[size_t(cl.begin + position)];
     std::sort(cl.columns.begin(), cl.columns.end());
     cl.points.resize(size_t(m * d));
@@ -280,9 +332,10 @@ int64_t MekaApproximation::largest_rank() const {
 }
 
 size_t MekaApproximation::bytes() const {
-    size_t total = (centers_.size() + w_.capacity() + link_factor_.size() + signs_.size()) * sizeof(double) +
-                   cluster_of_.size() * sizeof(int32_t) + (order_.size() + slot_.size()) * sizeof(int64_t) +
-                   clusters_.size() * sizeof(MekaCluster);
+    size_t total =
+        (centers_.size() + w_.capacity() + link_factor_.size() + signs_.size() + link_.size()) * sizeof(double) +
+        cluster_of_.size() * sizeof(int32_t) + (order_.size() + slot_.size()) * sizeof(int64_t) +
+        clusters_.size() * sizeof(MekaCluster);
     for (const MekaCluster &cl : clusters_)
         total += cl.columns.size() * sizeof(int64_t) +
                  (cl.points.size() + cl.basis.size() + cl.scale.size()) * sizeof(double);

@@ -17,8 +17,21 @@
 //   4. G̃ = W L Wᵀ, W = diag(W^(1) … W^(c)): O(nk + (ck)²) memory.
 //      L = V Λ Vᵀ is kept as L = B J Bᵀ (B = V|Λ|^{1/2}); the PSD repair
 //      drops L's negative eigenvalues (J = I).
+//
+// Three departures from the paper: W^(s) is made orthonormal (L^(s,s) = D_s
+// instead of the Nyström core), the link fit keeps only the basis directions
+// its sample determines (τ, chosen per pair on held-out rows), and L is made
+// PSD by default (the paper's MEKA-PSD, §7.1).
+//
+// Automatic sizes: with clusters and rank both 0, MEKA chooses (c, k) among
+// candidates of one memory budget (meka_choice.cpp): c = 1 (a rank-k
+// Nyström approximation: one basis, one link block) and the reference c
+// clusters, each built with held-out rows kept out of its samples and
+// judged on the held-out block of G. With only one of them 0, the other
+// comes from the reference formulas of approx_defaults.h.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "approximation.h"
@@ -28,8 +41,8 @@ namespace kmx {
 class Rng;
 
 struct MekaOptions {
-    int64_t clusters = 0;            // c, 1 <= c <= n
-    int64_t rank = 0;                // k per cluster, >= 1 (<= every cluster's size unless proportional)
+    int64_t clusters = 0;            // c, 1 <= c <= n; 0: automatic
+    int64_t rank = 0;                // k per cluster, >= 1 (<= every cluster's size unless proportional); 0: automatic
     int64_t columns = 0;             // m_s sampled per cluster (0 = 2k); clipped to the cluster's size
     double eps = 0;                  // skip (s,t) when K(center_s, center_t) < eps (>= 0)
     double rho = 2;                  // link blocks sample (1+ρ)k rows per side (>= 0)
@@ -40,10 +53,22 @@ struct MekaOptions {
     int kmeans_iterations = 20;
 };
 
-// One cluster: its rows are order()[begin, begin + size).
+// One configuration the automatic choice tried: its relative error on the
+// held-out block of G (‖G_HH − G̃_HH‖_F / ‖G_HH‖_F) and its memory.
+struct MekaCandidate {
+    int64_t clusters = 0;
+    int64_t rank = 0;
+    double error = 0;
+    size_t bytes = 0;
+    bool chosen = false;
+};
+
+// One cluster: its rows are order()[begin, begin + size); samples are drawn
+// from the first `sampled` of them (the others are held out).
 struct MekaCluster {
     int64_t begin = 0;
     int64_t size = 0;              // n_s
+    int64_t sampled = 0;           // rows the column and link samples may draw from
     int64_t rank = 0;              // r_s: columns of W^(s) (k_s less W's numerical rank deficit)
     int64_t rank_offset = 0;       // first row/column of L^(s,·)
     int64_t w_offset = 0;          // W^(s) is w()[w_offset …], n_s x r_s row-major
@@ -70,6 +95,8 @@ public:
     int64_t link_size() const { return link_size_; }  // R = Σ r_s
     int64_t skipped_blocks() const { return skipped_blocks_; }
     int64_t clipped_eigenvalues() const { return clipped_; }
+    // The automatic choice's candidates (empty when c or k was given).
+    const std::vector<MekaCandidate> &candidates() const { return candidates_; }
     // L = B J Bᵀ (R x R row-major), formed for inspection.
     std::vector<double> link_matrix() const;
 
@@ -85,7 +112,26 @@ protected:
     const double *signs() const override { return signs_.empty() ? nullptr : signs_.data(); }
 
 private:
-    void partition(Context &ctx, const Dataset &data, const MekaOptions &options);
+    // One configuration (c and k given), rows `held_out` kept out of every
+    // sample; `factor` false leaves L unfactored (link_) for judging.
+    MekaApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data, const MekaOptions &options,
+                      const std::vector<int64_t> &held_out, bool factor);
+    void build(Context &ctx, const Dataset &data, const MekaOptions &options, const std::vector<int64_t> &held_out,
+               bool factor);
+    void fill_links(Context &ctx, const Dataset &data, const MekaOptions &options);
+    void factor_links(Context &ctx, const MekaOptions &options);
+    // meka_choice.cpp: the automatic (c, k).
+    void choose(Context &ctx, const Dataset &data, const MekaOptions &options);
+    std::unique_ptr<MekaApproximation> clusters_candidate(Context &ctx, const Dataset &data,
+                                                          const MekaOptions &reference,
+                                                          const std::vector<int64_t> &held) const;
+    static MekaCandidate judge_clusters(Context &ctx, const Dataset &data, const MekaOptions &reference,
+                                        const std::vector<int64_t> &held, double single_error, MekaApproximation &many);
+    double held_out_error(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows) const;
+    std::vector<double> held_out_block(Context &ctx, const std::vector<int64_t> &grouped) const;
+    void adopt(MekaApproximation &&other);
+    void partition(Context &ctx, const Dataset &data, const MekaOptions &options, const std::vector<int64_t> &held_out);
+    void group_rows(const std::vector<char> &held);
     void diagonal_blocks(Context &ctx, const Dataset &data, const MekaOptions &options);
     std::vector<double> cluster_nystrom_basis(Context &ctx, const Dataset &data, int64_t rank, Rng &rng,
                                               MekaCluster &cl, Arena &scratch) const;
@@ -95,6 +141,7 @@ private:
     int64_t largest_rank() const;
 
     int64_t n_ = 0;
+    bool candidate_ = false;  // built for the automatic choice: k_s clamped to n_s instead of refused
     std::vector<double> centers_;
     std::vector<int32_t> cluster_of_;
     std::vector<int64_t> order_;
@@ -105,6 +152,8 @@ private:
     int64_t factor_rank_ = 0;          // r: columns of B
     std::vector<double> link_factor_;  // B, R x r
     std::vector<double> signs_;        // J (empty when all +1)
+    std::vector<double> link_;         // L (R x R) of a candidate not yet factored
+    std::vector<MekaCandidate> candidates_;
     int64_t skipped_blocks_ = 0;
     int64_t clipped_ = 0;
 };

@@ -42,7 +42,8 @@ namespace {
 
 int64_t link_rows(const MekaCluster &cl, double rho) {
     const double wanted = std::ceil((1.0 + rho) * double(cl.rank));
-    return std::max<int64_t>(cl.rank, std::min<int64_t>(cl.size, int64_t(std::min(wanted, 9e15))));
+    return std::min(cl.sampled,
+                    std::max<int64_t>(cl.rank, std::min<int64_t>(cl.sampled, int64_t(std::min(wanted, 9e15)))));
 }
 
 // Candidate τ when link_tolerance < 0 (auto): each pair takes the one that
@@ -74,11 +75,11 @@ struct LinkSide {
 
 bool validating(const MekaOptions &options) { return options.link_tolerance < 0; }
 
-// p = (1+ρ)r fit rows; with auto tolerance also q = p/2 held-out rows when
+// p = (1+ρ)r fit rows (of the cluster's sampled ones); with auto tolerance also q = p/2 held-out rows when
 // the cluster has them (else the fit uses every row it can).
 void side_rows(const MekaCluster &cl, const MekaOptions &options, int64_t &fit, int64_t &held_out) {
     fit = link_rows(cl, options.rho);
-    held_out = validating(options) ? std::min(fit / 2, cl.size - fit) : 0;
+    held_out = validating(options) ? std::min(fit / 2, cl.sampled - fit) : 0;
     if (held_out < kMinValidationRows) held_out = 0;
 }
 
@@ -111,8 +112,8 @@ LinkSide sample_side(Context &ctx, const MekaApproximation &meka, const Dataset 
                   scratch.alloc<double>(size_t(std::max<int64_t>(q, 1) * r)),
                   scratch.alloc<double>(size_t(r * r)),
                   scratch.alloc<double>(size_t(r))};
-    std::vector<int64_t> positions = sample_rows(rng, cl.size, p + q);
-    for (int64_t j = p + q - 1; j > 0; --j)  // a random split into fit and held-out rows
+    std::vector<int64_t> positions = sample_rows(rng, cl.sampled, p + q);  // never the rows held out
+    for (int64_t j = p + q - 1; j > 0; --j)                                // a random split into fit and held-out rows
         std::swap(positions[size_t(j)], positions[size_t(rng.below(uint64_t(j + 1)))]);
     std::vector<int64_t> rows(positions.size());
     ArenaScope scope(scratch);
@@ -202,6 +203,7 @@ void link_block(Context &ctx, const MekaApproximation &meka, const LinkSide &a, 
 }  // namespace
 
 size_t link_matrix_workspace_bytes(const MekaApproximation &meka, const MekaOptions &options) {
+    if (meka.clusters() == 1) return 0;  // no link block
     int64_t rows = 0, rank = 0;
     for (const MekaCluster &cl : meka.cluster_list()) {
         int64_t p = 0, q = 0;
@@ -229,6 +231,7 @@ int64_t fill_link_matrix(Context &ctx, const MekaApproximation &meka, const Data
     std::fill(link, link + R * R, 0.0);
     for (const MekaCluster &cl : meka.cluster_list())  // L^(s,s) = D_s
         for (int64_t i = 0; i < cl.rank; ++i) link[(cl.rank_offset + i) * R + cl.rank_offset + i] = cl.scale[size_t(i)];
+    if (c == 1) return 0;  // one basis: L = D
     // One row sample per cluster, shared by the blocks of its row and column.
     ArenaScope scope(scratch);
     const Rng base(ctx.seed ^ 0x6D656B616C696E6Bull);

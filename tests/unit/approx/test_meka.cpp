@@ -286,9 +286,9 @@ TEST(Meka, BadInputIsAnInvalidArgument) {
     auto status = [&](const kmx::Dataset &data, const kmx::MekaOptions &o) {
         return status_of([&] { kmx::MekaApproximation(ctx, k, data, o); });
     };
-    EXPECT_EQ(status(*d.data, meka_options(0, 5, 2, true)), KMX_E_INVALID_ARGUMENT);   // c = 0
+    EXPECT_EQ(status(*d.data, meka_options(-1, 5, 2, true)), KMX_E_INVALID_ARGUMENT);  // c < 0 (0: automatic)
     EXPECT_EQ(status(*d.data, meka_options(91, 1, 2, true)), KMX_E_INVALID_ARGUMENT);  // c > n
-    EXPECT_EQ(status(*d.data, meka_options(3, 0, 2, true)), KMX_E_INVALID_ARGUMENT);   // k = 0
+    EXPECT_EQ(status(*d.data, meka_options(3, -1, 2, true)), KMX_E_INVALID_ARGUMENT);  // k < 0 (0: automatic)
     EXPECT_EQ(status(*d.data, meka_options(3, 40, 2, true)), KMX_E_INVALID_ARGUMENT);  // k > cluster size
     EXPECT_EQ(status(*d.data, meka_options(3, 5, -1, true)), KMX_E_INVALID_ARGUMENT);  // ρ < 0
     kmx::MekaOptions o = meka_options(3, 5, 2, true);
