@@ -155,8 +155,8 @@ typedef enum kmx_param {
     KMX_PARAM_PROBABILITY = 425,
     /* kernel approximations (kmx_approx; nystrom_krr and meka_krr take them too) */
     KMX_PARAM_APPROX = 500, /* a kmx_approx_method */
-    KMX_PARAM_RANK = 501,
-    KMX_PARAM_CLUSTERS = 502,
+    KMX_PARAM_RANK = 501,     /* MEKA: rank per cluster; 0 (default) with clusters 0: chosen on held-out rows */
+    KMX_PARAM_CLUSTERS = 502, /* MEKA: clusters c; 0 (default) = automatic (c = 1, one basis, among the choices) */
     KMX_PARAM_THRESHOLD = 503,
     KMX_PARAM_OVERSAMPLING = 504,
     KMX_PARAM_RANK_BY_SIZE = 505,

@@ -31,7 +31,8 @@ enum class ApproxMethod { nystrom, kmeans_nystrom, meka };
 struct ApproxOptions {
     ApproxMethod method = ApproxMethod::meka;
     // Nyström: the truncation rank k (0 = all m landmarks).
-    // MEKA: the rank k per cluster (required, >= 1).
+    // MEKA: the rank k per cluster (0 = automatic: with clusters also 0, MEKA
+    // chooses both among equal-memory candidates, meka_choice.cpp).
     int64_t rank = 0;
     // Nyström: landmarks m (0 = rank). MEKA: columns sampled per cluster
     // (0 = the paper's 2k; always at most the cluster's size).
@@ -39,7 +40,7 @@ struct ApproxOptions {
     LandmarkMethod landmark_method = LandmarkMethod::uniform;  // nystrom only; kmeans_nystrom uses kmeans
     const double *landmark_weights = nullptr;                  // nystrom with weighted_kmeans: n weights
     double leverage_lambda = 0;                                // nystrom with leverage landmarks
-    int64_t clusters = 0;                                      // MEKA: c, 1 <= c <= n
+    int64_t clusters = 0;                                      // MEKA: c, 1 <= c <= n (0 = automatic)
     double eps = 0;                  // MEKA: skip block (s,t) when K(center_s, center_t) < eps
     double rho = 2;                  // MEKA: link blocks sample (1+ρ)k rows on each side
     double link_tolerance = -1;      // MEKA: τ, see meka.h (0 = plain least squares, < 0 = chosen per pair)
