@@ -187,7 +187,8 @@ void SvmQMatrix::dense_kernel_rows(const double *a, const double *sq_a, int64_t 
             gaussian_row_from_gram(out + r * ldo + j0, j1 - j0, gamma_, sq_a[r], sq_ + begin + j0, noise_ * sq_a[r],
                                    floor_ + begin + j0);
     };
-    if (na == 1 || x_.layout() == linalg::PackedRows::Layout::rows) {  // BLIS's gemv, or its gemm on rows in place
+    // one column: a GEMV over the kept rows; rows kept row by row: BLIS's gemm reads them in place
+    if (na == 1 || x_.layout() == linalg::PackedRows::Layout::rows) {
         if (na == 1)
             x_.gemv(begin, end, -2.0, a, out);
         else
