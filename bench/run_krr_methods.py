@@ -20,30 +20,21 @@ import re
 import subprocess
 import tempfile
 
+from run_dcsvm import subset
 from run_svr import timed_once
-
-
-def head(path, rows, tmp):
-    out = os.path.join(tmp, os.path.basename(path) + ".%d" % rows)
-    with open(path) as source, open(out, "w") as sink:
-        for i, line in enumerate(source):
-            if i == rows:
-                break
-            sink.write(line)
-    return out
 
 
 def cases(args, tmp):
     found = []
     diamonds = os.path.join(args.data, "diamonds", "diamonds_reg.%s.libsvm")
     if os.path.exists(diamonds % "train"):
-        train = head(diamonds % "train", args.rows, tmp)
+        train = subset(diamonds % "train", args.rows, tmp)
         for gamma in ("1", "10"):
             found.append(("diamonds %d x 9, gamma %s" % (args.rows, gamma), train, diamonds % "test", gamma))
     if args.digits:
         digits = os.path.join(args.digits, "digits16_bin.%s.libsvm")
         if os.path.exists(digits % "train"):
-            train = head(digits % "train", args.rows, tmp)
+            train = subset(digits % "train", args.rows, tmp)
             found.append(("digits16 %d x 256, gamma 0.1614" % args.rows, train, digits % "test", "0.1614"))
     return [case for case in found if not args.only or args.only in case[0]]
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "linalg/gemm_tiles.h"
+#include "tile_record.h"
 
 namespace {
 
@@ -41,15 +42,8 @@ TEST_P(GemmTiles, MatchesTripleLoopAndVisitsEachEntryOnceWhenFinal) {
     const double alpha = -2.0;
     std::mt19937_64 rng(uint64_t(s.m * 1000003 + s.n * 101 + s.k));
     const std::vector<double> a = random_values(size_t(s.m * lda), rng), b = random_values(size_t(s.n * ldb), rng);
-    std::vector<double> c(size_t(s.m * ldc), 7.0), seen(c.size(), 0.0);
-    std::vector<int> visits(c.size(), 0);
-    auto record = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-        for (int64_t i = i0; i < i1; ++i)
-            for (int64_t j = j0; j < j1; ++j) {
-                ++visits[size_t(i * ldc + j)];
-                seen[size_t(i * ldc + j)] = c[size_t(i * ldc + j)];
-            }
-    };
+    std::vector<double> c(size_t(s.m * ldc), 7.0);
+    TileRecord record(c, ldc);
     kmx::Arena scratch(kmx::linalg::gemm_tiles_workspace_bytes(s.m, s.n, s.k));
     kmx::linalg::gemm_abt_tiles(s.m, s.n, s.k, alpha, a.data(), lda, b.data(), ldb, c.data(), ldc, scratch, threads,
                                 kmx::linalg::tile_visitor(record));
@@ -58,8 +52,8 @@ TEST_P(GemmTiles, MatchesTripleLoopAndVisitsEachEntryOnceWhenFinal) {
             const size_t at = size_t(i * ldc + j);
             const double want = reference_entry(a, lda, b, ldb, i, j, s.k, alpha);
             ASSERT_NEAR(c[at], want, 1e-13 * double(s.k + 1)) << "i=" << i << " j=" << j;
-            ASSERT_EQ(visits[at], 1) << "i=" << i << " j=" << j;
-            ASSERT_EQ(seen[at], c[at]) << "tile visited before final, i=" << i << " j=" << j;
+            ASSERT_EQ(record.visits[at], 1) << "i=" << i << " j=" << j;
+            ASSERT_EQ(record.seen[at], c[at]) << "tile visited before final, i=" << i << " j=" << j;
         }
         for (int64_t j = s.n; j < ldc; ++j) ASSERT_EQ(c[size_t(i * ldc + j)], 7.0) << "wrote past n";
     }

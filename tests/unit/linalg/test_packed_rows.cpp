@@ -10,6 +10,7 @@
 
 #include "linalg/gemm_tiles.h"
 #include "linalg/packed_rows.h"
+#include "tile_record.h"
 
 namespace {
 
@@ -84,15 +85,8 @@ TEST_P(GemmAbtPacked, MatchesTripleLoopAndVisitsEachEntryOnceWhenFinal) {
     const std::vector<double> a = random_values(size_t(p.m * lda), rng), b = random_values(size_t(p.n * p.k), rng);
     Kept kept(b, p.n, p.k, PackedRows::Layout::panels);
     const int64_t begin = std::min(p.n, p.begin * kept.rows.width()), nb = p.n - begin, ldc = nb + 5;
-    std::vector<double> c(size_t(p.m * ldc), 7.0), seen(c.size(), 0.0);
-    std::vector<int> visits(c.size(), 0);
-    auto record = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-        for (int64_t i = i0; i < i1; ++i)
-            for (int64_t j = j0; j < j1; ++j) {
-                ++visits[size_t(i * ldc + j)];
-                seen[size_t(i * ldc + j)] = c[size_t(i * ldc + j)];
-            }
-    };
+    std::vector<double> c(size_t(p.m * ldc), 7.0);
+    TileRecord record(c, ldc);
     kmx::Arena scratch(kmx::linalg::gemm_abt_packed_workspace_bytes(p.m, p.k));
     kmx::linalg::gemm_abt_packed(p.m, -2.0, a.data(), lda, kept.rows, begin, p.n, c.data(), ldc, scratch, threads,
                                  kmx::linalg::tile_visitor(record));
@@ -101,8 +95,8 @@ TEST_P(GemmAbtPacked, MatchesTripleLoopAndVisitsEachEntryOnceWhenFinal) {
             const size_t at = size_t(i * ldc + j);
             const double want = -2.0 * dot(a.data() + i * lda, b.data() + (begin + j) * p.k, p.k);
             ASSERT_NEAR(c[at], want, 1e-13 * double(p.k + 1)) << "i=" << i << " j=" << j;
-            ASSERT_EQ(visits[at], 1) << "i=" << i << " j=" << j;
-            ASSERT_EQ(seen[at], c[at]) << "tile visited before final, i=" << i << " j=" << j;
+            ASSERT_EQ(record.visits[at], 1) << "i=" << i << " j=" << j;
+            ASSERT_EQ(record.seen[at], c[at]) << "tile visited before final, i=" << i << " j=" << j;
         }
         for (int64_t j = nb; j < ldc; ++j) ASSERT_EQ(c[size_t(i * ldc + j)], 7.0) << "wrote past the rows";
     }
