@@ -100,6 +100,7 @@ asan_build() {
         meson setup "$asan" "${san_flags[@]}" -Db_sanitize=address,undefined -Dexamples=true -Dmpi=disabled \
             -Dpython=disabled >/dev/null
     local targets
+    ninja -C "$asan" build.ninja >/dev/null  # regenerated first: tests added since the last build are listed
     targets=$(suite_targets "$asan" unit integration java csharp r) || return 1
     # shellcheck disable=SC2086  # one target a word
     ninja -C "$asan" $targets
