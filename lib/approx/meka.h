@@ -129,7 +129,6 @@ private:
                                         const std::vector<int64_t> &held, double single_error, MekaApproximation &many);
     double held_out_error(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows) const;
     std::vector<double> held_out_block(Context &ctx, const std::vector<int64_t> &grouped) const;
-    void adopt(MekaApproximation &&other);
     void partition(Context &ctx, const Dataset &data, const MekaOptions &options, const std::vector<int64_t> &held_out);
     void group_rows(const std::vector<char> &held);
     void diagonal_blocks(Context &ctx, const Dataset &data, const MekaOptions &options);

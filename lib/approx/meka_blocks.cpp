@@ -42,8 +42,7 @@ namespace {
 
 int64_t link_rows(const MekaCluster &cl, double rho) {
     const double wanted = std::ceil((1.0 + rho) * double(cl.rank));
-    return std::min(cl.sampled,
-                    std::max<int64_t>(cl.rank, std::min<int64_t>(cl.sampled, int64_t(std::min(wanted, 9e15)))));
+    return std::min(cl.sampled, std::max<int64_t>(cl.rank, int64_t(std::min(wanted, 9e15))));
 }
 
 // Candidate τ when link_tolerance < 0 (auto): each pair takes the one that

@@ -172,12 +172,12 @@ int64_t a_slice_doubles(const MicroKernel &u, int64_t m, int64_t k) {
     return ceil_div(m, u.a_width()) * panel_stride(u.a_width(), slice_length(u, k));
 }
 
-void pack_a_slices(Panels a_side, const MicroKernel &u, int64_t m, int64_t k, int threads) {
+void pack_a_slices(Panels a_side, const MicroKernel &u, int64_t m, int64_t k) {
     const int64_t slice = slice_length(u, k), slice_doubles = a_slice_doubles(u, m, k);
     double *first = a_side.packed;
     for (int64_t k0 = 0; k0 < k; k0 += slice) {
         a_side.packed = first + (k0 / slice) * slice_doubles;
-        pack_rows(a_side, u, 0, m, k0, std::min(slice, k - k0), threads);
+        pack_rows(a_side, u, 0, m, k0, std::min(slice, k - k0), 1);
     }
 }
 
@@ -273,7 +273,7 @@ void gemm_abt_packed(int64_t m, double alpha, const double *a, int64_t lda, cons
     const int64_t slices = ceil_div(k, b.slice_length());
     Panels a_side{a, lda, u.a_width(), scratch.alloc<double>(size_t(slices * a_slice_doubles(u, m, k))),
                   panel_stride(u.a_width(), b.slice_length())};
-    pack_a_slices(a_side, u, m, k, 1);
+    pack_a_slices(a_side, u, m, k);
     const Panels kept{nullptr, 0, b.width(), nullptr, b.stride()};
     parallel_for(pieces, int(pieces), [&](int64_t piece) {
         const Job job{u, u.p_is_b ? kept : a_side, u.p_is_b ? a_side : kept, alpha, c, ldc, tile};

@@ -58,27 +58,37 @@ PackedRows::PackedRows(Arena &arena, int64_t n, int64_t d, Layout layout) : layo
     std::fill(data_, data_ + count, 0.0);
 }
 
-double *PackedRows::at(int64_t i, int64_t l) const {
-    if (layout_ == Layout::rows) return data_ + i * d_ + l;
-    const int64_t s = l / slice_;
-    return data_ + s * slice_doubles_ + (i / width_) * stride_ + (l - s * slice_) * width_ + i % width_;
+// Row i's value l0 of the slice starting at l0; its next values are
+// width() doubles apart (Layout::rows: one slice, width 1, stride d).
+double *PackedRows::lane(int64_t i, int64_t l0) const {
+    return data_ + (l0 / std::max<int64_t>(slice_, 1)) * slice_doubles_ + (i / width_) * stride_ + i % width_;
+}
+
+template <class Fn>
+void PackedRows::for_each_slice(Fn fn) const {
+    for (int64_t l0 = 0; l0 < d_; l0 += slice_) fn(l0, std::min(slice_, d_ - l0));
 }
 
 void PackedRows::set_row(int64_t i, const double *x) {
-    for (int64_t l = 0; l < d_; ++l) *at(i, l) = x[l];
+    for_each_slice([&](int64_t l0, int64_t kc) {
+        double *v = lane(i, l0);
+        for (int64_t l = 0; l < kc; ++l) v[l * width_] = x[l0 + l];
+    });
 }
 
 void PackedRows::copy_row(int64_t i, double *out) const {
-    for (int64_t l = 0; l < d_; ++l) out[l] = *at(i, l);
+    for_each_slice([&](int64_t l0, int64_t kc) {
+        const double *v = lane(i, l0);
+        for (int64_t l = 0; l < kc; ++l) out[l0 + l] = v[l * width_];
+    });
 }
 
 void PackedRows::swap_rows(int64_t i, int64_t j) {
     if (i == j) return;
-    if (layout_ == Layout::rows) {
-        std::swap_ranges(data_ + i * d_, data_ + (i + 1) * d_, data_ + j * d_);
-        return;
-    }
-    for (int64_t l = 0; l < d_; ++l) std::swap(*at(i, l), *at(j, l));
+    for_each_slice([&](int64_t l0, int64_t kc) {
+        double *u = lane(i, l0), *v = lane(j, l0);
+        for (int64_t l = 0; l < kc; ++l) std::swap(u[l * width_], v[l * width_]);
+    });
 }
 
 const double *PackedRows::panel(int64_t slice, int64_t i) const {
@@ -119,8 +129,7 @@ void PackedRows::gemv(int64_t begin, int64_t end, double alpha, const double *a,
     const int64_t w = width_;
     for (int64_t p = begin / w; p <= (end - 1) / w; ++p) {
         double acc[kWidestPanel] = {};
-        for (int64_t l0 = 0; l0 < d_; l0 += slice_)
-            panel_dot(panel(l0 / slice_, p * w), a + l0, std::min(slice_, d_ - l0), w, acc);
+        for_each_slice([&](int64_t l0, int64_t kc) { panel_dot(panel(l0 / slice_, p * w), a + l0, kc, w, acc); });
         const int64_t first = std::max(begin, p * w), last = std::min(end, (p + 1) * w);
         for (int64_t j = first; j < last; ++j) out[j - begin] = alpha * acc[j - p * w];
     }

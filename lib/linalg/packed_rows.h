@@ -48,7 +48,10 @@ public:
     int64_t slice_length() const { return slice_; }
 
 private:
-    double *at(int64_t i, int64_t l) const;
+    double *lane(int64_t i, int64_t l0) const;
+    // fn(l0, kc) for each kc-slice [l0, l0 + kc) of the d values
+    template <class Fn>
+    void for_each_slice(Fn fn) const;
 
     Layout layout_ = Layout::rows;
     int64_t n_ = 0, d_ = 0;

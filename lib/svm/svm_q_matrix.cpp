@@ -111,7 +111,7 @@ SvmQMatrix::SvmQMatrix(Arena &arena, const SvmProblem &problem, int64_t cache_sl
         if (x_.layout() == linalg::PackedRows::Layout::panels) {
             gemm_scratch_ = Arena(arena, linalg::gemm_abt_packed_workspace_bytes(kBlockRows, d_));
             const int64_t lanes = linalg::gemm_abt_packed_a_rows();
-            prefetch_columns_ = std::max(lanes, kPrefetchColumns / lanes * lanes);
+            if (lanes <= kPrefetchColumns) prefetch_columns_ = kPrefetchColumns / lanes * lanes;
         }
         sq_ = arena.alloc<double>(size_t(n_));
         floor_ = arena.alloc<double>(size_t(n_));
