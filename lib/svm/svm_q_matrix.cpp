@@ -61,10 +61,11 @@ size_t SvmQMatrix::workspace_bytes(int64_t n, const SvmRows &rows) {
     if (rows.sparse()) {
         plan.add_bytes(sparse_kernel_block_listed_workspace_bytes(kBlockRows, rows.widest));
     } else {
-        plan.add_bytes(linalg::PackedRows::bytes(n, rows.d, gathered_layout(n, rows)))  // gathered rows
-            .add<double>(size_t(n))                                                     // ‖x_j‖²
-            .add<double>(size_t(n));                                                    // floors
-        if (gathered_layout(n, rows) == linalg::PackedRows::Layout::panels)
+        const linalg::PackedRows::Layout layout = gathered_layout(n, rows);
+        plan.add_bytes(linalg::PackedRows::bytes(n, rows.d, layout))  // gathered rows
+            .add<double>(size_t(n))                                   // ‖x_j‖²
+            .add<double>(size_t(n));                                  // floors
+        if (layout == linalg::PackedRows::Layout::panels)
             plan.add_bytes(linalg::gemm_abt_packed_workspace_bytes(kBlockRows, rows.d));
     }
     plan.add<double>(size_t(n))   // y

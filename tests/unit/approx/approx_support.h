@@ -163,6 +163,13 @@ inline double frobenius_diff(const Matrix &a, const Matrix &b) {
     return std::sqrt(s);
 }
 
+// Points a test made (n rows of x) and a dataset borrowing them.
+struct OwnedPoints {
+    Matrix x;
+    int64_t n = 0;
+    std::unique_ptr<kmx::Dataset> data;
+};
+
 // Blob points with their dataset (borrowing x).
 struct Blobs : test_common::BlobPoints {
     std::unique_ptr<kmx::Dataset> data;

@@ -17,11 +17,7 @@ using namespace approx_test;
 
 // Points around fixed centers (0,0), (3,0), (0,3), ... with Gaussian noise;
 // sizes[s] points for center s.
-struct Clustered {
-    Matrix x;
-    int64_t n = 0;
-    std::unique_ptr<kmx::Dataset> data;
-};
+using Clustered = OwnedPoints;
 
 Clustered clustered(const std::vector<int64_t> &sizes, double noise, uint64_t seed, double gap = 3.0) {
     const double centers[5][2] = {{0, 0}, {gap, 0}, {0, gap}, {gap, gap}, {2 * gap, 0}};

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <utility>
 
 #include "approx/approx_defaults.h"
@@ -18,11 +19,7 @@ namespace {
 
 using namespace approx_test;
 
-struct Points {
-    Matrix x;
-    int64_t n = 0;
-    std::unique_ptr<kmx::Dataset> data;
-};
+using Points = OwnedPoints;
 
 // n points in d dimensions on a `latent`-dimensional linear subspace (plus
 // a little noise), Gaussian in it: with a smooth kernel G is close to low
@@ -74,6 +71,24 @@ double equal_memory_nystrom_error(kmx::Context &ctx, const kmx::KernelSpec &k, c
 
 kmx::MekaOptions automatic() { return kmx::MekaOptions{}; }  // clusters = rank = 0
 
+// MEKA's automatic sizes on p and uniform Nyström at the memory they took,
+// both errors exact (and printed).
+struct AutoAgainstNystrom {
+    std::unique_ptr<kmx::MekaApproximation> meka;
+    double error = 0, nystrom = 0;
+};
+
+AutoAgainstNystrom auto_against_nystrom(kmx::Context &ctx, const kmx::KernelSpec &k, const Points &p) {
+    AutoAgainstNystrom r;
+    r.meka = std::make_unique<kmx::MekaApproximation>(ctx, k, *p.data, automatic());
+    r.error = r.meka->relative_error(ctx, *p.data, p.n);
+    int64_t m = 0;
+    r.nystrom = equal_memory_nystrom_error(ctx, k, *p.data, r.meka->bytes(), m);
+    std::printf("auto MEKA c=%lld rank %lld: %.3g; Nystrom m=%lld: %.3g\n", (long long)r.meka->clusters(),
+                (long long)r.meka->rank(), r.error, (long long)m, r.nystrom);
+    return r;
+}
+
 // G close to low rank in 64 dimensions: the reference 4 clusters lose to one
 // basis (measured: 0.061 against 0.038; Nyström at equal memory 0.045), so
 // the choice must take c = 1 and match Nyström at equal memory.
@@ -81,21 +96,16 @@ TEST(MekaChoice, LowRankHighDimensionalDataMatchesNystromAtEqualMemory) {
     const Points p = low_rank(1600, 64, 16, 3);
     const auto k = rbf(0.05);
     kmx::Context ctx;
-    const kmx::MekaApproximation meka(ctx, k, *p.data, automatic());
-    const double error = meka.relative_error(ctx, *p.data, p.n);
-    int64_t m = 0;
-    const double nystrom = equal_memory_nystrom_error(ctx, k, *p.data, meka.bytes(), m);
+    const AutoAgainstNystrom r = auto_against_nystrom(ctx, k, p);
     kmx::MekaOptions reference;
     reference.clusters = kmx::meka_reference_clusters(p.n);
     reference.rank = kmx::meka_reference_rank(p.n, reference.clusters);
     const double fixed = kmx::MekaApproximation(ctx, k, *p.data, reference).relative_error(ctx, *p.data, p.n);
-    std::printf("auto MEKA c=%lld rank %lld: %.3g; Nystrom m=%lld: %.3g; reference c=%lld k=%lld: %.3g\n",
-                (long long)meka.clusters(), (long long)meka.rank(), error, (long long)m, nystrom,
-                (long long)reference.clusters, (long long)reference.rank, fixed);
-    ASSERT_EQ(meka.candidates().size(), 2u);
-    EXPECT_EQ(meka.clusters(), 1);
-    EXPECT_LE(error, 1.05 * nystrom);
-    EXPECT_GT(fixed, 1.05 * nystrom);  // the reference sizes alone would fail the line above
+    std::printf("reference c=%lld k=%lld: %.3g\n", (long long)reference.clusters, (long long)reference.rank, fixed);
+    ASSERT_EQ(r.meka->candidates().size(), 2u);
+    EXPECT_EQ(r.meka->clusters(), 1);
+    EXPECT_LE(r.error, 1.05 * r.nystrom);
+    EXPECT_GT(fixed, 1.05 * r.nystrom);  // the reference sizes alone would fail the line above
 }
 
 // Well separated clusters with a local kernel: block structure, which the
@@ -104,16 +114,11 @@ TEST(MekaChoice, BlockStructuredDataKeepsClustersAndBeatsNystrom) {
     const Points p = separated(16, 100, 1.0, 4);
     const auto k = rbf(2.0);
     kmx::Context ctx;
-    const kmx::MekaApproximation meka(ctx, k, *p.data, automatic());
-    const double error = meka.relative_error(ctx, *p.data, p.n);
-    int64_t m = 0;
-    const double nystrom = equal_memory_nystrom_error(ctx, k, *p.data, meka.bytes(), m);
-    std::printf("auto MEKA c=%lld rank %lld: %.3g; Nystrom m=%lld: %.3g\n", (long long)meka.clusters(),
-                (long long)meka.rank(), error, (long long)m, nystrom);
-    ASSERT_EQ(meka.candidates().size(), 2u);
-    EXPECT_GT(meka.clusters(), 1);
-    EXPECT_TRUE(meka.candidates()[1].chosen);
-    EXPECT_LT(error, 0.8 * nystrom);
+    const AutoAgainstNystrom r = auto_against_nystrom(ctx, k, p);
+    ASSERT_EQ(r.meka->candidates().size(), 2u);
+    EXPECT_GT(r.meka->clusters(), 1);
+    EXPECT_TRUE(r.meka->candidates()[1].chosen);
+    EXPECT_LT(r.error, 0.8 * r.nystrom);
 }
 
 // The held-out estimate the choice is made on is close to the exact error
