@@ -19,7 +19,6 @@ usage: run_svm_columns.py [--build build] --before DIR [--data ../shared/data] [
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
