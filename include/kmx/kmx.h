@@ -622,6 +622,7 @@ typedef enum kmx_storage {
     KMX_STORAGE_FLOAT32 = 1,            /* every array as float: half the bytes */
     KMX_STORAGE_INT16 = 2,              /* landmarks as int16 with a scale per leaf, the rest float */
     KMX_STORAGE_INT8 = 3,               /* landmarks as int8 with a scale per leaf, the rest float */
+    KMX_STORAGE_INT4 = 4,               /* landmarks as 4-bit codes into 16 values per feature and leaf, the rest float */
     KMX_STORAGE_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_storage;
 

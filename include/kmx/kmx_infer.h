@@ -77,7 +77,7 @@ extern "C" {
  * kmx/kmx_version.h, generated from the build's one version); what a device
  * needs to know is the blob format. The newest predictor blob format version
  * this runtime reads: */
-#define KMX_INFER_BLOB_VERSION 3 /* versions 1 (float64, float32) and 2 (int16, int8) are read too */
+#define KMX_INFER_BLOB_VERSION 4 /* int4; versions 1 (float64, float32), 2 (int16, int8) and 3 (sigmoids) too */
 
 /* Status codes: 0 is success; the numbers are frozen. One list generates the
  * enum and kmx_infer_status_name's table. */
@@ -166,6 +166,7 @@ KMX_INFER_API int kmx_infer_is_float32(const kmx_infer_predictor *p); /* real ar
 #define KMX_INFER_STORAGE_FLOAT32 1
 #define KMX_INFER_STORAGE_INT16 2 /* landmarks int16 codes, a scale per leaf; the rest float32 */
 #define KMX_INFER_STORAGE_INT8 3  /* landmarks int8 codes, a scale per leaf; the rest float32 */
+#define KMX_INFER_STORAGE_INT4 4  /* landmarks 4-bit codes into 16 values per feature and leaf; the rest float32 */
 KMX_INFER_API int kmx_infer_storage(const kmx_infer_predictor *p);
 KMX_INFER_API int64_t kmx_infer_scratch_bytes(const kmx_infer_predictor *p); /* for kmx_infer_predict_r */
 /* 1 if the blob carries sigmoids (kmx_infer_predict_probability works), else 0. */

@@ -25,7 +25,7 @@ const char *const kApproxNames[] = {"nystrom", "kmeans_nystrom", "meka", nullptr
 const char *const kBiasNames[] = {"auto", "off", "on", nullptr};
 const char *const kMulticlassNames[] = {"ovo", "ovr", nullptr};
 const char *const kPrecisionNames[] = {"float64", "float32", nullptr};
-const char *const kStorageNames[] = {"float64", "float32", "int16", "int8", nullptr};
+const char *const kStorageNames[] = {"float64", "float32", "int16", "int8", "int4", nullptr};
 constexpr double kInf = INFINITY;
 constexpr double kMaxExact = 9007199254740992.0;  // 2^53
 
@@ -185,9 +185,10 @@ const ParamSpec kParams[] = {
      "pseudo-landmarks per leaf; -1 = auto (none)"},
     {KMX_PARAM_FLOAT32, "float32", 0, 1, KMX_BOUND_INTEGER, 0, nullptr, kOwnerPredictor, 0,
      "1 = store the predictor as float (half the bytes), 0 = double; storage=float32 says the same"},
-    {KMX_PARAM_STORAGE, "storage", 0, 3, KMX_BOUND_ENUM, KMX_STORAGE_FLOAT64, kStorageNames, kOwnerPredictor, 0,
+    {KMX_PARAM_STORAGE, "storage", 0, 4, KMX_BOUND_ENUM, KMX_STORAGE_FLOAT64, kStorageNames, kOwnerPredictor, 0,
      "how the predictor stores its numbers: float64; float32 (half the bytes); int16 or int8 (landmarks as "
-     "integers with a scale per leaf, the rest float32; the leaves' models are fitted to them)"},
+     "integers with a scale per leaf, the rest float32; the leaves' models are fitted to them); int4 (landmarks "
+     "as 4-bit codes into 16 values per feature and leaf: exact where a feature takes at most 16 values)"},
 };
 
 // Aliases accepted for enum values in the string form.

@@ -1,4 +1,4 @@
-/* blob_layout.h — byte offsets of the predictor blob (format versions 1 to 3).
+/* blob_layout.h — byte offsets of the predictor blob (format versions 1 to 4).
  *
  * The one definition shared by the writer/reader in C++
  * (lib/predict/predictor_blob.cpp, whose header documents the layout in
@@ -23,15 +23,24 @@
  * KMX_BLOB_OFF_SIGMOIDS_AT, the offset of f64[2 * outputs]: (A_k, B_k) of
  * output k's sigmoid P = 1 / (1 + exp(A_k o_k + B_k)), finite; classification
  * only. Leaf records are version 2's. Version 3 is the version of blobs with
- * sigmoids: readers refuse the flag in other versions and version 3 without
+ * sigmoids: readers refuse the flag in versions 1 and 2 and version 3 without
  * it, so predictors without them keep their bytes (and version).
+ *
+ * Version 4 adds 4-bit landmark codes into a codebook: flag
+ * KMX_BLOB_FLAG_INT4_LANDMARKS (version 4 only, always in version 4, with
+ * KMX_BLOB_FLAG_FLOAT32; the sigmoids' flag as a version-3 blob would have it)
+ * stores landmark j's feature k as the code q = nibble j·d + k of the leaf's
+ * landmark bytes (two per byte, the even nibble in the low half; a last odd
+ * nibble's high half is 0), u_jk = codebook[16k + q], and the leaf record grows
+ * an eleventh word, the offset of the leaf's codebook real[16 d] (finite). Its
+ * scale word is 0.
  */
 #ifndef KMX_INFER_BLOB_LAYOUT_H
 #define KMX_INFER_BLOB_LAYOUT_H
 
 #define KMX_BLOB_MAGIC "KMXPRED\0" /* 8 bytes, including the NUL */
 #define KMX_BLOB_MAGIC_BYTES 8
-#define KMX_BLOB_VERSION 3u /* the newest; 1 and 2 are read too */
+#define KMX_BLOB_VERSION 4u /* the newest; 1 to 3 are read too */
 #define KMX_BLOB_ALIGN 8u
 
 /* Header fields: name offset (type). */
@@ -66,7 +75,9 @@
 #define KMX_BLOB_FLAG_FLOAT32 1u         /* real arrays are float32 */
 #define KMX_BLOB_FLAG_INT16_LANDMARKS 2u /* version 2: landmarks int16 codes */
 #define KMX_BLOB_FLAG_INT8_LANDMARKS 4u  /* version 2: landmarks int8 codes */
-#define KMX_BLOB_FLAG_SIGMOIDS 8u        /* version 3: Platt sigmoids, one per output */
+#define KMX_BLOB_FLAG_SIGMOIDS 8u        /* versions 3 and 4: Platt sigmoids, one per output */
+#define KMX_BLOB_FLAG_INT4_LANDMARKS 16u /* version 4: landmarks 4-bit codes into a codebook per leaf */
+#define KMX_BLOB_CODEBOOK_VALUES 16      /* codebook values per feature (int4) */
 #define KMX_BLOB_MAX_LANDMARK_SCALE 1e30 /* largest scale of quantized landmarks */
 
 /* One leaf-table record: KMX_BLOB_LEAF_WORDS_V1 (version 1) or _V2 u64 words, in this order. */
@@ -74,13 +85,15 @@
 #define KMX_BLOB_LEAF_TRIANGLE 1         /* triangle pseudo-landmarks p_tri */
 #define KMX_BLOB_LEAF_PRODUCTS 2         /* product pseudo-landmarks p_prod */
 #define KMX_BLOB_LEAF_CENTER_AT 3        /* offset of real[d] */
-#define KMX_BLOB_LEAF_LANDMARKS_AT 4     /* offset of real[m * d] (int16/int8 codes when quantized) */
+#define KMX_BLOB_LEAF_LANDMARKS_AT 4     /* offset of real[m * d] (int16/int8/int4 codes when quantized) */
 #define KMX_BLOB_LEAF_TRIANGLE_DIST_AT 5 /* offset of real[p_tri * m] */
 #define KMX_BLOB_LEAF_PAIRS_AT 6         /* offset of i32[2 * p_prod] */
 #define KMX_BLOB_LEAF_BETA_AT 7          /* offset of real[(m + p_tri + p_prod) * outputs] */
 #define KMX_BLOB_LEAF_BIAS_AT 8          /* offset of real[outputs] */
 #define KMX_BLOB_LEAF_SCALE 9            /* version 2: f64 landmark scale (0 unless quantized) */
+#define KMX_BLOB_LEAF_CODEBOOK_AT 10     /* version 4: offset of real[16 * d] */
 #define KMX_BLOB_LEAF_WORDS_V1 9
 #define KMX_BLOB_LEAF_WORDS_V2 10
+#define KMX_BLOB_LEAF_WORDS_V4 11
 
 #endif

@@ -17,7 +17,7 @@ enum { INFER_TRIANGLE_LOWER, INFER_TRIANGLE_UPPER, INFER_TRIANGLE_MIDPOINT };
 struct kmx_infer_predictor {
     const unsigned char *blob;
     int float32;       /* real arrays are float */
-    int landmark_bits; /* 0: landmarks are reals; 16 or 8: int16/int8 codes with a scale per leaf */
+    int landmark_bits; /* 0: landmarks are reals; 16 or 8: int16/int8 codes with a scale per leaf; 4: codebook codes */
     int leaf_words;    /* words per leaf-table record (by format version) */
     int kernel;
     int degree;
@@ -53,7 +53,8 @@ typedef struct infer_leaf {
     size_t products;
     const void *center;
     const void *landmarks; /* reals, or codes (landmark_bits) */
-    double scale;          /* quantized landmarks: u = center + scale·q */
+    double scale;          /* int16/int8 landmarks: u = center + scale·q */
+    const void *codebook;  /* int4 landmarks: real[16 d], u_k = codebook[16k + q_k] */
     const void *triangle_dist;
     const int32_t *pairs;
     const void *beta;

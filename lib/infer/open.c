@@ -90,17 +90,26 @@ static kmx_infer_status check_preamble(const unsigned char *blob, size_t blob_le
 
 /* The storage flags: version 1 knows only float32; version 2 adds int16 or
  * int8 landmarks (one of them, with float32 reals); version 3 the sigmoids
- * (decoded by decode_sigmoids), which a version-3 blob always carries. */
+ * (decoded by decode_sigmoids), which a version-3 blob always carries;
+ * version 4 the int4 landmarks, which a version-4 blob always has (with
+ * float32 reals, sigmoids or not). */
 static kmx_infer_status decode_storage(uint32_t flags, uint32_t version, kmx_infer_predictor *p) {
-    const uint32_t codes = flags & (KMX_BLOB_FLAG_INT16_LANDMARKS | KMX_BLOB_FLAG_INT8_LANDMARKS);
+    const uint32_t codes =
+        flags & (KMX_BLOB_FLAG_INT16_LANDMARKS | KMX_BLOB_FLAG_INT8_LANDMARKS | KMX_BLOB_FLAG_INT4_LANDMARKS);
     const uint32_t sigmoids = flags & KMX_BLOB_FLAG_SIGMOIDS;
     CHECK((flags & ~(KMX_BLOB_FLAG_FLOAT32 | codes | sigmoids)) == 0);
-    CHECK((sigmoids != 0) == (version == 3)); /* version 3 exists for them (and the version is outside the CRC) */
-    CHECK(codes == 0 || (version >= 2 && codes != (KMX_BLOB_FLAG_INT16_LANDMARKS | KMX_BLOB_FLAG_INT8_LANDMARKS) &&
-                         (flags & KMX_BLOB_FLAG_FLOAT32) != 0));
+    /* each version exists for its flag (and the version is outside the CRC) */
+    CHECK((codes == KMX_BLOB_FLAG_INT4_LANDMARKS) == (version == 4));
+    CHECK(version == 4 || (sigmoids != 0) == (version == 3));
+    CHECK(codes == 0 || (version >= 2 && (codes & (codes - 1)) == 0 && (flags & KMX_BLOB_FLAG_FLOAT32) != 0));
     p->float32 = (flags & KMX_BLOB_FLAG_FLOAT32) != 0;
-    p->landmark_bits = codes == KMX_BLOB_FLAG_INT16_LANDMARKS ? 16 : codes == KMX_BLOB_FLAG_INT8_LANDMARKS ? 8 : 0;
-    p->leaf_words = version == 1 ? KMX_BLOB_LEAF_WORDS_V1 : KMX_BLOB_LEAF_WORDS_V2;
+    p->landmark_bits = codes == KMX_BLOB_FLAG_INT16_LANDMARKS  ? 16
+                       : codes == KMX_BLOB_FLAG_INT8_LANDMARKS ? 8
+                       : codes == KMX_BLOB_FLAG_INT4_LANDMARKS ? 4
+                                                               : 0;
+    p->leaf_words = version == 1   ? KMX_BLOB_LEAF_WORDS_V1
+                    : version == 4 ? KMX_BLOB_LEAF_WORDS_V4
+                                   : KMX_BLOB_LEAF_WORDS_V2;
     return KMX_INFER_OK;
 }
 
@@ -237,15 +246,28 @@ static kmx_infer_status check_pairs(const int32_t *pairs, uint64_t products, uin
 
 static int kernel_is_stationary(int kernel) { return kernel == INFER_KERNEL_RBF || kernel == INFER_KERNEL_LAPLACIAN; }
 
-/* A leaf's landmarks: reals, or (quantized) codes of landmark_bits with a
- * scale that is a float in [FLT_MIN, KMX_BLOB_MAX_LANDMARK_SCALE]; a version-2
- * record's scale word is 0 when the landmarks are reals. */
+/* int4 landmarks: count codes, two per byte (the last odd one's high half
+ * 0), and a codebook of 16 finite reals per feature. */
+static kmx_infer_status check_codebook_landmarks(const kmx_infer_predictor *p, const uint64_t *words, uint64_t count,
+                                                 uint64_t blob_len) {
+    const uint64_t at = words[KMX_BLOB_LEAF_LANDMARKS_AT];
+    TRY(check_array(at, count / 2 + count % 2, 1, blob_len));
+    CHECK(count % 2 == 0 || (p->blob[at + count / 2] >> 4) == 0);
+    return check_reals(p->blob, words[KMX_BLOB_LEAF_CODEBOOK_AT], (uint64_t)p->d * KMX_BLOB_CODEBOOK_VALUES, p->float32,
+                       blob_len); /* d <= blob_len: no overflow */
+}
+
+/* A leaf's landmarks: reals, or (int16/int8) codes of landmark_bits with a
+ * scale that is a float in [FLT_MIN, KMX_BLOB_MAX_LANDMARK_SCALE], or (int4)
+ * codes into a codebook; a version-2 or -4 record's scale word is 0 unless
+ * int16/int8. */
 static kmx_infer_status check_landmarks(const kmx_infer_predictor *p, const uint64_t *words, uint64_t count,
                                         uint64_t blob_len) {
     double scale = 0;
     if (p->leaf_words > KMX_BLOB_LEAF_SCALE) scale = read_f64((const unsigned char *)(words + KMX_BLOB_LEAF_SCALE));
-    if (p->landmark_bits == 0) {
+    if (p->landmark_bits == 0 || p->landmark_bits == 4) {
         CHECK(scale == 0);
+        if (p->landmark_bits == 4) return check_codebook_landmarks(p, words, count, blob_len);
         return check_reals(p->blob, words[KMX_BLOB_LEAF_LANDMARKS_AT], count, p->float32, blob_len);
     }
     CHECK(scale >= FLT_MIN && scale <= KMX_BLOB_MAX_LANDMARK_SCALE && (double)(float)scale == scale);

@@ -47,7 +47,11 @@ infer_leaf kmx_infer__leaf(const kmx_infer_predictor *p, size_t l) {
     leaf.beta = p->blob + words[KMX_BLOB_LEAF_BETA_AT];
     leaf.bias = p->blob + words[KMX_BLOB_LEAF_BIAS_AT];
     leaf.scale = 0;
-    if (p->landmark_bits) memcpy(&leaf.scale, words + KMX_BLOB_LEAF_SCALE, sizeof leaf.scale);
+    leaf.codebook = NULL;
+    if (p->landmark_bits == 4)
+        leaf.codebook = p->blob + words[KMX_BLOB_LEAF_CODEBOOK_AT];
+    else if (p->landmark_bits)
+        memcpy(&leaf.scale, words + KMX_BLOB_LEAF_SCALE, sizeof leaf.scale);
     return leaf;
 }
 
@@ -163,6 +167,7 @@ int64_t kmx_infer_classes(const kmx_infer_predictor *p) { return p ? (int64_t)p-
 int kmx_infer_is_float32(const kmx_infer_predictor *p) { return p ? p->float32 : 0; }
 int kmx_infer_storage(const kmx_infer_predictor *p) {
     if (!p) return 0;
+    if (p->landmark_bits == 4) return KMX_INFER_STORAGE_INT4;
     if (p->landmark_bits) return p->landmark_bits == 16 ? KMX_INFER_STORAGE_INT16 : KMX_INFER_STORAGE_INT8;
     return p->float32 ? KMX_INFER_STORAGE_FLOAT32 : KMX_INFER_STORAGE_FLOAT64;
 }

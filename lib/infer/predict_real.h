@@ -95,15 +95,22 @@ static REAL FN(kernel)(const kmx_infer_predictor *p, const double *x, const REAL
 }
 
 /* Landmark j: in place, or (quantized, float predictors only: QUANTIZED)
- * dequantized into u: center + scale·q. */
+ * dequantized into u: center + scale·q, or (int4) codebook[16k + q_k]. */
 static const REAL *FN(landmark)(const kmx_infer_predictor *p, const infer_leaf *leaf, size_t j, REAL *u) {
     const REAL *center = (const REAL *)leaf->center;
     const REAL scale = (REAL)leaf->scale;
     const int16_t *q16 = (const int16_t *)leaf->landmarks + j * p->d;
     const int8_t *q8 = (const int8_t *)leaf->landmarks + j * p->d;
+    const unsigned char *q4 = (const unsigned char *)leaf->landmarks;
+    const REAL *codebook = (const REAL *)leaf->codebook;
     size_t k;
     if (!QUANTIZED || p->landmark_bits == 0) return (const REAL *)leaf->landmarks + j * p->d;
-    if (p->landmark_bits == 16)
+    if (p->landmark_bits == 4)
+        for (k = 0; k < p->d; ++k) {
+            const size_t i = j * p->d + k;
+            u[k] = codebook[k * KMX_BLOB_CODEBOOK_VALUES + ((q4[i / 2] >> (4 * (i % 2))) & 15u)];
+        }
+    else if (p->landmark_bits == 16)
         for (k = 0; k < p->d; ++k) u[k] = center[k] + scale * (REAL)q16[k];
     else
         for (k = 0; k < p->d; ++k) u[k] = center[k] + scale * (REAL)q8[k];

@@ -37,6 +37,17 @@ bool all_finite(const std::vector<double> &values) {
     return true;
 }
 
+// int4: d x 16 codebook values, and every landmark value one of its feature's.
+bool codebook_holds_landmarks(const PredictorLeaf &leaf) {
+    const size_t d = leaf.center.size();
+    if (leaf.codebook.size() != d * kCodebookValues) return false;
+    for (size_t i = 0; i < leaf.landmarks.size(); ++i) {
+        const double *table = &leaf.codebook[(i % d) * kCodebookValues];
+        if (table[codebook_code(leaf.landmarks[i], table)] != leaf.landmarks[i]) return false;
+    }
+    return true;
+}
+
 void check_leaf(const CompactPredictor &p, const PredictorLeaf &leaf, int64_t index) {
     const int64_t d = p.d;
     auto bad = [&](const char *what) {
@@ -58,8 +69,10 @@ void check_leaf(const CompactPredictor &p, const PredictorLeaf &leaf, int64_t in
     if (quantizes_landmarks(p.storage) ? !valid_landmark_scale(leaf.landmark_scale) : leaf.landmark_scale != 0)
         bad("landmark_scale must be a float in [FLT_MIN, 1e30] for int16/int8 storage, else 0");
     if (!all_finite(leaf.center) || !all_finite(leaf.landmarks) || !all_finite(leaf.triangle_dist) ||
-        !all_finite(leaf.beta) || !all_finite(leaf.bias))
+        !all_finite(leaf.beta) || !all_finite(leaf.bias) || !all_finite(leaf.codebook))
         bad("non-finite value");
+    if (uses_codebook(p.storage) ? !codebook_holds_landmarks(leaf) : !leaf.codebook.empty())
+        bad("int4 storage needs a codebook of 16 values per feature holding every landmark value; others none");
 }
 
 int64_t expected_outputs(const CompactPredictor &p) {
@@ -73,7 +86,7 @@ int64_t expected_outputs(const CompactPredictor &p) {
 
 void check_compact_predictor(const CompactPredictor &p) {
     require(p.d >= 1, "compact predictor: d must be >= 1");
-    require(int(p.storage) >= 0 && int(p.storage) <= int(PredictorStorage::int8), "compact predictor: unknown storage");
+    require(int(p.storage) >= 0 && int(p.storage) <= int(PredictorStorage::int4), "compact predictor: unknown storage");
     require(p.kernel.gamma_for(p.d) > 0 && std::isfinite(p.kernel.gamma_for(p.d)), "compact predictor: bad gamma");
     if (p.task == PredictorTask::classification) {
         require(p.classes.size() >= 2, "compact predictor: classification needs at least 2 classes");

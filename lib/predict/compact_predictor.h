@@ -39,7 +39,11 @@
 //            to float;
 //   int16, int8  as float32, except the landmarks: integers q with one scale s
 //            per leaf, u = center + s·q (the leaf's routing center, stored as
-//            float, is the offset; |q| <= 32767 or 127).
+//            float, is the offset; |q| <= 32767 or 127);
+//   int4     as float32, except the landmarks: 4-bit codes q into a table of
+//            16 float values per feature and leaf, u_k = codebook[16k + q_k]
+//            (the table: the feature's own values when the leaf's landmarks
+//            take at most 16, else the 16 levels of a 1-D k-means on them).
 // The in-memory form keeps doubles, already rounded (landmarks already
 // dequantized, center + landmark_scale · q in double), so every predict path
 // and the blob see the same numbers.
@@ -56,13 +60,14 @@ enum class PredictorTask { classification, regression };
 // How a triangle pseudo-landmark's distance is estimated from its bounds.
 enum class TriangleEstimate { lower = 0, upper = 1, midpoint = 2 };
 // How the blob stores the arrays (values as kmx_storage in kmx.h).
-enum class PredictorStorage { float64 = 0, float32 = 1, int16 = 2, int8 = 3 };
+enum class PredictorStorage { float64 = 0, float32 = 1, int16 = 2, int8 = 3, int4 = 4 };
 
 struct PredictorLeaf {
     std::vector<double> center;          // d: the routing center
     int64_t m = 0;                       // landmarks
     std::vector<double> landmarks;       // m x d row-major
     double landmark_scale = 0;           // int16/int8 storage: s of u = center + s·q (> 0); else 0
+    std::vector<double> codebook;        // int4 storage: d x 16, feature k's values at [16k, 16k + 16); else empty
     int64_t triangle = 0;                // p_tri
     std::vector<double> triangle_dist;   // p_tri x m row-major: D_tj = ‖v_t − u_j‖
     int64_t products = 0;                // p_prod

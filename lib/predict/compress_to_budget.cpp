@@ -18,6 +18,7 @@
 #include "core/rng.h"
 #include "model/model.h"
 #include "predictor_blob.h"
+#include "predictor_from_expansion.h"
 #include "predictor_storage.h"
 #include "svm/probability_prediction.h"
 
@@ -28,7 +29,7 @@ namespace {
 // ------------------------------------------------------- the storage knob
 // The storage precisions the search tries, largest first.
 constexpr PredictorStorage kStorageKnob[] = {PredictorStorage::float64, PredictorStorage::float32,
-                                             PredictorStorage::int16, PredictorStorage::int8};
+                                             PredictorStorage::int16, PredictorStorage::int8, PredictorStorage::int4};
 constexpr PredictorStorage kMostCompactStorage = kStorageKnob[std::size(kStorageKnob) - 1];
 
 // ------------------------------------------------------------ the knobs
@@ -201,6 +202,7 @@ public:
         for (int64_t l : leaf_ladder(model_.support_vectors, split_.fit_n))
             for (size_t s = 0; s < std::size(kStorageKnob); ++s)
                 if (!done[s]) done[s] = !explore_leaves(kStorageKnob[s], l);
+        explore_model();
     }
 
     BudgetSearch result() {
@@ -284,6 +286,23 @@ private:
         return std::min(over.landmarks - 1, within.landmarks + int64_t(std::floor(room / slope)));
     }
 
+    // The model itself in each storage that fits the bytes
+    // (predictor_from_svm_model), when it predicts as a compact predictor.
+    // Its validation rows were among the model's training rows, as they were
+    // among those of the model every candidate distills.
+    void explore_model() {
+        for (PredictorStorage storage : kStorageKnob) {
+            ctx_.check_cancel();
+            const auto start = std::chrono::steady_clock::now();
+            std::optional<CompactPredictor> predictor = predictor_from_svm_model(model_, storage);
+            if (!predictor) return;
+            if (!within_bytes(budget_, double(blob_bytes(*predictor)))) continue;
+            BudgetCandidate c;
+            c.leaves = 1, c.landmarks = predictor->leaves[0].m, c.storage = int64_t(storage);
+            record(c, std::move(*predictor), start);
+        }
+    }
+
     // Builds and measures one candidate; keeps it if it is the best within
     // the budget. Returns its index in explored_.
     size_t measure(PredictorStorage storage, int64_t leaves, int64_t m, int64_t pseudo, double gamma_scale = 1) {
@@ -299,10 +318,15 @@ private:
             stages_.reset();  // one at a time: each holds a copy of the rows
             stages_ = std::make_unique<DcpredStages>(ctx_, model_, *split_.fit, options);
         }
-        CompactPredictor predictor = stages_->build(options);
         BudgetCandidate c;
         c.leaves = leaves, c.landmarks = m, c.pseudo = pseudo, c.storage = int64_t(storage);
         c.gamma_scale = gamma_scale;
+        return record(c, stages_->build(options), start);
+    }
+
+    // Measures a built candidate (its knobs in c); keeps it if it is the best
+    // within the budget. Returns its index in explored_.
+    size_t record(BudgetCandidate c, CompactPredictor predictor, std::chrono::steady_clock::time_point start) {
         c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         c.bytes = blob_bytes(predictor);
         c.us = validation_us(predictor, split_);

@@ -19,7 +19,7 @@
 // (landmark_refinement.h) with 4× DC-Pred++'s default refinement work.
 //
 // The grid, with S support vectors and n fitting rows:
-//   storage   float64, float32, int16, int8 (kStorageKnob);
+//   storage   float64, float32, int16, int8, int4 (kStorageKnob);
 //   leaves    L = L_lo, 2 L_lo, 4 L_lo, … up to L_auto (DC-Pred++'s automatic
 //             count, min(S/16, n/24) <= 256), L_lo = ceil(n / 2000) so that no
 //             leaf's local SVM trains on more than ~2000 rows (~4000 with
@@ -29,6 +29,9 @@
 //   γ scale   1, then 1/2 and 1/4 in turn on the best candidate of each
 //             (storage, L) while they gain (a wider kernel than the model's:
 //             with few landmarks each must cover more).
+//   the model the model itself (its support vectors as one leaf's landmarks,
+//             its coefficients as β: predictor_from_svm_model) in each
+//             storage whose bytes fit, last.
 // Bytes grow with m and with L, so a (storage, L) stops at the first m over
 // the byte budget (or twice over the time budget) and tries one m between
 // the last within and that one (bytes interpolated to the budget); larger L

@@ -900,15 +900,17 @@ CompactPredictor build_dcpred_regression(Context &ctx, const KernelSpec &kernel,
 }
 
 size_t compact_predictor_bytes(const CompactPredictor &p, PredictorStorage storage) {
-    const size_t code_bytes = storage == PredictorStorage::int16 ? 2 : 1;
+    const bool coded = quantizes_landmarks(storage) || uses_codebook(storage);
+    const size_t code_bits = storage == PredictorStorage::int16 ? 16 : storage == PredictorStorage::int4 ? 4 : 8;
     size_t reals = p.top_centers.size(), ints = p.top_leaf_begin.size(), codes = 0;
     for (const PredictorLeaf &leaf : p.leaves) {
         reals += leaf.center.size() + leaf.triangle_dist.size() + leaf.beta.size() + leaf.bias.size();
-        (quantizes_landmarks(storage) ? codes : reals) += leaf.landmarks.size();
-        ints += 3 + leaf.product_pairs.size() + (quantizes_landmarks(storage) ? 1 : 0);  // + the scale
+        (coded ? codes : reals) += leaf.landmarks.size();
+        if (uses_codebook(storage)) reals += leaf.center.size() * kCodebookValues;
+        ints += 3 + leaf.product_pairs.size() + (coded ? 1 : 0);  // + the scale or the codebook's offset
     }
     return reals * (stores_float(storage) ? sizeof(float) : sizeof(double)) + ints * sizeof(int32_t) +
-           codes * code_bytes;
+           (codes * code_bits + 7) / 8;
 }
 
 }  // namespace kmx

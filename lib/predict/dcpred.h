@@ -122,7 +122,7 @@ CompactPredictor build_dcpred_regression(Context &ctx, const KernelSpec &kernel,
                                          const DcpredOptions &options);
 
 // Bytes a predictor takes when stored with `storage` (arrays of float64 or
-// float32 values, int16/int8 landmark codes, 4-byte indices): what the blob
+// float32 values, int16/int8/int4 landmark codes, 4-byte indices): what the blob
 // holds, without its headers and padding.
 size_t compact_predictor_bytes(const CompactPredictor &predictor, PredictorStorage storage);
 

@@ -22,18 +22,22 @@ namespace kmx {
 namespace {
 
 // The oldest format version that holds the predictor (older runtimes read
-// float64 and float32 blobs; version 3 only for sigmoids), and its words per
-// leaf record.
+// float64 and float32 blobs; version 3 only for sigmoids, 4 for int4), and
+// its words per leaf record.
 uint32_t format_version(const CompactPredictor &p) {
+    if (uses_codebook(p.storage)) return 4;
     if (p.probabilities()) return 3;
     return quantizes_landmarks(p.storage) ? 2 : 1;
 }
-size_t leaf_words(uint32_t version) { return version == 1 ? KMX_BLOB_LEAF_WORDS_V1 : KMX_BLOB_LEAF_WORDS_V2; }
+size_t leaf_words(uint32_t version) {
+    return version == 1 ? KMX_BLOB_LEAF_WORDS_V1 : version == 4 ? KMX_BLOB_LEAF_WORDS_V4 : KMX_BLOB_LEAF_WORDS_V2;
+}
 
 uint32_t storage_flags(PredictorStorage storage) {
     const uint32_t real = stores_float(storage) ? KMX_BLOB_FLAG_FLOAT32 : 0;
     if (storage == PredictorStorage::int16) return real | KMX_BLOB_FLAG_INT16_LANDMARKS;
     if (storage == PredictorStorage::int8) return real | KMX_BLOB_FLAG_INT8_LANDMARKS;
+    if (storage == PredictorStorage::int4) return real | KMX_BLOB_FLAG_INT4_LANDMARKS;
     return real;
 }
 
@@ -49,6 +53,7 @@ uint32_t header_bytes(const CompactPredictor &p) {
 PredictorStorage storage_of(uint32_t flags) {
     if (flags & KMX_BLOB_FLAG_INT16_LANDMARKS) return PredictorStorage::int16;
     if (flags & KMX_BLOB_FLAG_INT8_LANDMARKS) return PredictorStorage::int8;
+    if (flags & KMX_BLOB_FLAG_INT4_LANDMARKS) return PredictorStorage::int4;
     return flags & KMX_BLOB_FLAG_FLOAT32 ? PredictorStorage::float32 : PredictorStorage::float64;
 }
 
@@ -106,8 +111,10 @@ public:
         for (int32_t v : values) out_.i32(v);
         return at;
     }
-    // The leaf's landmarks: reals, or their int16/int8 codes (little-endian).
+    // The leaf's landmarks: reals, or their int16/int8 codes (little-endian),
+    // or their int4 codes (two per byte, the even one low).
     uint64_t landmarks(const PredictorLeaf &leaf) {
+        if (uses_codebook(storage_)) return nibbles(leaf);
         if (!quantizes_landmarks(storage_)) return reals(leaf.landmarks);
         const uint64_t at = start();
         const size_t d = leaf.center.size();
@@ -122,6 +129,19 @@ public:
     }
 
 private:
+    uint64_t nibbles(const PredictorLeaf &leaf) {
+        const uint64_t at = start();
+        const size_t d = leaf.center.size();
+        unsigned char byte = 0;
+        for (size_t i = 0; i < leaf.landmarks.size(); ++i) {
+            const auto code =
+                static_cast<unsigned char>(codebook_code(leaf.landmarks[i], &leaf.codebook[(i % d) * kCodebookValues]));
+            byte = static_cast<unsigned char>(i % 2 ? byte | code << 4 : code);
+            if (i % 2) out_.raw(&byte, 1);
+        }
+        if (leaf.landmarks.size() % 2) out_.raw(&byte, 1);
+        return at;
+    }
     uint64_t start() {
         align();
         return out_.size();
@@ -167,6 +187,8 @@ void write_leaf(BlobWriter &writer, const PredictorLeaf &leaf, size_t record_at,
     out.patch_u64(record_at + 8 * KMX_BLOB_LEAF_TRIANGLE, uint64_t(leaf.triangle));
     out.patch_u64(record_at + 8 * KMX_BLOB_LEAF_PRODUCTS, uint64_t(leaf.products));
     for (int i = 0; i < 6; ++i) out.patch_u64(record_at + 8 * size_t(KMX_BLOB_LEAF_CENTER_AT + i), offsets[i]);
+    if (words > KMX_BLOB_LEAF_CODEBOOK_AT)
+        out.patch_u64(record_at + 8 * KMX_BLOB_LEAF_CODEBOOK_AT, writer.reals(leaf.codebook));
     if (words > KMX_BLOB_LEAF_SCALE) {
         uint64_t scale_bits;
         std::memcpy(&scale_bits, &leaf.landmark_scale, sizeof scale_bits);
@@ -201,6 +223,12 @@ public:
     std::vector<int32_t> int32s(uint64_t at, uint64_t count) const {
         std::vector<int32_t> values(count);
         for (size_t i = 0; i < count; ++i) values[i] = int32_t(kmx_le_u32(blob_ + at + 4 * i));
+        return values;
+    }
+    // count int4 codes, two per byte (the even one low).
+    std::vector<int32_t> nibbles(uint64_t at, uint64_t count) const {
+        std::vector<int32_t> values(count);
+        for (size_t i = 0; i < count; ++i) values[i] = (blob_[at + i / 2] >> (4 * (i % 2))) & 15;
         return values;
     }
     // count int16 (two_bytes) or int8 codes, little-endian.
@@ -295,6 +323,14 @@ uint32_t read_scalars(ByteReader &header, CompactPredictor &p) {
 // The landmarks of a leaf whose center is read: reals, or codes dequantized.
 void read_landmarks(const BlobReader &reader, const uint64_t *record, const CompactPredictor &p, PredictorLeaf &leaf) {
     const uint64_t at = record[KMX_BLOB_LEAF_LANDMARKS_AT], count = uint64_t(leaf.m) * uint64_t(p.d);
+    if (uses_codebook(p.storage)) {
+        leaf.codebook = reader.reals(record[KMX_BLOB_LEAF_CODEBOOK_AT], uint64_t(p.d) * kCodebookValues);
+        const std::vector<int32_t> codes = reader.nibbles(at, count);
+        leaf.landmarks.resize(codes.size());
+        for (size_t i = 0; i < codes.size(); ++i)
+            leaf.landmarks[i] = leaf.codebook[(i % size_t(p.d)) * kCodebookValues + size_t(codes[i])];
+        return;
+    }
     if (!quantizes_landmarks(p.storage)) {
         leaf.landmarks = reader.reals(at, count);
         return;

@@ -7,6 +7,8 @@
 #include "predictor_storage.h"
 #include "core/error.h"
 #include "model/center_expansion.h"
+#include "model/model.h"
+#include "svm/probability_prediction.h"
 
 namespace kmx {
 
@@ -44,10 +46,56 @@ void check_expansion(const CenterExpansion &e) {
             "predictor_from_expansion: cluster_begin must rise from 0 to m");
 }
 
+// Whether machine k is the k-th binary problem of the predictor's rule (compact_predictor.h, step 5).
+bool machines_in_predictor_order(const Model &model) {
+    const int32_t classes = int32_t(model.classes.size());
+    size_t k = 0;
+    auto is = [&](int32_t positive, int32_t negative) {
+        const BinaryMachine &m = model.machines[k++];
+        return m.positive == positive && m.negative == negative;
+    };
+    if (classes == 2) return model.machines.size() == 1 && is(1, 0);
+    if (model.multiclass == KMX_MULTICLASS_OVR) {
+        if (model.machines.size() != size_t(classes)) return false;
+        for (int32_t c = 0; c < classes; ++c)
+            if (!is(c, kRestOfClasses)) return false;
+        return true;
+    }
+    if (model.machines.size() != size_t(classes) * size_t(classes - 1) / 2) return false;
+    for (int32_t i = 0; i < classes; ++i)
+        for (int32_t j = i + 1; j < classes; ++j)
+            if (!is(i, j)) return false;
+    return true;
+}
+
 }  // namespace
 
+std::optional<CompactPredictor> predictor_from_svm_model(const Model &model, PredictorStorage storage) {
+    if (model.regression() || model.krr() || model.early() || model.sparse_points() || model.n_points < 1 ||
+        !machines_in_predictor_order(model))
+        return std::nullopt;
+    CenterExpansion e;
+    e.kernel = model.kernel;
+    e.d = model.d;
+    e.m = model.n_points;
+    e.outputs = model.decision_values();
+    e.centers = model.points;
+    e.beta.assign(size_t(e.m * e.outputs), 0.0);
+    for (int64_t k = 0; k < e.outputs; ++k) {
+        const BinaryMachine &machine = model.machines[size_t(k)];
+        for (size_t j = 0; j < machine.sv.size(); ++j) e.beta[size_t(machine.sv[j] * e.outputs + k)] += machine.coef[j];
+        e.bias.push_back(machine.bias);
+    }
+    CompactPredictor p =
+        predictor_from_expansion(e, PredictorTask::classification, model.classes, model.multiclass, storage);
+    p.sigmoids = sigmoid_pairs(model);
+    check_compact_predictor(p);
+    return p;
+}
+
 CompactPredictor predictor_from_expansion(const CenterExpansion &e, PredictorTask task,
-                                          const std::vector<double> &classes, kmx_multiclass multiclass, PredictorStorage storage) {
+                                          const std::vector<double> &classes, kmx_multiclass multiclass,
+                                          PredictorStorage storage) {
     check_expansion(e);
     CompactPredictor p;
     p.kernel = e.kernel;

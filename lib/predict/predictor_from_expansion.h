@@ -6,6 +6,7 @@
 // does) or one global leaf, no pseudo-landmarks, β as fitted, the
 // expansion's bias (0 when it has none) in every leaf.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "compact_predictor.h"
@@ -14,6 +15,7 @@
 namespace kmx {
 
 struct CenterExpansion;
+struct Model;
 
 // classes: classification labels, increasing (empty for regression);
 // expansion.outputs must be what task/classes/multiclass need (1 for
@@ -27,5 +29,16 @@ struct CenterExpansion;
 CompactPredictor predictor_from_expansion(const CenterExpansion &expansion, PredictorTask task,
                                           const std::vector<double> &classes, kmx_multiclass multiclass,
                                           PredictorStorage storage = PredictorStorage::float64);
+
+// An SVM classifier as it is: its points as the landmarks of one leaf, β_{j,k}
+// = machine k's coefficient of point j, bias_k = machine k's bias, its
+// sigmoids; in float64 storage its decision values up to rounding. The
+// budget search's largest candidate (the model compressed by its storage
+// alone). Empty when the model's machines do not predict as a compact
+// predictor does: partitions (early prediction), sparse points, or machines
+// not in the predictor's order (two classes: one machine, class 1 positive;
+// one-vs-rest: machine k is class k against the rest; one-vs-one: the pairs
+// in LIBSVM's order, the first class positive).
+std::optional<CompactPredictor> predictor_from_svm_model(const Model &model, PredictorStorage storage);
 
 }  // namespace kmx

@@ -22,11 +22,14 @@ namespace kmx {
 
 // Every storage but float64 keeps its real arrays as float.
 bool stores_float(PredictorStorage storage);
-// int16 and int8.
+// int16 and int8 (codes with a scale per leaf).
 bool quantizes_landmarks(PredictorStorage storage);
+// int4 (codes into a codebook of kCodebookValues values per feature and leaf).
+bool uses_codebook(PredictorStorage storage);
+constexpr int kCodebookValues = 16;
 // Largest |q|: 32767 (int16), 127 (int8); 0 for the float storages.
 int32_t landmark_code_limit(PredictorStorage storage);
-// "float64", "float32", "int16", "int8".
+// "float64", "float32", "int16", "int8", "int4".
 const char *storage_name(PredictorStorage storage);
 
 // values rounded to float when the storage stores floats.
@@ -34,11 +37,24 @@ void round_reals(std::vector<double> &values, PredictorStorage storage);
 
 // The leaf's landmarks as the storage holds them: rounded to float, or (int16,
 // int8) with the smallest float scale s that fits every |u − c| in the code's
-// range, each landmark replaced by c + s·q. leaf.center must already be stored
-// (rounded). Sets leaf.landmark_scale (0 for the float storages). Fails with
-// KMX_E_INVALID_ARGUMENT when a landmark lies too far from the center for a
-// scale of at most KMX_BLOB_MAX_LANDMARK_SCALE.
+// range, each landmark replaced by c + s·q, or (int4) each value replaced by
+// the nearest of its feature's codebook (scalar_codebook). leaf.center must
+// already be stored (rounded). Sets leaf.landmark_scale (0 unless int16/int8)
+// and leaf.codebook (empty unless int4). Fails with KMX_E_INVALID_ARGUMENT
+// when a landmark lies too far from the center for a scale of at most
+// KMX_BLOB_MAX_LANDMARK_SCALE.
 void store_landmarks(PredictorLeaf &leaf, PredictorStorage storage);
+
+// The kCodebookValues floats (ascending) that stand for `values` (float-rounded
+// doubles, any order) at the least squared error: the distinct values
+// themselves when there are at most kCodebookValues (the last repeated to fill
+// the table: lossless), else the optimal 16-level scalar quantizer (exact 1-D
+// k-means by dynamic programming), its levels rounded to float. Writes
+// table[0, kCodebookValues).
+void scalar_codebook(std::vector<double> values, double *table);
+// The code of `value` among a feature's kCodebookValues codebook values: the
+// nearest (ties to the lowest index).
+int32_t codebook_code(double value, const double *table);
 
 // q for a landmark value: round((value − center)/scale), clamped to ±limit.
 int32_t landmark_code(double value, double center, double scale, PredictorStorage storage);

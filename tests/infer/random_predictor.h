@@ -39,9 +39,9 @@ struct PredictorShape {
     bool float32() const { return kmx::stores_float(storage); }
 };
 
-// "f64", "f32", "i16", "i8": the storage in shape names.
+// "f64", "f32", "i16", "i8", "i4": the storage in shape names.
 inline const char *storage_tag(PredictorStorage storage) {
-    static const char *const tags[] = {"f64", "f32", "i16", "i8"};
+    static const char *const tags[] = {"f64", "f32", "i16", "i8", "i4"};
     return tags[int(storage)];
 }
 
@@ -80,7 +80,7 @@ inline PredictorLeaf random_leaf(std::mt19937_64 &rng, const PredictorShape &s, 
     leaf.center = uniform_values(rng, size_t(s.d), -1, 1, f32);
     leaf.m = m;
     leaf.landmarks = uniform_values(rng, size_t(m * s.d), -1, 1, f32);
-    kmx::store_landmarks(leaf, s.storage);  // quantized: codes around the center (float: already rounded)
+    kmx::store_landmarks(leaf, s.storage);  // quantized: codes around the center or a codebook (float: rounded)
     leaf.triangle = s.triangles;
     for (int64_t t = 0; t < s.triangles; ++t) {
         const std::vector<double> v = uniform_values(rng, size_t(s.d), -1, 1, false);
@@ -260,7 +260,7 @@ inline std::vector<PredictorShape> all_shapes() {
     const char *kernel_names[] = {"rbf", "laplacian", "poly", "linear", "sigmoid"};
     for (int kernel = 0; kernel < 5; ++kernel)
         for (int task = 0; task < 4; ++task)
-            for (int storage = 0; storage < 4; ++storage)
+            for (int storage = 0; storage < 5; ++storage)
                 for (int layout = 0; layout < 2; ++layout) {
                     PredictorShape s;
                     s.kernel = kernels[kernel];
@@ -283,7 +283,7 @@ inline std::vector<PredictorShape> all_shapes() {
     // Every triangle estimate for both stationary kernels, with products.
     for (int kernel = 0; kernel < 2; ++kernel)
         for (int estimate = 0; estimate < 3; ++estimate)
-            for (int storage = 0; storage < 4; ++storage) {
+            for (int storage = 0; storage < 5; ++storage) {
                 PredictorShape s;
                 s.kernel = kernels[kernel];
                 s.shape = Shape::ovo;
@@ -368,6 +368,22 @@ inline std::vector<CheckedInBlob> checked_in_blobs() {
     s.d = 2, s.top = 1, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1, s.sigmoids = true;
     s.storage = PredictorStorage::float32;
     blobs.push_back({s, 111});
+    // Format version 4: int4 landmark codes into a codebook per leaf (m > 16: Lloyd's levels, not the values).
+    s = PredictorShape();
+    s.name = "ovo_rbf_i4";
+    s.shape = Shape::ovo, s.classes = 3, s.top = 2, s.leaves_per_top = 2, s.m = 20, s.triangles = 2;
+    s.estimate = TriangleEstimate::upper, s.products = 2, s.storage = PredictorStorage::int4;
+    blobs.push_back({s, 112});
+    s = PredictorShape();
+    s.name = "binary_laplacian_prob_i4";
+    s.kernel = KMX_KERNEL_LAPLACIAN, s.d = 5, s.top = 1, s.leaves_per_top = 2, s.m = 6, s.products = 1;
+    s.storage = PredictorStorage::int4, s.sigmoids = true;
+    blobs.push_back({s, 113});
+    s = PredictorShape();  // small enough to flip every bit of; 9 codes: the last byte's high half is 0
+    s.name = "tiny_rbf_i4";
+    s.d = 3, s.top = 1, s.leaves_per_top = 1, s.m = 3, s.triangles = 1, s.products = 1;
+    s.storage = PredictorStorage::int4;
+    blobs.push_back({s, 114});
     return blobs;
 }
 

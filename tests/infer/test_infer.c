@@ -3,7 +3,7 @@
  * under qemu-arm): predictions against the expectations written by
  * make_infer_data's reference (format version 1: float64 and float32;
  * version 2: int16 and int8 landmarks; version 3: sigmoids, whose probabilities
- * are checked against NAME.prob), pinned arena footprints, corrupt blobs
+ * are checked against NAME.prob; version 4: int4 codes into a codebook), pinned arena footprints, corrupt blobs
  * (every truncation, every bit flip, a newer version, a short arena).
  * Linked with --wrap=malloc,calloc,realloc,free wrappers that abort: the
  * runtime must never allocate. Usage: test_infer DATA_DIR */
@@ -42,10 +42,11 @@ struct footprint {
     size_t bytes_32;
 };
 static const struct footprint footprints[] = {
-    {"binary_rbf_f64", 320, 264},         {"ovo_laplacian_f32", 280, 224},  {"ovr_poly_f64", 288, 232},
-    {"regression_sigmoid_f32", 208, 152}, {"tiny_rbf_f64", 232, 176},       {"ovr_rbf_i16", 288, 232},
-    {"binary_laplacian_i8", 272, 216},    {"regression_poly_i8", 224, 168}, {"tiny_rbf_i8", 216, 160},
-    {"ovo_rbf_prob_f64", 680, 624},       {"tiny_rbf_prob_f32", 216, 160},
+    {"binary_rbf_f64", 320, 264},           {"ovo_laplacian_f32", 280, 224},  {"ovr_poly_f64", 288, 232},
+    {"regression_sigmoid_f32", 208, 152},   {"tiny_rbf_f64", 232, 176},       {"ovr_rbf_i16", 288, 232},
+    {"binary_laplacian_i8", 272, 216},      {"regression_poly_i8", 224, 168}, {"tiny_rbf_i8", 216, 160},
+    {"ovo_rbf_prob_f64", 680, 624},         {"tiny_rbf_prob_f32", 216, 160},  {"ovo_rbf_i4", 392, 336},
+    {"binary_laplacian_prob_i4", 240, 184}, {"tiny_rbf_i4", 224, 168},
 };
 #define BLOBS (sizeof footprints / sizeof footprints[0])
 
@@ -244,6 +245,7 @@ int main(int argc, char **argv) {
     check_corrupt_blobs(argv[1], "tiny_rbf_f64");
     check_corrupt_blobs(argv[1], "tiny_rbf_i8");       /* format version 2: int8 landmark codes and a scale */
     check_corrupt_blobs(argv[1], "tiny_rbf_prob_f32"); /* format version 3: sigmoids */
+    check_corrupt_blobs(argv[1], "tiny_rbf_i4");       /* format version 4: int4 codes and a codebook */
     check_arguments();
     check_status_names();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "passed", failures);

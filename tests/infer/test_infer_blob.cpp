@@ -84,6 +84,7 @@ void expect_same_predictor(const kmx::CompactPredictor &a, const kmx::CompactPre
         EXPECT_EQ(x.m, y.m);
         EXPECT_EQ(x.landmarks, y.landmarks);
         EXPECT_EQ(x.landmark_scale, y.landmark_scale);
+        EXPECT_EQ(x.codebook, y.codebook);
         EXPECT_EQ(x.triangle, y.triangle);
         EXPECT_EQ(x.triangle_dist, y.triangle_dist);
         EXPECT_EQ(x.products, y.products);
@@ -125,7 +126,7 @@ TEST(PredictorBlob, QuantizedStorageStoresCodesInVersion2) {
     PredictorShape s;
     s.d = 12, s.m = 9, s.triangles = 2, s.products = 2;
     size_t previous = SIZE_MAX;
-    for (int storage = 0; storage < 4; ++storage) {
+    for (int storage = 0; storage < 4; ++storage) {  // int4: QuantizedStorageStoresCodebookCodesInVersion4
         s.storage = PredictorStorage(storage);
         SCOPED_TRACE(kmx::storage_name(s.storage));
         const kmx::CompactPredictor p = random_predictor(s, 3);
@@ -163,6 +164,55 @@ TEST(PredictorBlob, QuantizedStorageStoresCodesInVersion2) {
     leaf.landmarks[0] += 0.3 * leaf.landmark_scale;
     const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
     EXPECT_EQ(kmx::read_predictor_blob(blob.data(), blob.size()).leaves[0].landmarks[0], stored);
+}
+
+// int4 stores 4-bit codes into a codebook of 16 floats per feature and leaf
+// (format version 4): half int8's code bytes; with at most 16 landmarks a leaf
+// every landmark value is its own codebook entry (lossless after float
+// rounding), with more the codebook holds Lloyd's levels and each landmark
+// value is the nearest of them.
+TEST(PredictorBlob, QuantizedStorageStoresCodebookCodesInVersion4) {
+    PredictorShape s;
+    s.d = 12, s.m = 40, s.top = 1, s.leaves_per_top = 1;
+    s.storage = PredictorStorage::int8;
+    const size_t int8_bytes = kmx::write_predictor_blob(random_predictor(s, 3)).size();
+    s.storage = PredictorStorage::int4;
+    const kmx::CompactPredictor p = random_predictor(s, 3);
+    const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
+    EXPECT_EQ(kmx_le_u32(blob.data() + KMX_BLOB_OFF_VERSION), 4u);
+    // 40 x 12 codes: 480 bytes at int8, 240 at int4, plus 12 x 16 floats of codebook and a leaf word.
+    EXPECT_EQ(int64_t(blob.size()) - int64_t(int8_bytes), 12 * 16 * 4 + 8 - 240);
+    const AlignedBlob aligned(blob);
+    OpenPredictor open(aligned);
+    ASSERT_EQ(open.status, KMX_INFER_OK);
+    EXPECT_EQ(kmx_infer_storage(open.p), KMX_INFER_STORAGE_INT4);
+    const kmx::PredictorLeaf &leaf = p.leaves[0];
+    ASSERT_EQ(leaf.codebook.size(), size_t(12 * kmx::kCodebookValues));
+    const std::vector<double> drawn = random_predictor(
+                                          [&] {
+                                              PredictorShape f = s;
+                                              f.storage = PredictorStorage::float32;
+                                              return f;
+                                          }(),
+                                          3)
+                                          .leaves[0]
+                                          .landmarks;  // the same draws, rounded to float only
+    for (size_t i = 0; i < leaf.landmarks.size(); ++i) {
+        const double *table = &leaf.codebook[(i % 12) * kmx::kCodebookValues];
+        double nearest = INFINITY;
+        for (int c = 0; c < kmx::kCodebookValues; ++c) nearest = std::min(nearest, std::fabs(drawn[i] - table[c]));
+        EXPECT_EQ(std::fabs(drawn[i] - leaf.landmarks[i]), nearest) << i;
+    }
+    s.m = 16;  // at most 16 values a feature: lossless
+    EXPECT_EQ(random_predictor(s, 5).leaves[0].landmarks, random_predictor(
+                                                              [&] {
+                                                                  PredictorShape f = s;
+                                                                  f.storage = PredictorStorage::float32;
+                                                                  return f;
+                                                              }(),
+                                                              5)
+                                                              .leaves[0]
+                                                              .landmarks);
 }
 
 TEST(PredictorBlob, WriterRejectsBadLandmarkScales) {
@@ -393,7 +443,7 @@ static void expect_readers_agree_on_corruptions(const std::vector<unsigned char>
 // or harmless, by the field checks: the C++ reader and kmx_infer_open apply
 // the same rules, so they accept and reject the same blobs).
 TEST(PredictorBlob, ReadersAgreeOnCorruptBlobs) {
-    for (int storage = 0; storage < 4; ++storage) {
+    for (int storage = 0; storage < 5; ++storage) {
         PredictorShape s;
         s.d = 2, s.top = 2, s.leaves_per_top = 1, s.m = 2, s.triangles = 1, s.products = 1, s.shape = Shape::ovo;
         s.classes = 3, s.storage = PredictorStorage(storage);
@@ -462,12 +512,57 @@ TEST(PredictorBlob, ReadersRefuseBadStorageFlagsAndScales) {
     // A newer version than the runtime's is named as such.
     const auto [newer, newer_message] = verdicts(with_word(good, KMX_BLOB_OFF_VERSION, KMX_BLOB_VERSION + 1, 4));
     EXPECT_EQ(newer, KMX_INFER_E_VERSION);
-    EXPECT_NE(newer_message.find("reads versions 1 to 3"), std::string::npos) << newer_message;
+    EXPECT_NE(newer_message.find("reads versions 1 to 4"), std::string::npos) << newer_message;
 }
 
+// int4's flag only in version 4 and version 4 only with it; its codebook finite;
+// a last odd code's unused high half 0. Each with a valid CRC: both readers refuse.
+TEST(PredictorBlob, ReadersRefuseBadCodebookBlobs) {
+    PredictorShape s;
+    s.d = 3, s.m = 3, s.storage = PredictorStorage::int4;  // 9 codes a leaf: the last byte's high half unused
+    const std::vector<unsigned char> good = kmx::write_predictor_blob(random_predictor(s, 35));
+    ASSERT_EQ(verdicts(good).first, KMX_INFER_OK);
+    EXPECT_EQ(kmx_le_u32(good.data() + KMX_BLOB_OFF_VERSION), 4u);
+    const uint32_t f32 = KMX_BLOB_FLAG_FLOAT32, i4 = KMX_BLOB_FLAG_INT4_LANDMARKS, i8 = KMX_BLOB_FLAG_INT8_LANDMARKS;
+    for (uint32_t flags : {i4, i4 | i8 | f32, f32, i8 | f32}) {
+        const auto [status, message] = verdicts(with_word(good, KMX_BLOB_OFF_FLAGS, flags, 4));
+        EXPECT_EQ(status, KMX_INFER_E_FORMAT) << flags;
+        EXPECT_NE(message.find("corrupt"), std::string::npos) << message;
+    }
+    for (uint32_t version : {2u, 3u})
+        EXPECT_EQ(verdicts(with_word(good, KMX_BLOB_OFF_VERSION, version, 4)).first, KMX_INFER_E_FORMAT);
+    const uint64_t *record =
+        reinterpret_cast<const uint64_t *>(good.data() + kmx_le_u64(good.data() + KMX_BLOB_OFF_LEAF_TABLE_AT));
+    const size_t codebook_at = size_t(record[KMX_BLOB_LEAF_CODEBOOK_AT]),
+                 codes_at = size_t(record[KMX_BLOB_LEAF_LANDMARKS_AT]);
+    for (float bad : {float(NAN), float(INFINITY)}) {
+        uint32_t bits;
+        std::memcpy(&bits, &bad, sizeof bits);
+        EXPECT_EQ(verdicts(with_word(good, codebook_at + 4 * 7, bits, 4)).first, KMX_INFER_E_FORMAT) << bad;
+    }
+    const auto [odd_status, odd_message] = verdicts(with_word(good, codes_at + 4, good[codes_at + 4] | 0x10u, 1));
+    EXPECT_EQ(odd_status, KMX_INFER_E_FORMAT);
+    EXPECT_NE(odd_message.find("version 4, int4 storage"), std::string::npos) << odd_message;
+    EXPECT_EQ(verdicts(with_word(good, codes_at + 3, good[codes_at + 3] ^ 0x11u, 1)).first,
+              KMX_INFER_OK);  // any code is valid
+    // A leaf record's scale word must stay 0.
+    const size_t scale_at = size_t(kmx_le_u64(good.data() + KMX_BLOB_OFF_LEAF_TABLE_AT)) + 8 * KMX_BLOB_LEAF_SCALE;
+    EXPECT_EQ(verdicts(with_word(good, scale_at, f64_bits(0.5), 8)).first, KMX_INFER_E_FORMAT);
+}
+
+namespace {
+
+// The oldest version that holds the shape: 4 for int4, 3 for sigmoids, 2 for int16/int8, else 1.
+uint32_t expected_version(const PredictorShape &s) {
+    if (kmx::uses_codebook(s.storage)) return 4;
+    return s.sigmoids ? 3u : kmx::quantizes_landmarks(s.storage) ? 2u : 1u;
+}
+
+}  // namespace
+
 // Version-1 blobs (the checked-in float64 and float32 ones, written before
-// version 2 existed) still open in both readers (as do version 2's, and
-// version 3's with sigmoids).
+// version 2 existed) still open in both readers (as do version 2's, version
+// 3's with sigmoids and version 4's).
 TEST(PredictorBlob, Version1BlobsStillOpen) {
     const char *data = std::getenv("KMX_INFER_TEST_DATA");
     ASSERT_NE(data, nullptr);
@@ -476,7 +571,7 @@ TEST(PredictorBlob, Version1BlobsStillOpen) {
         const std::vector<unsigned char> file =
             kmx::read_binary_file((std::string(data) + "/" + b.shape.name + ".kmxp").c_str());
         const uint32_t version = kmx_le_u32(file.data() + KMX_BLOB_OFF_VERSION);
-        EXPECT_EQ(version, b.shape.sigmoids ? 3u : kmx::quantizes_landmarks(b.shape.storage) ? 2u : 1u) << b.shape.name;
+        EXPECT_EQ(version, expected_version(b.shape)) << b.shape.name;
         version1 += version == 1;
         EXPECT_EQ(verdicts(file), std::make_pair(KMX_INFER_OK, std::string())) << b.shape.name;
     }
@@ -541,14 +636,14 @@ std::vector<PredictorShape> probability_shapes() {
 
 }  // namespace
 
-// Sigmoids round-trip through the blob (format version 3, a 152-byte
-// header); the same predictor without them is the version it always was.
+// Sigmoids round-trip through the blob (format version 3, or 4 for int4, a
+// 152-byte header); the same predictor without them is the version it always was.
 TEST(PredictorBlob, SigmoidsRoundTripInVersion3) {
     for (const PredictorShape &s : probability_shapes()) {
         SCOPED_TRACE(s.name);
         const kmx::CompactPredictor p = random_predictor(s, 51);
         const std::vector<unsigned char> blob = kmx::write_predictor_blob(p);
-        EXPECT_EQ(kmx_le_u32(blob.data() + KMX_BLOB_OFF_VERSION), 3u);
+        EXPECT_EQ(kmx_le_u32(blob.data() + KMX_BLOB_OFF_VERSION), expected_version(s));
         EXPECT_EQ(kmx_le_u32(blob.data() + KMX_BLOB_OFF_HEADER_BYTES), 152u);
         const AlignedBlob aligned(blob);
         const kmx::CompactPredictor back = kmx::read_predictor_blob(aligned.data(), aligned.len);
@@ -557,9 +652,11 @@ TEST(PredictorBlob, SigmoidsRoundTripInVersion3) {
         kmx::CompactPredictor without = p;
         without.sigmoids.clear();
         const std::vector<unsigned char> old = kmx::write_predictor_blob(without);
-        EXPECT_EQ(kmx_le_u32(old.data() + KMX_BLOB_OFF_VERSION), kmx::quantizes_landmarks(s.storage) ? 2u : 1u);
+        PredictorShape plain = s;
+        plain.sigmoids = false;
+        EXPECT_EQ(kmx_le_u32(old.data() + KMX_BLOB_OFF_VERSION), expected_version(plain));
         // The header word, the sigmoids and, over a version-1 blob, version 2's scale word per leaf.
-        const size_t scale_words = kmx::quantizes_landmarks(s.storage) ? 0 : p.leaves.size();
+        const size_t scale_words = expected_version(plain) == 1 ? p.leaves.size() : 0;
         EXPECT_EQ(blob.size() - old.size(), 8 + 16 * size_t(p.outputs) + 8 * scale_words);
         OpenPredictor open_old{AlignedBlob(old)};
         ASSERT_EQ(open_old.status, KMX_INFER_OK);

@@ -43,7 +43,7 @@ double predictor_info(const kmx_predictor *predictor, kmx_predictor_info_key key
 
 namespace {
 
-// "float64", "float32", "int16" or "int8".
+// "float64", "float32", "int16", "int8" or "int4".
 const char *storage_name(const kmx_predictor *predictor) {
     return kmx_param_value_name(KMX_PARAM_STORAGE, predictor_info(predictor, KMX_PREDICTOR_STORAGE));
 }
@@ -52,6 +52,8 @@ const char *storage_name(const kmx_predictor *predictor) {
 const char *storage_detail(double storage) {
     if (storage == KMX_STORAGE_INT16 || storage == KMX_STORAGE_INT8)
         return " (landmarks as integers with a scale per leaf; the other arrays float32)";
+    if (storage == KMX_STORAGE_INT4)
+        return " (landmarks as 4-bit codes into 16 values per feature and leaf; the other arrays float32)";
     return "";
 }
 
