@@ -604,7 +604,7 @@ typedef enum kmx_predictor_info_key {
     KMX_PREDICTOR_COLUMNS = 5,                 /* features d */
     KMX_PREDICTOR_CLASSES = 6,                 /* classes (0 for regression) */
     KMX_PREDICTOR_OUTPUTS = 7,                 /* decision values per row */
-    KMX_PREDICTOR_FLOAT32 = 8,                 /* 1 if its real arrays are float (storage float32, int16, int8) */
+    KMX_PREDICTOR_FLOAT32 = 8,                 /* 1 if its real arrays are float (storage float32, int16, int8, int4) */
     KMX_PREDICTOR_STORAGE = 9,                 /* its kmx_storage */
     /* A predictor built to a budget (KMX_PARAM_MAX_BYTES / KMX_PARAM_MAX_US)
      * carries how it was chosen; NaN for other predictors. */

@@ -31,7 +31,9 @@
 //             with few landmarks each must cover more).
 //   the model the model itself (its support vectors as one leaf's landmarks,
 //             its coefficients as β: predictor_from_svm_model) in each
-//             storage whose bytes fit, last.
+//             storage whose bytes fit, last; scored in-sample (the
+//             validation rows trained the model), so chosen only in a
+//             storage that keeps its labels on the validation rows.
 // Bytes grow with m and with L, so a (storage, L) stops at the first m over
 // the byte budget (or twice over the time budget) and tries one m between
 // the last within and that one (bytes interpolated to the budget); larger L
@@ -71,7 +73,7 @@ struct BudgetCandidate {
     size_t bytes = 0;                                            // the blob with notes, exactly
     double us = 0;                                               // µs per row on the validation rows
     double accuracy = 0;                                         // on the validation rows
-    bool fits = false;                                           // within the budget
+    bool fits = false;   // within the budget (the model's candidates: and its labels kept, see the grid above)
     double seconds = 0;  // to build it (the first of its leaves and rounding also builds their tree and local models)
 };
 

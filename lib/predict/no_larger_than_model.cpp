@@ -16,7 +16,7 @@ namespace kmx {
 namespace {
 
 // The storages the default steps down through before it drops landmarks.
-constexpr PredictorStorage kMostCompactStorage = PredictorStorage::int4;
+constexpr PredictorStorage kMostCompactStorage = PredictorStorage::int8;
 PredictorStorage more_compact(PredictorStorage storage) { return PredictorStorage(int(storage) + 1); }
 
 // Landmarks per leaf the options asked for, as built: the largest leaf's.

@@ -5,7 +5,7 @@
 // the support vectors: leaves min(S/16, n/24) <= 256, landmarks per leaf
 // 2.5 × the support vectors per leaf). While the blob is larger than the
 // model's file (model_to_bytes), it shrinks and rebuilds: to the first more
-// compact storage (float32, int16, int8, int4 in turn) that fits, unless the
+// compact storage (float32, int16, int8 in turn) that fits, unless the
 // caller chose the storage (a storage's bytes are known without a rebuild:
 // it changes the numbers, not the structure); if none fits, also fewer
 // landmarks per leaf, scaled by how far over the bytes are. Leaves and

@@ -14,7 +14,7 @@ namespace Kmx
         internal PredictorHandle Handle => (PredictorHandle)RawHandle;
 
         /// <summary>Builds a predictor from model and its labelled training data (kmx_predictor_build). SVM models take
-        /// "leaves=4 landmarks=16 pseudo=32 storage=int8" (storage float64, float32, int16 or int8; float32=1 is storage=float32),
+        /// "leaves=4 landmarks=16 pseudo=32 storage=int8" (storage float64, float32, int16, int8 or int4; float32=1 is storage=float32),
         /// or a budget "max_bytes=65536 max_us=2" (the most accurate predictor within it, searched on a validation split);
         /// KRR-family models use their own centers (storage only); null for defaults.</summary>
         public static Predictor Build(Context ctx, Model model, Dataset train, string parameters = null)

@@ -440,7 +440,7 @@ class Predictor(_PicklesSavedForm, BaseEstimator):
     export_c) is what <kmx/kmx_infer.h> and the predictor-only bindings read.
 
     leaves, landmarks, pseudo: DC-Pred++'s knobs (None: kmx's choice); storage: 'float64',
-    'float32', 'int16' or 'int8'; max_bytes, max_us: a budget, searched on a validation split."""
+    'float32', 'int16', 'int8' or 'int4'; max_bytes, max_us: a budget, searched on a validation split."""
 
     _saved_name, _saved_class = "predictor_", _core.Predictor
 

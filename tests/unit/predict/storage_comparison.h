@@ -1,5 +1,5 @@
 // storage_comparison.h — a DC-Pred++ predictor built with every storage
-// (float64, float32, int16, int8) against the float64 one on a test set:
+// (float64, float32, int16, int8, int4) against the float64 one on a test set:
 // blob bytes, accuracy, labels that differ and how far its decision values
 // move. The storage tests of test_dcpred_storage.cpp (Letter binary, default
 // suite) and test_dcpred_letter.cpp (Letter's 26 classes, slow) share it.
@@ -30,16 +30,25 @@ struct StorageResult {
     kmx::PredictorStorage storage;
     size_t blob_bytes = 0;
     double accuracy = 0;
-    int64_t flips = 0;           // labels unlike the float64 predictor's
-    int64_t flips_off_tie = 0;   // ... at rows where no float64 decision value is within `tie` of 0
-    double max_output_gap = 0;   // max |o − o_float64| over rows and outputs
+    int64_t flips = 0;          // labels unlike the float64 predictor's
+    int64_t flips_off_tie = 0;  // ... at rows where no float64 decision value is within `tie` of 0
+    double max_output_gap = 0;  // max |o − o_float64| over rows and outputs
 };
 
 // The stated bound on |o − o_float64| for Letter's decision values (about ±1):
-// 1e-4 float32, 2e-3 int16, 0.1 int8 (the leaves are refitted to the stored
-// landmarks, so int8 moves them by about a code step's kernel change).
+// 1e-4 float32, 2e-3 int16, 0.1 int8, 0.3 int4 (the leaves are refitted to the
+// stored landmarks, so the codes move them by about a code step's kernel change).
 inline double output_gap_bound(kmx::PredictorStorage storage) {
-    return storage == kmx::PredictorStorage::int8 ? 0.1 : storage == kmx::PredictorStorage::int16 ? 2e-3 : 1e-4;
+    switch (storage) {
+        case kmx::PredictorStorage::int4:
+            return 0.3;
+        case kmx::PredictorStorage::int8:
+            return 0.1;
+        case kmx::PredictorStorage::int16:
+            return 2e-3;
+        default:
+            return 1e-4;
+    }
 }
 
 // Every storage, float64 first. `tie`: a decision value this close to 0 makes
@@ -48,7 +57,7 @@ inline std::vector<StorageResult> compare_storages(kmx::Context &ctx, const kmx:
                                                    const kmx::Dataset &train, const kmx::Dataset &test, double tie) {
     std::vector<StorageResult> results;
     std::vector<double> base_outputs, base_labels;
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < 5; ++s) {
         kmx::DcpredOptions options;
         options.storage = kmx::PredictorStorage(s);
         const kmx::CompactPredictor p = kmx::build_dcpred(ctx, model, train, options);
@@ -69,10 +78,11 @@ inline std::vector<StorageResult> compare_storages(kmx::Context &ctx, const kmx:
             ++r.flips;
             r.flips_off_tie += nearest_tie > tie;
         }
-        std::printf("%-8s blob %9zu bytes, accuracy %.4f, %lld labels unlike float64's (%lld off a near tie), "
-                    "max |o - o_float64| %.3g\n",
-                    kmx::storage_name(r.storage), r.blob_bytes, r.accuracy, static_cast<long long>(r.flips),
-                    static_cast<long long>(r.flips_off_tie), r.max_output_gap);
+        std::printf(
+            "%-8s blob %9zu bytes, accuracy %.4f, %lld labels unlike float64's (%lld off a near tie), "
+            "max |o - o_float64| %.3g\n",
+            kmx::storage_name(r.storage), r.blob_bytes, r.accuracy, static_cast<long long>(r.flips),
+            static_cast<long long>(r.flips_off_tie), r.max_output_gap);
         results.push_back(r);
     }
     return results;

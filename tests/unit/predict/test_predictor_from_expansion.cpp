@@ -1,6 +1,7 @@
 // test_predictor_from_expansion.cpp — a center expansion (global, or one per
 // input-space cluster as MEKA fits) as a compact predictor predicts what
-// center_expansion_predict does, for every output.
+// center_expansion_predict does, for every output; an SVM classifier as one
+// (predictor_from_svm_model) what the model does.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,9 +12,12 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/rng.h"
-#include "predict/compact_predict.h"
-#include "predict/predictor_from_expansion.h"
 #include "model/center_expansion.h"
+#include "model/model.h"
+#include "predict/compact_predict.h"
+#include "predict/predictor_blob.h"
+#include "predict/predictor_from_expansion.h"
+#include "predict_test_support.h"
 
 namespace {
 
@@ -88,9 +92,8 @@ TEST(PredictorFromExpansion, ClusteredOneVsRest) {
 TEST(PredictorFromExpansion, Float32RoundsEveryArray) {
     kmx::Rng rng(4);
     const kmx::CenterExpansion e = random_expansion(rng, 20, 3, 1, 3);
-    const kmx::CompactPredictor p =
-        kmx::predictor_from_expansion(e, kmx::PredictorTask::regression, {}, KMX_MULTICLASS_OVO,
-                                      kmx::PredictorStorage::float32);
+    const kmx::CompactPredictor p = kmx::predictor_from_expansion(e, kmx::PredictorTask::regression, {},
+                                                                  KMX_MULTICLASS_OVO, kmx::PredictorStorage::float32);
     EXPECT_EQ(p.storage, kmx::PredictorStorage::float32);
     for (const kmx::PredictorLeaf &leaf : p.leaves) {
         for (double v : leaf.landmarks) EXPECT_EQ(v, double(float(v)));
@@ -106,8 +109,8 @@ TEST(PredictorFromExpansion, QuantizedStorageRoundsCentersToCodes) {
     kmx::Rng rng(5);
     const kmx::CenterExpansion e = random_expansion(rng, 60, 4, 1, 5);
     for (kmx::PredictorStorage storage : {kmx::PredictorStorage::int16, kmx::PredictorStorage::int8}) {
-        const kmx::CompactPredictor p = kmx::predictor_from_expansion(
-            e, kmx::PredictorTask::classification, {-1, 1}, KMX_MULTICLASS_OVO, storage);
+        const kmx::CompactPredictor p =
+            kmx::predictor_from_expansion(e, kmx::PredictorTask::classification, {-1, 1}, KMX_MULTICLASS_OVO, storage);
         EXPECT_EQ(p.storage, storage);
         const kmx::CompactPredictor exact =
             kmx::predictor_from_expansion(e, kmx::PredictorTask::classification, {-1, 1}, KMX_MULTICLASS_OVO);
@@ -131,3 +134,83 @@ TEST(PredictorFromExpansion, InconsistentInputIsRejected) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------- an SVM model as it is
+
+namespace {
+
+// The model's decision values against its predictor's (float64: the same
+// expansion, so to rounding) on the first rows of `test`; the labels too.
+void expect_model_as_predictor(const kmx::Model &model, const kmx::Dataset &test) {
+    kmx::Context ctx;
+    const std::optional<kmx::CompactPredictor> p = kmx::predictor_from_svm_model(model, kmx::PredictorStorage::float64);
+    ASSERT_TRUE(p.has_value());
+    ASSERT_EQ(p->leaves.size(), 1u);
+    EXPECT_EQ(p->leaves[0].m, model.n_points);
+    const size_t k = size_t(model.decision_values());
+    std::vector<double> expected(size_t(test.n) * k), got(expected.size()), labels(size_t(test.n));
+    kmx::model_decision_values(ctx, model, test, expected.data());
+    kmx::compact_predict(ctx, *p, test, got.data(), labels.data());
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+        worst = std::max(worst, std::fabs(got[i] - expected[i]) / (1 + std::fabs(expected[i])));
+    EXPECT_LT(worst, 1e-12);
+    int64_t same = 0;
+    for (int64_t i = 0; i < test.n; ++i)
+        same += labels[size_t(i)] ==
+                model.classes[size_t(kmx::class_from_decision_values(model, &expected[size_t(i) * k]))];
+    EXPECT_EQ(same, test.n);
+}
+
+}  // namespace
+
+TEST(PredictorFromSvmModel, BinaryOneVsOneAndOneVsRestPredictAsTheModel) {
+    kmx::Context ctx;
+    const auto binary = predict_test::load_example("letter_bin.train.libsvm", 1500);
+    const auto binary_test = predict_test::load_example("letter_bin.test.libsvm", 500);
+    expect_model_as_predictor(predict_test::train_rbf_svm(ctx, *binary, 8, 16), *binary_test);
+    const auto letters = predict_test::load_example("letter_mc.train.libsvm", 1500);
+    const auto letters_test = predict_test::load_example("letter_mc.test.libsvm", 300);
+    expect_model_as_predictor(predict_test::train_rbf_svm(ctx, *letters, 8, 16), *letters_test);  // one-vs-one
+    kmx::TrainOptions options;
+    options.C = 8;
+    options.multiclass = KMX_MULTICLASS_OVR;
+    kmx::KernelSpec rbf;
+    rbf.type = KMX_KERNEL_RBF;
+    rbf.gamma = 16;
+    expect_model_as_predictor(kmx::train_svm_model(ctx, options, rbf, *letters), *letters_test);
+}
+
+// int4 on Letter: its 16 features take at most 16 values each, so the
+// codebook holds the support vectors exactly (after float rounding) and the
+// int4 predictor is the float32 one, at under a tenth of the model's bytes
+// (8 bytes of codes and a float coefficient a support vector).
+TEST(PredictorFromSvmModel, Int4KeepsLetterSupportVectorsExactly) {
+    kmx::Context ctx;
+    const auto train = predict_test::load_example("letter_bin.train.libsvm", 3000);
+    const kmx::Model model = predict_test::train_rbf_svm(ctx, *train, 8, 16);
+    const auto int4 = kmx::predictor_from_svm_model(model, kmx::PredictorStorage::int4);
+    const auto float32 = kmx::predictor_from_svm_model(model, kmx::PredictorStorage::float32);
+    ASSERT_TRUE(int4 && float32);
+    EXPECT_EQ(int4->leaves[0].landmarks, float32->leaves[0].landmarks);
+    const size_t bytes = kmx::write_predictor_blob(*int4).size();
+    EXPECT_LT(double(bytes), 13.0 * double(model.n_points) + 4096);
+    EXPECT_LT(bytes, kmx::write_predictor_blob(*float32).size() / 5);
+}
+
+TEST(PredictorFromSvmModel, ModelsThatPredictOtherwiseAreLeftOut) {
+    kmx::Context ctx;
+    const auto train = predict_test::load_example("letter_bin.train.libsvm", 3000);
+    kmx::TrainOptions options;
+    options.method = KMX_METHOD_DCSVM_EARLY;
+    options.C = 8;
+    kmx::KernelSpec rbf;
+    rbf.type = KMX_KERNEL_RBF;
+    rbf.gamma = 16;
+    const kmx::Model early = kmx::train_svm_model(ctx, options, rbf, *train);
+    ASSERT_TRUE(early.early());
+    EXPECT_FALSE(kmx::predictor_from_svm_model(early, kmx::PredictorStorage::float64).has_value());
+    kmx::Model swapped = predict_test::train_rbf_svm(ctx, *train, 8, 16);
+    std::swap(swapped.machines[0].positive, swapped.machines[0].negative);  // class 0 positive: not the rule's
+    EXPECT_FALSE(kmx::predictor_from_svm_model(swapped, kmx::PredictorStorage::float64).has_value());
+}

@@ -13,7 +13,7 @@ public final class Predictor extends NativeResource {
 
     /**
      * Builds a predictor from model and its labelled training data. SVM models: params "leaves=4 landmarks=16
-     * pseudo=32 storage=int8" (null for defaults; storage float64, float32, int16 or int8, float32=1 is
+     * pseudo=32 storage=int8" (null for defaults; storage float64, float32, int16, int8 or int4, float32=1 is
      * storage=float32), or a budget "max_bytes=65536 max_us=2" (the most accurate predictor within it,
      * searched on a validation split); KRR-family models use their own centers (storage only). ctx (may
      * be null) gives threads, seed and memory budget.
