@@ -5,22 +5,24 @@
  * R_TANH and QUANTIZED (1: reads quantized landmarks, which only float
  * predictors have) defined; it defines only static functions and FN(predict). */
 
-/* ‖x − c‖² and ‖x − c‖₁ and x·c for a double row x and a stored row c. */
+/* ‖x − c‖² and ‖x − c‖₁ and x·c for a double row x and a stored row c. The
+ * distances as the rule sums them (compact_predictor.h): four partial sums,
+ * each over the features k ≡ r (mod 4) in order, then (s0 + s1) + (s2 + s3). */
 static REAL FN(squared_distance)(const double *x, const REAL *c, size_t d) {
-    REAL sum = 0;
+    REAL sum[4] = {0, 0, 0, 0};
     size_t k;
     for (k = 0; k < d; ++k) {
         const REAL diff = (REAL)x[k] - c[k];
-        sum += diff * diff;
+        sum[k % 4] += diff * diff;
     }
-    return sum;
+    return (sum[0] + sum[1]) + (sum[2] + sum[3]);
 }
 
 static REAL FN(l1_distance)(const double *x, const REAL *c, size_t d) {
-    REAL sum = 0;
+    REAL sum[4] = {0, 0, 0, 0};
     size_t k;
-    for (k = 0; k < d; ++k) sum += R_FABS((REAL)x[k] - c[k]);
-    return sum;
+    for (k = 0; k < d; ++k) sum[k % 4] += R_FABS((REAL)x[k] - c[k]);
+    return (sum[0] + sum[1]) + (sum[2] + sum[3]);
 }
 
 static REAL FN(dot)(const double *x, const REAL *c, size_t d) {

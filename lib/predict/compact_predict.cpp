@@ -110,13 +110,15 @@ void check_compact_predictor(const CompactPredictor &p) {
     for (size_t l = 0; l < p.leaves.size(); ++l) check_leaf(p, p.leaves[l], int64_t(l));
 }
 
+// The rule's ‖a − b‖² (compact_predictor.h): four partial sums, each over
+// the features f ≡ r (mod 4) in order, then (s0 + s1) + (s2 + s3).
 static double squared_distance(const double *a, const double *b, int64_t d) {
-    double sum = 0;
+    double sum[4] = {0, 0, 0, 0};
     for (int64_t f = 0; f < d; ++f) {
         const double diff = a[f] - b[f];
-        sum += diff * diff;
+        sum[f % 4] += diff * diff;
     }
-    return sum;
+    return (sum[0] + sum[1]) + (sum[2] + sum[3]);
 }
 
 int64_t compact_route(const CompactPredictor &p, const double *x) {
@@ -215,55 +217,52 @@ std::vector<double> transposed(const double *a, int64_t count, int64_t cols) {
 // build, one AVX2 register in the avx2 variant); aligned(8) allows unaligned rows.
 typedef double V4 __attribute__((vector_size(32), aligned(8)));
 typedef int64_t V4i __attribute__((vector_size(32), aligned(8)));
+// Eight doubles: one AVX-512 register in the avx512f variant, two AVX2 or four SSE2 ones in the others.
+typedef double V8 __attribute__((vector_size(64), aligned(8)));
+typedef int64_t V8i __attribute__((vector_size(64), aligned(8)));
 
 // out[j] = ‖x − p_j‖² (or ‖x − p_j‖₁) for N·4 consecutive points of a
 // transposed block (row stride `width`), all N accumulators in registers
 // across the d features (N independent add chains hide the add latency);
 // each distance sums its d terms in order with separate multiply and add,
 // exactly as the direct loop does.
-template <int N, bool L1>
+template <int N4, bool L1>
 __attribute__((always_inline)) inline void distances_block(const double *x, const double *points, int64_t width,
                                                            int64_t d, double *out) {
-    const V4i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-    V4 acc[N];
-    for (int i = 0; i < N; ++i) acc[i] = V4{0, 0, 0, 0};
-    for (int64_t f = 0; f < d; ++f) {
-        const V4 xf = {x[f], x[f], x[f], x[f]};
-        const V4 *row = reinterpret_cast<const V4 *>(points + f * width);
+    constexpr int N = N4 / 2;  // eight points a vector
+    const V8i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    V8 acc[4][N];  // the rule's four partial sums (features f ≡ r mod 4): independent chains
+    for (int r = 0; r < 4; ++r)
+        for (int i = 0; i < N; ++i) acc[r][i] = V8{0, 0, 0, 0, 0, 0, 0, 0};
+    auto add = [&](int r, int64_t f) {
+        const V8 xf = {x[f], x[f], x[f], x[f], x[f], x[f], x[f], x[f]};
+        const V8 *row = reinterpret_cast<const V8 *>(points + f * width);
         for (int i = 0; i < N; ++i) {
-            V4 diff = xf - row[i];
+            V8 diff = xf - row[i];
             if (L1) {
-                acc[i] += V4(V4i(diff) & abs_mask);
+                acc[r][i] += V8(V8i(diff) & abs_mask);
             } else {
                 diff *= diff;
-                acc[i] += diff;
+                acc[r][i] += diff;
             }
         }
-    }
-    for (int i = 0; i < N; ++i) reinterpret_cast<V4 *>(out)[i] = acc[i];
+    };
+    int64_t f = 0;
+    for (; f + 4 <= d; f += 4)
+        for (int r = 0; r < 4; ++r) add(r, f + r);
+    for (int r = 0; f < d; ++f, ++r) add(r, f);
+    for (int i = 0; i < N; ++i) reinterpret_cast<V8 *>(out)[i] = (acc[0][i] + acc[1][i]) + (acc[2][i] + acc[3][i]);
 }
 
 // out[j] for all points of a transposed block (d x padded(count)), up to
-// 32 points per pass. out: padded(count).
+// 16 points per pass (4 x 2 vector accumulators). out: padded(count).
 template <bool L1>
 __attribute__((always_inline)) inline void distances_all(const double *x, const double *points_t, int64_t count,
                                                          int64_t d, double *out) {
     const int64_t width = padded(count);
     int64_t j0 = 0;
-    for (; j0 + 32 <= width; j0 += 32) distances_block<8, L1>(x, points_t + j0, width, d, out + j0);
-    switch (width - j0) {
-        case 8:
-            distances_block<2, L1>(x, points_t + j0, width, d, out + j0);
-            break;
-        case 16:
-            distances_block<4, L1>(x, points_t + j0, width, d, out + j0);
-            break;
-        case 24:
-            distances_block<6, L1>(x, points_t + j0, width, d, out + j0);
-            break;
-        default:
-            break;
-    }
+    for (; j0 + 16 <= width; j0 += 16) distances_block<4, L1>(x, points_t + j0, width, d, out + j0);
+    if (width - j0 == 8) distances_block<2, L1>(x, points_t + j0, width, d, out + j0);
 }
 
 // ‖x − u_j‖₁ (l1) or ‖x − u_j‖² for the points of a transposed block.

@@ -10,6 +10,12 @@
 //     t = argmin ‖x − top_centers_t‖², then the leaf
 //     l = argmin over l ∈ [top_leaf_begin[t], top_leaf_begin[t+1]) of
 //     ‖x − leaves[l].center‖² (squared Euclidean; ties to the lowest index).
+//     Every distance of the rule is summed in one order, the inference
+//     subset's: four partial sums s_r over the features k ≡ r (mod 4), each in
+//     increasing k, then (s0 + s1) + (s2 + s3) (four independent chains: a
+//     quarter of the latency of one). (The C++ paths let GCC fuse a product
+//     and its sum, so a route may differ from the subset's at a tie within an
+//     ulp.)
 //     One top node and one leaf is a global Nyström predictor.
 //  2. In leaf l with landmarks u_1…u_m: c_j = K(x, u_j).
 //  3. Expand c to c̄ = [c, c_tri, c_prod] (length features() = m + p_tri + p_prod):
