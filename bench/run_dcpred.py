@@ -158,7 +158,7 @@ def plot_budget(name, runs, lib, path):
     v, cands = full["values"], full["candidates"]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, key, label in ((axes[0], "bytes", "predictor bytes"), (axes[1], "us", "µs per row (one row at a time)")):
-        for storage, marker in (("float64", "o"), ("float32", "s"), ("int16", "^"), ("int8", "v")):
+        for storage, marker in (("float64", "o"), ("float32", "s"), ("int16", "^"), ("int8", "v"), ("int4", "D")):
             pts = [(c[key], 100 * c["test_accuracy"]) for c in cands if c["storage"] == storage]
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, s=18, alpha=0.5,
                        label=f"DC-Pred++ candidates ({storage})")
