@@ -42,7 +42,9 @@
  * (format version 2) store their landmarks as integer codes with a scale per
  * leaf, everything else as float32; they compute in float from the landmarks
  * dequantized one at a time into the scratch (d more floats), with the
- * float32 guarantees against the full library's predictor.
+ * float32 guarantees against the full library's predictor; int4 predictors
+ * (format version 4) likewise, from 4-bit codes into a table of 16 floats per
+ * feature and leaf.
  *
  * Probabilities: a blob compressed from a model trained with probability
  * estimates (probability=1, kmx train -b 1) carries each output's Platt
