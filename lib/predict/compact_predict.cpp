@@ -399,9 +399,9 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
 }
 
 int64_t CompactRowPredictor::route(const double *x, double *dist) const {
-    const int64_t t = nearest_t(x, top_t_.data(), p_.top(), p_.d, dist);
+    const int64_t t = p_.top() == 1 ? 0 : nearest_t(x, top_t_.data(), p_.top(), p_.d, dist);
     const int64_t begin = p_.top_leaf_begin[size_t(t)], count = p_.top_leaf_begin[size_t(t + 1)] - begin;
-    return begin + nearest_t(x, group_t_[size_t(t)].data(), count, p_.d, dist);
+    return count == 1 ? begin : begin + nearest_t(x, group_t_[size_t(t)].data(), count, p_.d, dist);
 }
 
 // c_j (and r_j for stationary kernels) for one row.
