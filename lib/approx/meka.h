@@ -39,6 +39,7 @@
 namespace kmx {
 
 class Rng;
+struct HeldOut;
 
 struct MekaOptions {
     int64_t clusters = 0;            // c, 1 <= c <= n; 0: automatic
@@ -52,6 +53,11 @@ struct MekaOptions {
     int64_t kmeans_sample = 20000;   // points the k-means centers come from
     int kmeans_iterations = 20;
 };
+
+// How far a configuration is built: its bases U_s, M_s only (the automatic
+// choice judges one basis from them), everything but L's factor (judged
+// before the PSD repair), or all of it.
+enum class MekaStage { bases, unfactored, factored };
 
 // One configuration the automatic choice tried: its relative error on the
 // held-out block of G (‖G_HH − G̃_HH‖_F / ‖G_HH‖_F) and its memory.
@@ -113,11 +119,12 @@ protected:
 
 private:
     // One configuration (c and k given), rows `held_out` kept out of every
-    // sample; `factor` false leaves L unfactored (link_) for judging.
+    // sample, built up to `stage` (unfactored: L is left in link_ for judging).
     MekaApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data, const MekaOptions &options,
-                      const std::vector<int64_t> &held_out, bool factor);
+                      const std::vector<int64_t> &held_out, MekaStage stage);
     void build(Context &ctx, const Dataset &data, const MekaOptions &options, const std::vector<int64_t> &held_out,
-               bool factor);
+               MekaStage stage);
+    void complete(Context &ctx, const Dataset &data, const MekaOptions &options, MekaStage stage);
     void fill_links(Context &ctx, const Dataset &data, const MekaOptions &options);
     void factor_links(Context &ctx, const MekaOptions &options);
     // meka_choice.cpp: the automatic (c, k).
@@ -125,17 +132,18 @@ private:
     std::unique_ptr<MekaApproximation> clusters_candidate(Context &ctx, const Dataset &data,
                                                           const MekaOptions &reference,
                                                           const std::vector<int64_t> &held) const;
-    static MekaCandidate judge_clusters(Context &ctx, const Dataset &data, const MekaOptions &reference,
-                                        const std::vector<int64_t> &held, double single_error, MekaApproximation &many);
-    double held_out_error(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows) const;
+    static MekaCandidate judge_clusters(Context &ctx, const MekaOptions &reference, const HeldOut &held,
+                                        double single_error, MekaApproximation &many);
+    double held_out_error(Context &ctx, const HeldOut &held) const;
+    double single_basis_error(Context &ctx, const Dataset &data, const HeldOut &held) const;
     std::vector<double> held_out_block(Context &ctx, const std::vector<int64_t> &grouped) const;
     void partition(Context &ctx, const Dataset &data, const MekaOptions &options, const std::vector<int64_t> &held_out);
     void group_rows(const std::vector<char> &held);
-    void diagonal_blocks(Context &ctx, const Dataset &data, const MekaOptions &options);
-    std::vector<double> cluster_nystrom_basis(Context &ctx, const Dataset &data, int64_t rank, Rng &rng,
-                                              MekaCluster &cl, Arena &scratch) const;
-    void cluster_orthonormal_basis(Context &ctx, const Dataset &data, const std::vector<double> &basis, MekaCluster &cl,
-                                   Arena &scratch);
+    void cluster_bases(Context &ctx, const Dataset &data, const MekaOptions &options);
+    void cluster_features(Context &ctx, const Dataset &data);
+    void cluster_nystrom_basis(Context &ctx, const Dataset &data, Rng &rng, MekaCluster &cl, Arena &scratch) const;
+    void single_features(Context &ctx, const Dataset &data, MekaCluster &cl, Arena &scratch);
+    void cluster_orthonormal_basis(Context &ctx, const Dataset &data, MekaCluster &cl, Arena &scratch);
     int64_t largest_cluster() const;
     int64_t largest_rank() const;
 
