@@ -132,6 +132,8 @@ private:
     std::unique_ptr<MekaApproximation> clusters_candidate(Context &ctx, const Dataset &data,
                                                           const MekaOptions &reference,
                                                           const std::vector<int64_t> &held) const;
+    std::unique_ptr<MekaApproximation> single_basis_candidate(Context &ctx, const Dataset &data, MekaOptions &single,
+                                                              const HeldOut &held) const;
     static MekaCandidate judge_clusters(Context &ctx, const MekaOptions &reference, const HeldOut &held,
                                         double single_error, MekaApproximation &many);
     double held_out_error(Context &ctx, const HeldOut &held) const;
