@@ -232,8 +232,12 @@ Measured measure(const Options &o, const kmx::KernelSpec &k, const kmx::Dataset 
     ctx.threads = o.threads;
     Measured m{std::to_string(a.landmarks), b.approx->bytes(), b.cpu_seconds,
                b.approx->relative_error(ctx, data, o.sample_rows)};
-    if (const auto *meka = dynamic_cast<const kmx::MekaApproximation *>(b.approx.get()))
-        m.sizes = std::to_string(meka->clusters()) + " x " + std::to_string(meka->cluster_list()[0].columns.size() / 2);
+    if (const auto *meka = dynamic_cast<const kmx::MekaApproximation *>(b.approx.get())) {
+        const kmx::MekaCluster &first = meka->cluster_list()[0];
+        m.sizes = meka->clusters() == 1
+                      ? "1 x " + std::to_string(first.rank) + " (m " + std::to_string(first.columns.size()) + ")"
+                      : std::to_string(meka->clusters()) + " x " + std::to_string(first.columns.size() / 2);
+    }
     return m;
 }
 
