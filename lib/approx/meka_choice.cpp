@@ -224,6 +224,8 @@ MekaCandidate MekaApproximation::judge_clusters(Context &ctx, const MekaOptions 
                                                 double single_error, MekaApproximation &many) {
     MekaCandidate c{reference.clusters, reference.rank, many.held_out_error(ctx, held), many.bytes(), false};
     if (reference.psd_repair && c.error >= single_error && c.error < kRepairReach * single_error) {
+        ctx.log(KMX_LOG_INFO, "MEKA: automatic sizes: c=%lld unrepaired error %.4g: repaired and judged again",
+                (long long)c.clusters, c.error);
         many.factor_links(ctx, reference);
         c.error = many.held_out_error(ctx, held);
         c.bytes = many.bytes();
