@@ -245,8 +245,8 @@ double MekaApproximation::single_basis_error(Context &ctx, const Dataset &data, 
     Arena scratch = ctx.reserve(kernel_times_basis_workspace_bytes(kernel(), m, data.d), "MEKA: held-out error");
     kernel_times_basis(ctx, kernel(), data, held.rows.data(), 0, h, cl.points.data(), m, cl.basis.data(), r, w_h.data(),
                        scratch);
-    linalg::gemm(linalg::Trans::No, linalg::Trans::Yes, h, h, r, 1.0, w_h.data(), r, w_h.data(), r, 0.0, approx.data(),
-                 h, ctx.threads);
+    linalg::syrk(linalg::Uplo::Lower, linalg::Trans::No, h, r, 1.0, w_h.data(), r, 0.0, approx.data(), h, ctx.threads);
+    linalg::symmetrize(linalg::Uplo::Lower, h, approx.data(), h);
     ctx.release(ctx.reserved_bytes() - start);
     return weighted_error(held.exact, approx, h, n_);
 }

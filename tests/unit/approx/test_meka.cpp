@@ -62,6 +62,20 @@ Matrix random_matrix(int64_t rows, int64_t cols, uint64_t seed) {
     return v;
 }
 
+// Training points as new points: their extended rows (extension_rows) must
+// be their rows of `g` (n x n).
+void expect_extended_rows(kmx::Context &ctx, const kmx::MekaApproximation &meka, const Clustered &d,
+                          const std::vector<int64_t> &picked, const Matrix &g, double tolerance) {
+    const int64_t count = int64_t(picked.size());
+    Matrix xq = rows_of(d.x.data(), picked, 2);
+    const auto queries = kmx::Dataset::dense_borrow(xq.data(), count, 2, nullptr);
+    Matrix ext(static_cast<size_t>(count * d.n));
+    meka.extension_rows(ctx, *queries, ext.data());
+    for (int64_t q = 0; q < count; ++q)
+        for (int64_t j = 0; j < d.n; ++j)
+            EXPECT_NEAR(ext[size_t(q * d.n + j)], g[size_t(picked[size_t(q)] * d.n + j)], tolerance);
+}
+
 // With m_s = k columns (so range(W^(s)) = range(C_s)), every off-diagonal
 // block fully sampled, plain least squares and ε = 0: G̃^(s,s) = C_s M_s⁻¹ C_sᵀ and
 // G̃^(s,t) = P_s G^(s,t) P_t with P_s = C_s (C_sᵀC_s)⁻¹ C_sᵀ.
@@ -179,14 +193,7 @@ TEST(Meka, OneBasisIsTheTruncatedNystromApproximationOfItsColumns) {
     EXPECT_LT(max_abs_diff(g, ref), 1e-9);
     EXPECT_GT(frobenius_diff(g, kernel_matrix(k, d.x.data(), d.n, d.x.data(), d.n, 2)), 1e-3);  // rank 6 is not G
 
-    const std::vector<int64_t> picked = {3, 50, 97};
-    Matrix xq = rows_of(d.x.data(), picked, 2);
-    const auto queries = kmx::Dataset::dense_borrow(xq.data(), 3, 2, nullptr);
-    Matrix ext(static_cast<size_t>(3 * d.n));
-    meka.extension_rows(ctx, *queries, ext.data());
-    for (size_t q = 0; q < picked.size(); ++q)
-        for (int64_t j = 0; j < d.n; ++j)
-            EXPECT_NEAR(ext[q * size_t(d.n) + size_t(j)], ref[size_t(picked[q] * d.n + j)], 1e-9);
+    expect_extended_rows(ctx, meka, d, {3, 50, 97}, ref, 1e-9);
 }
 
 TEST(Meka, ProductsExtensionAndExpansionAgreeWithDenseGTilde) {
@@ -201,14 +208,7 @@ TEST(Meka, ProductsExtensionAndExpansionAgreeWithDenseGTilde) {
     EXPECT_LT(max_abs_diff(out, multiply(g, v, d.n, d.n, 3)), 1e-10);
 
     // Training points as new points: their extended rows are their rows of G̃.
-    const std::vector<int64_t> picked = {0, 17, 31, 64, 99};
-    Matrix xq = rows_of(d.x.data(), picked, 2);
-    const auto queries = kmx::Dataset::dense_borrow(xq.data(), 5, 2, nullptr);
-    Matrix ext(static_cast<size_t>(5 * d.n));
-    meka.extension_rows(ctx, *queries, ext.data());
-    for (size_t q = 0; q < picked.size(); ++q)
-        for (int64_t j = 0; j < d.n; ++j)
-            EXPECT_NEAR(ext[q * size_t(d.n) + size_t(j)], g[size_t(picked[q] * d.n + j)], 1e-12);
+    expect_extended_rows(ctx, meka, d, {0, 17, 31, 64, 99}, g, 1e-12);
 
     // The expansion β_s = M_s [L Wᵀ α]_s predicts G̃(x, X) α.
     const kmx::CenterExpansion e = meka.expansion(ctx, v.data(), 3);
