@@ -6,7 +6,9 @@
 //   2. Diagonal blocks, per cluster s: Nyström of rank k_s from m_s (= 2k_s)
 //      sampled columns U_s: G^(s,s) ≈ C_s V_k Λ_k⁻¹ V_kᵀ C_sᵀ = W^(s) L^(s,s) W^(s)ᵀ
 //      with the basis made orthonormal: W^(s) = K(X_s, U_s) M_s, W^(s)ᵀW^(s) = I,
-//      L^(s,s) = D_s diagonal (the approximant's eigenvalues).
+//      L^(s,s) = D_s diagonal (the approximant's eigenvalues). With one
+//      cluster (no link block) the basis is left as it is: W = C V_k Λ_k^{-1/2},
+//      L = I (the same G̃, without the rotation's cost).
 //   3. Off-diagonal blocks (s ≠ t), skipped (L^(s,t) = 0) when
 //      K(center_s, center_t) < ε: rows v_s, v_t of (1+ρ)k sampled in each
 //      cluster, Ĝ = K(X_vs, X_vt) and
@@ -25,10 +27,12 @@
 //
 // Automatic sizes: with clusters and rank both 0, MEKA chooses (c, k) among
 // candidates of one memory budget (meka_choice.cpp): c = 1 (a rank-k
-// Nyström approximation: one basis, one link block) and the reference c
-// clusters, each built with held-out rows kept out of its samples and
-// judged on the held-out block of G. With only one of them 0, the other
-// comes from the reference formulas of approx_defaults.h.
+// Nyström approximation: one basis, one link block, L = I) and the
+// reference c clusters, judged on the held-out block of G with held-out
+// rows kept out of every sample; one basis is judged first, from its
+// landmarks alone, and where it is already close to G the clusters are not
+// built. With only one of them 0, the other comes from the reference
+// formulas of approx_defaults.h.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -60,7 +64,9 @@ struct MekaOptions {
 enum class MekaStage { bases, unfactored, factored };
 
 // One configuration the automatic choice tried: its relative error on the
-// held-out block of G (‖G_HH − G̃_HH‖_F / ‖G_HH‖_F) and its memory.
+// held-out block of G (‖G_HH − G̃_HH‖_F / ‖G_HH‖_F) and its memory (one
+// basis not chosen, whose features were never formed: the budget it was
+// sized for).
 struct MekaCandidate {
     int64_t clusters = 0;
     int64_t rank = 0;

@@ -97,13 +97,13 @@ MekaOptions candidate(const MekaOptions &options, int64_t c, int64_t k) {
 std::vector<double> kernel_of_rows(Context &ctx, const KernelSpec &kernel, const Dataset &data,
                                    const std::vector<int64_t> &rows) {
     const int64_t h = int64_t(rows.size()), d = data.d;
-    ctx.check_budget(size_t(h * h) * sizeof(double), "MEKA: held-out rows of G");
+    ctx.check_budget(size_t(h * (d + h)) * sizeof(double), "MEKA: held-out rows of G");
     std::vector<double> points(size_t(h * d)), block(size_t(h * h));
     gather_rows(data, rows.data(), h, points.data());
-    Arena scratch = ctx.reserve(kernel_block_workspace_bytes(kernel, h, h, d) + size_t(h * d) * sizeof(double),
-                                "MEKA: held-out rows of G");
+    Arena scratch = ctx.reserve(kernel_block_workspace_bytes(kernel, h, h, d), "MEKA: held-out rows of G");
     kernel_block(kernel, points.data(), h, d, points.data(), h, d, d, block.data(), h, scratch, ctx.threads);
     ctx.release(scratch);
+    ctx.release(points.size() * sizeof(double));  // the block alone stays
     return block;
 }
 
