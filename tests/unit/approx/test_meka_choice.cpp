@@ -104,8 +104,8 @@ TEST(MekaChoice, LowRankHighDimensionalDataMatchesNystromAtEqualMemory) {
     std::printf("reference c=%lld k=%lld: %.3g\n", (long long)reference.clusters, (long long)reference.rank, fixed);
     ASSERT_EQ(r.meka->candidates().size(), 2u);
     EXPECT_EQ(r.meka->clusters(), 1);
-    // One basis above 1.5% error: the clusters were judged, and one basis took the paper's 2k columns.
-    EXPECT_GE(r.meka->candidates()[0].error, 0.015);
+    // One basis above 2% error: the clusters were judged, and one basis took the paper's 2k columns.
+    EXPECT_GE(r.meka->candidates()[0].error, 0.02);
     EXPECT_EQ(r.meka->cluster_list()[0].columns.size(), size_t(2 * r.meka->candidates()[0].rank));
     EXPECT_LE(r.error, 1.05 * r.nystrom);
     EXPECT_GT(fixed, 1.05 * r.nystrom);  // the reference sizes alone would fail the line above
@@ -140,7 +140,7 @@ TEST(MekaChoice, HeldOutEstimateIsCloseToTheExactError) {
 }
 
 // G very close to low rank (a smooth kernel on a 4-dimensional subspace):
-// one basis leaves less than 1.5% on the held-out rows, so the clusters are
+// one basis leaves less than 2% on the held-out rows, so the clusters are
 // not built; one basis takes 1.5k columns and still beats Nyström at equal
 // memory (measured: 8.4e-5 against 1.2e-4).
 TEST(MekaChoice, NearLowRankDataBuildsOneBasisAlone) {
@@ -151,7 +151,7 @@ TEST(MekaChoice, NearLowRankDataBuildsOneBasisAlone) {
     ASSERT_EQ(r.meka->candidates().size(), 1u);
     const kmx::MekaCandidate &one = r.meka->candidates()[0];
     EXPECT_TRUE(one.chosen);
-    EXPECT_LT(one.error, 0.015);
+    EXPECT_LT(one.error, 0.02);
     EXPECT_EQ(r.meka->clusters(), 1);
     EXPECT_EQ(r.meka->cluster_list()[0].columns.size(), size_t(std::ceil(1.5 * double(one.rank))));
     EXPECT_EQ(one.bytes, r.meka->bytes());
