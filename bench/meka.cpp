@@ -11,13 +11,14 @@
 // estimated on the same R sampled rows (default 1000) for every method.
 // Then KRR (λ fixed) on the regression set: test RMSE at equal memory.
 //
-//   bench_meka --auto [--digits16 DIR] [--data DIR] [--threads T] [--sample-rows R] [--only NAME]
+//   bench_meka --auto [--no-reference] [--digits16 DIR] [--data DIR] [--threads T] [--sample-rows R] [--only NAME]
 //
 // MEKA's automatic sizes (issue 17) against the reference sizes c₀ x k₀
 // they replace (what "auto" built before: the same code path as given
-// sizes), each against uniform Nyström at its own memory, on high- and
-// low-dimensional sets at several γ; DIR holds make_digits_large.py's
-// digits16_bin.train.libsvm (skipped when not given).
+// sizes; left out with --no-reference), each against uniform Nyström at its
+// own memory, on high- and low-dimensional sets at several γ; DIR holds
+// make_digits_large.py's digits16_bin.train.libsvm (skipped when not given).
+// Build times are CPU seconds of the process.
 //
 //   bench_meka --file PATH --gamma G --clusters C --rank K [--rho R] [--eps E] [--tau T] [--no-psd] [--seed S]
 //
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +58,7 @@ struct Options {
     uint64_t seed = 0;
     bool no_krr = false;
     bool automatic = false;
+    bool no_reference = false;  // --auto without the reference sizes' columns
     bool no_psd = false;
     std::string digits16, file;
 };
@@ -89,6 +92,14 @@ const AutoSetting kAutoSettings[] = {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The process's CPU seconds (user + system, every thread): what the automatic
+// sizes' table compares, as the wall time varies with other work on the machine.
+double cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
 std::unique_ptr<kmx::Dataset> load_file(const std::string &dir, const char *name, const char *task, const char *split) {
@@ -145,6 +156,7 @@ const char *method_name(kmx::ApproxMethod m) {
 struct Built {
     std::unique_ptr<kmx::KernelApproximation> approx;
     double seconds;
+    double cpu_seconds;
 };
 
 // With KMX_BENCH_PHASES set, prints the time of every progress report (phase timings).
@@ -153,6 +165,9 @@ int print_phase(void *user, double fraction, const char *phase) {
     std::fprintf(stderr, "  %6.3f s  %3.0f%%  %s\n", seconds_since(*start), 100 * fraction, phase);
     return 0;
 }
+
+// With KMX_BENCH_PHASES set, the library's informational messages too.
+void print_log(void *, kmx_log_level, const char *message) { std::fprintf(stderr, "  %s\n", message); }
 
 Built build(const Options &o, const kmx::KernelSpec &k, const kmx::Dataset &data, const kmx::ApproxOptions &a) {
     kmx::Context ctx;
@@ -163,10 +178,14 @@ Built build(const Options &o, const kmx::KernelSpec &k, const kmx::Dataset &data
     if (std::getenv("KMX_BENCH_PHASES")) {
         ctx.progress_fn = print_phase;
         ctx.progress_user = &phase_start;
+        ctx.log_fn = print_log;
+        ctx.log_level = KMX_LOG_INFO;
     }
     const auto start = std::chrono::steady_clock::now();
-    Built b{kmx::make_approximation(ctx, k, data, a), 0};
+    const double cpu_start = cpu_seconds();
+    Built b{kmx::make_approximation(ctx, k, data, a), 0, 0};
     b.seconds = seconds_since(start);
+    b.cpu_seconds = cpu_seconds() - cpu_start;
     if (std::getenv("KMX_BENCH_PHASES"))
         if (const auto *meka = dynamic_cast<const kmx::MekaApproximation *>(b.approx.get()))
             std::fprintf(stderr, "  MEKA: R=%lld rank=%lld clipped=%lld skipped=%lld\n", (long long)meka->link_size(),
@@ -211,10 +230,14 @@ Measured measure(const Options &o, const kmx::KernelSpec &k, const kmx::Dataset 
     Built b = build(o, k, data, a);
     kmx::Context ctx;
     ctx.threads = o.threads;
-    Measured m{std::to_string(a.landmarks), b.approx->bytes(), b.seconds,
+    Measured m{std::to_string(a.landmarks), b.approx->bytes(), b.cpu_seconds,
                b.approx->relative_error(ctx, data, o.sample_rows)};
-    if (const auto *meka = dynamic_cast<const kmx::MekaApproximation *>(b.approx.get()))
-        m.sizes = std::to_string(meka->clusters()) + " x " + std::to_string(meka->cluster_list()[0].columns.size() / 2);
+    if (const auto *meka = dynamic_cast<const kmx::MekaApproximation *>(b.approx.get())) {
+        const kmx::MekaCluster &first = meka->cluster_list()[0];
+        m.sizes = meka->clusters() == 1
+                      ? "1 x " + std::to_string(first.rank) + " (m " + std::to_string(first.columns.size()) + ")"
+                      : std::to_string(meka->clusters()) + " x " + std::to_string(first.columns.size() / 2);
+    }
     return m;
 }
 
@@ -228,10 +251,23 @@ kmx::ApproxOptions meka_sizes(int64_t c, int64_t k) {
     return a;
 }
 
+// MEKA's automatic sizes and uniform Nyström at its memory, measured one after the other.
+void automatic_row(const Options &o, const char *name, const kmx::Dataset &train, const kmx::KernelSpec &k) {
+    const Measured meka = measure(o, k, train, meka_sizes(0, 0));
+    const Measured nystrom = measure(
+        o, k, train, nystrom_options(kmx::ApproxMethod::nystrom, equal_memory_rank(train.n, train.d, meka.bytes)));
+    std::printf("| %s | %lld × %lld | %g | %s | %.1f | %.3g / %.3g = **%.2f** | %.2f / %.2f = **%.1f** |\n", name,
+                (long long)train.n, (long long)train.d, k.gamma, meka.sizes.c_str(), double(meka.bytes) / 1e6,
+                meka.error, nystrom.error, meka.error / nystrom.error, meka.seconds, nystrom.seconds,
+                meka.seconds / nystrom.seconds);
+    std::fflush(stdout);
+}
+
 // One row: MEKA at the reference sizes (before) and automatic (after), each
 // with uniform Nyström at its memory, measured one after the other.
 void auto_row(const Options &o, const char *name, const kmx::Dataset &train, double gamma) {
     const kmx::KernelSpec k = rbf(gamma);
+    if (o.no_reference) return automatic_row(o, name, train, k);
     const int64_t c0 = kmx::meka_reference_clusters(train.n), k0 = kmx::meka_reference_rank(train.n, c0);
     Measured before;
     try {
@@ -274,10 +310,16 @@ void one_file(const Options &o) {
 }
 
 void auto_table(const Options &o) {
-    std::printf(
-        "| data | n × d | γ | before: c × k | MB | error: MEKA / Nyström = ratio | build s: MEKA / Nyström = "
-        "ratio | after: c × k | MB | error: MEKA / Nyström = ratio | build s: MEKA / Nyström = ratio |\n");
-    std::printf("|---|---|---:|---|---:|---|---|---|---:|---|---|\n");
+    if (o.no_reference) {
+        std::printf(
+            "| data | n × d | γ | c × k | MB | error: MEKA / Nyström = ratio | build CPU s: MEKA / Nyström = "
+            "ratio |\n|---|---|---:|---|---:|---|---|\n");
+    } else {
+        std::printf(
+            "| data | n × d | γ | before: c × k | MB | error: MEKA / Nyström = ratio | build CPU s: MEKA / Nyström = "
+            "ratio | after: c × k | MB | error: MEKA / Nyström = ratio | build CPU s: MEKA / Nyström = ratio |\n");
+        std::printf("|---|---|---:|---|---:|---|---|---|---:|---|---|\n");
+    }
     for (const AutoSetting &s : kAutoSettings) {
         if (!o.only.empty() && o.only != s.name) continue;
         const bool digits16 = !std::strcmp(s.name, "digits16");
@@ -365,13 +407,15 @@ Options parse(int argc, char **argv) {
             o.file = argv[++i];
         else if (!std::strcmp(argv[i], "--auto"))
             o.automatic = true;
+        else if (!std::strcmp(argv[i], "--no-reference"))
+            o.no_reference = true;
         else if (!std::strcmp(argv[i], "--digits16") && has_value)
             o.digits16 = argv[++i];
         else {
             std::fprintf(stderr,
                          "usage: %s [--data DIR] [--threads T] [--sample-rows R] [--only NAME] [--gamma G] "
                          "[--clusters C] [--rank K] [--rho R] [--eps E] [--tau T] [--seed S] [--no-krr] [--auto] "
-                         "[--digits16 DIR] [--file PATH] [--no-psd]\n",
+                         "[--no-reference] [--digits16 DIR] [--file PATH] [--no-psd]\n",
                          argv[0]);
             std::exit(2);
         }

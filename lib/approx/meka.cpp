@@ -81,6 +81,22 @@ std::vector<double> kmeans_centers(Context &ctx, const Dataset &data, const Meka
     return centers;
 }
 
+// The one center of c = 1: the rows' mean (what k-means would find), 1 x d.
+std::vector<double> mean_row(Context &ctx, const Dataset &data) {
+    const int64_t d = data.d, step = std::min(kRouteBlockRows, data.n);
+    ctx.check_budget(size_t((step + 1) * d) * sizeof(double), "MEKA: the mean row");
+    std::vector<double> mean(size_t(d), 0.0), block(size_t(step * d));
+    for (int64_t begin = 0; begin < data.n; begin += step) {
+        const int64_t end = std::min(data.n, begin + step);
+        data.copy_rows(begin, end, block.data());
+        for (int64_t i = 0; i < end - begin; ++i)
+            for (int64_t j = 0; j < d; ++j) mean[size_t(j)] += block[size_t(i * d + j)];
+    }
+    for (double &v : mean) v /= double(data.n);
+    ctx.release(size_t(step * d) * sizeof(double));
+    return mean;
+}
+
 // k_s: k, or proportional to n_s (Σ k_s ≈ c·k), never more than the rows
 // the cluster's samples may use. k > n_s is refused, except for a
 // candidate of the automatic choice (`clamp`), which takes those rows.
@@ -139,24 +155,30 @@ MekaApproximation::MekaApproximation(Context &ctx, const KernelSpec &kernel, con
     if (options.clusters == 0 && options.rank == 0)
         choose(ctx, data, options);
     else
-        build(ctx, data, resolved_sizes(options, n_), {}, true);
+        build(ctx, data, resolved_sizes(options, n_), {}, MekaStage::factored);
 }
 
 MekaApproximation::MekaApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data,
-                                     const MekaOptions &options, const std::vector<int64_t> &held_out, bool factor)
+                                     const MekaOptions &options, const std::vector<int64_t> &held_out, MekaStage stage)
     : KernelApproximation(resolved_kernel(kernel, data.d), data.d), n_(data.n), candidate_(true) {
-    build(ctx, data, options, held_out, factor);
+    build(ctx, data, options, held_out, stage);
 }
 
 void MekaApproximation::build(Context &ctx, const Dataset &data, const MekaOptions &options,
-                              const std::vector<int64_t> &held_out, bool factor) {
+                              const std::vector<int64_t> &held_out, MekaStage stage) {
     partition(ctx, data, options, held_out);
     ctx.progress(0.2, "MEKA: k-means partition");
-    diagonal_blocks(ctx, data, options);
+    cluster_bases(ctx, data, options);
+    if (stage != MekaStage::bases) complete(ctx, data, options, stage);
+}
+
+// From the bases (U_s, M_s) on: W, L and, at MekaStage::factored, B.
+void MekaApproximation::complete(Context &ctx, const Dataset &data, const MekaOptions &options, MekaStage stage) {
+    cluster_features(ctx, data);
     ctx.progress(0.6, "MEKA: diagonal blocks");
     fill_links(ctx, data, options);
     ctx.progress(0.9, "MEKA: link blocks");
-    if (factor) factor_links(ctx, options);
+    if (stage == MekaStage::factored) factor_links(ctx, options);
 }
 
 // link_ = L (R x R): diag(D_s) and the fitted link blocks.
@@ -192,7 +214,7 @@ void MekaApproximation::factor_links(Context &ctx, const MekaOptions &options) {
 // the held-out rows last in each cluster (outside its first `sampled`).
 void MekaApproximation::partition(Context &ctx, const Dataset &data, const MekaOptions &options,
                                   const std::vector<int64_t> &held_out) {
-    std::vector<double> centers = kmeans_centers(ctx, data, options);
+    std::vector<double> centers = options.clusters == 1 ? mean_row(ctx, data) : kmeans_centers(ctx, data, options);
     ctx.check_budget(size_t(n_) * (sizeof(int32_t) + 2 * sizeof(int64_t) + 1), "MEKA: partition");
     cluster_of_.resize(size_t(n_));
     route_to_clusters(data, centers.data(), options.clusters, cluster_of_.data());
@@ -237,51 +259,71 @@ void MekaApproximation::group_rows(const std::vector<char> &held) {
         }
 }
 
-// Per cluster: U_s (m_s sampled rows), M_s = V_k Λ_k^{-1/2} of K(U_s, U_s),
-// W^(s) = K(X_s, U_s) M_s, then rotated to an orthonormal basis.
-void MekaApproximation::diagonal_blocks(Context &ctx, const Dataset &data, const MekaOptions &options) {
+// Per cluster: U_s (m_s sampled rows) and M̃_s = V_k Λ_k^{-1/2} of K(U_s, U_s).
+void MekaApproximation::cluster_bases(Context &ctx, const Dataset &data, const MekaOptions &options) {
     const int64_t c = clusters(), d = data.d;
-    std::vector<int64_t> ranks(static_cast<size_t>(c));
-    size_t held = 0, w_bound = 0;
-    int64_t largest_m = 1, largest_k = 1;
+    size_t held = 0;
+    int64_t largest_m = 1;
     for (int64_t s = 0; s < c; ++s) {
         MekaCluster &cl = clusters_[size_t(s)];
-        const int64_t k = ranks[size_t(s)] = cluster_rank(options, cl, n_, c, s, candidate_);
-        const int64_t m = std::min(options.columns > 0 ? options.columns : 2 * k, cl.sampled);
+        cl.rank = cluster_rank(options, cl, n_, c, s, candidate_);  // k_s until the basis is formed
+        const int64_t m = std::min(options.columns > 0 ? options.columns : 2 * cl.rank, cl.sampled);
         cl.columns.resize(size_t(m));
         largest_m = std::max(largest_m, m);
-        largest_k = std::max(largest_k, k);
-        w_bound += size_t(cl.size * k);
-        held += size_t(cl.size * k + m * (k + d) + k) * sizeof(double);
+        held += size_t(m * (cl.rank + d) + cl.rank) * sizeof(double);
     }
-    ctx.check_budget(held, "MEKA: the cluster bases W^(s)");
+    ctx.check_budget(held, "MEKA: the cluster bases M_s");
     Arena scratch =
         ctx.reserve(WorkspacePlan()
                         .add<double>(size_t(largest_m * largest_m))
                         .add_bytes(std::max(inverse_sqrt_basis_workspace_bytes(largest_m),
                                             kernel_block_workspace_bytes(kernel(), largest_m, largest_m, d)))
-                        .add<double>(size_t(largest_cluster() * largest_k))
-                        .add_bytes(std::max(kernel_times_basis_workspace_bytes(kernel(), largest_m, d),
-                                            orthonormalizing_workspace_bytes(largest_k)))
                         .bytes(),
                     "MEKA: per-cluster Nystrom");
-    w_.reserve(w_bound);
     const Rng base(ctx.seed ^ 0x6D656B61646961ull);
-    int64_t rank_offset = 0;
     for (int64_t s = 0; s < c; ++s) {
-        MekaCluster &cl = clusters_[size_t(s)];
         Rng rng = base.split(uint64_t(s));
-        const std::vector<double> basis = cluster_nystrom_basis(ctx, data, ranks[size_t(s)], rng, cl, scratch);
-        cluster_orthonormal_basis(ctx, data, basis, cl, scratch);
+        cluster_nystrom_basis(ctx, data, rng, clusters_[size_t(s)], scratch);
+    }
+    ctx.release(scratch);
+}
+
+// W^(s) = K(X_s, U_s) M_s for every cluster: orthonormal (L^(s,s) = D_s)
+// when there are link blocks; for one basis W = K(X, U) M̃ and L = I, the
+// Nyström form (the same G̃ without the rotation's cost).
+void MekaApproximation::cluster_features(Context &ctx, const Dataset &data) {
+    const int64_t c = clusters(), d = data.d;
+    size_t w_bound = 0;
+    int64_t largest_m = 1, largest_k = 1;
+    for (const MekaCluster &cl : clusters_) {
+        largest_m = std::max(largest_m, int64_t(cl.columns.size()));
+        largest_k = std::max(largest_k, cl.rank);
+        w_bound += size_t(cl.size * cl.rank);
+    }
+    ctx.check_budget(w_bound * sizeof(double), "MEKA: the cluster bases W^(s)");
+    Arena scratch = ctx.reserve(WorkspacePlan()
+                                    .add<double>(size_t(c == 1 ? 0 : largest_cluster() * largest_k))
+                                    .add_bytes(std::max(kernel_times_basis_workspace_bytes(kernel(), largest_m, d),
+                                                        orthonormalizing_workspace_bytes(largest_k)))
+                                    .bytes(),
+                                "MEKA: per-cluster Nystrom features");
+    w_.reserve(w_bound);
+    int64_t rank_offset = 0;
+    for (MekaCluster &cl : clusters_) {
+        if (c == 1)
+            single_features(ctx, data, cl, scratch);
+        else
+            cluster_orthonormal_basis(ctx, data, cl, scratch);
         cl.rank_offset = rank_offset;
         rank_offset += cl.rank;
     }
+    ctx.release(scratch);
     if (w_.size() < w_.capacity()) w_.shrink_to_fit();  // a cluster's numerical rank fell short of k_s
 }
 
-// U_s and M_s = V_k Λ_k^{-1/2} (m_s x r) of K(U_s, U_s).
-std::vector<double> MekaApproximation::cluster_nystrom_basis(Context &ctx, const Dataset &data, int64_t rank, Rng &rng,
-                                                             MekaCluster &cl, Arena &scratch) const {
+// U_s and M̃_s = V_k Λ_k^{-1/2} (m_s x r) of K(U_s, U_s), r <= k_s (cl.rank on entry).
+void MekaApproximation::cluster_nystrom_basis(Context &ctx, const Dataset &data, Rng &rng, MekaCluster &cl,
+                                              Arena &scratch) const {
     const int64_t m = int64_t(cl.columns.size()), d = data.d;
     cl.columns = sample_rows(rng, cl.sampled, m);  // positions in the cluster, then data rows
     for (int64_t &position : cl.columns) position = order_[size_t(cl.begin + position)];
@@ -292,26 +334,35 @@ std::vector<double> MekaApproximation::cluster_nystrom_basis(Context &ctx, const
     double *block = scratch.alloc<double>(size_t(m * m));
     kernel_block(kernel(), cl.points.data(), m, d, cl.points.data(), m, d, d, block, m, scratch, ctx.threads);
     int64_t r = 0;
-    std::vector<double> basis = inverse_sqrt_basis(m, block, rank, scratch, r);
+    cl.basis = inverse_sqrt_basis(m, block, cl.rank, scratch, r);
     if (r == 0) fail(KMX_E_NUMERICAL, "MEKA: a cluster's K(U_s, U_s) has no positive eigenvalue");
     cl.rank = r;
-    return basis;
+}
+
+// One basis: W = K(X, U) M̃ (n x r), L = I (scale 1), so W L Wᵀ is the
+// rank-r Nyström approximation C V_k Λ_k⁻¹ V_kᵀ Cᵀ.
+void MekaApproximation::single_features(Context &ctx, const Dataset &data, MekaCluster &cl, Arena &scratch) {
+    cl.w_offset = int64_t(w_.size());
+    w_.resize(w_.size() + size_t(cl.size * cl.rank));
+    kernel_times_basis(ctx, kernel(), data, order_.data() + cl.begin, 0, cl.size, cl.points.data(),
+                       int64_t(cl.columns.size()), cl.basis.data(), cl.rank, w_.data() + cl.w_offset, scratch);
+    cl.scale.assign(size_t(cl.rank), 1.0);
 }
 
 // W̃ = K(X_s, U_s) M̃_s, W̃ᵀW̃ = U D Uᵀ, R = U_kept D_kept^{-1/2}:
 // W^(s) = W̃ R (orthonormal), M_s = M̃_s R, L^(s,s) = D (W̃W̃ᵀ = W D Wᵀ).
-void MekaApproximation::cluster_orthonormal_basis(Context &ctx, const Dataset &data, const std::vector<double> &basis,
-                                                  MekaCluster &cl, Arena &scratch) {
+void MekaApproximation::cluster_orthonormal_basis(Context &ctx, const Dataset &data, MekaCluster &cl, Arena &scratch) {
     const int64_t m = int64_t(cl.columns.size()), r = cl.rank;
     ArenaScope scope(scratch);
     double *w_tilde = scratch.alloc<double>(size_t(cl.size * r));
-    kernel_times_basis(ctx, kernel(), data, order_.data() + cl.begin, 0, cl.size, cl.points.data(), m, basis.data(), r,
-                       w_tilde, scratch);
+    kernel_times_basis(ctx, kernel(), data, order_.data() + cl.begin, 0, cl.size, cl.points.data(), m, cl.basis.data(),
+                       r, w_tilde, scratch);
     int64_t kept = 0;
     const std::vector<double> rotation = orthonormalizing_rotation(ctx, w_tilde, cl.size, r, scratch, cl.scale, kept);
-    cl.basis.assign(size_t(m * kept), 0.0);
-    linalg::gemm(linalg::Trans::No, linalg::Trans::No, m, kept, r, 1.0, basis.data(), r, rotation.data(), kept, 0.0,
-                 cl.basis.data(), kept, ctx.threads);
+    std::vector<double> rotated(size_t(m * kept));
+    linalg::gemm(linalg::Trans::No, linalg::Trans::No, m, kept, r, 1.0, cl.basis.data(), r, rotation.data(), kept, 0.0,
+                 rotated.data(), kept, ctx.threads);
+    cl.basis = std::move(rotated);
     cl.rank = kept;
     cl.w_offset = int64_t(w_.size());
     w_.resize(w_.size() + size_t(cl.size * kept));

@@ -6,7 +6,9 @@
 //   2. Diagonal blocks, per cluster s: Nyström of rank k_s from m_s (= 2k_s)
 //      sampled columns U_s: G^(s,s) ≈ C_s V_k Λ_k⁻¹ V_kᵀ C_sᵀ = W^(s) L^(s,s) W^(s)ᵀ
 //      with the basis made orthonormal: W^(s) = K(X_s, U_s) M_s, W^(s)ᵀW^(s) = I,
-//      L^(s,s) = D_s diagonal (the approximant's eigenvalues).
+//      L^(s,s) = D_s diagonal (the approximant's eigenvalues). With one
+//      cluster (no link block) the basis is left as it is: W = C V_k Λ_k^{-1/2},
+//      L = I (the same G̃, without the rotation's cost).
 //   3. Off-diagonal blocks (s ≠ t), skipped (L^(s,t) = 0) when
 //      K(center_s, center_t) < ε: rows v_s, v_t of (1+ρ)k sampled in each
 //      cluster, Ĝ = K(X_vs, X_vt) and
@@ -25,10 +27,12 @@
 //
 // Automatic sizes: with clusters and rank both 0, MEKA chooses (c, k) among
 // candidates of one memory budget (meka_choice.cpp): c = 1 (a rank-k
-// Nyström approximation: one basis, one link block) and the reference c
-// clusters, each built with held-out rows kept out of its samples and
-// judged on the held-out block of G. With only one of them 0, the other
-// comes from the reference formulas of approx_defaults.h.
+// Nyström approximation: one basis, one link block, L = I) and the
+// reference c clusters, judged on the held-out block of G with held-out
+// rows kept out of every sample; one basis is judged first, from its
+// landmarks alone, and where it is already close to G the clusters are not
+// built. With only one of them 0, the other comes from the reference
+// formulas of approx_defaults.h.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -39,6 +43,7 @@
 namespace kmx {
 
 class Rng;
+struct HeldOut;
 
 struct MekaOptions {
     int64_t clusters = 0;            // c, 1 <= c <= n; 0: automatic
@@ -53,8 +58,15 @@ struct MekaOptions {
     int kmeans_iterations = 20;
 };
 
+// How far a configuration is built: its bases U_s, M_s only (the automatic
+// choice judges one basis from them), everything but L's factor (judged
+// before the PSD repair), or all of it.
+enum class MekaStage { bases, unfactored, factored };
+
 // One configuration the automatic choice tried: its relative error on the
-// held-out block of G (‖G_HH − G̃_HH‖_F / ‖G_HH‖_F) and its memory.
+// held-out block of G (‖G_HH − G̃_HH‖_F / ‖G_HH‖_F) and its memory (one
+// basis not chosen, whose features were never formed: the budget it was
+// sized for).
 struct MekaCandidate {
     int64_t clusters = 0;
     int64_t rank = 0;
@@ -113,11 +125,12 @@ protected:
 
 private:
     // One configuration (c and k given), rows `held_out` kept out of every
-    // sample; `factor` false leaves L unfactored (link_) for judging.
+    // sample, built up to `stage` (unfactored: L is left in link_ for judging).
     MekaApproximation(Context &ctx, const KernelSpec &kernel, const Dataset &data, const MekaOptions &options,
-                      const std::vector<int64_t> &held_out, bool factor);
+                      const std::vector<int64_t> &held_out, MekaStage stage);
     void build(Context &ctx, const Dataset &data, const MekaOptions &options, const std::vector<int64_t> &held_out,
-               bool factor);
+               MekaStage stage);
+    void complete(Context &ctx, const Dataset &data, const MekaOptions &options, MekaStage stage);
     void fill_links(Context &ctx, const Dataset &data, const MekaOptions &options);
     void factor_links(Context &ctx, const MekaOptions &options);
     // meka_choice.cpp: the automatic (c, k).
@@ -125,17 +138,20 @@ private:
     std::unique_ptr<MekaApproximation> clusters_candidate(Context &ctx, const Dataset &data,
                                                           const MekaOptions &reference,
                                                           const std::vector<int64_t> &held) const;
-    static MekaCandidate judge_clusters(Context &ctx, const Dataset &data, const MekaOptions &reference,
-                                        const std::vector<int64_t> &held, double single_error, MekaApproximation &many);
-    double held_out_error(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows) const;
+    std::unique_ptr<MekaApproximation> single_basis_candidate(Context &ctx, const Dataset &data, MekaOptions &single,
+                                                              const HeldOut &held) const;
+    static MekaCandidate judge_clusters(Context &ctx, const MekaOptions &reference, const HeldOut &held,
+                                        double single_error, MekaApproximation &many);
+    double held_out_error(Context &ctx, const HeldOut &held) const;
+    double single_basis_error(Context &ctx, const Dataset &data, const HeldOut &held) const;
     std::vector<double> held_out_block(Context &ctx, const std::vector<int64_t> &grouped) const;
     void partition(Context &ctx, const Dataset &data, const MekaOptions &options, const std::vector<int64_t> &held_out);
     void group_rows(const std::vector<char> &held);
-    void diagonal_blocks(Context &ctx, const Dataset &data, const MekaOptions &options);
-    std::vector<double> cluster_nystrom_basis(Context &ctx, const Dataset &data, int64_t rank, Rng &rng,
-                                              MekaCluster &cl, Arena &scratch) const;
-    void cluster_orthonormal_basis(Context &ctx, const Dataset &data, const std::vector<double> &basis, MekaCluster &cl,
-                                   Arena &scratch);
+    void cluster_bases(Context &ctx, const Dataset &data, const MekaOptions &options);
+    void cluster_features(Context &ctx, const Dataset &data);
+    void cluster_nystrom_basis(Context &ctx, const Dataset &data, Rng &rng, MekaCluster &cl, Arena &scratch) const;
+    void single_features(Context &ctx, const Dataset &data, MekaCluster &cl, Arena &scratch);
+    void cluster_orthonormal_basis(Context &ctx, const Dataset &data, MekaCluster &cl, Arena &scratch);
     int64_t largest_cluster() const;
     int64_t largest_rank() const;
 

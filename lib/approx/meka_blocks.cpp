@@ -256,10 +256,27 @@ size_t factor_link_workspace_bytes(int64_t R) {
     return WorkspacePlan().add<double>(size_t(R)).add_bytes(linalg::eig_sym_workspace_bytes(R)).bytes();
 }
 
+namespace {
+
+bool is_diagonal(int64_t R, const double *link) {
+    for (int64_t i = 0; i < R; ++i)
+        for (int64_t j = 0; j < R; ++j)
+            if (i != j && link[i * R + j] != 0.0) return false;
+    return true;
+}
+
+}  // namespace
+
 LinkFactor factor_link_matrix(int64_t R, double *link, bool psd_repair, Arena &scratch) {
     ArenaScope scope(scratch);
     double *values = scratch.alloc<double>(size_t(R));
-    linalg::eig_sym(R, link, R, values, link, R, scratch);  // eigenvectors are link's columns
+    if (is_diagonal(R, link)) {  // one basis: L = D is its own eigendecomposition (vectors: I, order kept)
+        for (int64_t i = 0; i < R; ++i) values[i] = link[i * R + i];
+        std::fill(link, link + R * R, 0.0);
+        for (int64_t i = 0; i < R; ++i) link[i * R + i] = 1.0;
+    } else {
+        linalg::eig_sym(R, link, R, values, link, R, scratch);  // eigenvectors are link's columns
+    }
     double largest = 0;
     for (int64_t j = 0; j < R; ++j) largest = std::max(largest, std::abs(values[j]));
     const double threshold = double(R) * DBL_EPSILON * largest;

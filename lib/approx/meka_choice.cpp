@@ -7,23 +7,28 @@
 // globally close to low rank (smooth kernels, high-dimensional data: the
 // diagonal blocks hold little of ‖G‖²_F and the link blocks, fitted from
 // few sampled rows, carry the rest) one basis wins. So the choice is
-// measured, not guessed:
+// measured, not guessed, and what is measured is built once:
 //
 //   1. the budget is the memory of the reference sizes c₀, k₀
 //      (approx_defaults.h); the candidates are (c₀, k₀) and (1, m), m the
 //      largest rank whose approximation fits the same bytes;
 //   2. h = min(1000, n/8) rows H drawn uniformly are held out: no candidate
-//      samples its columns or link rows from them;
-//   3. each candidate is built with L unfactored and judged by
-//      ‖G_HH − W_H L W_Hᵀ‖_F / ‖G_HH‖_F, off-diagonal entries weighted
-//      (n−1)/(h−1) so that both sums estimate G's. L's PSD repair can only
-//      lower the error (it projects L onto the PSD cone, W orthonormal), so
-//      clusters that win unrepaired win; when they lose by less than 2x,
-//      their L is factored (the eigendecomposition MEKA needs anyway) and
-//      judged again;
-//   4. the lower error wins and is factored. The c = 1 candidate is dropped
-//      once judged (never two candidates in memory; a dropped candidate's
-//      reservations go back to the call's budget) and rebuilt if it wins.
+//      samples its columns or link rows from them; G_HH is formed once;
+//   3. one basis is judged from its U and M alone (W_H = K(X_H, U) M, no
+//      feature of the other rows formed): ‖G_HH − W_H W_Hᵀ‖_F / ‖G_HH‖_F,
+//      off-diagonal entries weighted (n−1)/(h−1) so that both sums
+//      estimate G's;
+//   4. where one basis leaves less than kNearLowRank (2%) of ‖G‖_F, G is
+//      close to low rank and the clusters are not built (measured: where
+//      one basis is that close, the reference clusters never won, and they
+//      cost 5–25 times its build). Else the clusters are built with L
+//      unfactored and judged alike. L's PSD repair can only lower the error
+//      (it projects L onto the PSD cone, W orthonormal), so clusters that
+//      win unrepaired win; when they lose by less than 2x, their L is
+//      factored (the eigendecomposition MEKA needs anyway) and judged again;
+//   5. the lower error wins and is completed: one basis forms its features
+//      W = K(X, U) M, the clusters factor L. The losing candidate is
+//      dropped, and its reservations go back to the call's budget.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -37,6 +42,7 @@
 #include "landmarks.h"
 #include "linalg/linalg.h"
 #include "meka.h"
+#include "nystrom.h"
 
 namespace kmx {
 
@@ -48,6 +54,17 @@ constexpr int64_t kMinHeldOutRows = 16;
 // on 16 separated 2-d clusters, 0.82 against 0.77 on digits16 at γ = 0.3):
 // when clusters lose by less than this factor, L is factored and judged again.
 constexpr double kRepairReach = 2.0;
+// One basis this close to G (held-out relative error, from 1.5k columns) is
+// not challenged by the clusters, which cost 5–25 times its build: whatever
+// they would have gained, the error kept is below 2%. On the benchmark sets
+// (bench/README.md, "MEKA's automatic sizes") the clusters won only where
+// one basis left 2.7% or more (diamonds at γ = 10), and one basis won every
+// row below that (near-low-rank rows: 0.3% and less; digits16 at γ = 0.03:
+// 0.94%; digits at γ = 0.1 and spam at γ = 3: 1.7%).
+constexpr double kNearLowRank = 0.02;
+// One basis's columns per rank where G is close to low rank (the paper's
+// per-cluster Nyström takes 2).
+constexpr double kSingleColumns = 1.5;
 
 // About what a configuration holds (bytes()): W (n x k), L's factor
 // ((ck)²), per cluster 2k points of d values and a 2k x k basis.
@@ -78,7 +95,7 @@ MekaOptions candidate(const MekaOptions &options, int64_t c, int64_t k) {
     return o;
 }
 
-// K(X_H, X_H), h x h.
+// K(X_H, X_H), h x h (its bytes stay reserved: HeldOut::release).
 std::vector<double> kernel_of_rows(Context &ctx, const KernelSpec &kernel, const Dataset &data,
                                    const std::vector<int64_t> &rows) {
     const int64_t h = int64_t(rows.size()), d = data.d;
@@ -87,6 +104,8 @@ std::vector<double> kernel_of_rows(Context &ctx, const KernelSpec &kernel, const
     gather_rows(data, rows.data(), h, points.data());
     Arena scratch = ctx.reserve(kernel_block_workspace_bytes(kernel, h, h, d), "MEKA: held-out rows of G");
     kernel_block(kernel, points.data(), h, d, points.data(), h, d, d, block.data(), h, scratch, ctx.threads);
+    ctx.release(scratch);
+    ctx.release(points.size() * sizeof(double));  // the block alone stays
     return block;
 }
 
@@ -108,13 +127,28 @@ double weighted_error(const std::vector<double> &exact, const std::vector<double
 
 }  // namespace
 
+// The held-out rows H (uniform, in drawing order) and G_HH in that order.
+struct HeldOut {
+    std::vector<int64_t> rows;
+    std::vector<double> exact;
+
+    HeldOut(Context &ctx, const KernelSpec &kernel, const Dataset &data)
+        : rows(held_out_rows(ctx, data.n)), exact(kernel_of_rows(ctx, kernel, data, rows)) {}
+    int64_t size() const { return int64_t(rows.size()); }
+    void release(Context &ctx) {
+        ctx.release(exact.size() * sizeof(double));
+        std::vector<double>().swap(exact);
+    }
+};
+
 // The reference candidate, or null when its partition has a cluster of a
 // single point (which given sizes report as an error).
 std::unique_ptr<MekaApproximation> MekaApproximation::clusters_candidate(Context &ctx, const Dataset &data,
                                                                          const MekaOptions &reference,
                                                                          const std::vector<int64_t> &held) const {
     try {
-        return std::unique_ptr<MekaApproximation>(new MekaApproximation(ctx, kernel(), data, reference, held, false));
+        return std::unique_ptr<MekaApproximation>(
+            new MekaApproximation(ctx, kernel(), data, reference, held, MekaStage::unfactored));
     } catch (const Error &e) {
         if (e.status() != KMX_E_INVALID_ARGUMENT) throw;
         ctx.log(KMX_LOG_INFO, "MEKA: automatic sizes: %lld clusters refused (%s)", (long long)reference.clusters,
@@ -125,48 +159,77 @@ std::unique_ptr<MekaApproximation> MekaApproximation::clusters_candidate(Context
 
 void MekaApproximation::choose(Context &ctx, const Dataset &data, const MekaOptions &options) {
     const int64_t c0 = std::min(n_, meka_reference_clusters(n_)), k0 = meka_reference_rank(n_, c0);
-    const std::vector<int64_t> held = held_out_rows(ctx, n_);
     const MekaOptions reference = candidate(options, c0, k0);
-    if (held.empty() || c0 == 1) {
-        build(ctx, data, reference, {}, true);
+    if (held_out_rows(ctx, n_).empty() || c0 == 1) {
+        build(ctx, data, reference, {}, MekaStage::factored);
         return;
     }
-    const MekaOptions single =
-        candidate(options, 1, single_basis_rank(n_, data.d, configuration_bytes(n_, data.d, c0, k0)));
-    // A dropped candidate's reservations are returned to the call's budget.
-    const size_t start = ctx.reserved_bytes();
-    const auto forget = [&] { ctx.release(ctx.reserved_bytes() - start); };
-    std::vector<MekaCandidate> tried(2);
-    {
-        const MekaApproximation one(ctx, kernel(), data, single, held, false);
-        tried[0] = {1, single.rank, one.held_out_error(ctx, data, held), one.bytes(), false};
+    const double budget = configuration_bytes(n_, data.d, c0, k0);
+    MekaOptions single = candidate(options, 1, single_basis_rank(n_, data.d, budget));
+    HeldOut held(ctx, kernel(), data);
+    const size_t before_one = ctx.reserved_bytes();
+    std::unique_ptr<MekaApproximation> one = single_basis_candidate(ctx, data, single, held);
+    size_t one_reserved = ctx.reserved_bytes() - before_one;
+    std::vector<MekaCandidate> tried{{1, single.rank, one->single_basis_error(ctx, data, held), size_t(budget), false}};
+    ctx.log(KMX_LOG_INFO, "MEKA: automatic sizes: c=1 k=%lld from %lld columns: error %.4g", (long long)single.rank,
+            (long long)single.columns, tried[0].error);
+    std::unique_ptr<MekaApproximation> many;
+    if (tried[0].error >= kNearLowRank) {
+        if (options.columns == 0) {  // not close to low rank: one basis takes the paper's 2k columns
+            one.reset();
+            ctx.release(ctx.reserved_bytes() - before_one);
+            single.columns = 2 * single.rank;
+            one = single_basis_candidate(ctx, data, single, held);
+            one_reserved = ctx.reserved_bytes() - before_one;
+            tried[0].error = one->single_basis_error(ctx, data, held);
+        }
+        const size_t after_one = ctx.reserved_bytes();
+        many = clusters_candidate(ctx, data, reference, held.rows);
+        if (many) tried.push_back(judge_clusters(ctx, reference, held, tried[0].error, *many));
+        if (!many || tried[1].error >= tried[0].error) {
+            many.reset();  // never two candidates in memory
+            ctx.release(ctx.reserved_bytes() - after_one);
+        }
     }
-    forget();
-    std::unique_ptr<MekaApproximation> many = clusters_candidate(ctx, data, reference, held);
-    if (many) tried[1] = judge_clusters(ctx, data, reference, held, tried[0].error, *many);
-    const bool clusters_win = many && tried[1].error < tried[0].error;
-    tried[clusters_win ? 1 : 0].chosen = true;
-    if (clusters_win) {
+    held.release(ctx);
+    if (many) {
+        tried[1].chosen = true;
+        one.reset();
         *this = std::move(*many);
+        ctx.release(one_reserved);  // one basis's U and M, reserved before the clusters
         if (!link_.empty()) factor_links(ctx, reference);
     } else {
-        many.reset();  // never two candidates in memory
-        forget();
-        *this = MekaApproximation(ctx, kernel(), data, single, held, true);
+        tried[0].chosen = true;
+        one->complete(ctx, data, single, MekaStage::factored);
+        *this = std::move(*one);
+        tried[0].bytes = bytes();
     }
-    if (!tried[1].clusters) tried.pop_back();  // the reference clusters could not be built
     candidates_ = std::move(tried);
+}
+
+// One basis (U, M) of `single`'s rank from m = single.columns uniform
+// columns outside H: by default 1.5k (kSingleColumns), which beats Nyström
+// at equal memory (0.70–0.82 of its error where G is close to low rank) in
+// 1.5–1.8x its time, where the paper's 2k take 2–2.7x its time.
+std::unique_ptr<MekaApproximation> MekaApproximation::single_basis_candidate(Context &ctx, const Dataset &data,
+                                                                             MekaOptions &single,
+                                                                             const HeldOut &held) const {
+    if (single.columns == 0)
+        single.columns = std::max(single.rank, int64_t(std::ceil(kSingleColumns * double(single.rank))));
+    return std::unique_ptr<MekaApproximation>(
+        new MekaApproximation(ctx, kernel(), data, single, held.rows, MekaStage::bases));
 }
 
 // The reference candidate's held-out error; when it loses unrepaired by
 // less than kRepairReach, its L is factored (PSD repair) and judged again.
-MekaCandidate MekaApproximation::judge_clusters(Context &ctx, const Dataset &data, const MekaOptions &reference,
-                                                const std::vector<int64_t> &held, double single_error,
-                                                MekaApproximation &many) {
-    MekaCandidate c{reference.clusters, reference.rank, many.held_out_error(ctx, data, held), many.bytes(), false};
+MekaCandidate MekaApproximation::judge_clusters(Context &ctx, const MekaOptions &reference, const HeldOut &held,
+                                                double single_error, MekaApproximation &many) {
+    MekaCandidate c{reference.clusters, reference.rank, many.held_out_error(ctx, held), many.bytes(), false};
     if (reference.psd_repair && c.error >= single_error && c.error < kRepairReach * single_error) {
+        ctx.log(KMX_LOG_INFO, "MEKA: automatic sizes: c=%lld unrepaired error %.4g: repaired and judged again",
+                (long long)c.clusters, c.error);
         many.factor_links(ctx, reference);
-        c.error = many.held_out_error(ctx, data, held);
+        c.error = many.held_out_error(ctx, held);
         c.bytes = many.bytes();
     }
     ctx.log(KMX_LOG_INFO, "MEKA: automatic sizes: c=1 error %.4g; c=%lld k=%lld error %.4g (%lld held-out rows)",
@@ -174,14 +237,39 @@ MekaCandidate MekaApproximation::judge_clusters(Context &ctx, const Dataset &dat
     return c;
 }
 
-// ‖G_HH − G̃_HH‖_F / ‖G_HH‖_F, the diagonal reweighted (weighted_error).
-double MekaApproximation::held_out_error(Context &ctx, const Dataset &data, const std::vector<int64_t> &rows) const {
+// One basis from its U and M alone: W_H = K(X_H, U) M, G̃_HH = W_H W_Hᵀ.
+double MekaApproximation::single_basis_error(Context &ctx, const Dataset &data, const HeldOut &held) const {
+    const MekaCluster &cl = clusters_.front();
+    const int64_t h = held.size(), m = int64_t(cl.columns.size()), r = cl.rank;
+    const size_t start = ctx.reserved_bytes();
+    ctx.check_budget(size_t(h * (h + r)) * sizeof(double), "MEKA: held-out error");
+    std::vector<double> w_h(size_t(h * r)), approx(size_t(h * h));
+    Arena scratch = ctx.reserve(kernel_times_basis_workspace_bytes(kernel(), m, data.d), "MEKA: held-out error");
+    kernel_times_basis(ctx, kernel(), data, held.rows.data(), 0, h, cl.points.data(), m, cl.basis.data(), r, w_h.data(),
+                       scratch);
+    linalg::syrk(linalg::Uplo::Lower, linalg::Trans::No, h, r, 1.0, w_h.data(), r, 0.0, approx.data(), h, ctx.threads);
+    linalg::symmetrize(linalg::Uplo::Lower, h, approx.data(), h);
+    ctx.release(ctx.reserved_bytes() - start);
+    return weighted_error(held.exact, approx, h, n_);
+}
+
+// ‖G_HH − G̃_HH‖_F / ‖G_HH‖_F, the diagonal reweighted (weighted_error);
+// G̃_HH is formed with H's rows grouped by cluster, G_HH permuted alike.
+double MekaApproximation::held_out_error(Context &ctx, const HeldOut &held) const {
     const size_t start = ctx.reserved_bytes();  // its blocks are gone on return: so are their reservations
-    std::vector<int64_t> grouped(rows);
-    std::stable_sort(grouped.begin(), grouped.end(),
-                     [&](int64_t a, int64_t b) { return cluster_of_[size_t(a)] < cluster_of_[size_t(b)]; });
-    const std::vector<double> exact = kernel_of_rows(ctx, kernel(), data, grouped);
-    const double error = weighted_error(exact, held_out_block(ctx, grouped), int64_t(grouped.size()), n_);
+    const int64_t h = held.size();
+    std::vector<int64_t> order(static_cast<size_t>(h));  // positions in H, grouped by cluster
+    for (int64_t i = 0; i < h; ++i) order[size_t(i)] = i;
+    const auto cluster = [&](int64_t i) { return cluster_of_[size_t(held.rows[size_t(i)])]; };
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return cluster(a) < cluster(b); });
+    std::vector<int64_t> grouped(static_cast<size_t>(h));
+    for (int64_t i = 0; i < h; ++i) grouped[size_t(i)] = held.rows[size_t(order[size_t(i)])];
+    ctx.check_budget(size_t(h * h) * sizeof(double), "MEKA: held-out error");
+    std::vector<double> exact(static_cast<size_t>(h * h));
+    for (int64_t i = 0; i < h; ++i)
+        for (int64_t j = 0; j < h; ++j)
+            exact[size_t(i * h + j)] = held.exact[size_t(order[size_t(i)] * h + order[size_t(j)])];
+    const double error = weighted_error(exact, held_out_block(ctx, grouped), h, n_);
     ctx.release(ctx.reserved_bytes() - start);
     return error;
 }

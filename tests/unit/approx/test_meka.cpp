@@ -62,6 +62,20 @@ Matrix random_matrix(int64_t rows, int64_t cols, uint64_t seed) {
     return v;
 }
 
+// Training points as new points: their extended rows (extension_rows) must
+// be their rows of `g` (n x n).
+void expect_extended_rows(kmx::Context &ctx, const kmx::MekaApproximation &meka, const Clustered &d,
+                          const std::vector<int64_t> &picked, const Matrix &g, double tolerance) {
+    const int64_t count = int64_t(picked.size());
+    Matrix xq = rows_of(d.x.data(), picked, 2);
+    const auto queries = kmx::Dataset::dense_borrow(xq.data(), count, 2, nullptr);
+    Matrix ext(static_cast<size_t>(count * d.n));
+    meka.extension_rows(ctx, *queries, ext.data());
+    for (int64_t q = 0; q < count; ++q)
+        for (int64_t j = 0; j < d.n; ++j)
+            EXPECT_NEAR(ext[size_t(q * d.n + j)], g[size_t(picked[size_t(q)] * d.n + j)], tolerance);
+}
+
 // With m_s = k columns (so range(W^(s)) = range(C_s)), every off-diagonal
 // block fully sampled, plain least squares and ε = 0: G̃^(s,s) = C_s M_s⁻¹ C_sᵀ and
 // G̃^(s,t) = P_s G^(s,t) P_t with P_s = C_s (C_sᵀC_s)⁻¹ C_sᵀ.
@@ -155,6 +169,33 @@ TEST(Meka, WoodburySolveEqualsDenseSolve) {
     }
 }
 
+// One basis (c = 1) is W = K(X, U) M with L = I, no rotation: G̃ must be
+// the rank-k Nyström approximation C V_k Λ_k⁻¹ V_kᵀ Cᵀ of its m columns
+// (Jacobi here), and a training point's extended row its row of G̃.
+TEST(Meka, OneBasisIsTheTruncatedNystromApproximationOfItsColumns) {
+    const Clustered d = clustered({40, 30, 30}, 0.8, 15);
+    const auto k = rbf(0.5);
+    kmx::Context ctx;
+    kmx::MekaOptions o = meka_options(1, 6, 2.0, true);
+    o.columns = 9;
+    const kmx::MekaApproximation meka(ctx, k, *d.data, o);
+    ASSERT_EQ(meka.clusters(), 1);
+    const kmx::MekaCluster &cl = meka.cluster_list()[0];
+    ASSERT_EQ(cl.columns.size(), 9u);
+    ASSERT_EQ(cl.rank, 6);
+    EXPECT_EQ(meka.rank(), 6);
+    const Matrix u = rows_of(d.x.data(), cl.columns, 2);
+    const Matrix c = kernel_matrix(k, d.x.data(), d.n, u.data(), 9, 2);
+    const Matrix inverse =
+        spectral(jacobi_eigen(kernel_matrix(k, u.data(), 9, u.data(), 9, 2), 9), 9, 6, [](double l) { return 1 / l; });
+    const Matrix ref = multiply(multiply(c, inverse, d.n, 9, 9), transpose(c, d.n, 9), d.n, 9, d.n);
+    const Matrix g = dense(ctx, meka);
+    EXPECT_LT(max_abs_diff(g, ref), 1e-9);
+    EXPECT_GT(frobenius_diff(g, kernel_matrix(k, d.x.data(), d.n, d.x.data(), d.n, 2)), 1e-3);  // rank 6 is not G
+
+    expect_extended_rows(ctx, meka, d, {3, 50, 97}, ref, 1e-9);
+}
+
 TEST(Meka, ProductsExtensionAndExpansionAgreeWithDenseGTilde) {
     const Clustered d = clustered({30, 30, 40}, 0.8, 5);
     const auto k = rbf(0.5);
@@ -167,14 +208,7 @@ TEST(Meka, ProductsExtensionAndExpansionAgreeWithDenseGTilde) {
     EXPECT_LT(max_abs_diff(out, multiply(g, v, d.n, d.n, 3)), 1e-10);
 
     // Training points as new points: their extended rows are their rows of G̃.
-    const std::vector<int64_t> picked = {0, 17, 31, 64, 99};
-    Matrix xq = rows_of(d.x.data(), picked, 2);
-    const auto queries = kmx::Dataset::dense_borrow(xq.data(), 5, 2, nullptr);
-    Matrix ext(static_cast<size_t>(5 * d.n));
-    meka.extension_rows(ctx, *queries, ext.data());
-    for (size_t q = 0; q < picked.size(); ++q)
-        for (int64_t j = 0; j < d.n; ++j)
-            EXPECT_NEAR(ext[q * size_t(d.n) + size_t(j)], g[size_t(picked[q] * d.n + j)], 1e-12);
+    expect_extended_rows(ctx, meka, d, {0, 17, 31, 64, 99}, g, 1e-12);
 
     // The expansion β_s = M_s [L Wᵀ α]_s predicts G̃(x, X) α.
     const kmx::CenterExpansion e = meka.expansion(ctx, v.data(), 3);
