@@ -218,7 +218,7 @@ namespace Kmx.Tests
         [Test]
         public void BadInputsRaiseWithStatus()
         {
-            foreach (string bad in new[] { "leaves=-1", "landmarks=-3", "float32=2", "nonsense=1", "storage=int4", "float32=1 storage=int8" })
+            foreach (string bad in new[] { "leaves=-1", "landmarks=-3", "float32=2", "nonsense=1", "storage=int2", "float32=1 storage=int8" })
                 Assert.AreEqual(Status.InvalidArgument,
                                 Assert.Throws<KmxException>(() => Predictor.Build(null, model, train, bad)).Status, bad);
             byte[] blob = predictor.ToBytes();

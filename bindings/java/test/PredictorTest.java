@@ -239,7 +239,7 @@ public class PredictorTest {
     @Test
     public void badInputsThrowWithStatus() throws Exception {
         for (String bad : new String[] {"leaves=-1", "landmarks=-3", "float32=2", "pseudo=-7", "nonsense=1",
-                                                 "storage=int4", "float32=1 storage=int8"}) {
+                                                 "storage=int2", "float32=1 storage=int8"}) {
             KmxException e = assertThrows(bad, KmxException.class, () -> Predictor.build(ctx, model, train, bad));
             assertSame(bad, Status.INVALID_ARGUMENT, e.status());
         }

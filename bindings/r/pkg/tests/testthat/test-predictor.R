@@ -43,7 +43,7 @@ test_that("a predictor follows its SVM model and keeps factor labels", {
     previous <- kmx_predictor_info(q, "bytes")
     expect_gt(mean(predict(q, x) == predicted), 0.95)
   }
-  expect_error(kmx_predictor(fit, x, iris$Species, storage = "int4"), "should be one of")
+  expect_error(kmx_predictor(fit, x, iris$Species, storage = "int2"), "should be one of")
   expect_error(kmx_predictor(fit, x, iris$Species, float32 = TRUE, storage = "int8"), "float32=1 means")
 })
 
