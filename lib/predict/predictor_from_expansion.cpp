@@ -72,8 +72,8 @@ bool machines_in_predictor_order(const Model &model) {
 
 std::optional<CompactPredictor> predictor_from_svm_model(const Model &model, PredictorStorage storage) {
     if (model.regression() || model.krr() || model.early() || model.sparse_points() || model.n_points < 1 ||
-        !machines_in_predictor_order(model))
-        return std::nullopt;
+        model.kernel.type > KMX_KERNEL_SIGMOID || !machines_in_predictor_order(model))
+        return std::nullopt;  // (precomputed and callback kernels have no blob form)
     CenterExpansion e;
     e.kernel = model.kernel;
     e.d = model.d;

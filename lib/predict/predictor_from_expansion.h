@@ -35,8 +35,9 @@ CompactPredictor predictor_from_expansion(const CenterExpansion &expansion, Pred
 // sigmoids; in float64 storage its decision values up to rounding. The
 // budget search's largest candidate (the model compressed by its storage
 // alone). Empty when the model's machines do not predict as a compact
-// predictor does: partitions (early prediction), sparse points, or machines
-// not in the predictor's order (two classes: one machine, class 1 positive;
+// predictor does: partitions (early prediction), sparse points, a precomputed
+// or callback kernel, or machines not in the predictor's order (two
+// classes: one machine, class 1 positive;
 // one-vs-rest: machine k is class k against the rest; one-vs-one: the pairs
 // in LIBSVM's order, the first class positive).
 std::optional<CompactPredictor> predictor_from_svm_model(const Model &model, PredictorStorage storage);
