@@ -11,6 +11,7 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "linalg/linalg.h"
+#include "model.h"
 
 namespace kmx {
 
@@ -204,6 +205,28 @@ void center_expansion_predict(Context &ctx, const CenterExpansion &e, const Data
         ctx.check_cancel();
     }
     add_bias(e, data.n, out);
+}
+
+CenterExpansion expansion_of_machines(const Model &model) {
+    CenterExpansion e;
+    e.kernel = model.kernel;
+    e.d = model.d;
+    e.m = model.n_points;
+    e.outputs = model.decision_values();
+    if (model.sparse_points())
+        e.sparse_centers = {model.points, model.point_row_ptr, model.point_col};
+    else
+        e.centers = model.points;
+    e.beta.assign(size_t(e.m * e.outputs), 0.0);
+    for (int64_t k = 0; k < e.outputs; ++k) {
+        const BinaryMachine &machine = model.machines[size_t(k)];
+        for (size_t j = 0; j < machine.sv.size(); ++j) e.beta[size_t(machine.sv[j] * e.outputs + k)] += machine.coef[j];
+    }
+    if (model.has_bias)
+        for (const BinaryMachine &machine : model.machines) e.bias.push_back(machine.bias);
+    e.cluster_centers = model.route_centers;
+    if (model.routes > 0) e.cluster_begin = model.machines[0].local.cluster_begin;
+    return e;
 }
 
 }  // namespace kmx

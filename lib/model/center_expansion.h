@@ -26,6 +26,7 @@ namespace kmx {
 
 class Context;
 class Dataset;
+struct Model;
 
 struct CenterExpansion {
     KernelSpec kernel;            // gamma resolved (never 0 = auto)
@@ -52,6 +53,12 @@ struct CenterExpansion {
 // sparse, d columns — fewer are padded with zeros, more is an error),
 // through kernel blocks (GEMM), in row blocks so memory stays O(block · m).
 void center_expansion_predict(Context &ctx, const CenterExpansion &expansion, const Dataset &data, double *out);
+
+// A model's machines as one expansion over its points: machine k's
+// coefficients as β's column k (0 for points it does not use), its bias as
+// b_k when the model has biases, its input-space routes as the partition.
+// What a model predicts through partitions (early prediction) is not this.
+CenterExpansion expansion_of_machines(const Model &model);
 
 // Makes rows rows[0..count) of data (rows nullptr: the first count) e's
 // centers, within ctx's budget: CSR when data's rows stay sparse in kernel

@@ -221,15 +221,14 @@ typedef int64_t V4i __attribute__((vector_size(32), aligned(8)));
 typedef double V8 __attribute__((vector_size(64), aligned(8)));
 typedef int64_t V8i __attribute__((vector_size(64), aligned(8)));
 
-// out[j] = ‖x − p_j‖² (or ‖x − p_j‖₁) for N·4 consecutive points of a
-// transposed block (row stride `width`), all N accumulators in registers
-// across the d features (N independent add chains hide the add latency);
-// each distance sums its d terms in order with separate multiply and add,
-// exactly as the direct loop does.
-template <int N4, bool L1>
+// out[j] = ‖x − p_j‖² (or ‖x − p_j‖₁) for N·8 consecutive points of a
+// transposed block (row stride `width`), all 4·N accumulators in registers
+// across the d features; each distance sums its terms as the rule does
+// (compact_predictor.h: four partial sums over the features k mod 4, each
+// in order, then (s0 + s1) + (s2 + s3)), as the direct loop does.
+template <int N, bool L1>
 __attribute__((always_inline)) inline void distances_block(const double *x, const double *points, int64_t width,
                                                            int64_t d, double *out) {
-    constexpr int N = N4 / 2;  // eight points a vector
     const V8i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
     V8 acc[4][N];  // the rule's four partial sums (features f ≡ r mod 4): independent chains
     for (int r = 0; r < 4; ++r)
@@ -261,8 +260,8 @@ __attribute__((always_inline)) inline void distances_all(const double *x, const 
                                                          int64_t d, double *out) {
     const int64_t width = padded(count);
     int64_t j0 = 0;
-    for (; j0 + 16 <= width; j0 += 16) distances_block<4, L1>(x, points_t + j0, width, d, out + j0);
-    if (width - j0 == 8) distances_block<2, L1>(x, points_t + j0, width, d, out + j0);
+    for (; j0 + 16 <= width; j0 += 16) distances_block<2, L1>(x, points_t + j0, width, d, out + j0);
+    if (width - j0 == 8) distances_block<1, L1>(x, points_t + j0, width, d, out + j0);
 }
 
 // ‖x − u_j‖₁ (l1) or ‖x − u_j‖² for the points of a transposed block.

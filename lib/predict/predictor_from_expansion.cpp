@@ -74,20 +74,8 @@ std::optional<CompactPredictor> predictor_from_svm_model(const Model &model, Pre
     if (model.regression() || model.krr() || model.early() || model.sparse_points() || model.n_points < 1 ||
         model.kernel.type > KMX_KERNEL_SIGMOID || !machines_in_predictor_order(model))
         return std::nullopt;  // (precomputed and callback kernels have no blob form)
-    CenterExpansion e;
-    e.kernel = model.kernel;
-    e.d = model.d;
-    e.m = model.n_points;
-    e.outputs = model.decision_values();
-    e.centers = model.points;
-    e.beta.assign(size_t(e.m * e.outputs), 0.0);
-    for (int64_t k = 0; k < e.outputs; ++k) {
-        const BinaryMachine &machine = model.machines[size_t(k)];
-        for (size_t j = 0; j < machine.sv.size(); ++j) e.beta[size_t(machine.sv[j] * e.outputs + k)] += machine.coef[j];
-        e.bias.push_back(machine.bias);
-    }
-    CompactPredictor p =
-        predictor_from_expansion(e, PredictorTask::classification, model.classes, model.multiclass, storage);
+    CompactPredictor p = predictor_from_expansion(expansion_of_machines(model), PredictorTask::classification,
+                                                  model.classes, model.multiclass, storage);
     p.sigmoids = sigmoid_pairs(model);
     check_compact_predictor(p);
     return p;
