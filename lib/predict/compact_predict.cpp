@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/isa_dispatch.h"
 #include "kernel/fast_exp.h"
+#include "kernel/fast_exp_detail.h"
 #include "linalg/linalg.h"
 #include "predictor_storage.h"
 #include "pseudo_landmarks.h"
@@ -202,6 +203,8 @@ namespace {
 constexpr int64_t kLanes = 8;  // points per block of the distance loop (two AVX2 registers)
 
 int64_t padded(int64_t count) { return (count + kLanes - 1) / kLanes * kLanes; }
+// The most points the row path's AVX-512 coding takes for a nearest.
+constexpr int64_t kWidestAvx512Block = 4 * kLanes;
 
 // Points (count x cols row-major) transposed into cols x padded(count),
 // the padding +∞ (its distances come out +∞ and are never read).
@@ -339,6 +342,83 @@ KMX_ISA_VARIANTS(void, triangle_bounds_t,
                  (const double *r, const double *dist_t, int64_t m, int64_t p, double *lower, double *upper),
                  (r, dist_t, m, p, lower, upper))
 
+#ifdef KMX_X86_64
+// The row path's AVX-512 coding for the common shapes: the distances of one
+// row to up to 16 points per pass stay in registers and go straight into
+// the argmin or into fast_exp's exp8, so the numbers are the rule's (the
+// same distances_block) and the exponentials the bits exp_in_place gives.
+
+// Horizontal minimum and sum of eight lanes (the maskz_ forms: GCC 12's
+// plain ones, and its _mm512_reduce_*, trip -Wuninitialized).
+__attribute__((target("avx512f"), always_inline)) inline __m512d lanes_combine(__m512d a, __m512d b, bool sum) {
+    using fast_exp_detail::kAllLanes;
+    return sum ? _mm512_maskz_add_pd(kAllLanes, a, b) : _mm512_maskz_min_pd(kAllLanes, a, b);
+}
+__attribute__((target("avx512f"), always_inline)) inline __m512d lanes_combined(__m512d v, bool sum) {
+    using fast_exp_detail::kAllLanes;
+    v = lanes_combine(v, _mm512_maskz_shuffle_f64x2(kAllLanes, v, v, _MM_SHUFFLE(1, 0, 3, 2)), sum);  // halves
+    v = lanes_combine(v, _mm512_maskz_shuffle_f64x2(kAllLanes, v, v, _MM_SHUFFLE(2, 3, 0, 1)), sum);  // quarters
+    return lanes_combine(v, _mm512_maskz_permute_pd(kAllLanes, v, 0x55), sum);                        // pairs
+}
+
+// The rule's nearest (nearest_of's answer) of the points of a transposed
+// block of width N·kLanes: the lanes' minimum (a NaN distance is never taken:
+// vminpd returns its second operand, the running minimum, when the first is
+// NaN), then the first lane equal to it; 0 when none is below +∞.
+template <int N>
+__attribute__((target("avx512f"))) int64_t nearest_avx512(const double *x, const double *points_t, int64_t d) {
+    alignas(64) double dist[N * kLanes];
+    distances_block<N, false>(x, points_t, N * kLanes, d, dist);
+    __m512d low = _mm512_set1_pd(INFINITY);
+    for (int i = 0; i < N; ++i)
+        low = _mm512_maskz_min_pd(fast_exp_detail::kAllLanes, _mm512_load_pd(dist + i * kLanes), low);
+    const double best = _mm512_cvtsd_f64(lanes_combined(low, false));
+    if (!(best < INFINITY)) return 0;
+    const __m512d best8 = _mm512_set1_pd(best);
+    uint32_t equal = 0;
+    for (int i = 0; i < N; ++i)
+        equal |= uint32_t(_mm512_cmp_pd_mask(_mm512_load_pd(dist + i * kLanes), best8, _CMP_EQ_OQ)) << (i * kLanes);
+    // (the padding's distances are +∞: never equal to best)
+    return __builtin_ctz(equal);
+}
+
+// c_j = e^{−γ r_j} (r_j = ‖x − u_j‖₁ or ‖x − u_j‖²) for the m points of a
+// transposed block, written to c (m values); returns Σ_j β_j c_j when beta
+// (m values) is given, summed across eight lanes, else 0.
+template <bool L1>
+__attribute__((target("avx512f"))) double kernel_values_avx512(const double *x, const double *points_t, int64_t m,
+                                                               int64_t d, double gamma, double *c, const double *beta) {
+    using fast_exp_detail::exp8;
+    using fast_exp_detail::lanes_from;
+    const int64_t width = padded(m);
+    const __m512d minus_gamma = _mm512_set1_pd(-gamma);
+    __m512d dot = _mm512_setzero_pd();
+    alignas(64) double r[2 * kLanes];
+    for (int64_t j0 = 0; j0 < width; j0 += 2 * kLanes) {
+        const int blocks = width - j0 >= 2 * kLanes ? 2 : 1;
+        if (blocks == 2)
+            distances_block<2, L1>(x, points_t + j0, width, d, r);
+        else
+            distances_block<1, L1>(x, points_t + j0, width, d, r);
+        for (int i = 0; i < blocks; ++i) {
+            const int64_t j = j0 + i * kLanes;
+            const __mmask8 lanes = lanes_from(j, m);
+            const __m512d v = exp8(_mm512_mul_pd(minus_gamma, _mm512_load_pd(r + i * kLanes)));
+            _mm512_mask_storeu_pd(c + j, lanes, v);
+            if (beta) dot = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(lanes, beta + j), v, dot);
+        }
+    }
+    return _mm512_cvtsd_f64(lanes_combined(dot, true));
+}
+
+// Whether the row path takes the functions above: the CPU runs AVX-512 and
+// KMX_ISA does not cap it (the exp path in use is then fast_exp's AVX-512 one).
+bool row_path_avx512() {
+    static const bool fused = exp_path_in_use() == ExpPath::Avx512;
+    return fused;
+}
+#endif
+
 // Σ_f a_f b_f with four partial sums.
 double dot4(const double *a, const double *b, int64_t n) {
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
@@ -362,7 +442,9 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
         for (int64_t l = 0; l < count; ++l)
             std::copy(p.leaves[size_t(begin + l)].center.begin(), p.leaves[size_t(begin + l)].center.end(),
                       centers.begin() + l * d);
-        group_t_.push_back(transposed(centers.data(), count, d));
+        const std::vector<double> group_t = transposed(centers.data(), count, d);
+        group_offset_.push_back(groups_t_.size());
+        groups_t_.insert(groups_t_.end(), group_t.begin(), group_t.end());
         widest = std::max(widest, padded(count));
     }
     int64_t most = 0;
@@ -397,10 +479,28 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     scratch_ = size_t(std::max(widest, most));
 }
 
+// The rule's nearest of count points (transposed), by the AVX-512 coding up
+// to kWidestAvx512Block points. dist: padded(count) doubles of scratch.
+static int64_t nearest_row(const double *x, const double *points_t, int64_t count, int64_t d, double *dist) {
+#ifdef KMX_X86_64
+    if (count <= kWidestAvx512Block && row_path_avx512()) switch (padded(count) / kLanes) {
+            case 1:
+                return nearest_avx512<1>(x, points_t, d);
+            case 2:
+                return nearest_avx512<2>(x, points_t, d);
+            case 3:
+                return nearest_avx512<3>(x, points_t, d);
+            default:
+                return nearest_avx512<4>(x, points_t, d);
+        }
+#endif
+    return nearest_t(x, points_t, count, d, dist);
+}
+
 int64_t CompactRowPredictor::route(const double *x, double *dist) const {
-    const int64_t t = p_.top() == 1 ? 0 : nearest_t(x, top_t_.data(), p_.top(), p_.d, dist);
+    const int64_t t = p_.top() == 1 ? 0 : nearest_row(x, top_t_.data(), p_.top(), p_.d, dist);
     const int64_t begin = p_.top_leaf_begin[size_t(t)], count = p_.top_leaf_begin[size_t(t + 1)] - begin;
-    return count == 1 ? begin : begin + nearest_t(x, group_t_[size_t(t)].data(), count, p_.d, dist);
+    return count == 1 ? begin : begin + nearest_row(x, groups_t_.data() + group_offset_[size_t(t)], count, p_.d, dist);
 }
 
 // c_j (and r_j for stationary kernels) for one row.
@@ -413,6 +513,13 @@ void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const dou
         return;
     }
     const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
+#ifdef KMX_X86_64
+    if (leaf.triangle == 0 && row_path_avx512()) {  // r is not needed
+        (l1 ? kernel_values_avx512<true> : kernel_values_avx512<false>)(x, leaf.landmarks_t, m, p_.d, gamma, c,
+                                                                        nullptr);
+        return;
+    }
+#endif
     distances_t(l1, x, leaf.landmarks_t, m, p_.d, r);  // ‖x − u_j‖₁ or ‖x − u_j‖²
     for (int64_t j = 0; j < m; ++j) c[j] = -gamma * r[j];
     exp_in_place(c, m);
@@ -441,6 +548,15 @@ double CompactRowPredictor::predict(const double *x, double *outputs, double *sc
     const Leaf &leaf = leaves_[size_t(l)];
     const int64_t F = leaf.m + leaf.triangle + leaf.products, k = p_.outputs;
     double *cbar = scratch, *r = scratch + F;
+#ifdef KMX_X86_64
+    if (k == 1 && F == leaf.m && p_.kernel.stationary() && row_path_avx512()) {  // c̄ = c: fused with its dot
+        const double gamma = p_.kernel.gamma_for(p_.d);
+        const auto values =
+            p_.kernel.type == KMX_KERNEL_LAPLACIAN ? kernel_values_avx512<true> : kernel_values_avx512<false>;
+        outputs[0] = leaf.bias[0] + values(x, leaf.landmarks_t, leaf.m, p_.d, gamma, cbar, leaf.beta);
+        return compact_label(p_, outputs);
+    }
+#endif
     landmark_values(l, leaf, x, cbar, r);
     if (leaf.triangle > 0) triangle_values(leaf, r, cbar + leaf.m);
     const int32_t *pairs = leaf.pairs;

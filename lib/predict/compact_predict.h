@@ -45,7 +45,10 @@ double compact_predict_row(const CompactPredictor &predictor, const double *x, d
 // that the distances of one row to all of them vectorise across points
 // (each distance still sums its d terms in order, as the rule's direct
 // loop, so routing and r_j are the same numbers), and the exponentials
-// through the library's vectorised exp. The predictor must outlive it.
+// through the library's vectorised exp. With AVX-512 the distances of up to
+// 16 points at a time stay in registers for the nearest center (groups of up
+// to 32) and for the exponentials, fused with the dot product with β where
+// there is one output and no pseudo-landmark. The predictor must outlive it.
 // predict() is const and thread-safe with one scratch per thread.
 class CompactRowPredictor {
 public:
@@ -68,9 +71,10 @@ private:
         int64_t m, triangle, products;
     };
     const CompactPredictor &p_;
-    std::vector<double> top_t_;                 // d x top
-    std::vector<std::vector<double>> group_t_;  // per top node: d x (its leaves' centers)
-    std::vector<double> data_;                  // the leaves' blocks
+    std::vector<double> top_t_;         // d x top
+    std::vector<double> groups_t_;      // per top node t, at group_offset_[t]: d x (its leaves' centers)
+    std::vector<size_t> group_offset_;  // top nodes
+    std::vector<double> data_;          // the leaves' blocks
     std::vector<Leaf> leaves_;
     size_t scratch_ = 0;
 

@@ -179,12 +179,15 @@ TEST(CompactPredict, RegressionPolynomialProductsOnly) {
 }
 
 // The prepared predictor routes (distances vectorised across points, a
-// branch-free first-minimum) to the same leaf as the rule's scan: groups of
-// 1, 45 and 30 leaves (blocks of 32 points and the remainders), exact ties
-// (duplicated top and leaf centers, a row equidistant from two centers: the
+// branch-free first-minimum; with AVX-512, groups of up to 32 leaves from
+// registers) to the same leaf as the rule's scan: groups of 1, 45 and 30
+// leaves, or 12, 19 and 45 (blocks of 8, 16, 24 and 32 points, and wider),
+// exact ties (duplicated top and leaf centers, in the same lane of different
+// blocks and in different lanes; a row equidistant from two centers: the
 // lowest index wins) and rows on centers. Every leaf's bias is its index, so
 // a different leaf shows in the output.
-TEST(CompactPredict, PreparedRoutingMatchesTheRuleWithManyLeavesAndTies) {
+void expect_routing_matches_the_rule(const std::vector<int64_t> &top_leaf_begin,
+                                     const std::vector<std::pair<int, int>> &equal_centers) {
     kmx::Rng rng(23);
     CompactPredictor p = predict_test::random_predictor(rng, 76, KMX_KERNEL_RBF, kmx::PredictorTask::regression, 0,
                                                         KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
@@ -193,14 +196,9 @@ TEST(CompactPredict, PreparedRoutingMatchesTheRuleWithManyLeavesAndTies) {
     for (int t = 0; t < 3; ++t)
         for (int64_t f = 0; f < d; ++f) p.top_centers.push_back(rng.uniform());
     std::copy(p.top_centers.begin(), p.top_centers.begin() + d, p.top_centers.begin() + 2 * d);  // top 2 ties top 0
-    p.top_leaf_begin = {0, 1, 46, 76};
+    p.top_leaf_begin = top_leaf_begin;
     for (int64_t l = 0; l < 76; ++l) p.leaves[size_t(l)].bias[0] = double(l);
-    // Exact ties inside groups 1 and 2, in the same lane of the 4-wide
-    // blocks (local indices 4 and 40; 8 and 24) and in different lanes.
-    p.leaves[41].center = p.leaves[5].center;
-    p.leaves[40].center = p.leaves[7].center;
-    p.leaves[70].center = p.leaves[54].center;
-    p.leaves[75].center = p.leaves[50].center;
+    for (const auto &[copy, of] : equal_centers) p.leaves[size_t(copy)].center = p.leaves[size_t(of)].center;
     // Leaves 12 and 13: centers c ± 1/4 in feature 0 (dyadic, so a row at c is exactly equidistant).
     std::vector<double> c(size_t(d), 0.5);
     p.leaves[12].center = c, p.leaves[13].center = c;
@@ -231,7 +229,14 @@ TEST(CompactPredict, PreparedRoutingMatchesTheRuleWithManyLeavesAndTies) {
     }
     EXPECT_EQ(wrong_leaf, 0);
     EXPECT_EQ(kmx::compact_route(p, c.data()), 12);  // the tie goes to the lower index
-    EXPECT_GT(leaves_seen, 30);
+    EXPECT_GT(leaves_seen, 20);
+}
+
+TEST(CompactPredict, PreparedRoutingMatchesTheRuleWithManyLeavesAndTies) {
+    // Ties inside groups 1 and 2: local indices 4 and 40, 8 and 24 (same lane), 6 and 39, 4 and 29.
+    expect_routing_matches_the_rule({0, 1, 46, 76}, {{41, 5}, {40, 7}, {70, 54}, {75, 50}});
+    // Group 1 of 19 (three blocks of 8): local 2 and 18, 4 and 8; group 2 of 45: 54 and 70.
+    expect_routing_matches_the_rule({0, 12, 31, 76}, {{30, 14}, {20, 16}, {70, 54}});
 }
 
 // LIBSVM rows (absent columns are zeros) narrower than the predictor are
