@@ -1,7 +1,8 @@
 // compact_predict.h — the full library's predictor for a CompactPredictor:
 // exactly the rule in compact_predictor.h, batched (rows routed to leaves,
 // then per leaf one kernel block against its landmarks through kernel_block,
-// the pseudo-landmark expansion, and one GEMM with β) or for a single row.
+// the pseudo-landmark expansion, and one GEMM with β, or rows one at a time
+// where leaves are small) or for a single row.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -24,8 +25,13 @@ void check_compact_predictor(const CompactPredictor &predictor);
 // are, as more columns, KMX_E_INVALID_ARGUMENT: core/dataset.h's check_columns). The
 // workspace (row blocks of at most 1024 rows) is checked against ctx's budget
 // before any work.
+// How: rows in blocks sorted by leaf (each leaf's rows one kernel block and
+// one GEMM), or one at a time through a CompactRowPredictor (faster where a
+// block holds few rows of a leaf times few landmarks times d); automatic
+// picks the faster by that product (measured: compact_predict.cpp).
+enum class CompactPredictPath { automatic, blocks, rows };
 void compact_predict(Context &ctx, const CompactPredictor &predictor, const Dataset &data, double *outputs,
-                     double *labels);
+                     double *labels, CompactPredictPath path = CompactPredictPath::automatic);
 
 // The label that one row of outputs predicts (step 5 of the rule).
 double compact_label(const CompactPredictor &predictor, const double *outputs);
@@ -55,6 +61,10 @@ public:
     explicit CompactRowPredictor(const CompactPredictor &predictor);
     // Doubles of scratch predict() needs.
     size_t scratch_size() const { return scratch_; }
+    // The same, before making one; and the bytes one holds (its copies, and
+    // the temporaries while it is made).
+    static size_t scratch_doubles(const CompactPredictor &predictor);
+    static size_t footprint_bytes(const CompactPredictor &predictor);
     // outputs (predictor.outputs) for x (predictor.d values); returns the label.
     double predict(const double *x, double *outputs, double *scratch) const;
 

@@ -133,12 +133,15 @@ void expect_matches_direct(const Case &c) {
     const std::vector<double> x = test_rows(p, n, rng);
     const auto data = kmx::Dataset::dense_borrow(x.data(), n, p.d, nullptr);
     kmx::Context ctx;
+    ctx.threads = 2;
     std::vector<double> outputs(size_t(n * p.outputs)), labels(static_cast<size_t>(n));
-    kmx::compact_predict(ctx, p, *data, outputs.data(), labels.data());
+    std::vector<double> outputs_rows(outputs.size()), labels_rows(labels.size());
+    kmx::compact_predict(ctx, p, *data, outputs.data(), labels.data(), kmx::CompactPredictPath::blocks);
+    kmx::compact_predict(ctx, p, *data, outputs_rows.data(), labels_rows.data(), kmx::CompactPredictPath::rows);
     std::vector<double> scratch(kmx::compact_row_scratch(p)), row_out(size_t(p.outputs)), o;
     const kmx::CompactRowPredictor prepared(p);
     std::vector<double> prepared_scratch(prepared.scratch_size()), prepared_out(size_t(p.outputs));
-    double worst = 0, worst_row = 0, worst_prepared = 0;
+    double worst = 0, worst_rows = 0, worst_row = 0, worst_prepared = 0;
     int64_t label_mismatch = 0;
     for (int64_t i = 0; i < n; ++i) {
         const double label = direct_predict(p, &x[size_t(i * p.d)], o);
@@ -148,14 +151,18 @@ void expect_matches_direct(const Case &c) {
         for (int64_t k = 0; k < p.outputs; ++k) {
             const double scale = 1 + std::fabs(o[size_t(k)]);
             worst = std::max(worst, std::fabs(outputs[size_t(i * p.outputs + k)] - o[size_t(k)]) / scale);
+            worst_rows =
+                std::max(worst_rows, std::fabs(outputs_rows[size_t(i * p.outputs + k)] - o[size_t(k)]) / scale);
             worst_row = std::max(worst_row, std::fabs(row_out[size_t(k)] - o[size_t(k)]) / scale);
             worst_prepared = std::max(worst_prepared, std::fabs(prepared_out[size_t(k)] - o[size_t(k)]) / scale);
         }
         // Regression labels are o_0 itself (real); class labels must agree exactly.
         auto differs = [&](double a) { return std::fabs(a - label) > 1e-13 * (1 + std::fabs(label)); };
-        label_mismatch += differs(labels[size_t(i)]) + differs(row_label) + differs(prepared_label);
+        label_mismatch +=
+            differs(labels[size_t(i)]) + differs(labels_rows[size_t(i)]) + differs(row_label) + differs(prepared_label);
     }
-    EXPECT_LT(worst, 1e-13) << "batched outputs";
+    EXPECT_LT(worst, 1e-13) << "batched outputs, blocks by leaf";
+    EXPECT_LT(worst_rows, 1e-13) << "batched outputs, one row at a time";
     EXPECT_LT(worst_row, 1e-13) << "single-row outputs";
     EXPECT_LT(worst_prepared, 1e-13) << "prepared single-row outputs";
     EXPECT_EQ(label_mismatch, 0);
@@ -296,11 +303,16 @@ TEST(CompactPredict, WorkspaceIsCheckedAgainstTheBudget) {
     std::vector<double> x(size_t(100 * p.d), 0.5), labels(100);
     kmx::Context ctx;
     ctx.memory_budget = 1000;
-    try {
-        kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(x.data(), 100, p.d, nullptr), nullptr, labels.data());
-        FAIL() << "expected KMX_E_OUT_OF_MEMORY";
-    } catch (const kmx::Error &e) {
-        EXPECT_EQ(e.status(), KMX_E_OUT_OF_MEMORY);
+    for (const auto path : {kmx::CompactPredictPath::blocks, kmx::CompactPredictPath::rows}) {
+        labels.assign(labels.size(), -7);
+        try {
+            kmx::compact_predict(ctx, p, *kmx::Dataset::dense_borrow(x.data(), 100, p.d, nullptr), nullptr,
+                                 labels.data(), path);
+            FAIL() << "expected KMX_E_OUT_OF_MEMORY";
+        } catch (const kmx::Error &e) {
+            EXPECT_EQ(e.status(), KMX_E_OUT_OF_MEMORY);
+        }
+        EXPECT_EQ(std::count(labels.begin(), labels.end(), -7.0), 100) << "nothing is predicted";
     }
 }
 
