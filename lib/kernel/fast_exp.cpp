@@ -85,7 +85,17 @@ inline double exp_portable(double x) {
     const double table = kScaledTable.v[bits % kTableSize];  // j = k mod N
     // floor(k / N) + 1023 + bias, in the exponent field (wraps correctly for k < 0).
     const uint64_t exponent = (bits >> kTableBits) - (kRoundShifterBits >> kTableBits) + 1023 + kScaleBias;
-    return table * polynomial<kFma>(r) * double_of(exponent << 52);
+    // n < −1022 (k < −1022·N): the result is subnormal or 0, and a multiply
+    // that underflows is a microcode assist on Intel (15-60x a normal entry's
+    // time). There the product is scaled by 2^1074 more (normal and exact),
+    // and adding 2^52 rounds it to the integer whose bits, as a double, are
+    // the subnormal (DBL_MIN where it rounds up). NaN is not tiny.
+    // (Selections by masks: a branch in the loop would keep it from vectorising.)
+    // All ones where k < −1022·N (the sign of the exact k + 1022·N), else 0.
+    const uint64_t tiny = uint64_t(0) - (bits_of(k - kSmallestNormalN * kTableSize) >> 63);
+    const double product = table * polynomial<kFma>(r) * double_of((exponent + (tiny & 1074)) << 52);
+    const uint64_t subnormal = bits_of(product + 0x1p52) - bits_of(0x1p52);
+    return double_of((tiny & subnormal) | (~tiny & bits_of(product)));
 }
 
 template <bool kFma>
@@ -122,6 +132,21 @@ __attribute__((target("avx2,fma"))) void gaussian_avx2_fma(double *row, int64_t 
 
 // ------------------------------------------------------------ AVX-512 coding
 // (exp8 and lanes_from: fast_exp_detail.h)
+}  // namespace
+
+__attribute__((target("avx512f"))) __m512d fast_exp_detail::exp8_underflowing(__m512d x) {
+    __m512d k_over_n, scaled;
+    exp8_parts(x, k_over_n, scaled);
+    const __mmask8 tiny = _mm512_cmp_pd_mask(k_over_n, _mm512_set1_pd(kSmallestNormalN), _CMP_LT_OQ);
+    const __m512d normal = _mm512_maskz_scalef_pd(__mmask8(~tiny), scaled, k_over_n);
+    const __m512d v = _mm512_maskz_scalef_pd(tiny, scaled, _mm512_add_pd(k_over_n, _mm512_set1_pd(kSubnormalShift)));
+    const __m512i bits = _mm512_sub_epi64(_mm512_castpd_si512(_mm512_add_pd(v, _mm512_set1_pd(0x1p52))),
+                                          _mm512_castpd_si512(_mm512_set1_pd(0x1p52)));
+    return _mm512_mask_mov_pd(normal, tiny, _mm512_castsi512_pd(bits));
+}
+
+namespace {
+
 __attribute__((target("avx512f"))) void exp_avx512(double *x, int64_t n) {
     for (int64_t i = 0; i < n; i += 8) {
         const __mmask8 lanes = lanes_from(i, n);

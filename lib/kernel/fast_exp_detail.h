@@ -22,6 +22,12 @@ constexpr double kLn2LoN = 1.90821492927058770002e-10 / kTableSize;  // ln2/N �
 constexpr double kRoundShifter = 0x1.8p52;
 constexpr uint64_t kRoundShifterBits = 0x4338000000000000;
 constexpr double kLowest = -746.0;  // e^x rounds to 0 below −745.14
+// 2^n is normal for n ≥ −1022; below, e^x is subnormal (or 0), made from
+// 2^(n + 1074) times the rest, rounded to an integer number of 2^−1074.
+constexpr double kSmallestNormalN = -1022.0;
+constexpr double kSubnormalShift = 1074.0;
+// Above this, e^x is a normal number (ln DBL_MIN = −708.396...).
+constexpr double kMayUnderflowBelow = -708.0;
 
 // e^r ≈ Σ c_i r^i on |r| ≤ ln2/32 (mpmath.chebyfit(exp, [−ln2/32, ln2/32], 7)).
 constexpr double kPoly[7] = {
@@ -70,10 +76,19 @@ constexpr double kInvLn2 = kInvLn2N / kTableSize;
 constexpr double kRoundShifterN = 0x1.8p48;
 constexpr double kLn2Hi = kLn2HiN * kTableSize, kLn2Lo = kLn2LoN * kTableSize;
 
-__attribute__((target("avx512f"), always_inline)) inline __m512d exp8(__m512d x) {
-    x = _mm512_maskz_max_pd(kAllLanes, _mm512_set1_pd(kLowest), x);  // keeps NaN
+// e^x for the lanes of x (clamped to kLowest) where some result may be
+// subnormal or 0: as exp8, but the lanes with n < −1022 are left out of the
+// vscalefpd (one that underflows is a microcode assist on Intel, ~27x a
+// normal lane's time). For those, v = (table·p)·2^(n+1074) is normal and
+// exact, and adding 2^52 rounds it to the integer whose bits, as a double,
+// are the subnormal correctly rounded (DBL_MIN where it rounds up; 0 below).
+__attribute__((target("avx512f"))) __m512d exp8_underflowing(__m512d x);
+
+// The steps of exp8 up to 2^n: k/N and table·p.
+__attribute__((target("avx512f"), always_inline)) inline void exp8_parts(__m512d x, __m512d &k_over_n,
+                                                                         __m512d &scaled) {
     const __m512d shifted = _mm512_fmadd_pd(x, _mm512_set1_pd(kInvLn2), _mm512_set1_pd(kRoundShifterN));
-    const __m512d k_over_n = _mm512_sub_pd(shifted, _mm512_set1_pd(kRoundShifterN));
+    k_over_n = _mm512_sub_pd(shifted, _mm512_set1_pd(kRoundShifterN));
     __m512d r = _mm512_fnmadd_pd(k_over_n, _mm512_set1_pd(kLn2Hi), x);
     r = _mm512_fnmadd_pd(k_over_n, _mm512_set1_pd(kLn2Lo), r);
     __m512d p = _mm512_fmadd_pd(_mm512_set1_pd(kPoly[6]), r, _mm512_set1_pd(kPoly[5]));
@@ -81,8 +96,17 @@ __attribute__((target("avx512f"), always_inline)) inline __m512d exp8(__m512d x)
     // vpermt2pd reads the low 4 bits of each index: those of `shifted` are j.
     const __m512i bits = _mm512_castpd_si512(shifted);
     const __m512d table = _mm512_permutex2var_pd(_mm512_load_pd(kTable), bits, _mm512_load_pd(kTable + 8));
-    const __m512d scaled = _mm512_mul_pd(table, p);
-    // scalef(v, k/N) multiplies v by 2^floor(k/N) = 2^n, with correct underflow.
+    scaled = _mm512_mul_pd(table, p);
+}
+
+__attribute__((target("avx512f"), always_inline)) inline __m512d exp8(__m512d x) {
+    x = _mm512_maskz_max_pd(kAllLanes, _mm512_set1_pd(kLowest), x);  // keeps NaN
+    // Below ln(DBL_MIN) ≈ −708.4 results may be subnormal: rare in kernels
+    // (γ·D > 708), and a branch that the CPU predicts.
+    if (_mm512_cmp_pd_mask(x, _mm512_set1_pd(kMayUnderflowBelow), _CMP_LT_OQ)) return exp8_underflowing(x);
+    __m512d k_over_n, scaled;
+    exp8_parts(x, k_over_n, scaled);
+    // scalef(v, k/N) multiplies v by 2^floor(k/N) = 2^n.
     return _mm512_maskz_scalef_pd(kAllLanes, scaled, k_over_n);
 }
 

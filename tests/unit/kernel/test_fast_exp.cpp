@@ -79,6 +79,30 @@ TEST(FastExp, SpecialValues) {
     }
 }
 
+// Where e^x leaves the normal numbers (ln DBL_MIN = −708.396...), the paths
+// round subnormal results by an add of 2^52 instead of an underflowing
+// multiply or vscalefpd (a microcode assist on Intel): results within 2 ulp
+// or one subnormal step of std::exp on both sides of DBL_MIN and of the
+// half-smallest subnormal (ln 2^−1075 = −745.133...), vectors mixing normal,
+// subnormal and zero results, and x = −708.0 (the AVX-512 path's threshold).
+TEST(FastExp, UnderflowBoundaries) {
+    std::vector<double> x;
+    for (double centre : {-708.3964185322641, -745.1332191019412, -708.0})
+        for (int i = -400; i <= 400; ++i) x.push_back(centre + i * 1e-5);
+    for (int i = 0; i < 1000; ++i) x.push_back(i % 3 == 0 ? -1.0 : i % 3 == 1 ? -720.0 - i * 0.01 : -800.0);
+    x.push_back(std::nextafter(std::log(std::numeric_limits<double>::min()), 0.0));
+    for (ExpPath path : supported_paths()) {
+        std::vector<double> y = x;
+        kmx::exp_in_place(path, y.data(), int64_t(y.size()));
+        int64_t bad = 0;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (!matches_std_exp(y[i], x[i]) && bad++ == 0)
+                ADD_FAILURE() << name(path) << ": exp(" << x[i] << ") = " << y[i] << ", std::exp " << std::exp(x[i]);
+        EXPECT_EQ(bad, 0) << name(path);
+        EXPECT_EQ(y.back(), std::exp(x.back())) << name(path) << ": the smallest normal result";
+    }
+}
+
 TEST(FastExp, NeverAboveOneForNonPositiveArguments) {
     std::mt19937_64 rng(5);
     std::uniform_real_distribution<double> tiny(-0.1, 0.0);
