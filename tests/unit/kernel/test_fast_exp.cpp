@@ -42,15 +42,8 @@ bool matches_std_exp(double got, double x) {
     return std::fabs(got - want) <= kRelative * want + kSubnormalUlp;
 }
 
-TEST(FastExp, BaselineIsAlwaysThere) { EXPECT_TRUE(kmx::exp_path_supported(ExpPath::Baseline)); }
-
-TEST(FastExp, MatchesStdExpOverTheKernelRange) {
-    std::mt19937_64 rng(3);
-    std::vector<double> x;
-    for (auto [lo, hi] : {std::pair{-746.0, 0.0}, {-1e-6, 0.0}, {-1.0, 1.0}, {0.0, 600.0}, {-745.2, -700.0}}) {
-        std::uniform_real_distribution<double> uniform(lo, hi);
-        for (int i = 0; i < 20000; ++i) x.push_back(uniform(rng));
-    }
+// Every supported path's e^x of each x within matches_std_exp's bound.
+void expect_every_path_matches_std_exp(const std::vector<double> &x) {
     for (ExpPath path : supported_paths()) {
         std::vector<double> y = x;
         kmx::exp_in_place(path, y.data(), int64_t(y.size()));
@@ -60,6 +53,18 @@ TEST(FastExp, MatchesStdExpOverTheKernelRange) {
                 ADD_FAILURE() << name(path) << ": exp(" << x[i] << ") = " << y[i] << ", std::exp " << std::exp(x[i]);
         EXPECT_EQ(bad, 0) << name(path);
     }
+}
+
+TEST(FastExp, BaselineIsAlwaysThere) { EXPECT_TRUE(kmx::exp_path_supported(ExpPath::Baseline)); }
+
+TEST(FastExp, MatchesStdExpOverTheKernelRange) {
+    std::mt19937_64 rng(3);
+    std::vector<double> x;
+    for (auto [lo, hi] : {std::pair{-746.0, 0.0}, {-1e-6, 0.0}, {-1.0, 1.0}, {0.0, 600.0}, {-745.2, -700.0}}) {
+        std::uniform_real_distribution<double> uniform(lo, hi);
+        for (int i = 0; i < 20000; ++i) x.push_back(uniform(rng));
+    }
+    expect_every_path_matches_std_exp(x);
 }
 
 TEST(FastExp, SpecialValues) {
@@ -91,15 +96,11 @@ TEST(FastExp, UnderflowBoundaries) {
         for (int i = -400; i <= 400; ++i) x.push_back(centre + i * 1e-5);
     for (int i = 0; i < 1000; ++i) x.push_back(i % 3 == 0 ? -1.0 : i % 3 == 1 ? -720.0 - i * 0.01 : -800.0);
     x.push_back(std::nextafter(std::log(std::numeric_limits<double>::min()), 0.0));
+    expect_every_path_matches_std_exp(x);
     for (ExpPath path : supported_paths()) {
-        std::vector<double> y = x;
-        kmx::exp_in_place(path, y.data(), int64_t(y.size()));
-        int64_t bad = 0;
-        for (size_t i = 0; i < x.size(); ++i)
-            if (!matches_std_exp(y[i], x[i]) && bad++ == 0)
-                ADD_FAILURE() << name(path) << ": exp(" << x[i] << ") = " << y[i] << ", std::exp " << std::exp(x[i]);
-        EXPECT_EQ(bad, 0) << name(path);
-        EXPECT_EQ(y.back(), std::exp(x.back())) << name(path) << ": the smallest normal result";
+        double last = x.back();
+        kmx::exp_in_place(path, &last, 1);
+        EXPECT_EQ(last, std::exp(x.back())) << name(path) << ": the smallest normal result";
     }
 }
 
