@@ -6,14 +6,16 @@
 // (steadier on a shared machine with one thread; with more, it counts the
 // time threads spend waiting at barriers).
 //
-//   bench_kernel_block [--threads N] [--reps R] [--d D]... [--na NA]... [--pass]
+//   bench_kernel_block [--threads N] [--reps R] [--d D]... [--na NA]... [--pass [--pass-gamma G]]
 //   (default d: 16, 64, 256, 784; default na: 1024, 4096; nb = 1024)
 //
 // --pass times the Gaussian pass alone instead (gaussian_row_from_gram on a
 // 16 x 256 tile in L1, each exp path the CPU runs, one thread, CPU time) and
 // dgemm's time per entry of a 1024 x 1024 product at each d: the ratio a
 // block could reach if its GEMM ran at dgemm's rate and the pass were all
-// it added is dgemm / (dgemm + pass) per entry.
+// it added is dgemm / (dgemm + pass) per entry. --pass-gamma G sets the
+// pass's γ (default 1/64; above 17.7 some of its γD pass 708, where e^{−γD}
+// is subnormal or 0).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +34,7 @@ struct Options {
     int reps = 7;
     std::vector<int64_t> dims, rows;
     bool pass = false;
+    double pass_gamma = 1.0 / 64;  // γ of --pass (its distances D lie in [0, 40])
 };
 
 Options parse_options(int argc, char **argv) {
@@ -45,10 +48,14 @@ Options parse_options(int argc, char **argv) {
             options.dims.push_back(std::max(1, std::atoi(argv[++i])));
         } else if (!std::strcmp(argv[i], "--pass")) {
             options.pass = true;
+        } else if (!std::strcmp(argv[i], "--pass-gamma") && i + 1 < argc) {
+            options.pass_gamma = std::atof(argv[++i]);
         } else if (!std::strcmp(argv[i], "--na") && i + 1 < argc) {
             options.rows.push_back(std::max(1, std::atoi(argv[++i])));
         } else {
-            std::fprintf(stderr, "usage: %s [--threads N] [--reps R] [--d D]... [--na NA]... [--pass]\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--threads N] [--reps R] [--d D]... [--na NA]... [--pass [--pass-gamma G]]\n",
+                         argv[0]);
             std::exit(2);
         }
     }
@@ -111,7 +118,7 @@ double best_cpu_seconds(int reps, Fn &&fn) {
 
 // Nanoseconds per entry of the Gaussian pass on a tile in L1 (the tile is
 // restored from a copy before each pass; the copy's own time is subtracted).
-double pass_ns_per_entry(kmx::ExpPath path, int reps) {
+double pass_ns_per_entry(kmx::ExpPath path, int reps, double gamma) {
     constexpr int64_t kRows = 16, kCols = 256, kPasses = 200;
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> norm(5.0, 30.0), dist(0.0, 40.0);
@@ -129,8 +136,8 @@ double pass_ns_per_entry(kmx::ExpPath path, int reps) {
         for (int64_t p = 0; p < kPasses; ++p) {
             restore();
             for (int64_t i = 0; i < kRows; ++i)
-                kmx::gaussian_row_from_gram(path, tile.data() + i * kCols, kCols, 1.0 / 64, sq_a[size_t(i)],
-                                            sq_b.data(), 1e-14 * sq_a[size_t(i)], floor_b.data());
+                kmx::gaussian_row_from_gram(path, tile.data() + i * kCols, kCols, gamma, sq_a[size_t(i)], sq_b.data(),
+                                            1e-14 * sq_a[size_t(i)], floor_b.data());
         }
     });
     return (with_pass - copy) / double(kPasses * kRows * kCols) * 1e9;
@@ -140,8 +147,10 @@ double pass_ns_per_entry(kmx::ExpPath path, int reps) {
 void report_pass(const Options &options) {
     std::vector<std::pair<kmx::ExpPath, double>> passes;
     for (kmx::ExpPath path : {kmx::ExpPath::Baseline, kmx::ExpPath::Avx2Fma, kmx::ExpPath::Avx512})
-        if (kmx::exp_path_supported(path)) passes.push_back({path, pass_ns_per_entry(path, options.reps)});
-    std::printf("Gaussian pass alone (16 x 256 tile in L1), best of %d, CPU time\n", options.reps);
+        if (kmx::exp_path_supported(path))
+            passes.push_back({path, pass_ns_per_entry(path, options.reps, options.pass_gamma)});
+    std::printf("Gaussian pass alone (16 x 256 tile in L1, gamma %g, D in [0, 40]), best of %d, CPU time\n",
+                options.pass_gamma, options.reps);
     for (const auto &[path, ns] : passes) std::printf("  %-9s %6.3f ns per entry\n", path_name(path), ns);
     std::printf("%5s | %14s | ratio cap: dgemm / (dgemm + pass) per entry\n", "d", "dgemm ns/entry");
     const int64_t n = 1024;
