@@ -13,11 +13,15 @@
 // One algorithm, two codings:
 //  - portable C++ that the compiler vectorises, built for the baseline ISA and
 //    again for AVX2+FMA (the table lookup becomes a gather). 2^n is written
-//    into the exponent bits as 2^(n+60), and the table holds 2^(j/N)·2^−60,
-//    so that subnormal results stay correct;
+//    into the exponent bits as 2^(n+60), and the table holds 2^(j/N)·2^−60;
 //  - AVX-512 intrinsics: the rounding yields k/N directly (below), the table
-//    sits in two registers (vpermt2pd) and vscalefpd applies 2^n, with
-//    correct underflow.
+//    sits in two registers (vpermt2pd) and vscalefpd applies 2^n.
+// Results below DBL_MIN (n < −1022: subnormal or 0) are made without an
+// instruction that underflows, which on Intel is a microcode assist (15-60x
+// a normal entry's time): 2^(n+1074)·2^(j/N)·p(r) is normal and exact, and
+// adding 2^52 rounds it to the integer whose bits are the subnormal's. Both
+// codings take that path only for a block (32 entries; AVX-512: 8) holding
+// an argument below −708.
 // The fastest one the CPU supports is chosen once, at first use.
 #include "fast_exp.h"
 

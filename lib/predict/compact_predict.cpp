@@ -406,8 +406,8 @@ __attribute__((target("avx512f"))) double kernel_values_avx512(const double *x, 
         for (int i = 0; i < blocks; ++i) {
             const int64_t j = j0 + i * kLanes;
             const __mmask8 lanes = lanes_from(j, m);
-            // Padding lanes (r = +∞) take e^0, not e^{−∞}: an underflowing
-            // vscalefpd costs a microcode assist (~100 cycles) on Intel.
+            // Padding lanes (r = +∞) take e^0, not e^{−∞}, which would send
+            // every block with padding down exp8's path for underflowing lanes.
             const __m512d v = exp8(_mm512_maskz_mul_pd(lanes, minus_gamma, _mm512_load_pd(r + i * kLanes)));
             if (c) _mm512_mask_storeu_pd(c + j, lanes, v);
             if (beta) dot = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(lanes, beta + j), v, dot);
