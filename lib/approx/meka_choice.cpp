@@ -80,9 +80,15 @@ int64_t single_basis_rank(int64_t n, int64_t d, double bytes) {
     return k;
 }
 
-std::vector<int64_t> held_out_rows(const Context &ctx, int64_t n) {
+// h, or 0 where n is too small to hold rows out.
+int64_t held_out_count(int64_t n) {
     const int64_t h = std::min(kHeldOutRows, n / 8);
-    if (h < kMinHeldOutRows) return {};
+    return h < kMinHeldOutRows ? 0 : h;
+}
+
+std::vector<int64_t> held_out_rows(const Context &ctx, int64_t n) {
+    const int64_t h = held_out_count(n);
+    if (h == 0) return {};
     Rng rng(ctx.seed ^ 0x6D656B6163686F69ull);
     return sample_rows(rng, n, h);
 }
@@ -160,7 +166,7 @@ std::unique_ptr<MekaApproximation> MekaApproximation::clusters_candidate(Context
 void MekaApproximation::choose(Context &ctx, const Dataset &data, const MekaOptions &options) {
     const int64_t c0 = std::min(n_, meka_reference_clusters(n_)), k0 = meka_reference_rank(n_, c0);
     const MekaOptions reference = candidate(options, c0, k0);
-    if (held_out_rows(ctx, n_).empty() || c0 == 1) {
+    if (held_out_count(n_) == 0 || c0 == 1) {
         build(ctx, data, reference, {}, MekaStage::factored);
         return;
     }

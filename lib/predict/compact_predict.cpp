@@ -416,6 +416,13 @@ __attribute__((target("avx512f"))) double kernel_values_avx512(const double *x, 
     return _mm512_cvtsd_f64(lanes_combined(dot, true));
 }
 
+// kernel_values_avx512 with the kernel's distance (l1: the Laplacian's).
+double kernel_values_avx512(bool l1, const double *x, const double *points_t, int64_t m, int64_t d, double gamma,
+                            double *c, const double *beta) {
+    return l1 ? kernel_values_avx512<true>(x, points_t, m, d, gamma, c, beta)
+              : kernel_values_avx512<false>(x, points_t, m, d, gamma, c, beta);
+}
+
 // Whether the row path takes the functions above: the CPU runs AVX-512 and
 // KMX_ISA does not cap it (the exp path in use is then fast_exp's AVX-512 one).
 bool row_path_avx512() {
@@ -546,8 +553,7 @@ void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const dou
     const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
 #ifdef KMX_X86_64
     if (leaf.triangle == 0 && row_path_avx512()) {  // r is not needed
-        (l1 ? kernel_values_avx512<true> : kernel_values_avx512<false>)(x, leaf.landmarks_t, m, p_.d, gamma, c,
-                                                                        nullptr);
+        kernel_values_avx512(l1, x, leaf.landmarks_t, m, p_.d, gamma, c, nullptr);
         return;
     }
 #endif
@@ -582,9 +588,9 @@ double CompactRowPredictor::predict(const double *x, double *outputs, double *sc
 #ifdef KMX_X86_64
     if (k == 1 && F == leaf.m && p_.kernel.stationary() && row_path_avx512()) {  // c̄ = c: fused with its dot
         const double gamma = p_.kernel.gamma_for(p_.d);
-        const auto values =
-            p_.kernel.type == KMX_KERNEL_LAPLACIAN ? kernel_values_avx512<true> : kernel_values_avx512<false>;
-        outputs[0] = leaf.bias[0] + values(x, leaf.landmarks_t, leaf.m, p_.d, gamma, nullptr, leaf.beta);
+        const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
+        outputs[0] =
+            leaf.bias[0] + kernel_values_avx512(l1, x, leaf.landmarks_t, leaf.m, p_.d, gamma, nullptr, leaf.beta);
         return compact_label(p_, outputs);
     }
 #endif
