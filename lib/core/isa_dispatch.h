@@ -55,6 +55,19 @@ Fn pick_isa_variant(IsaLevel level, Fn avx512f, Fn avx2, Fn baseline) {
 
 #define KMX_ALWAYS_INLINE __attribute__((always_inline)) inline
 
+namespace kmx {
+
+// a·b + c, fused (one rounding) where the variant has FMA.
+template <bool kFma>
+KMX_ALWAYS_INLINE double mul_add(double a, double b, double c) {
+    if constexpr (kFma)
+        return __builtin_fma(a, b, c);
+    else
+        return a * b + c;
+}
+
+}  // namespace kmx
+
 #if defined(__x86_64__)
 #define KMX_ISA_VARIANTS(ret, name, params, args)                                                          \
     __attribute__((target("avx512f"))) ret name##_avx512f params { return name##_body args; }              \

@@ -48,14 +48,6 @@ struct ScaledTable {
 };
 alignas(64) constexpr ScaledTable kScaledTable;
 
-template <bool kFma>
-inline double mul_add(double a, double b, double c) {
-    if constexpr (kFma)
-        return __builtin_fma(a, b, c);
-    else
-        return a * b + c;
-}
-
 inline uint64_t bits_of(double v) {
     uint64_t bits;
     std::memcpy(&bits, &v, sizeof bits);

@@ -41,6 +41,7 @@
 #include "core/row_shards.h"
 #include "falkon_preconditioner.h"
 #include "linalg/linalg.h"
+#include "linalg/normal_product.h"
 
 namespace kmx {
 namespace {
@@ -87,7 +88,7 @@ struct Work {
     double *z;                          // block x k: K_b v (or Y_b)
     double *val_out, *val_dir;          // validation x k: f on the held-out rows, K_val v
     double *tridiagonal, *eigen;        // t x t and t: the Lanczos matrix of one output
-    std::vector<double> v_columns;      // k x M: v's columns, each contiguous
+    double *v_columns, *w_columns;      // k x M: the columns of v and of w, each contiguous
     std::vector<double> wide_rows;      // kernel_float32: one row of K_nM in double per thread
     BinnedSum target_sum, product_sum;  // K_nMᵀY and K_nMᵀK_nM v, binned
 };
@@ -114,7 +115,8 @@ Work carve_work(ScratchCarver &c, int64_t n, int64_t m, int64_t k, int64_t block
                 bool early_stopping, int iterations, size_t cache_bytes, bool float32) {
     Work w{};
     carve_cache(c, w, n, m, block, cache_bytes, float32);
-    for (double **vec : {&w.x, &w.r, &w.p, &w.ap, &w.tmp, &w.v, &w.w}) *vec = c.take<double>(size_t(m * k));
+    for (double **vec : {&w.x, &w.r, &w.p, &w.ap, &w.tmp, &w.v, &w.w, &w.v_columns, &w.w_columns})
+        *vec = c.take<double>(size_t(m * k));
     w.best_x = c.take<double>(size_t(early_stopping ? m * k : 0));
     w.kernel_block = c.take<double>(size_t(float32 ? 0 : block * m));
     w.kernel_block32 = c.take<float>(size_t(float32 ? block * m : 0));
@@ -266,7 +268,7 @@ const double *knm_row(const KnmRows &rows, int64_t r, int64_t m, Work &work) {
 // z_i = K_i v (one row of K_nM, k outputs) by fixed-order dots, so a row's
 // z does not depend on where the block boundaries fall.
 void row_times(const double *row, int64_t m, int64_t k, const Work &work, double *z) {
-    for (int64_t o = 0; o < k; ++o) z[o] = fixed_order_dot(row, work.v_columns.data() + o * m, m);
+    for (int64_t o = 0; o < k; ++o) z[o] = fixed_order_dot(row, work.v_columns + o * m, m);
 }
 
 // w = Σ_{training rows} K_iᵀ z_i with z_i = K_i v (v given) or Y_i (v null),
@@ -300,9 +302,15 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
     work.cache_ready = true;
 }
 
+// out (columns x rows) = in (rows x columns)ᵀ.
+void transpose(const double *in, int64_t rows, int64_t columns, double *out) {
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < columns; ++j) out[j * rows + i] = in[i * columns + j];
+}
+
 // out = op(K_b) x + beta·out for a block K_b (rows x m) and k columns x: a
 // GEMM, or for one column a GEMV, which reads K_b once where the GEMM would
-// first pack all of it for a single column (most of a pass's time, k = 1).
+// first pack all of it for a single column.
 void block_times(Trans trans, int64_t rows, int64_t m, int64_t k, const double *kb, const double *x, double beta,
                  double *out, int threads) {
     if (k == 1) return linalg::gemv(trans, rows, m, 1.0, kb, m, x, beta, out, threads);
@@ -311,12 +319,42 @@ void block_times(Trans trans, int64_t rows, int64_t m, int64_t k, const double *
     linalg::gemm(Trans::Yes, Trans::No, m, k, rows, 1.0, kb, m, x, k, beta, out, k, threads);
 }
 
-// The same in one process, by two GEMMs per block of K_nM (Z_b = K_b V,
-// w += K_bᵀ Z_b): the rows' terms are summed in BLIS's order, not binned,
-// so the bits depend on the block size (fixed by n and M) and the thread
-// count, and the pass runs at GEMM speed instead of one binned add per row
-// and center (20-30x faster per CG iteration at n = 20000, M = 2000, 10
-// outputs). Held-out rows put K_val v in val_dir and add nothing.
+// K_val v of a block's held-out rows (z, rows of K_b v) into their slots of
+// val_dir (the validation rows increasing).
+void keep_validation_z(const Problem &pr, int64_t begin, int64_t end, const double *z, Work &work) {
+    for (int64_t i = begin; i < end; ++i) {
+        if (pr.held_out[size_t(i)] != 1) continue;
+        const auto slot = std::lower_bound(pr.validation.begin(), pr.validation.end(), i);
+        std::copy(z + (i - begin) * pr.k, z + (i - begin + 1) * pr.k,
+                  work.val_dir + (slot - pr.validation.begin()) * pr.k);
+    }
+}
+
+// The pass in one process for few outputs (linalg::add_normal_product):
+// each block of K_nM read once, where it is; the bits depend neither on the
+// thread count nor on the block size.
+void local_thin_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
+    const int64_t m = pr.m, k = pr.k;
+    if (v) transpose(v, m, k, work.v_columns);
+    std::fill(work.w_columns, work.w_columns + m * k, 0.0);
+    const uint8_t *held_out = pr.held_out.empty() ? nullptr : pr.held_out.data();
+    for (int64_t begin = 0; begin < pr.n; begin += pr.block) {
+        const int64_t end = std::min(pr.n, begin + pr.block);
+        const double *kb = knm_block(ctx, pr, begin, end, work, arena).wide;
+        if (!v) std::copy(pr.y + begin * k, pr.y + end * k, work.z);
+        linalg::add_normal_product(end - begin, m, k, kb, v ? work.v_columns : nullptr, work.z,
+                                   held_out ? held_out + begin : nullptr, work.w_columns, ctx.threads);
+        if (v && held_out) keep_validation_z(pr, begin, end, work.z, work);
+        ctx.check_cancel();
+    }
+    transpose(work.w_columns, k, m, work.w);
+    work.cache_ready = true;
+}
+
+// The same for many outputs, by two GEMMs per block of K_nM (Z_b = K_b V,
+// w += K_bᵀ Z_b; BLIS's packing pays there): the rows' terms are summed in
+// BLIS's order, so the bits depend on the block size (fixed by n and M) and
+// the thread count. Held-out rows put K_val v in val_dir and add nothing.
 void local_gemm_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
     const int64_t m = pr.m, k = pr.k;
     std::fill(work.w, work.w + m * k, 0.0);
@@ -327,16 +365,11 @@ void local_gemm_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
             block_times(Trans::No, rows, m, k, kb, v, 0.0, work.z, ctx.threads);
         else
             std::copy(pr.y + begin * k, pr.y + end * k, work.z);
-        if (!pr.held_out.empty())
-            for (int64_t i = begin; i < end; ++i) {
-                if (pr.held_out[size_t(i)] != 1) continue;
-                double *z = work.z + (i - begin) * k;
-                if (v) {
-                    const auto slot = std::lower_bound(pr.validation.begin(), pr.validation.end(), i);
-                    std::copy(z, z + k, work.val_dir + (slot - pr.validation.begin()) * k);
-                }
-                std::fill(z, z + k, 0.0);
-            }
+        if (!pr.held_out.empty()) {
+            if (v) keep_validation_z(pr, begin, end, work.z, work);
+            for (int64_t i = begin; i < end; ++i)
+                if (pr.held_out[size_t(i)] == 1) std::fill(work.z + (i - begin) * k, work.z + (i - begin + 1) * k, 0.0);
+        }
         block_times(Trans::Yes, rows, m, k, kb, work.z, 1.0, work.w, ctx.threads);
         ctx.check_cancel();
     }
@@ -345,19 +378,17 @@ void local_gemm_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
 
 // The same summed over all ranks' rows (one agreed bound and one AllReduce
 // of the bins per pass; the bits do not depend on the number of ranks), or
-// by local_gemm_pass (Problem::binned).
+// by local_thin_pass or local_gemm_pass (not Problem::binned).
 void kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
-    if (!pr.binned) return local_gemm_pass(ctx, pr, v, work, arena);
+    if (!pr.binned)
+        return linalg::normal_product_pays(pr.k) ? local_thin_pass(ctx, pr, v, work, arena)
+                                                 : local_gemm_pass(ctx, pr, v, work, arena);
     const int64_t m = pr.m, k = pr.k;
     double scale = 1;
     if (v) {
+        transpose(v, m, k, work.v_columns);
         scale = 0;
-        work.v_columns.resize(size_t(m * k));
-        for (int64_t j = 0; j < m; ++j)
-            for (int64_t o = 0; o < k; ++o) {
-                work.v_columns[size_t(o * m + j)] = v[j * k + o];
-                scale = std::max(scale, std::fabs(v[j * k + o]));
-            }
+        for (int64_t i = 0; i < m * k; ++i) scale = std::max(scale, std::fabs(v[i]));
     }
     BinnedSum &sum = v ? work.product_sum : work.target_sum;
     binned_pass(ctx.comm, {{&sum, work.w, scale}},

@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "falkon_reference.h"
 #include "krr/falkon.h"
+#include "linalg/normal_product.h"
 
 namespace {
 
@@ -136,6 +137,30 @@ TEST(Falkon, GemmAndBinnedSumsReachTheSameFit) {
     EXPECT_NE(gemm.model.beta, binned.model.beta);  // the paths differ (in the last bits)
 }
 
+// Above normal_product_pays's outputs (32 at most) one process sums by two
+// GEMMs per block instead: 52 outputs (Letter's 26 and their negatives)
+// against the binned sums.
+TEST(Falkon, ManyOutputsTakeTheGemmPassAndAgreeWithBinnedSums) {
+    const auto letter = load("letter_mc.train.libsvm", true, 1500);
+    const auto train = rows_of(*letter, 0, 1200), query = rows_of(*letter, 1200, 1500);
+    const kmx::KrrTargets t26 = targets_of(*train, kmx::KrrTask::classification);
+    ASSERT_EQ(t26.outputs, 26);
+    kmx::KrrTargets t52;
+    t52.outputs = 52;
+    for (int64_t i = 0; i < train->n; ++i) {
+        for (int64_t c = 0; c < 26; ++c) t52.y.push_back(t26.y[size_t(i * 26 + c)]);
+        for (int64_t c = 0; c < 26; ++c) t52.y.push_back(-t26.y[size_t(i * 26 + c)]);
+    }
+    ASSERT_FALSE(kmx::linalg::normal_product_pays(t52.outputs));
+    kmx::FalkonOptions o = options(150, 1e-3);
+    o.reproducible_sums = true;
+    const Fit binned = fit(rbf(8.0), *train, t52, o);
+    o.reproducible_sums = false;
+    const Fit gemm = fit(rbf(8.0), *train, t52, o);
+    EXPECT_LE(relative_difference(predict(gemm, *query), predict(binned, *query)), 1e-9);
+    EXPECT_NE(gemm.model.beta, binned.model.beta);
+}
+
 // One block solve of 26 outputs equals 26 single-output solves (compared on
 // the fitted values of 300 rows: β itself is as ill-conditioned as K_MM).
 TEST(Falkon, BlockSolveEqualsSeparateSolves) {
@@ -210,6 +235,11 @@ TEST(Falkon, EarlyStoppingReturnsTheBestIterate) {
     o.patience = 1000;
     const Fit fixed = fit(kernel, *letter, t, o);
     EXPECT_LE(relative_difference(early.model.beta, fixed.model.beta), 1e-12);
+    // The held-out rows add nothing to the one-process sums either: as binned.
+    o.reproducible_sums = true;
+    const Fit binned = fit(kernel, *letter, t, o);
+    const auto query = rows_of(*letter, 0, 300);
+    EXPECT_LE(relative_difference(predict(fixed, *query), predict(binned, *query)), 1e-8);
 }
 
 // 3000 Letter rows, M = 1500: K_nM in 2 blocks of 2796 and 204 rows; the
