@@ -14,7 +14,8 @@
 
 namespace kmx::linalg {
 
-// For a block K (rows x m, row-major):
+// For a block K (rows x m, row-major, rows ld ≥ m values apart; rows on
+// 64-byte lines go fastest):
 //   z (rows x k, row-major) = K v, v given by its columns v_t (k x m); when
 //   v_t is null, z is read as given (e.g. targets);
 //   w_t (k x m: the columns of w = Kᵀ z) += Kᵀ z over the rows i whose
@@ -22,7 +23,7 @@ namespace kmx::linalg {
 // Each z entry is one dot in a fixed order and each w_t entry adds the rows
 // in increasing order, so the bits depend neither on `threads` nor on how
 // the rows are split into blocks (they do on the ISA: with or without FMA).
-void add_normal_product(int64_t rows, int64_t m, int64_t k, const double *kb, const double *v_t, double *z,
+void add_normal_product(int64_t rows, int64_t m, int64_t ld, int64_t k, const double *kb, const double *v_t, double *z,
                         const uint8_t *skip, double *w_t, int threads);
 
 // Whether add_normal_product is faster than two GEMMs (K v, then Kᵀ z) for
@@ -31,7 +32,7 @@ void add_normal_product(int64_t rows, int64_t m, int64_t k, const double *kb, co
 bool normal_product_pays(int64_t k);
 
 // The same with the coding for `level` (at most what the CPU runs; tests).
-void add_normal_product(IsaLevel level, int64_t rows, int64_t m, int64_t k, const double *kb, const double *v_t,
-                        double *z, const uint8_t *skip, double *w_t, int threads);
+void add_normal_product(IsaLevel level, int64_t rows, int64_t m, int64_t ld, int64_t k, const double *kb,
+                        const double *v_t, double *z, const uint8_t *skip, double *w_t, int threads);
 
 }  // namespace kmx::linalg

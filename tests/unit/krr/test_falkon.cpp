@@ -242,8 +242,10 @@ TEST(Falkon, EarlyStoppingReturnsTheBestIterate) {
     EXPECT_LE(relative_difference(predict(fixed, *query), predict(binned, *query)), 1e-8);
 }
 
-// 3000 Letter rows, M = 1500: K_nM in 2 blocks of 2796 and 204 rows; the
-// uncached fit that the cached ones must equal.
+// 3000 Letter rows, M = 1500: K_nM in 2 blocks of 2796 and 204 rows, each
+// row 1504 values apart (M rounded up to 8); the uncached fit that the cached
+// ones must equal.
+constexpr size_t kCaseStride = 1504;
 struct CacheCase {
     std::unique_ptr<kmx::Dataset> letter = load("letter_mc.train.libsvm", true, 3000);
     kmx::KrrTargets t = targets_of(*letter, kmx::KrrTask::classification);
@@ -259,7 +261,7 @@ struct CacheCase {
 TEST(Falkon, KernelCacheGivesTheSameFit) {
     const CacheCase c;
     kmx::FalkonOptions o = c.o;
-    for (size_t bytes : {size_t(3000 * 1500 * 8 * 0.95), size_t(3000 * 1500 * 8)}) {
+    for (size_t bytes : {size_t(3000 * kCaseStride * 8 * 0.95), size_t(3000 * kCaseStride * 8)}) {
         o.kernel_cache_bytes = bytes;
         const Fit cached = fit(rbf(8.0), *c.letter, c.t, o);
         EXPECT_EQ(cached.model.beta, c.plain.model.beta);
@@ -274,7 +276,8 @@ TEST(Falkon, AutoCacheTakesWhatTheBudgetLeaves) {
     const CacheCase c;
     kmx::FalkonOptions o = c.o;
     const size_t uncached = c.plain.stats.workspace_bytes;
-    const size_t whole = size_t(3000) * 1500 * sizeof(double), first_block = size_t(2796) * 1500 * sizeof(double);
+    const size_t whole = size_t(3000) * kCaseStride * sizeof(double),
+                 first_block = size_t(2796) * kCaseStride * sizeof(double);
     o.auto_cache = true;
     struct Case {
         size_t budget, cap, cached_at_least, cached_below;

@@ -17,7 +17,7 @@ namespace {
 using kmx::IsaLevel;
 
 struct Case {
-    int64_t rows, m, k;
+    int64_t rows, m, k, ld;  // K's rows ld values apart (padding: NaN, never read)
     std::vector<double> kb, v_t, z_given, w_start;
     std::vector<uint8_t> skip;
 };
@@ -30,7 +30,9 @@ Case make_case(int64_t rows, int64_t m, int64_t k, bool with_skips, uint64_t see
         for (double &x : v) x = uniform(rng);
         return v;
     };
-    Case c{rows, m, k, values(rows * m), values(k * m), values(rows * k), values(k * m), {}};
+    const int64_t ld = m + int64_t(seed % 3) * 5;
+    Case c{rows, m, k, ld, values(rows * ld), values(k * m), values(rows * k), values(k * m), {}};
+    for (int64_t i = 0; i < rows; ++i) std::fill(c.kb.begin() + i * ld + m, c.kb.begin() + (i + 1) * ld, std::nan(""));
     c.skip.assign(size_t(rows), 0);
     if (with_skips)
         for (auto &s : c.skip) s = rng() % 4 == 0;
@@ -45,7 +47,7 @@ Result run(const Case &c, IsaLevel level, bool with_v, int threads, int64_t bloc
     Result r{with_v ? std::vector<double>(size_t(c.rows * c.k), -99.0) : c.z_given, c.w_start};
     for (int64_t begin = 0; begin < c.rows; begin += block_rows) {
         const int64_t rows = std::min(block_rows, c.rows - begin);
-        kmx::linalg::add_normal_product(level, rows, c.m, c.k, c.kb.data() + begin * c.m,
+        kmx::linalg::add_normal_product(level, rows, c.m, c.ld, c.k, c.kb.data() + begin * c.ld,
                                         with_v ? c.v_t.data() : nullptr, r.z.data() + begin * c.k,
                                         c.skip.data() + begin, r.w_t.data(), threads);
     }
@@ -59,14 +61,14 @@ Result reference(const Case &c, bool with_v) {
         for (int64_t o = 0; o < c.k; ++o) {
             long double sum = 0;
             for (int64_t j = 0; j < c.m; ++j)
-                sum += (long double)c.kb[size_t(i * c.m + j)] * c.v_t[size_t(o * c.m + j)];
+                sum += (long double)c.kb[size_t(i * c.ld + j)] * c.v_t[size_t(o * c.m + j)];
             r.z[size_t(i * c.k + o)] = with_v ? double(sum) : c.z_given[size_t(i * c.k + o)];
         }
     for (int64_t o = 0; o < c.k; ++o)
         for (int64_t j = 0; j < c.m; ++j) {
             long double sum = c.w_start[size_t(o * c.m + j)];
             for (int64_t i = 0; i < c.rows; ++i)
-                if (!c.skip[size_t(i)]) sum += (long double)r.z[size_t(i * c.k + o)] * c.kb[size_t(i * c.m + j)];
+                if (!c.skip[size_t(i)]) sum += (long double)r.z[size_t(i * c.k + o)] * c.kb[size_t(i * c.ld + j)];
             r.w_t[size_t(o * c.m + j)] = double(sum);
         }
     return r;
@@ -135,7 +137,7 @@ TEST(NormalProduct, BitsDoNotDependOnThreadsBlocksOrVectorWidth) {
 TEST(NormalProduct, EmptyShapesTouchNothing) {
     const Case c = make_case(3, 4, 2, false, 3);
     Result r{c.z_given, c.w_start};
-    kmx::linalg::add_normal_product(0, c.m, c.k, c.kb.data(), c.v_t.data(), r.z.data(), nullptr, r.w_t.data(), 2);
+    kmx::linalg::add_normal_product(0, c.m, c.ld, c.k, c.kb.data(), c.v_t.data(), r.z.data(), nullptr, r.w_t.data(), 2);
     EXPECT_EQ(r.z, c.z_given);
     EXPECT_EQ(r.w_t, c.w_start);
 }
