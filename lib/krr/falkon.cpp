@@ -65,13 +65,13 @@ int64_t validation_rows_for(int64_t n, double fraction) { return int64_t(std::fl
 struct Problem {
     KernelSpec kernel;  // gamma resolved
     const Dataset *data;
-    const Dataset *centers;           // M x d, dense or CSR (uniform centers of rows that stay sparse)
-    const double *y;                  // n x k targets
-    int64_t n, m, k, block;           // n: this rank's rows
-    int64_t total_rows, first_row;    // all ranks' rows; this rank's first in their numbering
-    int64_t train_rows;               // all ranks' rows minus the validation rows
-    bool kernel_float32;              // K_nM's blocks computed and cached in float32
-    bool binned;                      // K_nM's row sums binned (several ranks, float32 or reproducible_sums)
+    const Dataset *centers;         // M x d, dense or CSR (uniform centers of rows that stay sparse)
+    const double *y;                // n x k targets
+    int64_t n, m, k, block;         // n: this rank's rows
+    int64_t total_rows, first_row;  // all ranks' rows; this rank's first in their numbering
+    int64_t train_rows;             // all ranks' rows minus the validation rows
+    bool kernel_float32;            // K_nM's blocks computed and cached in float32
+    bool binned;  // K_nM's row sums binned (several ranks, reproducible_sums, or float32 with many outputs)
     std::vector<uint8_t> held_out;    // n flags: 1 = validation row (empty: none)
     std::vector<int64_t> validation;  // this rank's validation rows, increasing
     int64_t validation_total = 0;     // all ranks' validation rows
@@ -338,8 +338,8 @@ void keep_validation_z(const Problem &pr, int64_t begin, int64_t end, const doub
 }
 
 // The pass in one process for few outputs (linalg::add_normal_product):
-// each block of K_nM read once, where it is; the bits depend neither on the
-// thread count nor on the block size.
+// each block of K_nM (double or float32) read once, where it is; the bits
+// depend neither on the thread count nor on the block size.
 void local_thin_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
     const int64_t m = pr.m, k = pr.k;
     if (v) transpose(v, m, k, work.v_columns);
@@ -347,10 +347,16 @@ void local_thin_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
     const uint8_t *held_out = pr.held_out.empty() ? nullptr : pr.held_out.data();
     for (int64_t begin = 0; begin < pr.n; begin += pr.block) {
         const int64_t end = std::min(pr.n, begin + pr.block);
-        const double *kb = knm_block(ctx, pr, begin, end, work, arena).wide;
+        const KnmRows kb = knm_block(ctx, pr, begin, end, work, arena);
         if (!v) std::copy(pr.y + begin * k, pr.y + end * k, work.z);
-        linalg::add_normal_product(end - begin, m, knm_stride(m), k, kb, v ? work.v_columns : nullptr, work.z,
-                                   held_out ? held_out + begin : nullptr, work.w_columns, ctx.threads);
+        const double *v_t = v ? work.v_columns : nullptr;
+        const uint8_t *skip = held_out ? held_out + begin : nullptr;
+        if (kb.wide)
+            linalg::add_normal_product(end - begin, m, knm_stride(m), k, kb.wide, v_t, work.z, skip, work.w_columns,
+                                       ctx.threads);
+        else
+            linalg::add_normal_product(end - begin, m, knm_stride(m), k, kb.narrow, v_t, work.z, skip, work.w_columns,
+                                       ctx.threads);
         if (v && held_out) keep_validation_z(pr, begin, end, work.z, work);
         ctx.check_cancel();
     }
@@ -792,7 +798,8 @@ std::unique_ptr<FalkonSetup> set_up(Context &ctx, const KernelSpec &kernel, cons
     pr.first_row = shards.first_row;
     pr.k = targets.outputs;
     pr.kernel_float32 = options.kernel_float32;
-    pr.binned = ctx.comm.distributed() || options.kernel_float32 || options.reproducible_sums;
+    pr.binned = ctx.comm.distributed() || options.reproducible_sums ||
+                (options.kernel_float32 && !linalg::normal_product_pays(pr.k));
     reserve_workspace(ctx, *setup, shards, targets);
     choose_problem(ctx, *setup, start);
     prepare_solver(ctx, *setup, kept);

@@ -25,6 +25,10 @@ namespace kmx::linalg {
 // the rows are split into blocks (they do on the ISA: with or without FMA).
 void add_normal_product(int64_t rows, int64_t m, int64_t ld, int64_t k, const double *kb, const double *v_t, double *z,
                         const uint8_t *skip, double *w_t, int threads);
+// The same for K in float32, each value widened to double as it is read:
+// the bits of the double call on the widened K.
+void add_normal_product(int64_t rows, int64_t m, int64_t ld, int64_t k, const float *kb, const double *v_t, double *z,
+                        const uint8_t *skip, double *w_t, int threads);
 
 // Whether add_normal_product is faster than two GEMMs (K v, then Kᵀ z) for
 // k outputs with the coding in use (measured: up to 32 with AVX-512 against
@@ -33,6 +37,8 @@ bool normal_product_pays(int64_t k);
 
 // The same with the coding for `level` (at most what the CPU runs; tests).
 void add_normal_product(IsaLevel level, int64_t rows, int64_t m, int64_t ld, int64_t k, const double *kb,
+                        const double *v_t, double *z, const uint8_t *skip, double *w_t, int threads);
+void add_normal_product(IsaLevel level, int64_t rows, int64_t m, int64_t ld, int64_t k, const float *kb,
                         const double *v_t, double *z, const uint8_t *skip, double *w_t, int threads);
 
 }  // namespace kmx::linalg

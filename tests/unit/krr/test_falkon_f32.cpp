@@ -82,6 +82,19 @@ TEST(FalkonF32, PredictionsAndTestErrorMatchTheDoubleFit) {
     EXPECT_EQ(f32.stats.iterations, f64.stats.iterations);
 }
 
+// One process reads the float rows in place for both products
+// (add_normal_product, where it pays for the 26 outputs) or bins them: the
+// same fit to round-off (at λ = 1e-6, 20 CG iterations make the sums'
+// last-bit differences about 1e-9 of the predictions: measured 1.07e-9).
+TEST(FalkonF32, OneProcessSumsAgreeWithBinnedSums) {
+    const LetterCase c;
+    kmx::FalkonOptions o = c.options(true);
+    const Fit local = fit(c, o);
+    o.reproducible_sums = true;
+    const Fit binned = fit(c, o);
+    EXPECT_LE(relative_difference(predict(local, *c.test), predict(binned, *c.test)), 1e-8);
+}
+
 // The same cache bytes hold twice the rows in float32: half of K_nM's
 // doubles hold all of it as floats. The cache changes no number, and the
 // workspace is sized for the floats.

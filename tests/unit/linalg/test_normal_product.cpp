@@ -2,7 +2,8 @@
 // against long-double loops, for every ISA coding the CPU runs: right values
 // with tails of rows, columns and outputs, skipped rows left out, and bits
 // that depend neither on the thread count nor on how the rows are split into
-// blocks, nor between the AVX-512 and AVX2 codings (both fuse multiply-adds).
+// blocks, nor between the AVX-512 and AVX2 codings (both fuse multiply-adds);
+// K in float32 gives the bits of its copy widened to double.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -132,6 +133,26 @@ TEST(NormalProduct, BitsDoNotDependOnThreadsBlocksOrVectorWidth) {
     const Result wide = run(c, IsaLevel::Avx512f, true, 2, c.rows), narrow = run(c, IsaLevel::Avx2, true, 1, 333);
     EXPECT_EQ(wide.z, narrow.z);
     EXPECT_EQ(wide.w_t, narrow.w_t);
+}
+
+// K in float32, widened as it is read: the bits of the double call on the
+// widened copy, for every coding and with two threads.
+TEST(NormalProduct, FloatRowsGiveTheBitsOfTheirWidenedCopy) {
+    Case c = make_case(300, 203, 11, true, 5);
+    std::vector<float> narrow(c.kb.size());
+    for (size_t i = 0; i < narrow.size(); ++i) {
+        narrow[i] = float(c.kb[i]);
+        c.kb[i] = double(narrow[i]);  // NaN padding stays NaN
+    }
+    for (IsaLevel level : levels_here())
+        for (int threads : {1, 2}) {
+            Result wide = run(c, level, true, threads, c.rows),
+                   from_float{std::vector<double>(c.z_given.size()), c.w_start};
+            kmx::linalg::add_normal_product(level, c.rows, c.m, c.ld, c.k, narrow.data(), c.v_t.data(),
+                                            from_float.z.data(), c.skip.data(), from_float.w_t.data(), threads);
+            EXPECT_EQ(from_float.z, wide.z) << "level " << int(level);
+            EXPECT_EQ(from_float.w_t, wide.w_t) << "level " << int(level);
+        }
 }
 
 TEST(NormalProduct, EmptyShapesTouchNothing) {
