@@ -2,6 +2,8 @@
 #include "linalg/normal_product.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "core/parallel.h"
 
@@ -11,6 +13,24 @@ namespace {
 
 constexpr int kLanes = 8;                   // doubles summed side by side: one AVX-512 vector, two AVX2
 constexpr int64_t kSlabBytes = 384 * 1024;  // a slab of rows per thread: within L2 (Zen 3's is 512 KB)
+
+// kLanes values from p as doubles: p itself, or float rows converted into
+// `wide` as one vector (a lane-by-lane conversion does not vectorise, and
+// two half-width ones stored and reloaded whole stall the load).
+template <class T>
+KMX_ALWAYS_INLINE const double *lanes_as_double(const T *p, double (&wide)[kLanes]) {
+    if constexpr (std::is_same_v<T, double>) {
+        return p;
+    } else {
+        typedef float Floats __attribute__((vector_size(kLanes * sizeof(float))));
+        typedef double Doubles __attribute__((vector_size(kLanes * sizeof(double))));
+        Floats narrow;
+        std::memcpy(&narrow, p, sizeof narrow);
+        const Doubles widened = __builtin_convertvector(narrow, Doubles);
+        std::memcpy(wide, &widened, sizeof wide);
+        return wide;
+    }
+}
 
 // ------------------------------------------------------------ z = K v
 
@@ -35,12 +55,16 @@ KMX_ALWAYS_INLINE void dots_chunk(const T *k_rows, int64_t m, int64_t ld, int64_
         for (int o = 0; o < KB; ++o)
             for (int l = 0; l < kLanes; ++l) acc[r][o][l] = sums[r][o][l];
     int64_t j = j0;
-    for (; j + kLanes <= j1; j += kLanes)
+    for (; j + kLanes <= j1; j += kLanes) {
+        double wide[R][kLanes];
+        const double *row_values[R];
+        for (int r = 0; r < R; ++r) row_values[r] = lanes_as_double(k_rows + r * ld + j, wide[r]);
         for (int o = 0; o < KB; ++o)
             for (int r = 0; r < R; ++r)
 #pragma omp simd
                 for (int l = 0; l < kLanes; ++l)
-                    acc[r][o][l] = mul_add<kFma>(double(k_rows[r * ld + j + l]), v_t[o * m + j + l], acc[r][o][l]);
+                    acc[r][o][l] = mul_add<kFma>(row_values[r][l], v_t[o * m + j + l], acc[r][o][l]);
+    }
     for (int l = 0; j + l < j1; ++l)
         for (int o = 0; o < KB; ++o)
             for (int r = 0; r < R; ++r)
@@ -104,10 +128,15 @@ KMX_ALWAYS_INLINE void add_columns(const T *kb, int64_t rows, int64_t m, int64_t
     for (int64_t i = 0; i < rows; ++i) {
         if (skip && skip[i]) continue;
         const T *row = kb + i * ld + j0;
+        double wide[G][kLanes];
+        const double *row_values[G];
+        for (int g = 0; g < G; ++g) row_values[g] = lanes_as_double(row + g * kLanes, wide[g]);
         for (int o = 0; o < KB; ++o) {
             const double z_io = z[i * k + o];
+            for (int g = 0; g < G; ++g)
 #pragma omp simd
-            for (int l = 0; l < kWidth; ++l) acc[o][l] = mul_add<kFma>(z_io, double(row[l]), acc[o][l]);
+                for (int l = 0; l < kLanes; ++l)
+                    acc[o][g * kLanes + l] = mul_add<kFma>(z_io, row_values[g][l], acc[o][g * kLanes + l]);
         }
     }
     for (int o = 0; o < KB; ++o)
