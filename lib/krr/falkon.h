@@ -53,7 +53,7 @@ struct FalkonOptions {
     // in one process too, so its fit has the same bits as one split across
     // processes (which always bin). Otherwise one process reads each block
     // of K_nM once for both products (linalg::add_normal_product, up to 32
-    // outputs with AVX-512, 8 with AVX2: the bits do not depend on the thread
+    // outputs with AVX-512, 6 with AVX2: the bits do not depend on the thread
     // count) or, for more outputs, sums by two GEMMs per block (double K_nM;
     // the bits then depend on the thread count; float32 K_nM bins); both are
     // many times faster per CG iteration than the bins (bench/README.md).

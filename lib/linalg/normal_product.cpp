@@ -212,8 +212,8 @@ struct Coding {
 KMX_NORMAL_PRODUCT_CODING(double, baseline, , false, 1, 2, 2, 1, 8)
 KMX_NORMAL_PRODUCT_CODING(float, baseline_f32, , false, 1, 2, 2, 1, 8)
 #if defined(__x86_64__)
-KMX_NORMAL_PRODUCT_CODING(double, avx2, __attribute__((target("avx2,fma"))), true, 2, 3, 3, 1, 8)
-KMX_NORMAL_PRODUCT_CODING(float, avx2_f32, __attribute__((target("avx2,fma"))), true, 2, 3, 3, 1, 8)
+KMX_NORMAL_PRODUCT_CODING(double, avx2, __attribute__((target("avx2,fma"))), true, 2, 3, 3, 1, 6)
+KMX_NORMAL_PRODUCT_CODING(float, avx2_f32, __attribute__((target("avx2,fma"))), true, 2, 3, 3, 1, 6)
 KMX_NORMAL_PRODUCT_CODING(double, avx512, __attribute__((target("avx512f"))), true, 2, 8, 8, 2, 32)
 KMX_NORMAL_PRODUCT_CODING(float, avx512_f32, __attribute__((target("avx512f"))), true, 2, 8, 8, 2, 32)
 #endif

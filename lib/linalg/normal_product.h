@@ -32,7 +32,7 @@ void add_normal_product(int64_t rows, int64_t m, int64_t ld, int64_t k, const fl
 
 // Whether add_normal_product is faster than two GEMMs (K v, then Kᵀ z) for
 // k outputs with the coding in use (measured: up to 32 with AVX-512 against
-// BLIS's skx kernels, 8 with AVX2 against its zen3 ones).
+// BLIS's skx kernels, 6 with AVX2 against its zen3 ones).
 bool normal_product_pays(int64_t k);
 
 // The same with the coding for `level` (at most what the CPU runs; tests).
