@@ -219,15 +219,12 @@ KMX_NORMAL_PRODUCT_CODING(float, avx512_f32, __attribute__((target("avx512f"))),
 #endif
 #undef KMX_NORMAL_PRODUCT_CODING
 
-IsaLevel capped(IsaLevel level) {
 #if defined(__x86_64__)
+IsaLevel capped(IsaLevel level) {
     const IsaLevel cpu = cpu_isa_level();
     return int(level) > int(cpu) ? cpu : level;
-#else
-    (void)level;
-    return IsaLevel::Baseline;
-#endif
 }
+#endif
 
 template <class T>
 const Coding<T> &coding_for(IsaLevel level);
