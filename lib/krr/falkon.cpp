@@ -65,13 +65,13 @@ int64_t validation_rows_for(int64_t n, double fraction) { return int64_t(std::fl
 struct Problem {
     KernelSpec kernel;  // gamma resolved
     const Dataset *data;
-    const Dataset *centers;         // M x d, dense or CSR (uniform centers of rows that stay sparse)
-    const double *y;                // n x k targets
-    int64_t n, m, k, block;         // n: this rank's rows
-    int64_t total_rows, first_row;  // all ranks' rows; this rank's first in their numbering
-    int64_t train_rows;             // all ranks' rows minus the validation rows
-    bool kernel_float32;            // K_nM's blocks computed and cached in float32
-    bool binned;  // K_nM's row sums binned (several ranks, reproducible_sums, or float32 with many outputs)
+    const Dataset *centers;           // M x d, dense or CSR (uniform centers of rows that stay sparse)
+    const double *y;                  // n x k targets
+    int64_t n, m, k, block;           // n: this rank's rows
+    int64_t total_rows, first_row;    // all ranks' rows; this rank's first in their numbering
+    int64_t train_rows;               // all ranks' rows minus the validation rows
+    bool kernel_float32;              // K_nM's blocks computed and cached in float32
+    bool binned;                      // K_nM's row sums binned (several ranks or reproducible_sums)
     std::vector<uint8_t> held_out;    // n flags: 1 = validation row (empty: none)
     std::vector<int64_t> validation;  // this rank's validation rows, increasing
     int64_t validation_total = 0;     // all ranks' validation rows
@@ -337,7 +337,7 @@ void keep_validation_z(const Problem &pr, int64_t begin, int64_t end, const doub
     }
 }
 
-// The pass in one process for few outputs (linalg::add_normal_product):
+// The pass in one process for few outputs or float32 rows (linalg::add_normal_product):
 // each block of K_nM (double or float32) read once, where it is; the bits
 // depend neither on the thread count nor on the block size.
 void local_thin_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
@@ -393,9 +393,9 @@ void local_gemm_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
 // of the bins per pass; the bits do not depend on the number of ranks), or
 // by local_thin_pass or local_gemm_pass (not Problem::binned).
 void kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
-    if (!pr.binned)
-        return linalg::normal_product_pays(pr.k) ? local_thin_pass(ctx, pr, v, work, arena)
-                                                 : local_gemm_pass(ctx, pr, v, work, arena);
+    if (!pr.binned)  // float32 rows: never the GEMMs (they would need a widened copy of each block)
+        return pr.kernel_float32 || linalg::normal_product_pays(pr.k) ? local_thin_pass(ctx, pr, v, work, arena)
+                                                                      : local_gemm_pass(ctx, pr, v, work, arena);
     const int64_t m = pr.m, k = pr.k;
     double scale = 1;
     if (v) {
@@ -798,8 +798,7 @@ std::unique_ptr<FalkonSetup> set_up(Context &ctx, const KernelSpec &kernel, cons
     pr.first_row = shards.first_row;
     pr.k = targets.outputs;
     pr.kernel_float32 = options.kernel_float32;
-    pr.binned = ctx.comm.distributed() || options.reproducible_sums ||
-                (options.kernel_float32 && !linalg::normal_product_pays(pr.k));
+    pr.binned = ctx.comm.distributed() || options.reproducible_sums;
     reserve_workspace(ctx, *setup, shards, targets);
     choose_problem(ctx, *setup, start);
     prepare_solver(ctx, *setup, kept);

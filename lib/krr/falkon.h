@@ -52,11 +52,11 @@ struct FalkonOptions {
     // Sum K_nMᵀ(K_nM v) and K_nMᵀY over rows in bins (core/reproducible_sum.h)
     // in one process too, so its fit has the same bits as one split across
     // processes (which always bin). Otherwise one process reads each block
-    // of K_nM once for both products (linalg::add_normal_product, up to 32
-    // outputs with AVX-512, 6 with AVX2: the bits do not depend on the thread
-    // count) or, for more outputs, sums by two GEMMs per block (double K_nM;
-    // the bits then depend on the thread count; float32 K_nM bins); both are
-    // many times faster per CG iteration than the bins (bench/README.md).
+    // of K_nM once for both products (linalg::add_normal_product: up to 32
+    // outputs with AVX-512, 6 with AVX2, and float32 K_nM always; the bits do
+    // not depend on the thread count) or, for more outputs, sums by two GEMMs
+    // per block (the bits then depend on the thread count); both are many
+    // times faster per CG iteration than the bins (bench/README.md).
     bool reproducible_sums = false;
 };
 

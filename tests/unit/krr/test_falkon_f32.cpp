@@ -83,7 +83,7 @@ TEST(FalkonF32, PredictionsAndTestErrorMatchTheDoubleFit) {
 }
 
 // One process reads the float rows in place for both products
-// (add_normal_product, where it pays for the 26 outputs) or bins them: the
+// (add_normal_product, whatever the outputs) or bins them: the
 // same fit to round-off (at λ = 1e-6, 20 CG iterations make the sums'
 // last-bit differences about 1e-9 of the predictions: measured 1.07e-9).
 TEST(FalkonF32, OneProcessSumsAgreeWithBinnedSums) {
