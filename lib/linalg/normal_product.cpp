@@ -40,7 +40,7 @@ KMX_ALWAYS_INLINE const double *lanes_as_double(const T *p, double (&wide)[kLane
 constexpr int64_t kChunk = 256;
 constexpr int kGroup = 8;
 
-// Lane sums of R rows x KB outputs: lane l sums the columns j ≡ l (mod
+// One row's lane sums for KB outputs: lane l sums the columns j ≡ l (mod
 // kLanes) in increasing order, whatever the chunks.
 template <int KB>
 using LaneSums = double[KB][kLanes];
@@ -193,7 +193,7 @@ struct Coding {
     void (*add_kt_z)(const T *kb, int64_t rows, int64_t m, int64_t ld, int64_t k, int64_t begin, int64_t end,
                      const double *z, const uint8_t *skip, double *w_t, const T *next, int64_t next_rows);
     int64_t column_step;
-    int64_t most_outputs;  // above, two BLIS GEMMs are faster
+    int64_t most_outputs;  // above, two BLIS GEMMs are faster (double rows; float rows have no other way)
 };
 
 #define KMX_NORMAL_PRODUCT_CODING(T, suffix, attributes, fma, rows, outputs, column_outputs, groups, most)           \

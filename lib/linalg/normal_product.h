@@ -6,7 +6,8 @@
 // packs it into micro-panels for each: with k ≈ 10 columns the packing (BLIS
 // skx's reference packm) was most of a FALKON CG pass. Here the rows go in
 // slabs that stay in L2: a slab's z = K v by dots along its rows, then its
-// Kᵀ z added column by column while the slab is still in cache.
+// Kᵀ z added column by column while the slab is still in cache (and the
+// next slab's lines are prefetched).
 #pragma once
 #include <cstdint>
 
@@ -30,9 +31,9 @@ void add_normal_product(int64_t rows, int64_t m, int64_t ld, int64_t k, const do
 void add_normal_product(int64_t rows, int64_t m, int64_t ld, int64_t k, const float *kb, const double *v_t, double *z,
                         const uint8_t *skip, double *w_t, int threads);
 
-// Whether add_normal_product is faster than two GEMMs (K v, then Kᵀ z) for
-// k outputs with the coding in use (measured: up to 32 with AVX-512 against
-// BLIS's skx kernels, 6 with AVX2 against its zen3 ones).
+// Whether add_normal_product on double rows is faster than two GEMMs (K v,
+// then Kᵀ z) for k outputs with the coding in use (measured: up to 32 with
+// AVX-512 against BLIS's skx kernels, 6 with AVX2 against its zen3 ones).
 bool normal_product_pays(int64_t k);
 
 // The same with the coding for `level` (at most what the CPU runs; tests).
