@@ -4,10 +4,12 @@
     /usr/bin/python3 bench/run_falkon.py [--build build] [--data ../shared/data] [--threads 1]
                                          [--only letter,shuttle,diamonds,synthetic]
     /usr/bin/python3 bench/run_falkon.py --versus-exact [--digits16 DIR] [--build build] [--threads 1]
+                                         [--only-exact letter,digits16,diamonds]
 
---versus-exact: on the largest sets where exact KRR still runs (Letter 12000 x 16
-and a 20000-row make_digits_large set, DIR/digits16_mc.{train,test}.libsvm,
-generated if absent), FALKON against kmx's exact KRR and scikit-learn's
+--versus-exact: on the largest sets where exact KRR still runs (Letter 12000 x 16,
+a 20000-row make_digits_large set, DIR/digits16_mc.{train,test}.libsvm,
+generated if absent, and diamonds' first 20000 rows, regression: RMSE), FALKON
+against kmx's exact KRR and scikit-learn's
 KernelRidge (alpha = lambda * n, the same problem), each in its own process
 under /usr/bin/time -v (peak RSS), one after the other in the same run.
 
@@ -79,9 +81,13 @@ def run_sklearn(train, test, task, gamma, lam, m):
 
 
 # name, file stem (under --data, or DIR for digits16), gamma, lambda, FALKON centers M (each), iterations
+# name, file stem, task, γ, λ, centers, CG iterations, rows (0: all). diamonds: the first 20000 of its
+# 40000 training rows (exact KRR's n³ grows 8x at 40000), γ and λ as kmx grid -s krr picks them on its
+# first 2000 rows (log2 γ = −1, log2 λ = −20; "Grid search for kernel ridge regression" below).
 VERSUS_EXACT = [
-    ("letter", "letter/letter_mc", 4.0, 1e-7, (2000, 4000), 20),
-    ("digits16 20k", "digits16_mc", 0.05, 1e-5, (2000, 4000), 20),
+    ("letter", "letter/letter_mc", "clf", 4.0, 1e-7, (2000, 4000), 20, 0),
+    ("digits16 20k", "digits16_mc", "clf", 0.05, 1e-5, (2000, 4000), 20, 0),
+    ("diamonds 20k", "diamonds/diamonds_reg", "reg", 0.5, 2.0 ** -20, (500, 1000, 2000), 20, 20000),
 ]
 
 
@@ -101,15 +107,21 @@ import sys, time, json, numpy as np
 from sklearn.datasets import load_svmlight_file
 from sklearn.kernel_ridge import KernelRidge
 train, test, gamma, lam = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+task, rows = sys.argv[5], int(sys.argv[6])
 x, y = load_svmlight_file(train); xt, yt = load_svmlight_file(test, n_features=x.shape[1])
 x, xt = x.toarray(), xt.toarray()
+if rows > 0:
+    x, y = x[:rows], y[:rows]
 classes = np.unique(y)
-Y = np.where(y[:, None] == classes[None, :], 1.0, -1.0)
+Y = np.where(y[:, None] == classes[None, :], 1.0, -1.0) if task == "clf" else y
 t0 = time.perf_counter(); c0 = time.process_time()
 model = KernelRidge(alpha=lam * x.shape[0], kernel="rbf", gamma=gamma).fit(x, Y)
 fit = time.perf_counter() - t0; cpu = time.process_time() - c0
-pred = classes[np.argmax(model.predict(xt), axis=1)]
-print(json.dumps({"error": float(np.mean(pred != yt)), "seconds": fit, "cpu": cpu}))
+if task == "clf":
+    error = float(np.mean(classes[np.argmax(model.predict(xt), axis=1)] != yt))
+else:
+    error = float(np.sqrt(np.mean((model.predict(xt) - yt) ** 2)))
+print(json.dumps({"error": error, "seconds": fit, "cpu": cpu}))
 """
 
 
@@ -122,11 +134,13 @@ def versus_exact(a):
     print("| data | n × d, outputs | γ, λ | method | test error | fit s (wall) | fit CPU s | peak RSS MB "
           "| time / exact KRR's (CPU) |")
     print("|---|---|---|---|---:|---:|---:|---:|---:|")
-    for name, stem, gamma, lam, centers, iters in VERSUS_EXACT:
+    for name, stem, task, gamma, lam, centers, iters, n_rows in VERSUS_EXACT:
+        if a.only_exact and name.split()[0] not in a.only_exact.split(","):
+            continue
         folder = digits16 if stem.startswith("digits16") else a.data
         train, test = (os.path.join(folder, stem + s + ".libsvm") for s in (".train", ".test"))
-        common = ["--train", train, "--test", test, "--task", "clf", "--gamma", str(gamma), "--lambda", str(lam),
-                  "--threads", str(a.threads)]
+        common = ["--train", train, "--test", test, "--task", task, "--gamma", str(gamma), "--lambda", str(lam),
+                  "--threads", str(a.threads)] + (["--rows", str(n_rows)] if n_rows else [])
         # Exact KRR alone (FALKON with 10 centers and one iteration first: negligible).
         out, wall, cpu, rss = timed([bench] + common + ["--centers", "10", "--iterations", "1", "--exact"])
         e = json.loads(out.strip().splitlines()[-1])
@@ -137,13 +151,14 @@ def versus_exact(a):
             f = json.loads(out.strip().splitlines()[-1])
             rows.append(("kmx FALKON, M = %d uniform, %d it., K_nM cached" % (m, f["iterations"]), f["falkon_error"],
                          f["falkon_seconds"], f["falkon_cpu"], rss, f))
-        out, wall, cpu, rss = timed(["/usr/bin/python3", "-c", SKLEARN_KRR, train, test, str(gamma), str(lam)])
+        out, wall, cpu, rss = timed(["/usr/bin/python3", "-c", SKLEARN_KRR, train, test, str(gamma), str(lam), task,
+                                     str(n_rows)])
         k = json.loads(out.strip().splitlines()[-1])
         rows.append(("scikit-learn KernelRidge", k["error"], k["seconds"], k["cpu"], rss, k))
         exact_cpu = rows[0][3]
         for label, error, seconds, cpu, rss, r in rows:
-            print("| %s | %d × %d, %d | %g, %g | %s | %.2f%% | %.1f | %.1f | %.0f | %.2f |" % (
-                name, e["n"], e["d"], e["outputs"], gamma, lam, label, 100 * error, seconds, cpu, rss,
+            print("| %s | %d × %d, %d | %g, %g | %s | %s | %.1f | %.1f | %.0f | %.3f |" % (
+                name, e["n"], e["d"], e["outputs"], gamma, lam, label, fmt_error(task, error), seconds, cpu, rss,
                 cpu / exact_cpu))
             sys.stdout.flush()
 
@@ -159,6 +174,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--only", default="letter,shuttle,diamonds,synthetic")
     ap.add_argument("--versus-exact", action="store_true")
+    ap.add_argument("--only-exact", default="", help="with --versus-exact: letter,digits16,diamonds (default all)")
     ap.add_argument("--digits16", default="/tmp/digits16_20k")
     a = ap.parse_args()
     for var in ("OMP_NUM_THREADS", "BLIS_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
