@@ -1,8 +1,9 @@
 // normal_product.cpp — FALKON's CG pass kernel, Kᵀ(K v) over the row blocks
 // of a cached n x M matrix K with k outputs, by linalg::add_normal_product
 // (each ISA coding the CPU runs) against the two BLIS products it replaced
-// (z = K v, then w += Kᵀ z per block: GEMMs, or GEMVs for k = 1),
-// alternately, best of --repeats passes each, counted as 4·n·M·k flops.
+// (z = K v, then w += Kᵀ z per block: GEMMs, or GEMVs for k = 1), one
+// after the other for each shape, best of --repeats passes each (4·n·M·k
+// flops a pass). Prints a markdown table of ms per pass.
 //
 //   bench_normal_product [--rows N] [--m M]... [--k K]... [--threads T] [--repeats R] [--float32]
 //
