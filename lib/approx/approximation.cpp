@@ -19,11 +19,6 @@ namespace {
 
 constexpr int64_t kRowsPerChunk = 256;  // rows of G̃ formed at a time by extension_rows
 
-void transpose(const double *a, int64_t rows, int64_t cols, double *out) {
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) out[j * rows + i] = a[i * cols + j];
-}
-
 void require_columns(const double *v, const double *out, int64_t columns) {
     require(v != nullptr && out != nullptr, "approximation: null vector");
     require(columns >= 1, "approximation: columns must be at least 1");
@@ -110,10 +105,10 @@ void KernelApproximation::rows_from_f(Context &ctx, Arena &scratch, const double
     ArenaScope scope(scratch);
     double *u = scratch.alloc<double>(size_t(rank() * count));
     double *columns = scratch.alloc<double>(size_t(n() * count));
-    transpose(f, count, rank(), u);  // u = f_rowsᵀ (r x count)
+    linalg::transpose(f, count, rank(), u);  // u = f_rowsᵀ (r x count)
     apply_signs(u, count);
     apply_f(ctx, scratch, u, columns, count);  // F J f_rowsᵀ (n x count)
-    transpose(columns, n(), count, out);
+    linalg::transpose(columns, n(), count, out);
 }
 
 void KernelApproximation::training_rows(Context &ctx, Arena &scratch, const int64_t *rows, int64_t count,

@@ -116,15 +116,18 @@ inline void exp_block(double *x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) x[i] = exp_portable<kFma, kTiny>(x[i]);
 }
 
+// One block (n ≤ kBlock): with the subnormal path only where it may be needed.
+template <bool kFma>
+inline void exp_checked_block(double *x, int64_t n) {
+    if (may_underflow(x, n))
+        exp_block<kFma, true>(x, n);
+    else
+        exp_block<kFma, false>(x, n);
+}
+
 template <bool kFma>
 inline void exp_loop(double *x, int64_t n) {
-    for (int64_t i = 0; i < n; i += kBlock) {
-        const int64_t count = std::min(kBlock, n - i);
-        if (may_underflow(x + i, count))
-            exp_block<kFma, true>(x + i, count);
-        else
-            exp_block<kFma, false>(x + i, count);
-    }
+    for (int64_t i = 0; i < n; i += kBlock) exp_checked_block<kFma>(x + i, std::min(kBlock, n - i));
 }
 
 template <bool kFma>
@@ -138,10 +141,7 @@ inline void gaussian_loop(double *row, int64_t n, double gamma, double sq_a, con
             const double dist2 = out[j] + (sq_a + sq_b[j0 + j]);
             out[j] = -gamma * (dist2 > floor_a + floor_b[j0 + j] ? dist2 : 0.0);
         }
-        if (may_underflow(out, count))
-            exp_block<kFma, true>(out, count);
-        else
-            exp_block<kFma, false>(out, count);
+        exp_checked_block<kFma>(out, count);
     }
 }
 

@@ -308,12 +308,6 @@ void local_kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &w
     work.cache_ready = true;
 }
 
-// out (columns x rows) = in (rows x columns)ᵀ.
-void transpose(const double *in, int64_t rows, int64_t columns, double *out) {
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < columns; ++j) out[j * rows + i] = in[i * columns + j];
-}
-
 // out = op(K_b) x + beta·out for a block K_b (rows x m) and k columns x: a
 // GEMM, or for one column a GEMV, which reads K_b once where the GEMM would
 // first pack all of it for a single column.
@@ -342,7 +336,7 @@ void keep_validation_z(const Problem &pr, int64_t begin, int64_t end, const doub
 // depend neither on the thread count nor on the block size.
 void local_thin_pass(Context &ctx, const Problem &pr, const double *v, Work &work, Arena &arena) {
     const int64_t m = pr.m, k = pr.k;
-    if (v) transpose(v, m, k, work.v_columns);
+    if (v) linalg::transpose(v, m, k, work.v_columns);
     std::fill(work.w_columns, work.w_columns + m * k, 0.0);
     const uint8_t *held_out = pr.held_out.empty() ? nullptr : pr.held_out.data();
     for (int64_t begin = 0; begin < pr.n; begin += pr.block) {
@@ -360,7 +354,7 @@ void local_thin_pass(Context &ctx, const Problem &pr, const double *v, Work &wor
         if (v && held_out) keep_validation_z(pr, begin, end, work.z, work);
         ctx.check_cancel();
     }
-    transpose(work.w_columns, k, m, work.w);
+    linalg::transpose(work.w_columns, k, m, work.w);
     work.cache_ready = true;
 }
 
@@ -399,7 +393,7 @@ void kernel_pass(Context &ctx, const Problem &pr, const double *v, Work &work, A
     const int64_t m = pr.m, k = pr.k;
     double scale = 1;
     if (v) {
-        transpose(v, m, k, work.v_columns);
+        linalg::transpose(v, m, k, work.v_columns);
         scale = 0;
         for (int64_t i = 0; i < m * k; ++i) scale = std::max(scale, std::fabs(v[i]));
     }

@@ -115,6 +115,11 @@ void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int6
                  const_cast<double *>(x), 1, &beta, y, 1, nullptr, &rntm);
 }
 
+void transpose(const double *a, int64_t rows, int64_t cols, double *out) {
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) out[j * rows + i] = a[i * cols + j];
+}
+
 void symmetrize(Uplo from, int64_t n, double *a, int64_t lda) {
     require_sizes(n, 0, 0, "symmetrize");
     require_ld(lda, n, "A", "symmetrize");

@@ -36,6 +36,9 @@ void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int6
 // Copies the `from` triangle of a square matrix onto the other one.
 void symmetrize(Uplo from, int64_t n, double *a, int64_t lda);
 
+// out (cols x rows) = aᵀ for a (rows x cols), both dense row-major.
+void transpose(const double *a, int64_t rows, int64_t cols, double *out);
+
 // Cholesky factorization of the symmetric positive definite A (n x n) in
 // place: A = L Lᵀ (Uplo::Lower, L in the lower triangle) or A = Uᵀ U (Upper).
 // Only the `uplo` triangle is read. The other strict triangle is overwritten

@@ -219,34 +219,23 @@ KMX_NORMAL_PRODUCT_CODING(float, avx512_f32, __attribute__((target("avx512f"))),
 #endif
 #undef KMX_NORMAL_PRODUCT_CODING
 
+// The codings by IsaLevel (Baseline, Avx2, Avx512f); off x86-64 only the baseline one.
 #if defined(__x86_64__)
-IsaLevel capped(IsaLevel level) {
-    const IsaLevel cpu = cpu_isa_level();
-    return int(level) > int(cpu) ? cpu : level;
-}
+constexpr const Coding<double> *kDoubleCodings[] = {&kCoding_baseline, &kCoding_avx2, &kCoding_avx512};
+constexpr const Coding<float> *kFloatCodings[] = {&kCoding_baseline_f32, &kCoding_avx2_f32, &kCoding_avx512_f32};
+#else
+constexpr const Coding<double> *kDoubleCodings[] = {&kCoding_baseline, &kCoding_baseline, &kCoding_baseline};
+constexpr const Coding<float> *kFloatCodings[] = {&kCoding_baseline_f32, &kCoding_baseline_f32, &kCoding_baseline_f32};
 #endif
 
+// The coding for `level`, at most what the CPU runs (cpu_isa_level: KMX_ISA's cap included).
 template <class T>
-const Coding<T> &coding_for(IsaLevel level);
-
-template <>
-const Coding<double> &coding_for(IsaLevel level) {
-#if defined(__x86_64__)
-    return *pick_isa_variant(capped(level), &kCoding_avx512, &kCoding_avx2, &kCoding_baseline);
-#else
-    (void)level;
-    return kCoding_baseline;
-#endif
-}
-
-template <>
-const Coding<float> &coding_for(IsaLevel level) {
-#if defined(__x86_64__)
-    return *pick_isa_variant(capped(level), &kCoding_avx512_f32, &kCoding_avx2_f32, &kCoding_baseline_f32);
-#else
-    (void)level;
-    return kCoding_baseline_f32;
-#endif
+const Coding<T> &coding_for(IsaLevel level) {
+    const int index = std::min(int(level), int(cpu_isa_level()));
+    if constexpr (std::is_same_v<T, double>)
+        return *kDoubleCodings[index];
+    else
+        return *kFloatCodings[index];
 }
 
 // fn(begin, end) on `team` threads for contiguous parts of [0, count),
