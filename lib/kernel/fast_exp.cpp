@@ -21,7 +21,9 @@
 // a normal entry's time): 2^(n+1074)·2^(j/N)·p(r) is normal and exact, and
 // adding 2^52 rounds it to the integer whose bits are the subnormal's. Both
 // codings take that path only for a block (32 entries; AVX-512: 8) holding
-// an argument below −708.
+// an argument below −708; the portable one also for a block holding one
+// above 667, beyond its biased exponent's range (there it scales in two
+// multiplies, which overflow to +∞ where e^x does).
 // The fastest one the CPU supports is chosen once, at first use.
 #include "fast_exp.h"
 
@@ -39,6 +41,9 @@ using namespace fast_exp_detail;
 
 // ------------------------------------------------------------ portable coding
 constexpr int kScaleBias = 60;  // 2^(n + bias) is a normal number for every n ≥ −1077
+// … and for n ≤ 963: x ≤ 667 (above, kTiny's path scales in two steps); past
+// kHighest, e^x is +∞ (ln DBL_MAX = 709.78…).
+constexpr double kBiasedAbove = 667.0, kHighest = 710.0;
 
 struct ScaledTable {
     double v[kTableSize];
@@ -71,10 +76,11 @@ inline double polynomial(double r) {
     return mul_add<kFma>(p, r, kPoly[0]);
 }
 
-// kTiny: some results may be subnormal or 0 (x < kMayUnderflowBelow).
+// kTiny: some results may be subnormal or 0 (x < kMayUnderflowBelow), or
+// beyond 2^(n + bias)'s range (x > kBiasedAbove).
 template <bool kFma, bool kTiny>
 inline double exp_portable(double x) {
-    x = x < kLowest ? kLowest : x;
+    x = x < kLowest ? kLowest : x > kHighest ? kHighest : x;
     const double shifted = mul_add<kFma>(x, kInvLn2N, kRoundShifter);  // 1.5·2^52 + k
     const double k = shifted - kRoundShifter;
     double r = mul_add<kFma>(-k, kLn2HiN, x);
@@ -92,7 +98,11 @@ inline double exp_portable(double x) {
     // (Selections by masks: a branch in the loop would keep it from vectorising.)
     // All ones where k < −1022·N (the sign of the exact k + 1022·N), else 0.
     const uint64_t tiny = uint64_t(0) - (bits_of(k - kSmallestNormalN * kTableSize) >> 63);
-    const double product = table * polynomial<kFma>(r) * double_of((exponent + (tiny & 1074)) << 52);
+    // Where n + bias would leave the exponent field, 2^(n + bias − 120) and
+    // then 2^120, which overflows to +∞ where e^x does.
+    const uint64_t big = uint64_t(0) - uint64_t(x > kBiasedAbove);
+    const double product = table * polynomial<kFma>(r) * double_of((exponent + (tiny & 1074) - (big & 120)) << 52) *
+                           double_of(bits_of(1.0) + (big & (uint64_t(120) << 52)));
     const uint64_t subnormal = bits_of(product + 0x1p52) - bits_of(0x1p52);
     return double_of((tiny & subnormal) | (~tiny & bits_of(product)));
 }
@@ -102,11 +112,12 @@ inline double exp_portable(double x) {
 // coding without the subnormal path (its masks cost 25-40% more per entry).
 constexpr int64_t kBlock = 32;
 
-// Whether any of x[0, n) is below kMayUnderflowBelow (NaN is not).
+// Whether any of x[0, n) is below kMayUnderflowBelow or above kBiasedAbove
+// (NaN is not).
 inline bool may_underflow(const double *x, int64_t n) {
     bool any = false;
 #pragma omp simd reduction(| : any)
-    for (int64_t i = 0; i < n; ++i) any |= x[i] < kMayUnderflowBelow;
+    for (int64_t i = 0; i < n; ++i) any |= (x[i] < kMayUnderflowBelow) | (x[i] > kBiasedAbove);
     return any;
 }
 
