@@ -145,7 +145,7 @@ int64_t compact_route(const CompactPredictor &p, const double *x) {
 double compact_label(const CompactPredictor &p, const double *o) {
     if (p.task == PredictorTask::regression) return o[0];
     const int64_t classes = int64_t(p.classes.size());
-    if (classes == 2) return o[0] > 0 ? p.classes[1] : p.classes[0];
+    if (classes == 2) return p.classes[size_t(o[0] > 0)];  // an index, not a branch: the sign is the data's
     if (p.multiclass == KMX_MULTICLASS_OVR)
         return p.classes[size_t(std::max_element(o, o + classes) - o)];  // first maximum
     int64_t few[64];

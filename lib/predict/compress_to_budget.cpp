@@ -195,16 +195,13 @@ void check_budget_reachable(const Model &model, const Split &split, const Predic
 // ------------------------------------------------------------ the search
 class Search {
 public:
-    Search(Context &ctx, const Model &model, const Split &split, const DcpredOptions &base,
+    Search(Context &ctx, const Model &model, const Dataset &train, const Split &split, const DcpredOptions &base,
            const PredictorBudget &budget, const CandidateObserver &observer)
-        : ctx_(ctx), model_(model), split_(split), base_(base), budget_(budget), observer_(observer) {
+        : ctx_(ctx), model_(model), train_(train), split_(split), base_(base), budget_(budget), observer_(observer) {
         // Every candidate distills the model's decision values at the fitting rows: computed once here.
         ctx.check_budget(sizeof(double) * size_t(split.fit_n) * model.machines.size(), "compress (decision values)");
         decision_.resize(size_t(split.fit_n) * model.machines.size());
         model_decision_values(ctx, model, *split.fit, decision_.data());
-        base_.fit = DcpredFit::distill_model;
-        base_.refine_work *= kSearchRefineWork;
-        base_.model_decision = decision_.data();
     }
 
     // Leaves outside, storage inside, so that one tree and its local models
@@ -223,12 +220,17 @@ public:
         out.explored = explored_;
         out.chosen = best_index_;
         const BudgetCandidate &c = explored_[best_index_];
+        double us = c.us;
+        if (std::optional<CompactPredictor> all_rows = refit(c, us)) {
+            *best_ = std::move(*all_rows);
+            out.all_rows = true;
+        }
         out.notes = {c.leaves,
                      c.landmarks,
                      c.pseudo,
                      c.storage,
                      c.accuracy,
-                     c.us,
+                     us,
                      split_.validation_n,
                      int64_t(explored_.size()),
                      budget_.max_bytes,
@@ -243,6 +245,7 @@ public:
 private:
     Context &ctx_;
     const Model &model_;
+    const Dataset &train_;
     const Split &split_;
     DcpredOptions base_;
     const PredictorBudget &budget_;
@@ -285,6 +288,25 @@ private:
         return true;
     }
 
+    // The chosen knobs built again from every training row, as a grid search
+    // refits its best parameters (more rows per leaf: better local models and
+    // landmarks). Kept when its bytes and its µs (measured here, into `us`) are
+    // still within the budget; the model's own candidates are the model already.
+    std::optional<CompactPredictor> refit(const BudgetCandidate &c, double &us) {
+        if (c.from_model) return std::nullopt;
+        stages_.reset();  // its copy of the fitting rows is no longer needed
+        CompactPredictor predictor = build_dcpred(ctx_, model_, train_, budget_candidate_options(base_, c));
+        const size_t bytes = blob_bytes(predictor);
+        const double all_rows_us = validation_us(predictor, split_);
+        const bool fits = within_bytes(budget_, double(bytes)) && within_us(budget_, all_rows_us);
+        ctx_.log(KMX_LOG_INFO, "compress: the chosen knobs on all %lld rows: bytes=%zu us=%.4g%s",
+                 static_cast<long long>(train_.n), bytes, all_rows_us,
+                 fits ? "" : " (over budget: the predictor from the fitting rows is kept)");
+        if (!fits) return std::nullopt;
+        us = all_rows_us;
+        return predictor;
+    }
+
     // Keeps candidate i as best_here if it fits and beats it.
     void consider(size_t i, std::optional<size_t> &best_here) const {
         if (explored_[i].fits && (!best_here || better(explored_[i], explored_[*best_here]))) best_here = i;
@@ -321,6 +343,7 @@ private:
             for (size_t i = 0; i < labels.size(); ++i) changed += labels[i] != model_labels[i];
             BudgetCandidate c;
             c.leaves = 1, c.landmarks = predictor.leaves[0].m, c.storage = int64_t(storage);
+            c.from_model = true;
             record(c, std::move(predictor), start, double(changed) <= kModelLabelChanges * double(labels.size()));
         }
     }
@@ -329,20 +352,16 @@ private:
     // the budget. Returns its index in explored_.
     size_t measure(PredictorStorage storage, int64_t leaves, int64_t m, int64_t pseudo, double gamma_scale = 1) {
         ctx_.check_cancel();
-        DcpredOptions options = base_;
-        options.leaves = leaves;
-        options.landmarks = m;
-        options.pseudo = pseudo;
-        options.storage = storage;
-        options.gamma_scale = gamma_scale;
+        BudgetCandidate c;
+        c.leaves = leaves, c.landmarks = m, c.pseudo = pseudo, c.storage = int64_t(storage);
+        c.gamma_scale = gamma_scale;
+        DcpredOptions options = budget_candidate_options(base_, c);
+        options.model_decision = decision_.data();
         const auto start = std::chrono::steady_clock::now();
         if (!stages_ || !stages_->same_stages(options)) {
             stages_.reset();  // one at a time: each holds a copy of the rows
             stages_ = std::make_unique<DcpredStages>(ctx_, model_, *split_.fit, options);
         }
-        BudgetCandidate c;
-        c.leaves = leaves, c.landmarks = m, c.pseudo = pseudo, c.storage = int64_t(storage);
-        c.gamma_scale = gamma_scale;
         return record(c, stages_->build(options), start);
     }
 
@@ -408,6 +427,16 @@ private:
 
 }  // namespace
 
+DcpredOptions budget_candidate_options(const DcpredOptions &base, const BudgetCandidate &c) {
+    DcpredOptions options = base;
+    options.fit = DcpredFit::distill_model;
+    options.refine_work *= kSearchRefineWork;
+    options.model_decision = nullptr;
+    options.leaves = c.leaves, options.landmarks = c.landmarks, options.pseudo = c.pseudo;
+    options.storage = PredictorStorage(c.storage), options.gamma_scale = c.gamma_scale;
+    return options;
+}
+
 BudgetSearch compress_to_budget(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &base,
                                 const PredictorBudget &budget, const CandidateObserver &observer) {
     require(model.classes.size() >= 2 && !model.machines.empty(),
@@ -421,7 +450,7 @@ BudgetSearch compress_to_budget(Context &ctx, const Model &model, const Dataset 
     ctx.log(KMX_LOG_INFO, "compress: %lld rows fit, %lld validate; budget max_bytes=%.0f max_us=%g (0: none)",
             static_cast<long long>(split.fit_n), static_cast<long long>(split.validation_n), budget.max_bytes,
             budget.max_us);
-    Search search(ctx, model, split, base, budget, observer);
+    Search search(ctx, model, train, split, base, budget, observer);
     search.run();
     return search.result();
 }

@@ -10,8 +10,14 @@
 // row at a time (CompactRowPredictor, the fastest of kTimingPasses passes
 // over the validation rows: other load on the machine only slows a pass),
 // and its accuracy on the validation rows. It returns the most accurate
-// candidate within the budget (ties: fewer bytes, then fewer µs), as built
-// from the fitting part, with notes (predictor_notes.h) saying how.
+// candidate within the budget (ties: fewer bytes, then fewer µs), with notes
+// (predictor_notes.h) saying how. Like a grid search that refits its best
+// parameters, the chosen knobs are then built again from every training row
+// (build_dcpred with budget_candidate_options): that predictor is returned
+// when its bytes and its µs, measured again, are within the budget, else the
+// one built from the fitting part. The notes' accuracy is the validation
+// estimate (of the build from the fitting part), their µs those of the
+// predictor returned.
 //
 // Every candidate distills the model: its leaves fit the model's decision
 // values at the fitting rows (DcpredFit::distill_model, computed once), and
@@ -75,6 +81,7 @@ struct BudgetCandidate {
     double accuracy = 0;                                         // on the validation rows
     bool fits = false;   // within the budget (the model's candidates: and its labels kept, see the grid above)
     double seconds = 0;  // to build it (the first of its leaves and rounding also builds their tree and local models)
+    bool from_model = false;  // the model itself (predictor_from_svm_model), not a DC-Pred++ build
 };
 
 struct BudgetSearch {
@@ -83,6 +90,7 @@ struct BudgetSearch {
     PredictorNotes notes;
     std::vector<BudgetCandidate> explored;  // in the order built
     size_t chosen = 0;                      // index into explored
+    bool all_rows = false;                  // predictor was built from every training row (else from the fitting part)
 };
 
 // Called after each candidate is measured (for benchmarks: the candidate
@@ -96,5 +104,11 @@ BudgetSearch compress_to_budget(Context &ctx, const Model &model, const Dataset 
                                 const PredictorBudget &budget, const CandidateObserver &observer = {});
 
 constexpr int64_t kMinBudgetRows = 20;
+
+// The DC-Pred++ options a DC-Pred++ candidate is built with: `base` with
+// its knobs, fitted to the model's decision values (DcpredFit::distill_model,
+// computed by build_dcpred when model_decision is null) and 4× the
+// refinement work.
+DcpredOptions budget_candidate_options(const DcpredOptions &base, const BudgetCandidate &c);
 
 }  // namespace kmx
