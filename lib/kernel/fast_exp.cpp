@@ -195,15 +195,17 @@ __attribute__((target("avx512f"))) void exp_avx512(double *x, int64_t n) {
     }
 }
 
-// exp(−γ D) for the 8 entries at j of a Gaussian row (lanes: those inside the row).
-__attribute__((target("avx512f"))) inline void gaussian8(double *row, const double *sq_b, const double *floor_b,
-                                                         int64_t j, __mmask8 lanes, __m512d minus_gamma, __m512d sq_a8,
-                                                         __m512d floor_a8) {
+// −γ D for the 8 entries at j of a Gaussian row, D clamped to 0 at or below
+// the floor (lanes: those inside the row).
+__attribute__((target("avx512f"))) inline __m512d gaussian_argument8(const double *row, const double *sq_b,
+                                                                     const double *floor_b, int64_t j, __mmask8 lanes,
+                                                                     __m512d minus_gamma, __m512d sq_a8,
+                                                                     __m512d floor_a8) {
     const __m512d norms = _mm512_add_pd(sq_a8, _mm512_maskz_loadu_pd(lanes, sq_b + j));
     const __m512d dist2 = _mm512_add_pd(_mm512_maskz_loadu_pd(lanes, row + j), norms);
     const __m512d floor = _mm512_add_pd(floor_a8, _mm512_maskz_loadu_pd(lanes, floor_b + j));
     const __mmask8 kept = _mm512_cmp_pd_mask(dist2, floor, _CMP_GT_OQ);
-    _mm512_mask_storeu_pd(row + j, lanes, exp8(_mm512_maskz_mul_pd(kept, dist2, minus_gamma)));
+    return _mm512_maskz_mul_pd(kept, dist2, minus_gamma);
 }
 
 __attribute__((target("avx512f"))) void gaussian_avx512(double *row, int64_t n, double gamma, double sq_a,
@@ -211,11 +213,25 @@ __attribute__((target("avx512f"))) void gaussian_avx512(double *row, int64_t n, 
     const __m512d minus_gamma = _mm512_set1_pd(-gamma), sq_a8 = _mm512_set1_pd(sq_a);
     const __m512d floor_a8 = _mm512_set1_pd(floor_a);
     int64_t j = 0;
-    for (; j + 16 <= n; j += 16) {  // two independent groups per step
-        gaussian8(row, sq_b, floor_b, j, kAllLanes, minus_gamma, sq_a8, floor_a8);
-        gaussian8(row, sq_b, floor_b, j + 8, kAllLanes, minus_gamma, sq_a8, floor_a8);
+    for (; j + 16 <= n; j += 16) {  // two independent groups per step, one branch for both
+        __mmask8 tiny0, tiny1;
+        const __m512d x0 =
+            exp8_clamped(gaussian_argument8(row, sq_b, floor_b, j, kAllLanes, minus_gamma, sq_a8, floor_a8), tiny0);
+        const __m512d x1 =
+            exp8_clamped(gaussian_argument8(row, sq_b, floor_b, j + 8, kAllLanes, minus_gamma, sq_a8, floor_a8), tiny1);
+        if (tiny0 | tiny1) {
+            _mm512_storeu_pd(row + j, exp8_underflowing(x0));
+            _mm512_storeu_pd(row + j + 8, exp8_underflowing(x1));
+        } else {
+            _mm512_storeu_pd(row + j, exp8_normal(x0));
+            _mm512_storeu_pd(row + j + 8, exp8_normal(x1));
+        }
     }
-    for (; j < n; j += 8) gaussian8(row, sq_b, floor_b, j, lanes_from(j, n), minus_gamma, sq_a8, floor_a8);
+    for (; j < n; j += 8) {
+        const __mmask8 lanes = lanes_from(j, n);
+        _mm512_mask_storeu_pd(row + j, lanes,
+                              exp8(gaussian_argument8(row, sq_b, floor_b, j, lanes, minus_gamma, sq_a8, floor_a8)));
+    }
 }
 #endif  // KMX_X86_64
 

@@ -99,15 +99,27 @@ __attribute__((target("avx512f"), always_inline)) inline void exp8_parts(__m512d
     scaled = _mm512_mul_pd(table, p);
 }
 
-__attribute__((target("avx512f"), always_inline)) inline __m512d exp8(__m512d x) {
+// x clamped below to kLowest (NaN kept), and whether a lane may give a
+// subnormal result (below ln(DBL_MIN) ≈ −708.4: rare in kernels, γ·D > 708).
+__attribute__((target("avx512f"), always_inline)) inline __m512d exp8_clamped(__m512d x, __mmask8 &tiny) {
     x = _mm512_maskz_max_pd(kAllLanes, _mm512_set1_pd(kLowest), x);  // keeps NaN
-    // Below ln(DBL_MIN) ≈ −708.4 results may be subnormal: rare in kernels
-    // (γ·D > 708), and a branch that the CPU predicts.
-    if (_mm512_cmp_pd_mask(x, _mm512_set1_pd(kMayUnderflowBelow), _CMP_LT_OQ)) return exp8_underflowing(x);
+    tiny = _mm512_cmp_pd_mask(x, _mm512_set1_pd(kMayUnderflowBelow), _CMP_LT_OQ);
+    return x;
+}
+
+// e^x for clamped lanes of which none may be subnormal.
+__attribute__((target("avx512f"), always_inline)) inline __m512d exp8_normal(__m512d x) {
     __m512d k_over_n, scaled;
     exp8_parts(x, k_over_n, scaled);
     // scalef(v, k/N) multiplies v by 2^floor(k/N) = 2^n.
     return _mm512_maskz_scalef_pd(kAllLanes, scaled, k_over_n);
+}
+
+__attribute__((target("avx512f"), always_inline)) inline __m512d exp8(__m512d x) {
+    __mmask8 tiny;
+    x = exp8_clamped(x, tiny);
+    if (tiny) return exp8_underflowing(x);  // a branch that the CPU predicts
+    return exp8_normal(x);
 }
 
 #endif  // KMX_X86_64
