@@ -294,6 +294,7 @@ private:
     // still within the budget; the model's own candidates are the model already.
     std::optional<CompactPredictor> refit(const BudgetCandidate &c, double &us) {
         if (c.from_model) return std::nullopt;
+        ctx_.check_cancel();
         stages_.reset();  // its copy of the fitting rows is no longer needed
         CompactPredictor predictor = build_dcpred(ctx_, model_, train_, budget_candidate_options(base_, c));
         const size_t bytes = blob_bytes(predictor);
