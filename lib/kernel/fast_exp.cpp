@@ -108,13 +108,14 @@ inline double exp_portable(double x) {
 }
 
 // The loops go in blocks of kBlock arguments: a block with none below
-// kMayUnderflowBelow (in kernels, nearly all: γ·D > 708 is rare) takes the
-// coding without the subnormal path (its masks cost 25-40% more per entry).
+// kMayUnderflowBelow or above kBiasedAbove (in kernels, nearly all: γ·D > 708
+// is rare, and arguments are ≤ 0) takes the coding without the kTiny path
+// (its masks cost 25-40% more per entry).
 constexpr int64_t kBlock = 32;
 
 // Whether any of x[0, n) is below kMayUnderflowBelow or above kBiasedAbove
-// (NaN is not).
-inline bool may_underflow(const double *x, int64_t n) {
+// (NaN is not): whether the block needs the kTiny path.
+inline bool needs_tiny_path(const double *x, int64_t n) {
     bool any = false;
 #pragma omp simd reduction(| : any)
     for (int64_t i = 0; i < n; ++i) any |= (x[i] < kMayUnderflowBelow) | (x[i] > kBiasedAbove);
@@ -127,10 +128,10 @@ inline void exp_block(double *x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) x[i] = exp_portable<kFma, kTiny>(x[i]);
 }
 
-// One block (n ≤ kBlock): with the subnormal path only where it may be needed.
+// One block (n ≤ kBlock): with the kTiny path only where it may be needed.
 template <bool kFma>
 inline void exp_checked_block(double *x, int64_t n) {
-    if (may_underflow(x, n))
+    if (needs_tiny_path(x, n))
         exp_block<kFma, true>(x, n);
     else
         exp_block<kFma, false>(x, n);

@@ -228,8 +228,6 @@ TEST(FastExp, PathInUseFollowsKmxIsa) {
     EXPECT_EQ(name(kmx::exp_path_in_use()), std::string(name(want))) << "KMX_ISA=" << (cap ? cap : "(unset)");
 }
 
-}  // namespace
-
 // Large arguments, to past the largest finite result (ln DBL_MAX =
 // 709.78...): within 2 ulp below it, +∞ above, in vectors that mix them with
 // ordinary arguments (the portable coding's biased exponent holds up to 667:
@@ -244,3 +242,5 @@ TEST(FastExp, OverflowBoundary) {
     }
     expect_every_path_matches_std_exp(x);
 }
+
+}  // namespace

@@ -45,15 +45,32 @@ const LetterSubset &letter() {
     return subset;
 }
 
-kmx::BudgetSearch search(const kmx::PredictorBudget &budget, int *built = nullptr) {
+// `blobs`, when given, receives each candidate's blob in the order built.
+kmx::BudgetSearch search(const kmx::PredictorBudget &budget, int *built = nullptr,
+                         std::vector<std::vector<unsigned char>> *blobs = nullptr) {
     kmx::Context ctx;
     ctx.seed = 7;
     int count = 0;
     kmx::BudgetSearch result =
         kmx::compress_to_budget(ctx, letter().model, *letter().train, {}, budget,
-                                [&](const kmx::BudgetCandidate &, const kmx::CompactPredictor &) { ++count; });
+                                [&](const kmx::BudgetCandidate &, const kmx::CompactPredictor &p) {
+                                    ++count;
+                                    if (blobs) blobs->push_back(kmx::write_predictor_blob(p));
+                                });
     if (built) *built = count;
     return result;
+}
+
+// The search within 12000 bytes and its candidates' blobs, run once for the tests that read it.
+struct ByteBudgetSearch {
+    kmx::PredictorBudget budget{12000, 0};
+    std::vector<std::vector<unsigned char>> candidates;
+    kmx::BudgetSearch result = search(budget, nullptr, &candidates);
+};
+
+const ByteBudgetSearch &byte_budget_search() {
+    static const ByteBudgetSearch once;
+    return once;
 }
 
 // Whether a candidate is the model itself (one leaf of all its points).
@@ -94,8 +111,8 @@ double measured_us(const kmx::CompactPredictor &p, const kmx::Dataset &data) {
 }
 
 TEST(CompressToBudget, ByteBudgetIsRespectedExactlyAndTheNotesSayHowItWasChosen) {
-    const kmx::PredictorBudget budget{12000, 0};
-    const kmx::BudgetSearch r = search(budget);
+    const kmx::PredictorBudget &budget = byte_budget_search().budget;
+    const kmx::BudgetSearch &r = byte_budget_search().result;
     EXPECT_LE(double(r.blob.size()), budget.max_bytes);
     EXPECT_EQ(r.blob, kmx::append_predictor_notes(kmx::write_predictor_blob(r.predictor), r.notes));
     expect_best_within_budget(r, budget);
@@ -125,15 +142,9 @@ TEST(CompressToBudget, ByteBudgetIsRespectedExactlyAndTheNotesSayHowItWasChosen)
 // build_dcpred's on all 1200 rows with those knobs, not the candidate
 // measured on the validation split (built from 960 rows).
 TEST(CompressToBudget, TheChoiceIsRebuiltFromEveryTrainingRow) {
-    const kmx::PredictorBudget budget{12000, 0};
-    kmx::Context search_ctx;
-    search_ctx.seed = 7;
-    std::vector<std::vector<unsigned char>> candidates;  // each candidate's blob, in the order built
-    const kmx::BudgetSearch r =
-        kmx::compress_to_budget(search_ctx, letter().model, *letter().train, {}, budget,
-                                [&](const kmx::BudgetCandidate &, const kmx::CompactPredictor &p) {
-                                    candidates.push_back(kmx::write_predictor_blob(p));
-                                });
+    const kmx::PredictorBudget &budget = byte_budget_search().budget;
+    const kmx::BudgetSearch &r = byte_budget_search().result;
+    const std::vector<std::vector<unsigned char>> &candidates = byte_budget_search().candidates;
     ASSERT_TRUE(r.all_rows);
     ASSERT_EQ(candidates.size(), r.explored.size());
     const kmx::BudgetCandidate &chosen = r.explored[r.chosen];
