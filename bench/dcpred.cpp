@@ -288,10 +288,10 @@ void run_budget(kmx::Context &ctx, const Args &a, const kmx::Model &model, const
     std::vector<double> labels(size_t(test.n));
     const auto observe = [&](const kmx::BudgetCandidate &c, const kmx::CompactPredictor &p) {
         kmx::compact_predict(ctx, p, test, nullptr, labels.data());
-        std::printf("candidate=%s,%lld,%lld,%lld,%zu,%.5f,%.5f,%.5f,%d,%g\n",
+        std::printf("candidate=%s,%lld,%lld,%lld,%zu,%.5f,%.5f,%.5f,%d,%g,%g\n",
                     kmx::storage_name(kmx::PredictorStorage(c.storage)), static_cast<long long>(c.leaves),
                     static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.bytes, c.us, c.accuracy,
-                    accuracy(labels, test.y), c.fits, c.gamma_scale);
+                    accuracy(labels, test.y), c.fits, c.gamma_scale, c.ridge_scale);
         std::fflush(stdout);
     };
     const auto start = std::chrono::steady_clock::now();
@@ -299,8 +299,8 @@ void run_budget(kmx::Context &ctx, const Args &a, const kmx::Model &model, const
     const kmx::BudgetCandidate &c = r.explored[r.chosen];
     std::printf("budget_search_seconds=%.3f\nbudget_chosen=%zu\nbudget_blob_bytes=%zu\n", seconds_since(start),
                 r.chosen, r.blob.size());
-    std::printf("budget_validation_accuracy=%.5f\nbudget_validation_us=%.5f\nbudget_landmarks=%lld\n", c.accuracy,
-                c.us, static_cast<long long>(c.landmarks));
+    std::printf("budget_validation_accuracy=%.5f\nbudget_validation_us=%.5f\nbudget_landmarks=%lld\n", c.accuracy, c.us,
+                static_cast<long long>(c.landmarks));
     report_predictor(ctx, a, "budget", r.predictor, test, linear);
 }
 
@@ -336,9 +336,9 @@ int main(int argc, char **argv) {
     }
     kmx::DcpredOptions options = a.dcpred;
     const std::pair<kmx::PredictorStorage, const char *> storages[] = {{kmx::PredictorStorage::float64, "dcpred64"},
-                                                                        {kmx::PredictorStorage::float32, "dcpred32"},
-                                                                        {kmx::PredictorStorage::int16, "dcpred16"},
-                                                                        {kmx::PredictorStorage::int8, "dcpred8"}};
+                                                                       {kmx::PredictorStorage::float32, "dcpred32"},
+                                                                       {kmx::PredictorStorage::int16, "dcpred16"},
+                                                                       {kmx::PredictorStorage::int8, "dcpred8"}};
     for (const auto &[storage, name] : storages) {
         options.storage = storage;
         const auto start = std::chrono::steady_clock::now();

@@ -9,7 +9,7 @@ times, one row at a time, the compact predictor against a linear model (a dot pr
 alternating the two over chunks of rows so both see the same machine load (median of --repeat
 runs). One thread throughout.
 
-  /usr/bin/python3 bench/run_dcpred.py [--build build] [--data ../shared/data]
+  /usr/bin/python3 bench/run_dcpred.py [--build build] [--data ../shared/data] [--cpu N]
                                        [--only NAME] [--repeat R] [-- extra bench_dcpred options]
 
 --budget runs compression to a budget instead (kmx compress --max-bytes/--max-us): on Letter binary
@@ -20,7 +20,7 @@ there); each search's candidates (with their test accuracy) go to bench/results/
 and the accuracy-vs-bytes and accuracy-vs-µs frontiers, with the full model and a linear model as
 points, to bench/results/budget_NAME.png:
 
-  /usr/bin/python3 bench/run_dcpred.py --budget [--digits /tmp/digits20k] [--only NAME]
+  /usr/bin/python3 bench/run_dcpred.py --budget [--digits /tmp/digits20k] [--only NAME] [--cpu N]
 """
 import argparse
 import json
@@ -39,8 +39,13 @@ DATASETS = [
 ]
 
 
+CPU = None  # --cpu: the one CPU every timed process runs on (None: wherever the scheduler puts it)
+
+
 def run(cmd):
-    out = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    pin = (lambda: os.sched_setaffinity(0, {CPU})) if CPU is not None else None
+    out = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"),
+                         preexec_fn=pin)
     if out.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}")
     return out.stdout
@@ -130,9 +135,10 @@ def budget_run(build, train, test, c, gamma, tmp, budget):
     for line in out.splitlines():
         key, _, value = line.partition("=")
         if key == "candidate":
-            storage, leaves, m, pseudo, size_, us, val, test_acc, fits, gamma_scale = value.split(",")
+            storage, leaves, m, pseudo, size_, us, val, test_acc, fits, gamma_scale, ridge_scale = value.split(",")
             candidates.append({"storage": storage, "leaves": int(leaves), "landmarks": int(m),
-                               "pseudo": int(pseudo), "gamma_scale": float(gamma_scale), "bytes": int(size_),
+                               "pseudo": int(pseudo), "gamma_scale": float(gamma_scale),
+                               "ridge_scale": float(ridge_scale), "bytes": int(size_),
                                "us": float(us), "validation_accuracy": float(val),
                                "test_accuracy": float(test_acc), "fits": fits == "1"})
         else:
@@ -230,8 +236,12 @@ def main():
     parser.add_argument("--budget", action="store_true", help="compression to a budget (see above)")
     parser.add_argument("--digits", default="/tmp/digits20k")
     parser.add_argument("--libsvm", type=int, default=1, help="--budget: 0 leaves LIBSVM out of the plots")
+    parser.add_argument("--cpu", type=int, help="run every process on this CPU only (os.sched_setaffinity): on a "
+                        "shared machine one vCPU may be slower than another on these loops (bench/README.md)")
     parser.add_argument("extra", nargs="*", help="options passed to bench_dcpred (after --)")
     args = parser.parse_args()
+    global CPU
+    CPU = args.cpu
     if args.budget:
         budget_main(args)
         return

@@ -42,6 +42,10 @@ constexpr double kTimeStopFactor = 2;    // a (storage, leaves) stops adding lan
 constexpr double kSearchRefineWork = 4;  // × DC-Pred++'s refinement work per candidate: accuracy is what a budget buys
 constexpr int64_t kMaxPseudo = 64;       // pseudo-landmarks are tried up to this many (their fit costs O(m²) per row)
 constexpr double kGammaScales[] = {0.5, 0.25};  // tried in turn on the best of each (storage, leaves) while they gain
+// × the base ridge λ, each tried on the best of each (storage, leaves): how
+// much a leaf's fit should trust its rows depends on the data
+// (bench/README.md, "Compression to a budget").
+constexpr double kRidgeScales[] = {10, 100, 1000};
 // The model in a storage may be chosen when its labels differ from the exact
 // model's on at most this fraction of the validation rows.
 constexpr double kModelLabelChanges = 0.002;
@@ -258,12 +262,13 @@ private:
 
     // Landmarks up the ladder at `leaves`; under a byte budget, one more m
     // between the last that fit and the first over (bytes interpolated);
-    // then pseudo-landmarks and wider kernels (kGammaScales) on the best.
+    // then pseudo-landmarks, wider kernels (kGammaScales) and a larger ridge
+    // (kRidgeScales) on the best.
     // False when even the fewest landmarks are over the byte budget.
     bool explore_leaves(PredictorStorage storage, int64_t leaves) {
         std::optional<size_t> best_here, last_within, first_over;
         for (int64_t m : landmark_ladder(model_.support_vectors, leaves)) {
-            const size_t i = measure(storage, leaves, m, 0);
+            const size_t i = measure(knobs(storage, leaves, m));
             consider(i, best_here);
             if (!within_bytes(budget_, double(explored_[i].bytes))) {
                 first_over = i;
@@ -275,17 +280,36 @@ private:
         if (!last_within) return false;  // more leaves only take more bytes
         if (first_over) {
             const int64_t m = interpolated_landmarks(explored_[*last_within], explored_[*first_over]);
-            if (m > explored_[*last_within].landmarks) consider(measure(storage, leaves, m, 0), best_here);
+            if (m > explored_[*last_within].landmarks) consider(measure(knobs(storage, leaves, m)), best_here);
         }
         if (!best_here) return true;
         const int64_t m = explored_[*best_here].landmarks;
-        if (m >= 2 && m <= kMaxPseudo) measure(storage, leaves, m, m);
+        if (m >= 2 && m <= kMaxPseudo) {
+            BudgetCandidate pseudo = knobs(storage, leaves, m);
+            pseudo.pseudo = m;
+            measure(pseudo);
+        }
         for (double scale : kGammaScales) {  // a wider kernel: fewer landmarks cover more
-            const size_t i = measure(storage, leaves, m, 0, scale);
+            BudgetCandidate wider = knobs(storage, leaves, m);
+            wider.gamma_scale = scale;
+            const size_t i = measure(wider);
             if (!(explored_[i].fits && better(explored_[i], explored_[*best_here]))) break;
             best_here = i;
         }
+        const BudgetCandidate best = explored_[*best_here];
+        for (double scale : kRidgeScales) {
+            BudgetCandidate smoother = best;
+            smoother.ridge_scale = scale;
+            consider(measure(smoother), best_here);
+        }
         return true;
+    }
+
+    // A candidate's knobs, the others at their defaults.
+    static BudgetCandidate knobs(PredictorStorage storage, int64_t leaves, int64_t m) {
+        BudgetCandidate c;
+        c.leaves = leaves, c.landmarks = m, c.storage = int64_t(storage);
+        return c;
     }
 
     // The chosen knobs built again from every training row, as a grid search
@@ -349,21 +373,19 @@ private:
         }
     }
 
-    // Builds and measures one candidate; keeps it if it is the best within
+    // Builds and measures the candidate of `knobs` (its leaves, landmarks,
+    // pseudo, storage, γ and ridge scales); keeps it if it is the best within
     // the budget. Returns its index in explored_.
-    size_t measure(PredictorStorage storage, int64_t leaves, int64_t m, int64_t pseudo, double gamma_scale = 1) {
+    size_t measure(const BudgetCandidate &knobs) {
         ctx_.check_cancel();
-        BudgetCandidate c;
-        c.leaves = leaves, c.landmarks = m, c.pseudo = pseudo, c.storage = int64_t(storage);
-        c.gamma_scale = gamma_scale;
-        DcpredOptions options = budget_candidate_options(base_, c);
+        DcpredOptions options = budget_candidate_options(base_, knobs);
         options.model_decision = decision_.data();
         const auto start = std::chrono::steady_clock::now();
         if (!stages_ || !stages_->same_stages(options)) {
             stages_.reset();  // one at a time: each holds a copy of the rows
             stages_ = std::make_unique<DcpredStages>(ctx_, model_, *split_.fit, options);
         }
-        return record(c, stages_->build(options), start);
+        return record(knobs, stages_->build(options), start);
     }
 
     // Measures a built candidate (its knobs in c); keeps it if it is the best
@@ -395,11 +417,11 @@ private:
     std::string describe(const BudgetCandidate &c) const {
         char line[256];
         std::snprintf(line, sizeof line,
-                      "storage=%s leaves=%lld landmarks=%lld pseudo=%lld gamma_scale=%g bytes=%zu us=%.4g "
-                      "validation=%.2f%% build=%.2fs%s",
+                      "storage=%s leaves=%lld landmarks=%lld pseudo=%lld gamma_scale=%g ridge_scale=%g bytes=%zu "
+                      "us=%.4g validation=%.2f%% build=%.2fs%s",
                       storage_name(PredictorStorage(c.storage)), static_cast<long long>(c.leaves),
-                      static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.gamma_scale, c.bytes,
-                      c.us, 100 * c.accuracy, c.seconds, verdict(c));
+                      static_cast<long long>(c.landmarks), static_cast<long long>(c.pseudo), c.gamma_scale,
+                      c.ridge_scale, c.bytes, c.us, 100 * c.accuracy, c.seconds, verdict(c));
         return line;
     }
 
@@ -435,6 +457,7 @@ DcpredOptions budget_candidate_options(const DcpredOptions &base, const BudgetCa
     options.model_decision = nullptr;
     options.leaves = c.leaves, options.landmarks = c.landmarks, options.pseudo = c.pseudo;
     options.storage = PredictorStorage(c.storage), options.gamma_scale = c.gamma_scale;
+    options.ridge *= c.ridge_scale;
     return options;
 }
 

@@ -35,6 +35,9 @@
 //   γ scale   1, then 1/2 and 1/4 in turn on the best candidate of each
 //             (storage, L) while they gain (a wider kernel than the model's:
 //             with few landmarks each must cover more).
+//   ridge     λ × 1, then × 10, 100 and 1000 each on the best candidate of each
+//             (storage, L): the leaves' fit to the model's decision values
+//             regularised more (which helps depends on the data).
 //   the model the model itself (its support vectors as one leaf's landmarks,
 //             its coefficients as β: predictor_from_svm_model) in each
 //             storage whose bytes fit, last; scored in-sample (the
@@ -76,6 +79,7 @@ struct PredictorBudget {
 struct BudgetCandidate {
     int64_t leaves = 0, landmarks = 0, pseudo = 0, storage = 0;  // the knobs (storage: kmx_storage value)
     double gamma_scale = 1;                                      // the predictor's γ / the model's
+    double ridge_scale = 1;                                      // the leaves' ridge λ / the base options'
     size_t bytes = 0;                                            // the blob with notes, exactly
     double us = 0;                                               // µs per row on the validation rows
     double accuracy = 0;                                         // on the validation rows

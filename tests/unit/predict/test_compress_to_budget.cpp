@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,47 @@ TEST(CompressToBudget, TheChoiceIsRebuiltFromEveryTrainingRow) {
     EXPECT_EQ(kmx::write_predictor_blob(r.predictor), kmx::write_predictor_blob(all_rows));
     EXPECT_NE(kmx::write_predictor_blob(r.predictor), candidates[r.chosen]);  // the split's build
     EXPECT_LE(double(r.blob.size()), budget.max_bytes);
+}
+
+// The sum of β² over a predictor's leaves and outputs.
+double beta_squared(const std::vector<unsigned char> &blob) {
+    const kmx::CompactPredictor p = kmx::read_predictor_blob(blob.data(), blob.size());
+    double sum = 0;
+    for (const kmx::PredictorLeaf &leaf : p.leaves)
+        for (double b : leaf.beta) sum += b * b;
+    return sum;
+}
+
+// The best candidate of each (storage, leaves) is built again with the
+// leaves' ridge λ 10, 100 and 1000 times larger, its other knobs the same;
+// the ridge reaches the fit: the predictors differ, and the largest λ
+// shrinks the coefficients β.
+TEST(CompressToBudget, EachBestIsTriedWithLargerRidges) {
+    const kmx::BudgetSearch &r = byte_budget_search().result;
+    const std::vector<std::vector<unsigned char>> &blobs = byte_budget_search().candidates;
+    const auto same_knobs = [](const kmx::BudgetCandidate &a, const kmx::BudgetCandidate &b) {
+        return a.storage == b.storage && a.leaves == b.leaves && a.landmarks == b.landmarks && a.pseudo == b.pseudo &&
+               a.gamma_scale == b.gamma_scale && !a.from_model && !b.from_model;
+    };
+    int tried = 0;
+    for (size_t i = 0; i < r.explored.size(); ++i) {
+        if (r.explored[i].ridge_scale != 1000) continue;
+        ++tried;
+        ASSERT_GE(i, 3u);
+        std::optional<size_t> base;
+        for (size_t j = 0; j + 3 <= i; ++j)
+            if (same_knobs(r.explored[j], r.explored[i]) && r.explored[j].ridge_scale == 1) base = j;
+        ASSERT_TRUE(base.has_value()) << "candidate " << i;
+        for (size_t k = 1; k <= 3; ++k) {  // built in turn: × 10, × 100, × 1000
+            EXPECT_TRUE(same_knobs(r.explored[i - 3 + k], r.explored[i]));
+            EXPECT_EQ(r.explored[i - 3 + k].ridge_scale, std::pow(10.0, double(k)));
+            EXPECT_NE(blobs[i - 3 + k], blobs[*base]);
+        }
+        EXPECT_LT(beta_squared(blobs[i]), beta_squared(blobs[*base])) << "candidate " << i;
+    }
+    EXPECT_GE(tried, 2);
+    const kmx::BudgetCandidate &chosen = r.explored[r.chosen];
+    EXPECT_EQ(kmx::budget_candidate_options({}, chosen).ridge, kmx::DcpredOptions{}.ridge * chosen.ridge_scale);
 }
 
 // A tenth of the model's bytes holds the model itself in int4 on Letter (its
