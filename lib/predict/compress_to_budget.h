@@ -7,17 +7,22 @@
 // knobs — storage precision × leaves × landmarks per leaf (relative to the
 // model's support vectors per leaf) × pseudo-landmarks — and measures each
 // exactly: its blob's bytes (notes included), its µs per row predicted one
-// row at a time (CompactRowPredictor, the fastest of kTimingPasses passes
-// over the validation rows: other load on the machine only slows a pass),
-// and its accuracy on the validation rows. It returns the most accurate
-// candidate within the budget (ties: fewer bytes, then fewer µs), with notes
-// (predictor_notes.h) saying how. Like a grid search that refits its best
+// row at a time (CompactRowPredictor, the median of kTimingPasses passes
+// over up to kTimingRows validation rows: what a user would measure),
+// and its accuracy on the validation rows. The four most accurate candidates
+// within the budget (ties: fewer bytes, then fewer µs) are the finalists:
+// each is built and scored again with each other fifth of the rows as the
+// validation part (5-fold cross-validation, the split being fold 0), and the
+// one of best mean accuracy is chosen (one fifth alone ranks candidates a few
+// tenths of a point apart by chance). The model's own candidates are not
+// cross-validated: when one of them is the most accurate it is chosen. Notes
+// (predictor_notes.h) say how. Like a grid search that refits its best
 // parameters, the chosen knobs are then built again from every training row
 // (build_dcpred with budget_candidate_options): that predictor is returned
 // when its bytes and its µs, measured again, are within the budget, else the
 // one built from the fitting part. The notes' accuracy is the validation
-// estimate (of the build from the fitting part), their µs those of the
-// predictor returned.
+// estimate (the finalists' mean over the folds, else the split's), their µs
+// those of the predictor returned.
 //
 // Every candidate distills the model: its leaves fit the model's decision
 // values at the fitting rows (DcpredFit::distill_model, computed once), and
@@ -83,7 +88,8 @@ struct BudgetCandidate {
     size_t bytes = 0;                                            // the blob with notes, exactly
     double us = 0;                                               // µs per row on the validation rows
     double accuracy = 0;                                         // on the validation rows
-    bool fits = false;   // within the budget (the model's candidates: and its labels kept, see the grid above)
+    double folds_accuracy = 0;  // the finalists: the mean accuracy over the 5 folds (0: not a finalist)
+    bool fits = false;          // within the budget (the model's candidates: and its labels kept, see the grid above)
     double seconds = 0;  // to build it (the first of its leaves and rounding also builds their tree and local models)
     bool from_model = false;  // the model itself (predictor_from_svm_model), not a DC-Pred++ build
 };
@@ -114,5 +120,12 @@ constexpr int64_t kMinBudgetRows = 20;
 // computed by build_dcpred when model_decision is null) and 4× the
 // refinement work.
 DcpredOptions budget_candidate_options(const DcpredOptions &base, const BudgetCandidate &c);
+
+// The accuracy of candidate c's knobs on fold `fold` (0–4) of train's rows,
+// built from the rows outside it: the search's validation split is fold 0,
+// and a finalist's folds_accuracy is the mean over the five. Seed from ctx,
+// as the search's.
+double budget_fold_accuracy(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &base,
+                            const BudgetCandidate &c, int fold);
 
 }  // namespace kmx
