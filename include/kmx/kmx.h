@@ -162,7 +162,8 @@ typedef enum kmx_param {
     KMX_PARAM_RANK_BY_SIZE = 505,
     /* compact predictors (kmx_predictor) */
     /* a budget: kmx_predictor_build searches the knobs below on a validation
-     * split of the training rows for the most accurate predictor within it */
+     * split of the training rows for the most accurate predictor within it
+     * (the four best cross-validated on five folds) */
     KMX_PARAM_MAX_BYTES = 610, /* the blob's bytes at most; 0 = no limit */
     KMX_PARAM_MAX_US = 611,    /* microseconds per row, one row at a time, on this machine; 0 = no limit */
     KMX_PARAM_LEAVES = 600,
