@@ -10,6 +10,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "compact_predict.h"
 #include "core/context.h"
@@ -47,7 +48,7 @@ constexpr double kGammaScales[] = {0.5, 0.25};  // tried in turn on the best of 
 // × the base ridge λ, each tried on the best of each (storage, leaves): how
 // much a leaf's fit should trust its rows depends on the data
 // (bench/README.md, "Compression to a budget").
-constexpr double kRidgeScales[] = {10, 100, 1000};
+constexpr double kRidgeScales[] = {10, 100};
 // The model in a storage may be chosen when its labels differ from the exact
 // model's on at most this fraction of the validation rows.
 constexpr double kModelLabelChanges = 0.002;
@@ -130,15 +131,6 @@ double validation_accuracy(Context &ctx, const CompactPredictor &predictor, cons
     int64_t right = 0;
     for (int64_t i = 0; i < split.validation_n; ++i) right += labels[size_t(i)] == split.validation_y[size_t(i)];
     return double(right) / double(split.validation_n);
-}
-
-// The accuracy on the split's validation rows of candidate c built from its
-// fitting rows, given the model's decision values there.
-double split_accuracy(Context &ctx, const Model &model, const Split &split, const DcpredOptions &base,
-                      const BudgetCandidate &c, const std::vector<double> &fit_decision) {
-    DcpredOptions options = budget_candidate_options(base, c);
-    options.model_decision = fit_decision.data();
-    return validation_accuracy(ctx, build_dcpred(ctx, model, *split.fit, options), split);
 }
 
 // The model's decision values at the split's fitting rows (fit_n x outputs).
@@ -361,12 +353,25 @@ private:
         if (count < 2) return;
         stages_.reset();  // its copy of the fitting rows is no longer needed
         for (size_t i : finalists) explored_[i].folds_accuracy = explored_[i].accuracy;
+        // Finalists of one tree (same leaves and rounding) in turn share its stages on a fold.
+        std::vector<size_t> by_tree = finalists;
+        std::stable_sort(by_tree.begin(), by_tree.end(), [&](size_t a, size_t b) {
+            return std::make_pair(explored_[a].leaves, explored_[a].storage) <
+                   std::make_pair(explored_[b].leaves, explored_[b].storage);
+        });
         for (int fold = 1; fold < kFolds; ++fold) {
             const Split split = split_rows(ctx_, train_, model_.d, fold);
             const std::vector<double> decision = fit_decision_values(ctx_, model_, split);
-            for (size_t i : finalists) {
+            std::unique_ptr<DcpredStages> stages;
+            for (size_t i : by_tree) {
                 ctx_.check_cancel();
-                explored_[i].folds_accuracy += split_accuracy(ctx_, model_, split, base_, explored_[i], decision);
+                DcpredOptions options = budget_candidate_options(base_, explored_[i]);
+                options.model_decision = decision.data();
+                if (!stages || !stages->same_stages(options)) {
+                    stages.reset();
+                    stages = std::make_unique<DcpredStages>(ctx_, model_, *split.fit, options);
+                }
+                explored_[i].folds_accuracy += validation_accuracy(ctx_, stages->build(options), split);
             }
         }
         size_t chosen = finalists[0];
@@ -536,7 +541,10 @@ double budget_fold_accuracy(Context &ctx, const Model &model, const Dataset &tra
                             const BudgetCandidate &c, int fold) {
     require(fold >= 0 && fold < kFolds, "compress to a budget: fold must be in [0, 5)");
     const Split split = split_rows(ctx, train, model.d, fold);
-    return split_accuracy(ctx, model, split, base, c, fit_decision_values(ctx, model, split));
+    const std::vector<double> decision = fit_decision_values(ctx, model, split);
+    DcpredOptions options = budget_candidate_options(base, c);
+    options.model_decision = decision.data();
+    return validation_accuracy(ctx, build_dcpred(ctx, model, *split.fit, options), split);
 }
 
 BudgetSearch compress_to_budget(Context &ctx, const Model &model, const Dataset &train, const DcpredOptions &base,

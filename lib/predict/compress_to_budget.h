@@ -40,7 +40,7 @@
 //   γ scale   1, then 1/2 and 1/4 in turn on the best candidate of each
 //             (storage, L) while they gain (a wider kernel than the model's:
 //             with few landmarks each must cover more).
-//   ridge     λ × 1, then × 10, 100 and 1000 each on the best candidate of each
+//   ridge     λ × 1, then × 10 and × 100 each on the best candidate of each
 //             (storage, L): the leaves' fit to the model's decision values
 //             regularised more (which helps depends on the data).
 //   the model the model itself (its support vectors as one leaf's landmarks,
