@@ -77,6 +77,7 @@ std::vector<int64_t> landmark_ladder(int64_t support_vectors, int64_t leaves) {
 struct Split {
     int64_t d = 0, fit_n = 0, validation_n = 0;
     std::vector<double> fit_x, fit_y, validation_x, validation_y;  // dense, d columns
+    std::vector<int64_t> fit_rows;                                 // the fitting rows' indices in train, in order
     std::unique_ptr<Dataset> fit, validation;                      // borrow the vectors above
 };
 
@@ -109,6 +110,7 @@ Split split_rows(const Context &ctx, const Dataset &train, int64_t d, int fold =
         x.insert(x.end(), row.begin(), row.end());
         x.resize(x.size() + size_t(d - train.d), 0.0);
         (validates ? s.validation_y : s.fit_y).push_back(train.y[order[size_t(k)]]);
+        if (!validates) s.fit_rows.push_back(order[size_t(k)]);
     }
     s.fit = Dataset::dense_borrow(s.fit_x.data(), s.fit_n, d, s.fit_y.data());
     s.validation = Dataset::dense_borrow(s.validation_x.data(), s.validation_n, d, s.validation_y.data());
@@ -133,11 +135,22 @@ double validation_accuracy(Context &ctx, const CompactPredictor &predictor, cons
     return double(right) / double(split.validation_n);
 }
 
-// The model's decision values at the split's fitting rows (fit_n x outputs).
-std::vector<double> fit_decision_values(Context &ctx, const Model &model, const Split &split) {
-    ctx.check_budget(sizeof(double) * size_t(split.fit_n) * model.machines.size(), "compress (decision values)");
-    std::vector<double> decision(size_t(split.fit_n) * model.machines.size());
-    model_decision_values(ctx, model, *split.fit, decision.data());
+// The model's decision values at every row of data (n x outputs).
+std::vector<double> decision_values(Context &ctx, const Model &model, const Dataset &data) {
+    ctx.check_budget(sizeof(double) * size_t(data.n) * model.machines.size(), "compress (decision values)");
+    std::vector<double> decision(size_t(data.n) * model.machines.size());
+    model_decision_values(ctx, model, data, decision.data());
+    return decision;
+}
+
+// The rows of all_rows (the model's decision values at every training row)
+// at the split's fitting rows, in its order (fit_n x outputs).
+std::vector<double> fit_decision_values(const std::vector<double> &all_rows, const Split &split, size_t outputs) {
+    std::vector<double> decision;
+    decision.reserve(size_t(split.fit_n) * outputs);
+    for (int64_t row : split.fit_rows)
+        decision.insert(decision.end(), all_rows.begin() + ptrdiff_t(size_t(row) * outputs),
+                        all_rows.begin() + ptrdiff_t(size_t(row + 1) * outputs));
     return decision;
 }
 
@@ -224,8 +237,9 @@ public:
           split_(split),
           base_(base),
           budget_(budget),
-          // Every candidate distills the model's decision values at the fitting rows: computed once here.
-          decision_(fit_decision_values(ctx, model, split)),
+          // Every candidate distills the model's decision values: computed once here, at every training row.
+          all_decision_(decision_values(ctx, model, train)),
+          decision_(fit_decision_values(all_decision_, split, model.machines.size())),
           observer_(observer) {}
 
     // Leaves outside, storage inside, so that one tree and its local models
@@ -275,7 +289,8 @@ private:
     const Split &split_;
     DcpredOptions base_;
     const PredictorBudget &budget_;
-    std::vector<double> decision_;  // the model's at the fitting rows (fit_n x outputs)
+    std::vector<double> all_decision_;  // the model's at every training row (n x outputs)
+    std::vector<double> decision_;      // the model's at the fitting rows (fit_n x outputs)
     const CandidateObserver &observer_;
     std::vector<BudgetCandidate> explored_;
     std::unique_ptr<CompactPredictor> best_;
@@ -318,10 +333,10 @@ private:
             if (!(explored_[i].fits && better(explored_[i], explored_[*best_here]))) break;
             best_here = i;
         }
-        const BudgetCandidate best = explored_[*best_here];
+        const double best_gamma_scale = explored_[*best_here].gamma_scale;
         for (double scale : kRidgeScales) {
-            BudgetCandidate smoother = best;
-            smoother.ridge_scale = scale;
+            BudgetCandidate smoother = knobs(storage, leaves, m);
+            smoother.gamma_scale = best_gamma_scale, smoother.ridge_scale = scale;
             consider(measure(smoother), best_here);
         }
         return true;
@@ -361,7 +376,7 @@ private:
         });
         for (int fold = 1; fold < kFolds; ++fold) {
             const Split split = split_rows(ctx_, train_, model_.d, fold);
-            const std::vector<double> decision = fit_decision_values(ctx_, model_, split);
+            const std::vector<double> decision = fit_decision_values(all_decision_, split, model_.machines.size());
             std::unique_ptr<DcpredStages> stages;
             for (size_t i : by_tree) {
                 ctx_.check_cancel();
@@ -396,7 +411,9 @@ private:
         if (c.from_model) return std::nullopt;
         ctx_.check_cancel();
         stages_.reset();  // its copy of the fitting rows is no longer needed
-        CompactPredictor predictor = build_dcpred(ctx_, model_, train_, budget_candidate_options(base_, c));
+        DcpredOptions options = budget_candidate_options(base_, c);
+        options.model_decision = all_decision_.data();
+        CompactPredictor predictor = build_dcpred(ctx_, model_, train_, options);
         const size_t bytes = blob_bytes(predictor);
         const double all_rows_us = validation_us(predictor, split_);
         const bool fits = within_bytes(budget_, double(bytes)) && within_us(budget_, all_rows_us);
@@ -541,7 +558,7 @@ double budget_fold_accuracy(Context &ctx, const Model &model, const Dataset &tra
                             const BudgetCandidate &c, int fold) {
     require(fold >= 0 && fold < kFolds, "compress to a budget: fold must be in [0, 5)");
     const Split split = split_rows(ctx, train, model.d, fold);
-    const std::vector<double> decision = fit_decision_values(ctx, model, split);
+    const std::vector<double> decision = decision_values(ctx, model, *split.fit);
     DcpredOptions options = budget_candidate_options(base, c);
     options.model_decision = decision.data();
     return validation_accuracy(ctx, build_dcpred(ctx, model, *split.fit, options), split);
