@@ -284,3 +284,6 @@ KMX_CS_ARRAY(int64_t, long, In, const int64_t *row_ptr)
  * asks for the size), read by kmx_model_load_from_buffer and kmx_predictor_load_from_buffer. */
 KMX_CS_ARRAY(void, byte, Out, void *out)
 KMX_CS_ARRAY(void, byte, In, const void *buffer)
+
+/* Not bound yet: kmx_context_set_communicator (kmx.i). */
+#define KMX_NO_COMMUNICATOR

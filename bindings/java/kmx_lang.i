@@ -555,3 +555,6 @@ static void kmx_java_handler_free(JNIEnv *jenv, kmx_java_handler *handler) {
     free(handler);
 }
 %}
+
+/* Not bound yet: kmx_context_set_communicator (kmx.i). */
+#define KMX_NO_COMMUNICATOR

@@ -263,3 +263,6 @@ static PyObject *kmx_py_set_error_classes(PyObject *classes) {
     Py_RETURN_NONE;
 }
 %}
+
+/* Not bound yet: kmx_context_set_communicator (kmx.i). */
+#define KMX_NO_COMMUNICATOR

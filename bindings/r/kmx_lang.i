@@ -588,3 +588,6 @@ SEXP kmx_r_symbol_search_off(const char *dll_path) {
     return Rf_ScalarLogical(dll != NULL);
 }
 %}
+
+/* Not bound yet: kmx_context_set_communicator (kmx.i). */
+#define KMX_NO_COMMUNICATOR
