@@ -30,7 +30,8 @@ test_suites=(libgtest-dev
           gnuplot-nox                                    # kmx grid --png (as LIBSVM's grid.py)
           help2man                                       # the manual page kmx.1 (from the program's help)
           swig openjdk-17-jdk-headless junit4 mono-devel nunit-console libnunit-cil-dev
-          r-base-dev r-cran-testthat r-cran-matrix       # the bindings and their tests (Matrix: sparse input)
+          r-base-dev r-cran-testthat r-cran-matrix       # the bindings and their tests (Matrix: sparse input;
+          r-cran-rmpi                                    # Rmpi: the R binding's two ranks under mpirun)
           r-cran-knitr r-cran-markdown                   # the R package's vignette (knitr + markdown: no pandoc, no LaTeX)
           devscripts qpdf                                # R CMD check --as-cran: checkbashisms, PDF size checks
           libopenmpi-dev openmpi-bin                     # -Dmpi: the CLI under mpirun, tests/mpi

@@ -31,7 +31,15 @@
  *    model trained with one) runs with threads = 1 (KMX_R_ON_R_THREAD), and
  *    the trampoline refuses to touch R from any thread but R's own. The
  *    function is kept in the kernel's external pointer, and in its models'
- *    (kmx_r_keep), for as long as C may call it. */
+ *    (kmx_r_keep), for as long as C may call it.
+ *  - kmx_context_set_communicator takes list(context handle, communicator or
+ *    NULL), the communicator being the R layer's list(rank, size, sum, max,
+ *    broadcast) of wrappers (context.R) that catch the user's errors and
+ *    return their message. Its trampolines run them with R_tryEval on R's
+ *    thread alone (kmx calls a communicator from the thread that made the
+ *    call; any other is refused); the list is kept as the context's handlers
+ *    are. A function that fails fails the call (KMX_E_IO) and the R functions
+ *    are not run again during it; its message is added to the kmx_error's. */
 
 /* kmx_foo -> C_kmx_foo: the idiomatic R functions keep the kmx_ names. */
 %rename("%(regex:/^(kmx_.*)$/C_\\1/)s", %$isfunction) "";
@@ -51,15 +59,23 @@
 #include <string.h>
 #include <Rinternals.h>
 
+/* What the communicator's R function that failed during the running call
+ * said ("" if none did); R's thread only. */
+static char kmx_r_comm_error[400];
+
 /* Signals the kmx_error condition for a failed call; does not return. */
 static void kmx_r_raise(kmx_status status) {
     static const char *const fields[] = {"message", "call", "status"};
     static const char *const classes[] = {"kmx_error", "error", "condition"};
-    char message[512];
+    char message[912];
     SEXP condition, names, class_names;
     int i;
     /* Copied first: an allocation below may run finalizers that call kmx. */
-    snprintf(message, sizeof message, "%s", kmx_last_error());
+    if (status == KMX_E_IO && kmx_r_comm_error[0])
+        snprintf(message, sizeof message, "%s: %s", kmx_last_error(), kmx_r_comm_error);
+    else
+        snprintf(message, sizeof message, "%s", kmx_last_error());
+    kmx_r_comm_error[0] = '\0';
     condition = Rf_protect(Rf_allocVector(VECSXP, 3));
     names = Rf_protect(Rf_allocVector(STRSXP, 3));
     class_names = Rf_protect(Rf_allocVector(STRSXP, 3));
@@ -103,7 +119,7 @@ static const char *kmx_r_string(SEXP x, const char *name) {
 }
 
 /* ---------------------------------------------------------------- handles */
-enum { KMX_R_LOG_HANDLER, KMX_R_PROGRESS_HANDLER, KMX_R_HANDLERS };
+enum { KMX_R_LOG_HANDLER, KMX_R_PROGRESS_HANDLER, KMX_R_COMMUNICATOR, KMX_R_HANDLERS };
 
 /* The object behind a handle: NULL for R's NULL and for a freed handle. */
 static void *kmx_r_handle(SEXP x, const char *type) {
@@ -314,9 +330,116 @@ KMX_R_ON_R_THREAD(kmx_predictor_build, arg2, kmx_r_model_calls_r(arg3))
     $2 = (void *)$input;
 %}
 
+/* ----------------------------------------------------------- communicator */
+%{
+/* The R layer's list(rank, size, sum, max, broadcast) behind the C table. */
+enum { KMX_R_COMM_SUM = 2, KMX_R_COMM_MAX = 3, KMX_R_COMM_BROADCAST = 4 };
+
+/* Runs comm[[slot]](x) or comm[[slot]](x, root): the R layer's wrapper returns
+ * a vector of x's type and length, copied into `into`, or a string, the
+ * message of the error it caught. 0 on success; 1 on failure, with the message
+ * kept for the call's kmx_error; 2 off R's thread, where no R may run. After a
+ * failure the call's later exchanges fail at once, running no more R. */
+static int kmx_r_comm_run(void *comm, int slot, SEXP x, SEXP root, void *into, size_t bytes) {
+    static const char *const names[] = {"", "", "sum", "max", "broadcast"};
+    SEXP call, result;
+    int failed = 0, status = 1;
+    call = Rf_protect(root ? Rf_lang3(VECTOR_ELT((SEXP)comm, slot), x, root)
+                           : Rf_lang2(VECTOR_ELT((SEXP)comm, slot), x));
+    result = Rf_protect(R_tryEval(call, R_GlobalEnv, &failed));
+    if (failed) {
+        snprintf(kmx_r_comm_error, sizeof kmx_r_comm_error, "the communicator's %s was interrupted", names[slot]);
+    } else if (Rf_isString(result) && Rf_length(result) == 1) {
+        snprintf(kmx_r_comm_error, sizeof kmx_r_comm_error, "%s", Rf_translateCharUTF8(STRING_ELT(result, 0)));
+    } else if (TYPEOF(result) == TYPEOF(x) && Rf_xlength(result) == Rf_xlength(x)) {
+        memcpy(into, TYPEOF(x) == RAWSXP ? (void *)RAW(result) : (void *)REAL(result), bytes);
+        status = 0;
+    } else {
+        snprintf(kmx_r_comm_error, sizeof kmx_r_comm_error, "the communicator's %s gave no %s vector of length %lld",
+                 names[slot], TYPEOF(x) == RAWSXP ? "raw" : "double", (long long)Rf_xlength(x));
+    }
+    Rf_unprotect(2);
+    return status;
+}
+
+static int kmx_r_on_r_thread_now(void) {
+    return kmx_r_thread_known && pthread_equal(pthread_self(), kmx_r_thread);
+}
+
+static int kmx_r_comm_reduce(void *comm, double *values, int64_t count, int slot) {
+    SEXP x;
+    int status;
+    if (!kmx_r_on_r_thread_now()) return 2;
+    if (kmx_r_comm_error[0]) return 1;
+    if (count > (int64_t)R_XLEN_T_MAX) return 1;
+    x = Rf_protect(Rf_allocVector(REALSXP, (R_xlen_t)count));
+    memcpy(REAL(x), values, (size_t)count * sizeof(double));
+    status = kmx_r_comm_run(comm, slot, x, NULL, values, (size_t)count * sizeof(double));
+    Rf_unprotect(1);
+    return status;
+}
+
+static int kmx_r_comm_sum(void *comm, double *values, int64_t count) {
+    return kmx_r_comm_reduce(comm, values, count, KMX_R_COMM_SUM);
+}
+
+static int kmx_r_comm_max(void *comm, double *values, int64_t count) {
+    return kmx_r_comm_reduce(comm, values, count, KMX_R_COMM_MAX);
+}
+
+static int kmx_r_comm_broadcast(void *comm, void *bytes, int64_t count, int32_t root) {
+    SEXP x, r_root;
+    int status;
+    if (!kmx_r_on_r_thread_now()) return 2;
+    if (kmx_r_comm_error[0]) return 1;
+    if (count > (int64_t)R_XLEN_T_MAX) return 1;
+    x = Rf_protect(Rf_allocVector(RAWSXP, (R_xlen_t)count));
+    memcpy(RAW(x), bytes, (size_t)count);
+    r_root = Rf_protect(Rf_ScalarInteger(root));
+    status = kmx_r_comm_run(comm, KMX_R_COMM_BROADCAST, x, r_root, bytes, (size_t)count);
+    Rf_unprotect(2);
+    return status;
+}
+%}
+
+/* One R argument, list(context handle, communicator or NULL); the
+ * communicator is recorded on the handle once the call succeeds. */
+%typemap(rtype) (kmx_context *ctx, const kmx_communicator *comm) "list";
+%typemap(scoercein) (kmx_context *ctx, const kmx_communicator *comm) "";
+%typemap(in) (kmx_context *ctx, const kmx_communicator *comm)
+             (SEXP context_handle, SEXP r_comm, kmx_communicator table) %{
+    if (!Rf_isNewList($input) || Rf_length($input) != 2)
+        Rf_error("kmx: expected list(context handle, communicator)");
+    context_handle = VECTOR_ELT($input, 0);
+    r_comm = VECTOR_ELT($input, 1);
+    $1 = (kmx_context *)kmx_r_handle(context_handle, "kmx_context");
+    $2 = NULL;
+    if (r_comm != R_NilValue) {
+        if (!Rf_isNewList(r_comm) || Rf_length(r_comm) != 5 || !Rf_isFunction(VECTOR_ELT(r_comm, KMX_R_COMM_SUM)) ||
+            !Rf_isFunction(VECTOR_ELT(r_comm, KMX_R_COMM_MAX)) ||
+            !Rf_isFunction(VECTOR_ELT(r_comm, KMX_R_COMM_BROADCAST)))
+            Rf_error("kmx: expected list(rank, size, sum, max, broadcast) with three functions");
+        table.rank = kmx_r_int(VECTOR_ELT(r_comm, 0), "rank");
+        table.size = kmx_r_int(VECTOR_ELT(r_comm, 1), "size");
+        table.user = (void *)r_comm;
+        table.allreduce_sum = kmx_r_comm_sum;
+        table.allreduce_max = kmx_r_comm_max;
+        table.broadcast = kmx_r_comm_broadcast;
+        kmx_r_thread = pthread_self();
+        kmx_r_thread_known = 1;
+        $2 = &table;
+    }
+%}
+%typemap(argout) (kmx_context *ctx, const kmx_communicator *comm) %{
+    kmx_r_set_handler(context_handle$argnum, KMX_R_COMMUNICATOR, r_comm$argnum);
+%}
+
 /* --------------------------------------------------------------- statuses */
+/* A failed call's kmx_error carries the communicator's message (kmx_r_raise);
+ * either way the message is cleared for the next call. */
 %typemap(out) kmx_status %{
     if ($1 != KMX_OK) kmx_r_raise($1);
+    kmx_r_comm_error[0] = '\0';
     r_ans = R_NilValue;
 %}
 /* SWIG returns list(status placeholder, outputs...) when a call has outputs.
@@ -588,6 +711,3 @@ SEXP kmx_r_symbol_search_off(const char *dll_path) {
     return Rf_ScalarLogical(dll != NULL);
 }
 %}
-
-/* Not bound yet: kmx_context_set_communicator (kmx.i). */
-#define KMX_NO_COMMUNICATOR
