@@ -26,7 +26,17 @@
  *    An exception a callback raises (KeyboardInterrupt too: the progress
  *    trampoline checks for signals) is raised by the call it came from; the
  *    progress trampoline then cancels the call.
- *  - The communicator is not wrapped (kmx.i). */
+ *  - kmx_context_set_communicator takes an object (or None) with int
+ *    attributes rank and size, read once, and methods allreduce_sum(view),
+ *    allreduce_max(view) and broadcast(view, root), called through C
+ *    trampolines that take the GIL, each with a writable memoryview of the C
+ *    bytes (doubles for the reductions), valid during the call only, to be
+ *    made every rank's in place (kmx.Context wraps a user's object into one).
+ *    kmx calls them from the thread that made the call, and the caller keeps
+ *    the object alive while it is set. An exception a method raises fails the
+ *    call (KMX_E_IO) and the methods are not called again during it; the call
+ *    then raises kmx's error for the status from that exception (__cause__),
+ *    whose type and message end kmx's. */
 
 %{
 #include <string.h>
@@ -114,6 +124,89 @@ static kmx_status kmx_py_kernel(void *fn, double *out, const double *a, int64_t 
     return status;
 }
 
+/* kmx_communicator over a Python object: the exception a method raised
+ * during the running call of this thread (kmx calls the communicator from the
+ * thread that made the call), and the method's name. */
+static __thread PyObject *kmx_py_comm_error = NULL;
+static __thread const char *kmx_py_comm_method = NULL;
+
+/* comm.method(view) or comm.method(view, root); 0 on success, 1 with the
+ * exception kept (and cleared) on failure, or when an earlier method failed. */
+static int kmx_py_comm_call(void *comm, const char *method, void *bytes, int64_t count, int32_t root, int rooted) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *view, *result = NULL;
+    int status = 1;
+    if (kmx_py_comm_error || PyErr_Occurred()) { /* a failure, or a callback's exception, is already pending */
+        PyGILState_Release(gil);
+        return status;
+    }
+    view = PyMemoryView_FromMemory((char *)bytes, (Py_ssize_t)count, PyBUF_WRITE);
+    if (view) result = rooted ? PyObject_CallMethod((PyObject *)comm, method, "Oi", view, (int)root)
+                              : PyObject_CallMethod((PyObject *)comm, method, "O", view);
+    if (result) {
+        status = 0;
+    } else {
+        PyObject *type, *value, *trace;
+        PyErr_Fetch(&type, &value, &trace);
+        PyErr_NormalizeException(&type, &value, &trace);
+        if (value && trace) PyException_SetTraceback(value, trace);
+        kmx_py_comm_error = value;
+        kmx_py_comm_method = method;
+        Py_XDECREF(type);
+        Py_XDECREF(trace);
+    }
+    Py_XDECREF(result);
+    kmx_py_release(view);
+    PyGILState_Release(gil);
+    return status;
+}
+
+static int kmx_py_comm_sum(void *comm, double *values, int64_t count) {
+    return kmx_py_comm_call(comm, "allreduce_sum", values, count * (int64_t)sizeof(double), 0, 0);
+}
+
+static int kmx_py_comm_max(void *comm, double *values, int64_t count) {
+    return kmx_py_comm_call(comm, "allreduce_max", values, count * (int64_t)sizeof(double), 0, 0);
+}
+
+static int kmx_py_comm_broadcast(void *comm, void *bytes, int64_t count, int32_t root) {
+    return kmx_py_comm_call(comm, "broadcast", bytes, count, root, 1);
+}
+
+/* After a call (with the GIL): 1 with kmx's error for `status` set, raised
+ * from the exception a communicator method raised during the call; 0 (and
+ * the exception dropped) when there is none, the call succeeded, or another
+ * exception is pending, which wins. */
+static int kmx_py_comm_failed(kmx_status status) {
+    PyObject *error = kmx_py_comm_error, *code, *cls, *text, *message, *exception;
+    const char *what;
+    if (!error) return 0;
+    kmx_py_comm_error = NULL;
+    if (status == KMX_OK || PyErr_Occurred()) {
+        Py_DECREF(error);
+        return 0;
+    }
+    code = PyLong_FromLong((long)status);
+    cls = code && kmx_py_error_classes ? PyDict_GetItem(kmx_py_error_classes, code) : NULL;
+    Py_XDECREF(code);
+    text = PyObject_Str(error);
+    what = text ? PyUnicode_AsUTF8(text) : NULL;
+    if (!what) PyErr_Clear();
+    message = PyUnicode_FromFormat("%s: the communicator's %s raised %s: %s", kmx_last_error(), kmx_py_comm_method,
+                                   Py_TYPE(error)->tp_name, what ? what : "");
+    Py_XDECREF(text);
+    exception = message ? PyObject_CallFunctionObjArgs(cls ? cls : PyExc_RuntimeError, message, NULL) : NULL;
+    Py_XDECREF(message);
+    if (!exception) {
+        Py_DECREF(error);
+        return 1;
+    }
+    PyException_SetCause(exception, error); /* steals error */
+    PyErr_SetObject((PyObject *)Py_TYPE(exception), exception);
+    Py_DECREF(exception);
+    return 1;
+}
+
 /* Borrows a C-contiguous buffer of items of `size` bytes whose struct format
  * code is one of `codes` ("" for any); 0 with an exception set on failure. */
 static int kmx_py_get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t size, const char *codes,
@@ -137,9 +230,10 @@ static int kmx_py_get_buffer(PyObject *object, Py_buffer *view, int writable, Py
 %}
 
 /* ------------------------------------------------------------------ status */
-/* An exception a callback raised during the call wins over the status. */
+/* An exception a callback raised during the call wins over the status; a
+ * communicator method's becomes the cause of kmx's error. */
 %typemap(out) kmx_status %{
-    if (PyErr_Occurred()) SWIG_fail;
+    if (kmx_py_comm_failed($1) || PyErr_Occurred()) SWIG_fail;
     if ($1 != KMX_OK) {
         kmx_py_raise($1);
         SWIG_fail;
@@ -247,6 +341,38 @@ KMX_PY_CALLBACK(kmx_log_fn, kmx_py_log)
 KMX_PY_CALLBACK(kmx_progress_fn, kmx_py_progress)
 KMX_PY_CALLBACK(kmx_kernel_fn, kmx_py_kernel)
 
+/* The communicator: the C table of the object's rank and size and the
+ * trampolines (kmx copies it); None is NULL. */
+%typemap(in) const kmx_communicator *comm (kmx_communicator table) %{
+    $1 = NULL;
+    if ($input != Py_None) {
+        static const char *const methods[] = {"allreduce_sum", "allreduce_max", "broadcast"};
+        PyObject *rank = PyObject_GetAttrString($input, "rank"), *size = PyObject_GetAttrString($input, "size");
+        long long values[2] = {-1, -1};
+        int i;
+        if (rank && size) {
+            values[0] = PyLong_AsLongLong(rank);
+            values[1] = PyLong_AsLongLong(size);
+        }
+        Py_XDECREF(rank);
+        Py_XDECREF(size);
+        for (i = 0; i < 3 && !PyErr_Occurred(); ++i) {
+            PyObject *method = PyObject_GetAttrString($input, methods[i]);
+            if (method && !PyCallable_Check(method)) PyErr_Format(PyExc_TypeError, "kmx: '%s' is not callable", methods[i]);
+            Py_XDECREF(method);
+        }
+        if (PyErr_Occurred()) SWIG_fail; /* no such attribute, not an int, not callable */
+        /* Beyond int32: a rank or size the library refuses. */
+        table.rank = values[0] >= 0 && values[0] <= INT32_MAX ? (int32_t)values[0] : -1;
+        table.size = values[1] >= 0 && values[1] <= INT32_MAX ? (int32_t)values[1] : 0;
+        table.user = (void *)$input;
+        table.allreduce_sum = kmx_py_comm_sum;
+        table.allreduce_max = kmx_py_comm_max;
+        table.broadcast = kmx_py_comm_broadcast;
+        $1 = &table;
+    }
+%}
+
 /* ------------------------------------------------------------------- extra */
 %typemap(in) PyObject *classes "$1 = $input;"
 %nothread kmx_py_set_error_classes;
@@ -263,6 +389,3 @@ static PyObject *kmx_py_set_error_classes(PyObject *classes) {
     Py_RETURN_NONE;
 }
 %}
-
-/* Not bound yet: kmx_context_set_communicator (kmx.i). */
-#define KMX_NO_COMMUNICATOR

@@ -58,8 +58,8 @@ class _Owner:
 
 
 class Context(_Owner):
-    """Threads, seed, memory budget for the calls made with it ("threads=2 seed=7"). One thread at a
-    time may use a context."""
+    """Threads, seed, memory budget for the calls made with it ("threads=2 seed=7"), and the ranks
+    they span (set_communicator). One thread at a time may use a context."""
 
     _free = staticmethod(capi.kmx_context_free)
 
@@ -85,6 +85,57 @@ class Context(_Owner):
             capi.kmx_context_set_params(self._handle, f"log_level={level}")
         capi.kmx_context_set_log_callback(self._handle, fn)
         self._log = fn
+
+    def set_communicator(self, comm):
+        """Makes the calls made with this context span several processes or threads (ranks), each
+        holding a shard of the rows: NystromTron's and Falkon's training and Dataset.load_shard. Each
+        rank gets the model of all the ranks' rows. `comm` has `rank` (0 to size - 1) and `size`, and
+        methods allreduce_sum(values) and allreduce_max(values), which make the float64 array `values`
+        the element-wise sum or maximum over the ranks, in place or returned, the same bits on every
+        rank (e.g. reduce to one rank, then broadcast), and broadcast(data, root), which makes `data`
+        (a writable memoryview of bytes) rank root's, in place or returned. mpi4py's communicator
+        does it through a small class (bindings/python/README.md). Every rank makes the same calls
+        with the same parameters; kmx calls the methods from the calling thread. An exception a
+        method raises fails the call with kmx.IoError, raised from it. None: this process alone."""
+        adapter = None if comm is None else _Communicator(comm)
+        capi.kmx_context_set_communicator(self._handle, adapter)
+        self._communicator = adapter  # C holds it borrowed
+
+    def close(self):
+        super().close()
+        self._communicator = None
+
+
+class _Communicator:
+    """What kmx_lang.i's trampolines call: a user's communicator, given numpy arrays for the
+    reductions and its results (if it returns them) copied into the C buffers."""
+
+    def __init__(self, comm):
+        self.comm, self.rank, self.size = comm, comm.rank, comm.size
+
+    def allreduce_sum(self, view):
+        self._reduce(self.comm.allreduce_sum, view)
+
+    def allreduce_max(self, view):
+        self._reduce(self.comm.allreduce_max, view)
+
+    @staticmethod
+    def _reduce(method, view):
+        values = np.frombuffer(view, dtype=np.float64)
+        result = method(values)
+        if result is not None and result is not values:
+            result = np.asarray(result, dtype=np.float64)
+            if result.shape != values.shape:
+                raise ValueError(f"it returned an array of shape {result.shape}, expected {values.shape}")
+            values[...] = result
+
+    def broadcast(self, view, root):
+        result = self.comm.broadcast(view, root)
+        if result is not None and result is not view:
+            result = memoryview(result).cast("B")
+            if result.nbytes != view.nbytes:
+                raise ValueError(f"it returned {result.nbytes} bytes, expected {view.nbytes}")
+            view[:] = result
 
 
 def _float64_matrix(x, name="X"):
@@ -142,6 +193,13 @@ class Dataset(_Owner):
     def load(cls, path, ctx=None, format=capi.KMX_FORMAT_AUTO):
         """Reads a LIBSVM, CSV or .kmxd file (sparse LIBSVM input may stay sparse)."""
         return cls._adopt(capi.kmx_dataset_load(_handle(ctx), str(path), format))
+
+    @classmethod
+    def load_shard(cls, path, shard, shards, ctx=None, format=capi.KMX_FORMAT_AUTO):
+        """Shard `shard` of `shards` of a LIBSVM or CSV file (about S/shards of its bytes, whole lines;
+        a path with "%d" names one file per shard) or of a .kmxd file's rows; collective when ctx
+        spans several ranks (Context.set_communicator), each rank reading its own."""
+        return cls._adopt(capi.kmx_dataset_load_shard(_handle(ctx), str(path), format, int(shard), int(shards)))
 
     @classmethod
     def parse(cls, text, ctx=None, format=capi.KMX_FORMAT_AUTO, name="<text>"):

@@ -1,6 +1,6 @@
 """The C functions the estimators and the Dataset/Model classes do not call by name, each called through
 kmx.capi once, its result checked against an independent value: a closed form, the header, numpy, or the
-value set a line before. (kmx_context_set_communicator is not wrapped: bindings/kmx.i says why.)"""
+value set a line before. (kmx_context_set_communicator: test_communicator.py.)"""
 import math
 import os
 import re
