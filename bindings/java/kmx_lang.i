@@ -29,6 +29,10 @@
  *    hold strongly (and whose Cleaner frees the C handler); kmx calls it
  *    from its worker threads too, which are attached to the JVM once, as
  *    daemons, and detached when they end (kmx_java_worker_env).
+ *    The communicator (kmx_context_set_communicator) is a CommunicatorBridge
+ *    called the same way (the Context holds it); what the user's Communicator
+ *    throws is kept for the calling thread and becomes the cause of the
+ *    KmxException (status IO) that the failing call throws.
  */
 
 %{
@@ -37,23 +41,61 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* What a Communicator threw on this thread during the running call (a global
+ * reference, or none): the cause of the KmxException that call throws. */
+static pthread_key_t kmx_java_cause_key;
+static pthread_once_t kmx_java_cause_once = PTHREAD_ONCE_INIT;
+static int kmx_java_cause_ready;
+
+static void kmx_java_cause_key_create(void) {
+    kmx_java_cause_ready = pthread_key_create(&kmx_java_cause_key, NULL) == 0;
+}
+
+/* Takes this thread's cause: a global reference the caller deletes, or NULL.
+ * No JNI call: it is also taken while an exception is pending. */
+static jthrowable kmx_java_cause_take(void) {
+    jthrowable cause;
+    if (pthread_once(&kmx_java_cause_once, kmx_java_cause_key_create) != 0 || !kmx_java_cause_ready) return NULL;
+    cause = (jthrowable)pthread_getspecific(kmx_java_cause_key);
+    if (cause) pthread_setspecific(kmx_java_cause_key, NULL);
+    return cause;
+}
+
+/* Keeps thrown as this thread's cause, in place of an earlier one. */
+static void kmx_java_cause_keep(JNIEnv *env, jthrowable thrown) {
+    jthrowable earlier = kmx_java_cause_take();
+    if (earlier) (*env)->DeleteGlobalRef(env, earlier);
+    if (kmx_java_cause_ready) pthread_setspecific(kmx_java_cause_key, (*env)->NewGlobalRef(env, thrown));
+}
+
+/* Ends a successful call: a cause kept during it (none in practice: a failed
+ * communication fails the call) must not reach a later call's exception. */
+static void kmx_java_cause_drop(JNIEnv *env) {
+    jthrowable cause = kmx_java_cause_take();
+    if (cause) (*env)->DeleteGlobalRef(env, cause);
+}
+
 /* Throws io.kmx.KmxException for a failed call, unless a Java exception (one
- * thrown by a log or progress handler) is already on its way out. */
+ * thrown by a log or progress handler) is already on its way out; its cause
+ * is what a Communicator threw during the call, if it did. */
 static void kmx_java_raise(JNIEnv *jenv, kmx_status status) {
     jclass cls;
     jmethodID init;
     jstring name, message;
     jobject error;
-    if ((*jenv)->ExceptionCheck(jenv)) return;
-    cls = (*jenv)->FindClass(jenv, "io/kmx/KmxException");
-    if (!cls) return;
-    init = (*jenv)->GetMethodID(jenv, cls, "<init>", "(Ljava/lang/String;ILjava/lang/String;)V");
-    name = (*jenv)->NewStringUTF(jenv, kmx_status_name(status));
-    message = (*jenv)->NewStringUTF(jenv, kmx_last_error());
-    if (init && name && message) {
-        error = (*jenv)->NewObject(jenv, cls, init, name, (jint)status, message);
-        if (error) (*jenv)->Throw(jenv, (jthrowable)error);
+    jthrowable cause = kmx_java_cause_take();
+    cls = (*jenv)->ExceptionCheck(jenv) ? NULL : (*jenv)->FindClass(jenv, "io/kmx/KmxException");
+    if (cls) {
+        init = (*jenv)->GetMethodID(jenv, cls, "<init>",
+                                    "(Ljava/lang/String;ILjava/lang/String;Ljava/lang/Throwable;)V");
+        name = (*jenv)->NewStringUTF(jenv, kmx_status_name(status));
+        message = (*jenv)->NewStringUTF(jenv, kmx_last_error());
+        if (init && name && message) {
+            error = (*jenv)->NewObject(jenv, cls, init, name, (jint)status, message, cause);
+            if (error) (*jenv)->Throw(jenv, (jthrowable)error);
+        }
     }
+    if (cause) (*jenv)->DeleteGlobalRef(jenv, cause);
 }
 
 /* The address held by an io.kmx.NativePointer (0 after close), NULL for null. */
@@ -272,6 +314,101 @@ static kmx_status kmx_java_kernel(void *user_data, double *out, const double *a,
     (*env)->PopLocalFrame(env, NULL);
     return status;
 }
+
+/* The communicator's functions: each calls target.communicate(int operation,
+ * double[] values, byte[] bytes, int root) -> Throwable (CommunicatorBridge:
+ * null, or what the user's Communicator threw) on a copy of kmx's buffer,
+ * copied back when it succeeds. kmx calls them on the thread running the
+ * call, which is a Java thread; another is attached for the call. A throwable
+ * becomes that thread's cause (kmx_java_cause_keep, for the KmxException the
+ * call throws) and the transport error 1; none leaves. */
+enum { KMX_JAVA_SUM = 0, KMX_JAVA_MAX = 1, KMX_JAVA_BROADCAST = 2 };
+
+static int kmx_java_communicate(void *user, int operation, double *values, void *bytes, int64_t count,
+                                int32_t root) {
+    const kmx_java_handler *handler = (const kmx_java_handler *)user;
+    JavaVM *vm = handler->vm;
+    int attached, failed = 1;
+    JNIEnv *env = kmx_java_enter(vm, &attached);
+    jobject target;
+    jdoubleArray jvalues = NULL;
+    jbyteArray jbytes = NULL;
+    jthrowable thrown = NULL;
+    if (!env) return failed;
+    /* A handler's exception, on its way out: the call fails and throws it. */
+    if ((*env)->ExceptionCheck(env) || (*env)->PushLocalFrame(env, 8) != 0) {
+        kmx_java_leave(vm, env, attached);
+        return failed;
+    }
+    target = (*env)->NewLocalRef(env, handler->target);
+    if (count > INT32_MAX - 8) {
+        jclass cls = (*env)->FindClass(env, "java/lang/IllegalArgumentException");
+        if (cls) (*env)->ThrowNew(env, cls, "kmx: a collective operation on more values than a Java array holds");
+    } else if (operation == KMX_JAVA_BROADCAST) {
+        jbytes = (*env)->NewByteArray(env, (jsize)count);
+        if (jbytes) (*env)->SetByteArrayRegion(env, jbytes, 0, (jsize)count, (const jbyte *)bytes);
+    } else {
+        jvalues = (*env)->NewDoubleArray(env, (jsize)count);
+        if (jvalues) (*env)->SetDoubleArrayRegion(env, jvalues, 0, (jsize)count, values);
+    }
+    if (target && (jbytes || jvalues))
+        thrown = (jthrowable)(*env)->CallObjectMethod(env, target, handler->method, (jint)operation, jvalues, jbytes,
+                                                      (jint)root);
+    if ((*env)->ExceptionCheck(env)) { /* an array's OutOfMemoryError, or one the bridge let out */
+        thrown = (*env)->ExceptionOccurred(env);
+        (*env)->ExceptionClear(env);
+    }
+    if (thrown) {
+        if (!attached) kmx_java_cause_keep(env, thrown);
+    } else if (target && jbytes) {
+        (*env)->GetByteArrayRegion(env, jbytes, 0, (jsize)count, (jbyte *)bytes);
+        failed = 0;
+    } else if (target && jvalues) {
+        (*env)->GetDoubleArrayRegion(env, jvalues, 0, (jsize)count, values);
+        failed = 0;
+    }
+    (*env)->PopLocalFrame(env, NULL);
+    kmx_java_leave(vm, env, attached);
+    return failed;
+}
+
+static int kmx_java_allreduce_sum(void *user, double *values, int64_t count) {
+    return kmx_java_communicate(user, KMX_JAVA_SUM, values, NULL, count, 0);
+}
+
+static int kmx_java_allreduce_max(void *user, double *values, int64_t count) {
+    return kmx_java_communicate(user, KMX_JAVA_MAX, values, NULL, count, 0);
+}
+
+static int kmx_java_broadcast(void *user, void *bytes, int64_t count, int32_t root) {
+    return kmx_java_communicate(user, KMX_JAVA_BROADCAST, NULL, bytes, count, root);
+}
+
+/* Fills table from a CommunicatorBridge (its rank and size fields) with the
+ * functions above, and returns the handler they are called through; NULL with
+ * a Java exception pending if it cannot. */
+static kmx_java_handler *kmx_java_communicator(JNIEnv *jenv, jobject bridge, kmx_communicator *table) {
+    jclass cls = (*jenv)->GetObjectClass(jenv, bridge);
+    jfieldID rank = (*jenv)->GetFieldID(jenv, cls, "rank", "I");
+    jfieldID size = rank ? (*jenv)->GetFieldID(jenv, cls, "size", "I") : NULL;
+    kmx_java_handler *handler = NULL;
+    (*jenv)->DeleteLocalRef(jenv, cls);
+    if (size) handler = kmx_java_handler_new(jenv, bridge, "communicate", "(I[D[BI)Ljava/lang/Throwable;");
+    if (!handler) {
+        if (!(*jenv)->ExceptionCheck(jenv)) {
+            cls = (*jenv)->FindClass(jenv, "java/lang/OutOfMemoryError");
+            if (cls) (*jenv)->ThrowNew(jenv, cls, "kmx: no JNI handler for the communicator");
+        }
+        return NULL;
+    }
+    table->rank = (*jenv)->GetIntField(jenv, bridge, rank);
+    table->size = (*jenv)->GetIntField(jenv, bridge, size);
+    table->user = handler;
+    table->allreduce_sum = kmx_java_allreduce_sum;
+    table->allreduce_max = kmx_java_allreduce_max;
+    table->broadcast = kmx_java_broadcast;
+    return handler;
+}
 %}
 
 /* ------------------------------------------------------------- Java classes */
@@ -365,7 +502,7 @@ static kmx_status kmx_java_kernel(void *user_data, double *out, const double *a,
 %typemap(jtype) kmx_status "void"
 %typemap(jstype) kmx_status "void"
 %typemap(javaout) kmx_status { $jnicall; }
-%typemap(out) kmx_status %{ if ($1 != KMX_OK) kmx_java_raise(jenv, $1); %}
+%typemap(out) kmx_status %{ if ($1 != KMX_OK) kmx_java_raise(jenv, $1); else kmx_java_cause_drop(jenv); %}
 %apply enum SWIGTYPE { kmx_status status };
 
 /* Functions whose output parameter is the Java return value. */
@@ -384,6 +521,7 @@ KMX_RETURNS(KMX_RETURNS_PARAM, jint, int, Param, Param.swigToEnum)
     kmx_status kmx_param_owners,
     kmx_status kmx_context_create, kmx_status kmx_context_peak_bytes,
     kmx_status kmx_context_set_log_callback, kmx_status kmx_context_set_progress_callback,
+    kmx_status kmx_context_set_communicator,
     kmx_status kmx_dataset_create, kmx_status kmx_dataset_load, kmx_status kmx_dataset_parse,
     kmx_status kmx_dataset_load_shard, kmx_status kmx_dataset_create_csr,
     kmx_status kmx_dataset_to_dense, kmx_status kmx_dataset_rows, kmx_status kmx_dataset_cols,
@@ -526,8 +664,27 @@ KMX_ARRAY(const int64_t, jlong, jlongArray, long, Long, KMX_IN, JNI_ABORT)
     $2 = (void *)(intptr_t)$input;
     $1 = $2 ? kmx_java_kernel : NULL; %}
 
-/* Releases a handler returned by kmx_context_set_log_callback or
- * kmx_context_set_progress_callback once its context no longer uses it, or
+/* The communicator: the Java argument is a CommunicatorBridge (null: this
+ * process alone), the C argument the table kmx copies, and the return value
+ * its handler, freed as the log and progress handlers are. */
+%typemap(jni) const kmx_communicator *comm "jobject"
+%typemap(jtype) const kmx_communicator *comm "CommunicatorBridge"
+%typemap(jstype) const kmx_communicator *comm "CommunicatorBridge"
+%typemap(javain) const kmx_communicator *comm "$javainput"
+%typemap(in) const kmx_communicator *comm (kmx_communicator table, kmx_java_handler *handler = NULL) %{
+    $1 = NULL;
+    if ($input) {
+        handler = kmx_java_communicator(jenv, $input, &table);
+        if (!handler) return $null;
+        $1 = &table;
+    } %}
+%typemap(argout) const kmx_communicator *comm %{
+    if (result == KMX_OK) $result = (jlong)(intptr_t)handler$argnum;
+    else kmx_java_handler_free(jenv, handler$argnum); %}
+
+/* Releases a handler returned by kmx_context_set_log_callback,
+ * kmx_context_set_progress_callback or kmx_context_set_communicator once its
+ * context no longer uses it, or
  * one made by kmx_java_kernel_handler once its KernelBridge is unreachable. */
 %typemap(in, numinputs=0) JNIEnv *jenv "$1 = jenv;"
 %typemap(jni) kmx_java_handler * "jlong"
@@ -555,6 +712,3 @@ static void kmx_java_handler_free(JNIEnv *jenv, kmx_java_handler *handler) {
     free(handler);
 }
 %}
-
-/* Not bound yet: kmx_context_set_communicator (kmx.i). */
-#define KMX_NO_COMMUNICATOR

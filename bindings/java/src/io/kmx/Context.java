@@ -3,16 +3,18 @@ package io.kmx;
 import java.util.function.ToLongBiFunction;
 
 /**
- * What calls run with: threads, seed, memory budget, log and progress callbacks, cancellation.
- * Used by one thread at a time, except cancel(), which any thread may call.
+ * What calls run with: threads, seed, memory budget, log and progress callbacks, cancellation, and the
+ * ranks a training call spans (a Communicator). Used by one thread at a time, except cancel(), which
+ * any thread may call.
  */
 public final class Context extends NativeResource {
     private static final int LOG = 0;
     private static final int PROGRESS = 1;
+    private static final int COMMUNICATOR = 2;
 
     private final Release release;
     /** The objects C calls back: JNI holds them weakly, this context strongly. */
-    private final Object[] callbackTargets = new Object[2];
+    private final Object[] callbackTargets = new Object[3];
 
     private Context(Release release) {
         super(release.context, release);
@@ -75,6 +77,18 @@ public final class Context extends NativeResource {
         setCallback(PROGRESS, handler, kmx::kmx_context_set_progress_callback);
     }
 
+    /**
+     * Makes the calls made with this context span the ranks of communicator: Nyström-TRON and FALKON
+     * training then sum over every rank's rows, and {@link Dataset#loadShard} is collective. kmx reads
+     * its rank() and size() now (a rank outside [0, size) throws KmxException INVALID_ARGUMENT and
+     * keeps the one set before); null makes this process alone again (the default). The context holds
+     * the communicator until it is replaced or the context is closed. See {@link Communicator}.
+     */
+    public void setCommunicator(Communicator communicator) {
+        setCallback(COMMUNICATOR, communicator == null ? null : new CommunicatorBridge(communicator),
+                    (ctx, bridge) -> kmx.kmx_context_set_communicator(ctx, (CommunicatorBridge) bridge));
+    }
+
     /** Asks the call running with this context to stop soon (it throws CANCELLED). Any thread. */
     public void cancel() {
         kmx.kmx_context_cancel(this);
@@ -101,7 +115,7 @@ public final class Context extends NativeResource {
     /** Frees the C context, then the JNI handlers it called; never refers to the Context. */
     private static final class Release implements Runnable {
         final long context;
-        private final long[] handlers = new long[2];
+        private final long[] handlers = new long[3];
 
         Release(long context) {
             this.context = context;

@@ -97,6 +97,17 @@ public final class Dataset extends NativeResource {
         return new Dataset(kmx.kmx_dataset_load(ctx, path, format));
     }
 
+    /**
+     * Shard {@code shard} of {@code shards} of a LIBSVM, CSV or .kmxd file (kmx_dataset_load_shard): the
+     * lines that start in that share of a text file's bytes, or that share of a .kmxd file's rows (a path
+     * holding "%d" names one file per shard). With a context whose {@link Communicator} spans several
+     * ranks the call is collective: every rank calls it (usually shard = its rank, shards = the ranks),
+     * and if one fails, every rank throws that rank's error.
+     */
+    public static Dataset loadShard(Context ctx, String path, Format format, long shard, long shards) {
+        return new Dataset(kmx.kmx_dataset_load_shard(ctx, path, format, shard, shards));
+    }
+
     /** Like load, from text in memory; name appears in error messages. */
     public static Dataset parse(Context ctx, String text, Format format, String name) {
         return new Dataset(kmx.kmx_dataset_parse(ctx, text.getBytes(StandardCharsets.UTF_8), format, name));

@@ -1,6 +1,9 @@
 package io.kmx;
 
-/** A kmx call failed: carries the C status (name and code) and kmx_last_error()'s message. */
+/**
+ * A kmx call failed: carries the C status (name and code) and kmx_last_error()'s message. When a
+ * context's {@link Communicator} threw, what it threw is the cause (status IO).
+ */
 public class KmxException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -8,9 +11,9 @@ public class KmxException extends RuntimeException {
     private final int code;
     private final String detail;
 
-    /** Constructed through JNI by the SWIG layer (kmx_lang.i). */
-    KmxException(String statusName, int code, String detail) {
-        super(statusName + ": " + detail);
+    /** Constructed through JNI by the SWIG layer (kmx_lang.i); cause is null or what a Communicator threw. */
+    KmxException(String statusName, int code, String detail, Throwable cause) {
+        super(statusName + ": " + detail, cause);
         this.statusName = statusName;
         this.code = code;
         this.detail = detail;
