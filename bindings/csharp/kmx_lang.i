@@ -23,9 +23,10 @@
  *  - Byte buffers (saved models and predictors: void *out, const void *buffer) are byte[],
  *    pinned like the other arrays.
  *  - Callbacks are delegates marshalled as C function pointers (NativeLogCallback,
- *    NativeProgressCallback, NativeKernelCallback); the handle C keeps them in (ContextHandle;
- *    KernelHandle and every ModelHandle trained with it) holds the delegate, so the GC cannot
- *    collect it while C may call it. */
+ *    NativeProgressCallback, NativeKernelCallback, and the communicator's NativeReduceCallback
+ *    and NativeBroadcastCallback in a NativeCommunicator table); the handle C keeps them in
+ *    (ContextHandle; KernelHandle and every ModelHandle trained with it) holds the delegate, so
+ *    the GC cannot collect it while C may call it. */
 
 /* ------------------------------------------------------------------ names */
 %rename("%(camelcase)s", %$isfunction) "";
@@ -244,6 +245,14 @@ KMX_CS_HANDLE(kmx_predictor, PredictorHandle)
 KMX_CS_BY_VALUE(kmx_log_fn, NativeLogCallback)
 KMX_CS_BY_VALUE(kmx_progress_fn, NativeProgressCallback)
 KMX_CS_BY_VALUE(kmx_kernel_fn, NativeKernelCallback)
+/* The communicator: NativeCommunicator, a class laid out as kmx_communicator
+ * (its functions delegates), marshalled as a pointer to a copy (null: NULL),
+ * which kmx copies in turn; the ContextHandle holds it. */
+%typemap(ctype) const kmx_communicator *comm "void *"
+%typemap(imtype) const kmx_communicator *comm "NativeCommunicator"
+%typemap(cstype) const kmx_communicator *comm "NativeCommunicator"
+%typemap(csin) const kmx_communicator *comm "$csinput"
+%typemap(in) const kmx_communicator *comm %{ $1 = ($1_ltype)$input; %}
 %typemap(ctype) void *user_data "void *"
 %typemap(imtype) void *user_data "global::System.IntPtr"
 %typemap(cstype) void *user_data "global::System.IntPtr"
@@ -284,6 +293,3 @@ KMX_CS_ARRAY(int64_t, long, In, const int64_t *row_ptr)
  * asks for the size), read by kmx_model_load_from_buffer and kmx_predictor_load_from_buffer. */
 KMX_CS_ARRAY(void, byte, Out, void *out)
 KMX_CS_ARRAY(void, byte, In, const void *buffer)
-
-/* Not bound yet: kmx_context_set_communicator (kmx.i). */
-#define KMX_NO_COMMUNICATOR

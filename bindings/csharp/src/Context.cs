@@ -2,7 +2,7 @@ using System;
 
 namespace Kmx
 {
-    /// <summary>Threads, seed, memory budget and callbacks for the calls made with it (kmx_context).</summary>
+    /// <summary>Threads, seed, memory budget, callbacks and the ranks they span (a communicator) for the calls made with it (kmx_context).</summary>
     /// <remarks>Used by one thread at a time, except Cancel(), which any thread may call. A call that takes a
     /// context takes it first, as in C and Java: null means none, and a disposed Context raises ObjectDisposedException.</remarks>
     public sealed class Context : NativeObject
@@ -61,6 +61,19 @@ namespace Kmx
                 trampoline = (userData, fraction, phase) => Callbacks.Guard(() => progress(fraction, phase)) ? 1 : 0;
             Native.KmxContextSetProgressCallback(Handle, trampoline, IntPtr.Zero);
             Handle.ProgressCallback = trampoline;
+        }
+
+        /// <summary>Makes the calls made with this context span the ranks of communicator (kmx_context_set_communicator): Nyström-TRON
+        /// and FALKON training then sum over every rank's rows, and Dataset.LoadShard is collective; null makes this process alone
+        /// again (the default).</summary>
+        /// <remarks>kmx reads its Rank and Size now: a rank outside [0, Size) throws KmxException (Status.InvalidArgument) and keeps
+        /// the communicator set before. The context holds the communicator until it is replaced or the context is disposed. See
+        /// <see cref="ICommunicator"/>.</remarks>
+        public void SetCommunicator(ICommunicator communicator)
+        {
+            NativeCommunicator table = communicator == null ? null : new NativeCommunicator(communicator);
+            Native.KmxContextSetCommunicator(Handle, table);
+            Handle.Communicator = table;
         }
 
         /// <summary>Asks the call running with this context to stop soon; safe from any thread (kmx_context_cancel).</summary>

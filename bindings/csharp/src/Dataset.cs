@@ -67,6 +67,8 @@ namespace Kmx
 
         /// <summary>Shard `shard` of `shards` of a file: a row range of a .kmxd file, or the lines that start in
         /// that share of a text file's bytes (kmx_dataset_load_shard).</summary>
+        /// <remarks>With a context whose communicator (Context.SetCommunicator) spans several ranks the call is collective: every
+        /// rank calls it (usually shard = its rank, shards = the ranks), and if one fails, every rank throws that rank's error.</remarks>
         public static Dataset LoadShard(Context ctx, string path, FileFormat format, long shard, long shards)
         {
             Native.KmxDatasetLoadShard(out DatasetHandle handle, Context.OptionalHandle(ctx), path, format, shard, shards);

@@ -16,7 +16,7 @@ namespace Kmx
         public override bool IsInvalid => handle == IntPtr.Zero;
     }
 
-    /// <summary>A kmx_context*; also keeps the callback delegates that C holds alive.</summary>
+    /// <summary>A kmx_context*; also keeps the callback delegates (and the communicator's) that C holds alive.</summary>
     internal sealed class ContextHandle : KmxHandle
     {
         /// <summary>Passes NULL: "no context" where C allows it, or a disposed Context.</summary>
@@ -27,6 +27,9 @@ namespace Kmx
 
         /// <summary>The progress trampoline C currently holds (or null).</summary>
         internal NativeProgressCallback ProgressCallback;
+
+        /// <summary>The communicator table whose trampolines C currently holds (or null).</summary>
+        internal NativeCommunicator Communicator;
 
         /// <summary>Made by the marshaller for kmx_context_create's out parameter.</summary>
         public ContextHandle() { }
@@ -170,6 +173,14 @@ namespace Kmx
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     internal delegate int NativeKernelCallback(IntPtr userData, IntPtr result, IntPtr a, long na, IntPtr b, long nb, long d,
                                                IntPtr message, long messageLength);
+
+    /// <summary>A communicator's sum or maximum (kmx_communicator): values[0..count) reduced over the ranks in place; nonzero fails.</summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    internal delegate int NativeReduceCallback(IntPtr user, IntPtr values, long count);
+
+    /// <summary>A communicator's broadcast (kmx_communicator): bytes[0..count) of rank root copied to every rank; nonzero fails.</summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    internal delegate int NativeBroadcastCallback(IntPtr user, IntPtr bytes, long count, int root);
 
     /// <summary>The C progress callback (kmx_progress_fn); nonzero cancels.</summary>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]

@@ -44,6 +44,7 @@ namespace Kmx.Tests
         {
             new object[] { typeof(Dataset), "Load", new[] { typeof(string) } },
             new object[] { typeof(Dataset), "Load", new[] { typeof(Context), typeof(string), typeof(FileFormat) } },
+            new object[] { typeof(Dataset), "LoadShard", new[] { typeof(Context), typeof(string), typeof(FileFormat), typeof(long), typeof(long) } },
             new object[] { typeof(Dataset), "Parse", new[] { typeof(Context), typeof(string), typeof(FileFormat), typeof(string) } },
             new object[] { typeof(Dataset), "ToDense", new[] { typeof(Context) } },
             new object[] { typeof(Dataset), "GetRows", new[] { typeof(long), typeof(long), typeof(double[]) } },
