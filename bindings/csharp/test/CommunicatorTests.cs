@@ -52,7 +52,7 @@ namespace Kmx.Tests
                 slots = new double[size][];
             }
 
-            /// <summary>Waits for every rank (System.Threading.Barrier took about 0.1 s a wait on Mono).</summary>
+            /// <summary>Waits for every rank, at most 60 s (then throws, so a broken exchange fails instead of hanging).</summary>
             void Await()
             {
                 lock (gate)
