@@ -21,12 +21,8 @@
 /* The communicator (kmx_context_set_communicator): each language passes its
  * own object (its sum, maximum and broadcast over the ranks) through
  * trampolines in its kmx_lang.i, which fill the C table; the table's struct
- * itself is not wrapped. A kmx_lang.i that defines KMX_NO_COMMUNICATOR does
- * not bind it yet. */
+ * itself is not wrapped. */
 %ignore kmx_communicator;
-#ifdef KMX_NO_COMMUNICATOR
-%ignore kmx_context_set_communicator;
-#endif
 /* The kernel as a C callback (kmx_kernel_create_callback): each language
  * passes its own function through a trampoline in its kmx_lang.i (Python a
  * callable, Java an io.kmx.KernelFunction, C# a Kmx.KernelFunction delegate,
