@@ -43,7 +43,11 @@ constexpr int64_t kTimingRows = 4000;  // validation rows timed per pass, at mos
 constexpr int kTimingPasses = 7;
 constexpr double kTimeStopFactor = 2;    // a (storage, leaves) stops adding landmarks this far over max_us
 constexpr double kSearchRefineWork = 4;  // × DC-Pred++'s refinement work per candidate: accuracy is what a budget buys
-constexpr int64_t kMaxPseudo = 64;       // pseudo-landmarks are tried up to this many (their fit costs O(m²) per row)
+// × a candidate's refinement (iterations and work) for the one rebuild of the
+// chosen knobs from every training row (bench/README.md, "Compression to a
+// budget": Letter's 80 × 36 int8 leaves, 30 → 240 iterations).
+constexpr int kFinalRefineScale = 8;
+constexpr int64_t kMaxPseudo = 64;  // pseudo-landmarks are tried up to this many (their fit costs O(m²) per row)
 constexpr double kGammaScales[] = {0.5, 0.25};  // tried in turn on the best of each (storage, leaves) while they gain
 // × the base ridge λ, each tried on the best of each (storage, leaves): how
 // much a leaf's fit should trust its rows depends on the data
@@ -411,7 +415,7 @@ private:
         if (c.from_model) return std::nullopt;
         ctx_.check_cancel();
         stages_.reset();  // its copy of the fitting rows is no longer needed
-        DcpredOptions options = budget_candidate_options(base_, c);
+        DcpredOptions options = budget_final_options(base_, c);
         options.model_decision = all_decision_.data();
         CompactPredictor predictor = build_dcpred(ctx_, model_, train_, options);
         const size_t bytes = blob_bytes(predictor);
@@ -551,6 +555,13 @@ DcpredOptions budget_candidate_options(const DcpredOptions &base, const BudgetCa
     options.leaves = c.leaves, options.landmarks = c.landmarks, options.pseudo = c.pseudo;
     options.storage = PredictorStorage(c.storage), options.gamma_scale = c.gamma_scale;
     options.ridge *= c.ridge_scale;
+    return options;
+}
+
+DcpredOptions budget_final_options(const DcpredOptions &base, const BudgetCandidate &c) {
+    DcpredOptions options = budget_candidate_options(base, c);
+    options.refine_iterations *= kFinalRefineScale;
+    options.refine_work *= kFinalRefineScale;
     return options;
 }
 

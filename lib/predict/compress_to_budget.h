@@ -18,7 +18,8 @@
 // cross-validated: when one of them is the most accurate it is chosen. Notes
 // (predictor_notes.h) say how. Like a grid search that refits its best
 // parameters, the chosen knobs are then built again from every training row
-// (build_dcpred with budget_candidate_options): that predictor is returned
+// (build_dcpred with budget_final_options: 8× the refinement of a candidate,
+// as it is built once): that predictor is returned
 // when its bytes and its µs, measured again, are within the budget, else the
 // one built from the fitting part. The notes' accuracy is the validation
 // estimate (the finalists' mean over the folds, else the split's), their µs
@@ -120,6 +121,10 @@ constexpr int64_t kMinBudgetRows = 20;
 // computed by build_dcpred when model_decision is null) and 4× the
 // refinement work.
 DcpredOptions budget_candidate_options(const DcpredOptions &base, const BudgetCandidate &c);
+// The options of the chosen knobs' rebuild from every training row: a
+// candidate's, with 8 times its landmark refinement (iterations and work):
+// one build, whose landmarks then fit the model's decision values closer.
+DcpredOptions budget_final_options(const DcpredOptions &base, const BudgetCandidate &c);
 
 // The accuracy of candidate c's knobs on fold `fold` (0–4) of train's rows,
 // built from the rows outside it: the search's validation split is fold 0,
