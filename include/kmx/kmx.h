@@ -634,7 +634,8 @@ typedef enum kmx_storage {
  * or float32; int16/int8 quantize the centers under the model's beta).
  * SVM models with max_bytes and/or max_us: the most accurate predictor within
  * that budget, its knobs searched on a validation split (a fifth) of the
- * training rows, then built from all of them (kept if still within the budget;
+ * training rows, then built from all of them, its landmarks refined 8x longer
+ * than a candidate's (kept if still within the budget;
  * leaves, landmarks, pseudo, storage, float32 are then ignored); a
  * budget nothing meets is KMX_E_INVALID_ARGUMENT, before the search when even
  * the smallest predictor is over it. SVM models without a budget or landmarks
