@@ -20,7 +20,9 @@
 // parameters, the chosen knobs are then built again from every training row
 // (build_dcpred with budget_final_options: 8× the refinement of a candidate,
 // as it is built once): that predictor is returned
-// when its bytes and its µs, measured again, are within the budget, else the
+// when its bytes are within the budget and its µs, measured again, are too or
+// are no more than those of the build from the fitting part, measured again
+// just after (the same knobs: only a slower machine moved them), else the
 // one built from the fitting part. The notes' accuracy is the validation
 // estimate (the finalists' mean over the folds, else the split's), their µs
 // those of the predictor returned.
