@@ -61,42 +61,26 @@ namespace Kmx
         }
 
         /// <summary>Runs a communicator's sum or maximum for C (kmx_communicator): values copied into an array, its values copied back.
-        /// An exception is kept pending (the call, which then fails with Status.Io, throws it as its InnerException: kmx calls the
-        /// communicator on the calling thread) and 1, the transport error, is returned.</summary>
-        internal static int RunReduce(Action<double[]> reduce, IntPtr values, long count)
+        /// An exception is kept pending by Guard (the call, which then fails with Status.Io, throws it as its InnerException: kmx
+        /// calls the communicator on the calling thread) and 1, the transport error, is returned.</summary>
+        internal static int RunReduce(Action<double[]> reduce, IntPtr values, long count) => Guard(() =>
         {
-            try
-            {
-                var array = new double[Length(count)];
-                Marshal.Copy(values, array, 0, array.Length);
-                reduce(array);
-                Marshal.Copy(array, 0, values, array.Length);
-                return 0;
-            }
-            catch (Exception e)
-            {
-                Pend(e);
-                return 1;
-            }
-        }
+            var array = new double[Length(count)];
+            Marshal.Copy(values, array, 0, array.Length);
+            reduce(array);
+            Marshal.Copy(array, 0, values, array.Length);
+            return false;
+        }) ? 1 : 0;
 
         /// <summary>Runs a communicator's broadcast for C, as RunReduce runs a sum.</summary>
-        internal static int RunBroadcast(ICommunicator communicator, IntPtr bytes, long count, int root)
+        internal static int RunBroadcast(ICommunicator communicator, IntPtr bytes, long count, int root) => Guard(() =>
         {
-            try
-            {
-                var array = new byte[Length(count)];
-                Marshal.Copy(bytes, array, 0, array.Length);
-                communicator.Broadcast(array, root);
-                Marshal.Copy(array, 0, bytes, array.Length);
-                return 0;
-            }
-            catch (Exception e)
-            {
-                Pend(e);
-                return 1;
-            }
-        }
+            var array = new byte[Length(count)];
+            Marshal.Copy(bytes, array, 0, array.Length);
+            communicator.Broadcast(array, root);
+            Marshal.Copy(array, 0, bytes, array.Length);
+            return false;
+        }) ? 1 : 0;
 
         static int Length(long count)
         {
