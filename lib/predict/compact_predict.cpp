@@ -478,7 +478,8 @@ size_t CompactRowPredictor::footprint_bytes(const CompactPredictor &p) {
 CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     check_compact_predictor(p);
     const int64_t d = p.d;
-    top_t_ = transposed(p.top_centers.data(), p.top(), d);
+    const std::vector<double> top_t = transposed(p.top_centers.data(), p.top(), d);
+    top_t_.assign(top_t.begin(), top_t.end());
     for (int64_t t = 0; t < p.top(); ++t) {
         const int64_t begin = p.top_leaf_begin[size_t(t)], count = p.top_leaf_begin[size_t(t + 1)] - begin;
         std::vector<double> centers(size_t(count * d));
