@@ -39,6 +39,7 @@
 %rename("%(regex:/^KMX_(?:(?:PARAM|LOG|FORMAT|KERNEL|METHOD|MULTICLASS|E)_)?(.)([^_]*)_?(.?)([^_]*)_?(.?)([^_]*)$/\\1\\L\\2\\E\\3\\L\\4\\E\\5\\L\\6/)s", %$isenumitem) "";
 /* The rule above takes at most three words after the prefix. */
 %rename(PredictorLandmarksPerLeaf) KMX_PREDICTOR_LANDMARKS_PER_LEAF;
+%rename(PredictorValidationInSample) KMX_PREDICTOR_VALIDATION_IN_SAMPLE;
 %rename(PrecomputedRows) KMX_FORMAT_PRECOMPUTED; /* FileFormat.PrecomputedRows: Precomputed is a KernelType */
 %rename(Status) kmx_status;
 %rename(Param) kmx_param;

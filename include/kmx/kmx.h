@@ -609,11 +609,17 @@ typedef enum kmx_predictor_info_key {
     KMX_PREDICTOR_STORAGE = 9,                 /* its kmx_storage */
     /* A predictor built to a budget (KMX_PARAM_MAX_BYTES / KMX_PARAM_MAX_US)
      * carries how it was chosen; NaN for other predictors. */
-    KMX_PREDICTOR_VALIDATION_ACCURACY = 16, /* fraction right on the validation rows */
+    KMX_PREDICTOR_VALIDATION_ACCURACY = 16, /* fraction right on the validation rows (see _IN_SAMPLE) */
     KMX_PREDICTOR_VALIDATION_US = 17,       /* us per row measured there, when built (machine-dependent) */
     KMX_PREDICTOR_LANDMARKS_PER_LEAF = 18,  /* the landmarks knob chosen (leaves may hold fewer) */
     KMX_PREDICTOR_CANDIDATES = 19,          /* predictors the search built and measured */
     KMX_PREDICTOR_PROBABILITY = 20,         /* 1 if it carries the model's probability estimates (sigmoids), else 0 */
+    /* Built to a budget: 1 if the search chose the model itself, whose
+     * training rows include the validation rows, so _VALIDATION_ACCURACY is
+     * its accuracy on rows it was trained on (in-sample, optimistic); 0 if
+     * measured on held-out rows; NaN for other predictors, and for notes
+     * written by an earlier kmx, which did not record it. */
+    KMX_PREDICTOR_VALIDATION_IN_SAMPLE = 21,
     KMX_PREDICTOR_INFO_FORCE_INT_ = 0x7FFFFFFF /* not a value */
 } kmx_predictor_info_key;
 

@@ -182,6 +182,8 @@ double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
             return note_value(h, double(h.notes.candidates));
         case KMX_PREDICTOR_PROBABILITY:
             return p.probabilities() ? 1 : 0;
+        case KMX_PREDICTOR_VALIDATION_IN_SAMPLE:
+            return h.notes.in_sample < 0 ? NAN : note_value(h, double(h.notes.in_sample));
         default:
             fail(KMX_E_INVALID_ARGUMENT, "unknown predictor information key %d", int(key));
     }

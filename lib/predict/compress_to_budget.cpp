@@ -278,7 +278,8 @@ public:
                      folds ? std::min(train_.n, kFolds * split_.validation_n) : split_.validation_n,
                      int64_t(explored_.size()),
                      budget_.max_bytes,
-                     budget_.max_us};
+                     budget_.max_us,
+                     c.from_model ? 1 : 0};
         out.predictor = std::move(*best_);
         out.blob = append_predictor_notes(write_predictor_blob(out.predictor), out.notes);
         ctx_.log(KMX_LOG_INFO, "compress: chose #%zu of %zu: %s", best_index_ + 1, explored_.size(),

@@ -27,15 +27,20 @@ struct PredictorNotes {
     double validation_accuracy = 0;  // fraction of the validation rows predicted right
     double validation_us = 0;        // µs per row, one row at a time, on those rows (machine-dependent)
     int64_t validation_rows = 0;
-    int64_t candidates = 0;          // predictors the search built and measured
+    int64_t candidates = 0;            // predictors the search built and measured
     double max_bytes = 0, max_us = 0;  // the budget asked (0: none)
+    // 1 when validation_accuracy was measured on rows that trained the model
+    // (the search chose the model itself, which no held-out row can score),
+    // 0 when on held-out rows, -1 unknown (notes written before this field).
+    int64_t in_sample = 0;
 };
 
 // `blob` with the notes appended (total_bytes and CRC updated).
 std::vector<unsigned char> append_predictor_notes(std::vector<unsigned char> blob, const PredictorNotes &notes);
 
 // The notes of a blob, if it ends with them (a blob that passed
-// read_predictor_blob's checks).
+// read_predictor_blob's checks). A record of the first layout (without
+// in_sample) reads with in_sample = -1.
 bool find_predictor_notes(const unsigned char *blob, size_t len, PredictorNotes &notes);
 
 }  // namespace kmx

@@ -1393,6 +1393,23 @@ class CompactPredictors(LetterFiles):
         self.assertEqual(out.returncode, 1)
         self.assertIn("max_bytes = 100: no predictor of this model is that small", out.stderr)
 
+    def test_a_budget_that_returns_the_model_itself_names_its_accuracy_in_sample(self):
+        """On 300 rows at gamma = 16 nearly every row is a support vector, and 8K holds the model itself in int4,
+        which the search returns: its accuracy on the validation rows, which trained it, is named in-sample."""
+        rows = self.path("rows300.libsvm")
+        with open(self.train) as source, open(rows, "w") as out:
+            out.writelines(line for _, line in zip(range(300), source))
+        model = self.path("m300.kmx")
+        self.assertEqual(run("train", "-s", "svm", "-c", "8", "-g", "16", rows, model).returncode, 0)
+        predictor = self.path("itself.kmxp")
+        out = run("compress", "--max-bytes", "8K", model, rows, predictor)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("storage=int4", out.stdout)
+        self.assertRegex(out.stdout, r"compressed to a budget: landmarks per leaf=\d+ training-row accuracy=[\d.]+% "
+                                     r"\(the model itself, chosen: in-sample\) validation us/row=")
+        info = run("info", predictor)
+        self.assertIn("training-row accuracy=", info.stdout)
+
     def test_float32_halves_the_bytes(self):
         _, wide = self.compress("--leaves", "2", "--landmarks", "16")
         _, narrow = self.compress("--leaves", "2", "--landmarks", "16", "--float32")

@@ -59,13 +59,17 @@ const char *storage_detail(double storage) {
 }
 
 // How a budget search chose the predictor (nothing for other predictors).
+// When it chose the model itself, its accuracy on the validation rows is on
+// rows that trained it, and is named so.
 void print_budget_choice(const kmx_predictor *predictor, const char *prefix) {
     const double accuracy = predictor_info(predictor, KMX_PREDICTOR_VALIDATION_ACCURACY);
     if (std::isnan(accuracy)) return;
+    const bool in_sample = predictor_info(predictor, KMX_PREDICTOR_VALIDATION_IN_SAMPLE) == 1;
     std::printf(
-        "%slandmarks per leaf=%.0f validation accuracy=%.2f%% validation us/row=%.4g (this machine, when built) "
-        "of %.0f candidates\n",
-        prefix, predictor_info(predictor, KMX_PREDICTOR_LANDMARKS_PER_LEAF), 100 * accuracy,
+        "%slandmarks per leaf=%.0f %s=%.2f%%%s validation us/row=%.4g (this machine, when built) of %.0f candidates\n",
+        prefix, predictor_info(predictor, KMX_PREDICTOR_LANDMARKS_PER_LEAF),
+        in_sample ? "training-row accuracy" : "validation accuracy", 100 * accuracy,
+        in_sample ? " (the model itself, chosen: in-sample)" : "",
         predictor_info(predictor, KMX_PREDICTOR_VALIDATION_US), predictor_info(predictor, KMX_PREDICTOR_CANDIDATES));
 }
 

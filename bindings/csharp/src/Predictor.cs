@@ -91,6 +91,11 @@ namespace Kmx
         /// rows) it predicted right; NaN for other predictors (PredictorInfoKey.PredictorValidationAccuracy).</summary>
         public double ValidationAccuracy => Info(PredictorInfoKey.PredictorValidationAccuracy);
 
+        /// <summary>Built to a budget: true if the search chose the model itself, which was trained on the validation rows too,
+        /// so ValidationAccuracy is its accuracy on rows it was trained on (in-sample, optimistic); false when measured on
+        /// held-out rows, and for other predictors (PredictorInfoKey.PredictorValidationInSample).</summary>
+        public bool ValidationInSample => Info(PredictorInfoKey.PredictorValidationInSample) == 1;
+
         /// <summary>Built to a budget: microseconds per row measured on the validation rows when built, on that machine; else NaN
         /// (PredictorInfoKey.PredictorValidationUs).</summary>
         public double ValidationMicroseconds => Info(PredictorInfoKey.PredictorValidationUs);

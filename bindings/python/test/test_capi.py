@@ -311,3 +311,20 @@ def test_the_predictor_estimator_has_predict_proba_when_its_svc_has(letter_mc):
     np.testing.assert_allclose(p, fitted.predictor_.predict_probability(kmx.Dataset(xt[:50])), atol=0)
     assert np.max(np.abs(p - fitted.estimator_.predict_proba(xt[:50]))) < 0.05
     assert not hasattr(kmx.Predictor(kmx.SVC(method="svm")), "predict_proba")
+
+
+def test_a_budget_search_that_returns_the_model_itself_says_its_accuracy_is_in_sample(letter_bin):
+    """The budget search may return the model itself (its support vectors as one leaf) where its bytes fit. Its
+    validation rows trained that model, so its accuracy there is in-sample, and validation_in_sample says so (1);
+    a DC-Pred++ choice (a budget below the model's own int4 form) was scored on held-out rows (0); a predictor not
+    built to a budget: NaN. The flag travels in the blob."""
+    x, y, _, _ = letter_bin
+    data = kmx.Dataset(x[:300], y[:300])
+    model = kmx.Solver(method="svm", C=8.0).train(kmx.Kernel(gamma=16.0), data)
+    itself = kmx.CompactPredictor.build(model, data, max_bytes=8000)
+    assert itself.info("leaves") == 1 and itself.info("landmarks") == model.info("support_vectors")
+    assert itself.info("validation_in_sample") == 1
+    assert kmx.CompactPredictor.from_bytes(itself.to_bytes()).info("validation_in_sample") == 1
+    compact = kmx.CompactPredictor.build(model, data, max_bytes=3000)
+    assert compact.info("landmarks") < model.info("support_vectors") and compact.info("validation_in_sample") == 0
+    assert np.isnan(kmx.CompactPredictor.build(model, data, leaves=2, landmarks=20).info("validation_in_sample"))

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/rng.h"
+#include "infer/blob_layout.h"
+#include "io/crc32.h"
 #include "model/model.h"
 #include "model/model_file.h"
 #include "predict/compact_predict.h"
@@ -84,6 +87,38 @@ double squared_gap_to_model(const kmx::CompactPredictor &p) {
     double gap = 0;
     for (size_t i = 0; i < mine.size(); ++i) gap += (mine[i] - model[i]) * (mine[i] - model[i]);
     return gap;
+}
+
+// A valid predictor of two features: one leaf, one landmark.
+kmx::CompactPredictor tiny_predictor() {
+    kmx::CompactPredictor p;
+    p.kernel.gamma = 0.5;
+    p.d = 2;
+    p.classes = {-1, 1};
+    p.outputs = 1;
+    p.top_centers = {0, 0};
+    p.top_leaf_begin = {0, 1};
+    kmx::PredictorLeaf leaf;
+    leaf.center = {0, 0};
+    leaf.m = 1;
+    leaf.landmarks = {0.5, -0.5};
+    leaf.beta = {1};
+    leaf.bias = {0};
+    p.leaves.push_back(leaf);
+    return p;
+}
+
+void append_bytes(std::vector<unsigned char> &bytes, const void *data, size_t count) {
+    const auto *first = static_cast<const unsigned char *>(data);
+    bytes.insert(bytes.end(), first, first + count);
+}
+
+// The blob's total_bytes and CRC made to match its bytes again (little-endian host).
+void patch_total_and_crc(std::vector<unsigned char> &blob) {
+    const uint64_t total = blob.size();
+    std::memcpy(blob.data() + KMX_BLOB_OFF_TOTAL_BYTES, &total, 8);
+    const uint32_t crc = kmx::crc32(blob.data() + KMX_BLOB_CRC_BEGIN, blob.size() - KMX_BLOB_CRC_BEGIN);
+    std::memcpy(blob.data() + KMX_BLOB_OFF_CRC, &crc, 4);
 }
 
 // Whether a candidate is the model itself (one leaf of all its points).
@@ -158,6 +193,7 @@ TEST(CompressToBudget, ByteBudgetIsRespectedExactlyAndTheNotesSayHowItWasChosen)
     EXPECT_EQ(notes.validation_rows, 1200);
     EXPECT_EQ(notes.candidates, int64_t(r.explored.size()));
     EXPECT_EQ(notes.max_bytes, 12000);
+    EXPECT_EQ(notes.in_sample, 0);  // a DC-Pred++ build, scored on held-out rows
     const std::vector<unsigned char> plain = kmx::write_predictor_blob(r.predictor);
     EXPECT_FALSE(kmx::find_predictor_notes(plain.data(), plain.size(), notes));
 }
@@ -269,6 +305,10 @@ TEST(CompressToBudget, ATenthOfLettersModelIsTheModelInInt4) {
     const kmx::BudgetCandidate &chosen = r.explored[r.chosen];
     EXPECT_TRUE(is_model(chosen));
     EXPECT_EQ(chosen.storage, KMX_STORAGE_INT4);
+    kmx::PredictorNotes notes;  // its validation rows trained the model: the notes say its accuracy is in-sample
+    ASSERT_TRUE(kmx::find_predictor_notes(r.blob.data(), r.blob.size(), notes));
+    EXPECT_EQ(notes.in_sample, 1);
+    EXPECT_EQ(notes.validation_accuracy, chosen.accuracy);
     kmx::Context ctx;
     const kmx::Dataset &rows = *letter().train;
     std::vector<double> labels(size_t(rows.n)), decision(size_t(rows.n));
@@ -276,6 +316,43 @@ TEST(CompressToBudget, ATenthOfLettersModelIsTheModelInInt4) {
     kmx::model_decision_values(ctx, letter().model, rows, decision.data());
     for (int64_t i = 0; i < rows.n; ++i)
         EXPECT_EQ(labels[size_t(i)], letter().model.classes[decision[size_t(i)] > 0 ? 1 : 0]) << i;
+}
+
+// A notes record of the first layout (ten words: before in_sample) still
+// reads, with in_sample unknown (−1); the current one reads back as written;
+// a record length of neither layout is no notes.
+TEST(PredictorNotes, BothRecordLayoutsRead) {
+    kmx::PredictorNotes written;
+    written.leaves = 3, written.landmarks = 7, written.storage = KMX_STORAGE_INT8, written.validation_rows = 240;
+    written.candidates = 12, written.validation_accuracy = 0.75, written.validation_us = 0.5;
+    written.max_bytes = 9000, written.in_sample = 1;
+    const std::vector<unsigned char> blob =
+        kmx::append_predictor_notes(kmx::write_predictor_blob(tiny_predictor()), written);
+    kmx::PredictorNotes read;
+    ASSERT_TRUE(kmx::find_predictor_notes(blob.data(), blob.size(), read));
+    EXPECT_EQ(read.in_sample, 1);
+    EXPECT_EQ(read.landmarks, 7);
+    EXPECT_EQ(read.candidates, 12);
+    EXPECT_EQ(read.max_bytes, 9000);
+
+    // The first layout: the record without its last word, its length 80.
+    std::vector<unsigned char> first(blob.begin(), blob.end() - 24);  // before in_sample, length, magic
+    const uint64_t first_record = 80;
+    append_bytes(first, &first_record, 8);
+    first.insert(first.end(), blob.end() - 8, blob.end());  // "KMXNOTE\0"
+    patch_total_and_crc(first);
+    EXPECT_NO_THROW(kmx::read_predictor_blob(first.data(), first.size()));
+    ASSERT_TRUE(kmx::find_predictor_notes(first.data(), first.size(), read));
+    EXPECT_EQ(read.in_sample, -1);
+    EXPECT_EQ(read.landmarks, 7);
+    EXPECT_EQ(read.validation_accuracy, 0.75);
+    EXPECT_EQ(read.max_bytes, 9000);
+
+    std::vector<unsigned char> odd = blob;  // a record length neither layout has
+    const uint64_t odd_record = 72;
+    std::memcpy(odd.data() + odd.size() - 16, &odd_record, 8);
+    patch_total_and_crc(odd);
+    EXPECT_FALSE(kmx::find_predictor_notes(odd.data(), odd.size(), read));
 }
 
 TEST(CompressToBudget, TimeBudgetIsRespectedWithinTheSlack) {

@@ -40,7 +40,7 @@ kmx_predictor <- function(model, x, y = NULL, leaves = NULL, landmarks = NULL, p
 # What kmx_predictor_info() reports, in kmx_predictor_info_key order.
 .predictor_keys <- c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes", "columns", "classes",
                      "outputs", "float32", "storage", "validation_accuracy", "validation_us",
-                     "landmarks_per_leaf", "candidates", "probability")
+                     "landmarks_per_leaf", "candidates", "probability", "validation_in_sample")
 
 kmx_predictor_info <- function(predictor, key = NULL) {
   ptr <- .ptr(predictor, "kmx_predictor")
@@ -99,9 +99,14 @@ print.summary.kmx_predictor <- function(x, ...) {
   cat(sprintf("%.0f leaves, %.0f landmarks, %.0f pseudo-landmarks, %s\n", x$leaves, x$landmarks,
               x$pseudo, x$storage))
   cat(sprintf("blob %.0f bytes, inference arena %.0f bytes\n", x$bytes, x$arena_bytes))
-  if (!is.nan(x$validation_accuracy))
-    cat(sprintf("built to a budget: %.0f landmarks per leaf, validation accuracy %.2f%%, %.3g us/row there, %.0f candidates\n",
-                x$landmarks_per_leaf, 100 * x$validation_accuracy, x$validation_us, x$candidates))
+  if (!is.nan(x$validation_accuracy)) {
+    # The model itself, when chosen, was trained on the validation rows: its accuracy there is in-sample.
+    in_sample <- isTRUE(x$validation_in_sample == 1)
+    cat(sprintf("built to a budget: %.0f landmarks per leaf, %s %.2f%%, %.3g us/row there, %.0f candidates\n",
+                x$landmarks_per_leaf,
+                if (in_sample) "the model itself, in-sample accuracy" else "validation accuracy",
+                100 * x$validation_accuracy, x$validation_us, x$candidates))
+  }
   invisible(x)
 }
 

@@ -116,6 +116,15 @@ public final class Predictor extends NativeResource {
         return info(PredictorInfoKey.PREDICTOR_VALIDATION_ACCURACY);
     }
 
+    /**
+     * Built to a budget: true if the search chose the model itself, which was trained on the validation
+     * rows too, so {@link #validationAccuracy()} is its accuracy on rows it was trained on (in-sample,
+     * optimistic); false when measured on held-out rows, and for other predictors.
+     */
+    public boolean validationInSample() {
+        return info(PredictorInfoKey.PREDICTOR_VALIDATION_IN_SAMPLE) == 1;
+    }
+
     /** Built to a budget: microseconds per row measured on the validation rows when built (on that machine); else NaN. */
     public double validationMicroseconds() {
         return info(PredictorInfoKey.PREDICTOR_VALIDATION_US);

@@ -15,8 +15,9 @@ test_that("a predictor follows its SVM model and keeps factor labels", {
   expect_identical(names(info), c("bytes", "leaves", "landmarks", "pseudo", "arena_bytes",
                                   "columns", "classes", "outputs", "float32", "storage",
                                   "validation_accuracy", "validation_us", "landmarks_per_leaf",
-                                  "candidates", "probability"))
+                                  "candidates", "probability", "validation_in_sample"))
   expect_true(is.nan(info[["validation_accuracy"]])) # not built to a budget
+  expect_true(is.nan(info[["validation_in_sample"]]))
   expect_identical(info[["leaves"]], 2)
   expect_identical(info[["columns"]], 4)
   expect_identical(info[["classes"]], 3)
@@ -64,6 +65,7 @@ test_that("a Letter DC-SVM predictor is accurate and far smaller than its model"
   expect_gt(info[["validation_accuracy"]], 0.5)
   expect_gt(info[["validation_us"]], 0)
   expect_gte(info[["candidates"]], 1)
+  expect_equal(info[["validation_in_sample"]], 0) # a compact predictor, scored on held-out rows
   expect_output(print(summary(budget)), "built to a budget")
   expect_error(kmx_predictor(fit, d$x, d$y, max_bytes = 100), "no predictor of this model is that small")
 })
