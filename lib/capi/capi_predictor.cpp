@@ -22,13 +22,16 @@
 #include "svm/probability_prediction.h"
 
 // Immutable after creation: the predictor, its blob, the arena it needs, and
-// how a budget search chose it (has_notes: built to a budget).
+// how a budget search chose it (has_notes: built to a budget); its row
+// predictor, made on the first call that predicts rows one at a time, kept
+// for the next (a call of one row then costs about what the row does).
 struct kmx_predictor {
     kmx::CompactPredictor impl;
     std::vector<unsigned char> blob;
     size_t arena_bytes = 0;
     bool has_notes = false;
     kmx::PredictorNotes notes;
+    kmx::PreparedRows rows{impl};
 };
 
 namespace kmx::capi {
@@ -193,7 +196,7 @@ double info_value(const kmx_predictor &h, kmx_predictor_info_key key) {
 // n x outputs array, only compact_predict's block.
 void predict_rows(kmx_context *ctx, const kmx_predictor &h, const Dataset &ds, double *outputs, double *labels) {
     CallContext call(ctx);
-    compact_predict(*call, h.impl, ds, outputs, labels);
+    compact_predict(*call, h.impl, ds, outputs, labels, CompactPredictPath::automatic, &h.rows);
 }
 
 void check_probability_predictor(const kmx_predictor &h) {
@@ -213,7 +216,8 @@ void predict_probabilities(kmx_context *ctx, const kmx_predictor &h, const Datas
     std::vector<double> values(size_t(block * p.outputs));
     for (int64_t begin = 0; begin < ds.n; begin += block) {
         const int64_t end = std::min(ds.n, begin + block);
-        compact_predict(*call, p, ds.row_range(begin, end), values.data(), nullptr);
+        compact_predict(*call, p, ds.row_range(begin, end), values.data(), nullptr, CompactPredictPath::automatic,
+                        &h.rows);
         probabilities_from_outputs(k, p.multiclass == KMX_MULTICLASS_OVR, p.sigmoids, values.data(), end - begin,
                                    out + begin * k);
     }

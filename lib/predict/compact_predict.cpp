@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "core/context.h"
@@ -699,31 +700,35 @@ double row_multiply_adds(const CompactPredictor &p) {
 // 256: the rows 1.8-2.1x faster at 0.06-0.14 million, equal at 0.4, the
 // blocks 1.7-4x faster from 1.4 million up). And only for at least one row
 // per leaf: the row predictor's copies cost about what that many rows do.
+// (A prepared row predictor costs nothing to use: then any number of rows.)
 constexpr double kRowPathWork = 3e5;
-bool one_row_at_a_time(const CompactPredictor &p, int64_t n) {
+bool one_row_at_a_time(const CompactPredictor &p, int64_t n, bool prepared) {
     const double leaves = double(p.leaves.size());
     const double rows_per_leaf = double(std::min(n, kRowBlock)) / leaves;
-    return double(n) >= leaves && rows_per_leaf * row_multiply_adds(p) < kRowPathWork;
+    return (prepared || double(n) >= leaves) && rows_per_leaf * row_multiply_adds(p) < kRowPathWork;
 }
 
-// compact_predict one row at a time (CompactRowPredictor), chunks of rows
-// shared among the threads, each with its own rows, scratch and outputs.
+// compact_predict one row at a time (CompactRowPredictor: the prepared one,
+// else one made for the call), chunks of rows shared among the threads, each
+// with its own rows, scratch and outputs.
 constexpr int64_t kRowChunk = 256;
 void predict_rows_one_at_a_time(Context &ctx, const CompactPredictor &p, const Dataset &data, double *outputs,
-                                double *labels) {
+                                double *labels, const PreparedRows *prepared) {
     const int64_t n = data.n, d = p.d, k = p.outputs;
     const int64_t chunks = (n + kRowChunk - 1) / kRowChunk;
     const int threads =
         int(std::min<int64_t>(threads_for_work(ctx.threads, 2 * double(n) * row_multiply_adds(p)), chunks));
     const size_t scratch = CompactRowPredictor::scratch_doubles(p);
-    const size_t per_thread = size_t(kRowChunk * d + k) + scratch;
+    const size_t per_thread = size_t(std::min(n, kRowChunk) * d + k) + scratch;
     WorkspacePlan plan;
-    plan.add_bytes(CompactRowPredictor::footprint_bytes(p)).add<double>(size_t(threads) * per_thread);
+    if (!prepared) plan.add_bytes(CompactRowPredictor::footprint_bytes(p));
+    plan.add<double>(size_t(threads) * per_thread);
     Arena arena = ctx.reserve(plan.bytes(), "compact predict");
-    const CompactRowPredictor rows(p);
+    std::optional<CompactRowPredictor> made;
+    const CompactRowPredictor &rows = prepared ? prepared->get() : made.emplace(p);
     double *buffers = arena.alloc<double>(size_t(threads) * per_thread);
     parallel_for(chunks, threads, [&](int64_t chunk) {
-        double *x = buffers + size_t(thread_index()) * per_thread, *o = x + kRowChunk * d, *work = o + k;
+        double *x = buffers + size_t(thread_index()) * per_thread, *o = x + std::min(n, kRowChunk) * d, *work = o + k;
         const int64_t begin = chunk * kRowChunk, end = std::min(n, begin + kRowChunk);
         load_rows(data, begin, end, d, x);
         for (int64_t i = begin; i < end; ++i) {
@@ -738,13 +743,14 @@ void predict_rows_one_at_a_time(Context &ctx, const CompactPredictor &p, const D
 }  // namespace
 
 void compact_predict(Context &ctx, const CompactPredictor &p, const Dataset &data, double *outputs, double *labels,
-                     CompactPredictPath path) {
-    check_compact_predictor(p);
+                     CompactPredictPath path, const PreparedRows *prepared) {
+    if (!prepared) check_compact_predictor(p);  // (PreparedRows checked it once)
     check_columns(data, p.d, "predictor");
     const int64_t n = data.n, d = p.d, leaves = int64_t(p.leaves.size());
     if (n == 0) return;
-    if (path == CompactPredictPath::rows || (path == CompactPredictPath::automatic && one_row_at_a_time(p, n)))
-        return predict_rows_one_at_a_time(ctx, p, data, outputs, labels);
+    if (path == CompactPredictPath::rows ||
+        (path == CompactPredictPath::automatic && one_row_at_a_time(p, n, prepared != nullptr)))
+        return predict_rows_one_at_a_time(ctx, p, data, outputs, labels, prepared);
     const int64_t B = std::min(n, kRowBlock);
     const int64_t max_m = max_over_leaves(p, leaf_m), max_f = max_over_leaves(p, leaf_features);
     WorkspacePlan plan;

@@ -6,6 +6,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/aligned_vector.h"
@@ -31,8 +33,14 @@ void check_compact_predictor(const CompactPredictor &predictor);
 // block holds few rows of a leaf times few landmarks times d); automatic
 // picks the faster by that product (measured: compact_predict.cpp).
 enum class CompactPredictPath { automatic, blocks, rows };
+class PreparedRows;
+// prepared: the predictor checked once and its row predictor made once, kept
+// by whoever predicts with it many times (a handle): the call then neither
+// checks nor copies the predictor, so a call of one row or a few costs about
+// what their rows do, and rows go one at a time also when fewer than the leaves.
 void compact_predict(Context &ctx, const CompactPredictor &predictor, const Dataset &data, double *outputs,
-                     double *labels, CompactPredictPath path = CompactPredictPath::automatic);
+                     double *labels, CompactPredictPath path = CompactPredictPath::automatic,
+                     const PreparedRows *prepared = nullptr);
 
 // The label that one row of outputs predicts (step 5 of the rule).
 double compact_label(const CompactPredictor &predictor, const double *outputs);
@@ -93,6 +101,23 @@ private:
     int64_t route(const double *x, double *scratch) const;
     void landmark_values(int64_t l, const Leaf &leaf, const double *x, double *c, double *r) const;
     void triangle_values(const Leaf &leaf, const double *r, double *c_tri) const;
+};
+
+// A predictor, checked once (check_compact_predictor), and its
+// CompactRowPredictor, made on first need (thread-safe) and kept. The
+// predictor must outlive it and not change.
+class PreparedRows {
+public:
+    explicit PreparedRows(const CompactPredictor &predictor) : p_(predictor) { check_compact_predictor(predictor); }
+    const CompactRowPredictor &get() const {
+        std::call_once(once_, [this] { rows_ = std::make_unique<CompactRowPredictor>(p_); });
+        return *rows_;
+    }
+
+private:
+    const CompactPredictor &p_;
+    mutable std::once_flag once_;
+    mutable std::unique_ptr<CompactRowPredictor> rows_;
 };
 
 // The expanded features C̄ (rows x leaf.features(), row-major, ld features())

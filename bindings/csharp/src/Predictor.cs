@@ -94,7 +94,7 @@ namespace Kmx
         /// <summary>Built to a budget: true if the search chose the model itself, which was trained on the validation rows too,
         /// so ValidationAccuracy is its accuracy on rows it was trained on (in-sample, optimistic); false when measured on
         /// held-out rows, and for other predictors (PredictorInfoKey.PredictorValidationInSample).</summary>
-        public bool ValidationInSample => Info(PredictorInfoKey.PredictorValidationInSample) == 1;
+        public bool IsValidationInSample => Info(PredictorInfoKey.PredictorValidationInSample) == 1;
 
         /// <summary>Built to a budget: microseconds per row measured on the validation rows when built, on that machine; else NaN
         /// (PredictorInfoKey.PredictorValidationUs).</summary>

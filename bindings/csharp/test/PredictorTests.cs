@@ -67,7 +67,7 @@ namespace Kmx.Tests
         public void AByteBudgetGivesTheBestPredictorWithinIt()
         {
             Assert.IsNaN(predictor.ValidationAccuracy);
-            Assert.IsFalse(predictor.ValidationInSample);
+            Assert.IsFalse(predictor.IsValidationInSample);
             using (var rows = TestData.Rows(train, 0, 300))
             using (var solver = new Solver(SolverParams))
             using (var fewer = solver.Train(ctx, kernel, rows))
@@ -78,7 +78,7 @@ namespace Kmx.Tests
                 Assert.Greater(small.ValidationMicroseconds, 0);
                 Assert.GreaterOrEqual(small.LandmarksPerLeaf, 1);
                 Assert.GreaterOrEqual(small.Candidates, 1);
-                Assert.IsFalse(small.ValidationInSample); // a compact predictor, scored on held-out rows
+                Assert.IsFalse(small.IsValidationInSample); // a compact predictor, scored on held-out rows
             }
             var impossible = Assert.Throws<KmxException>(() => Predictor.Build(ctx, model, train, "max_bytes=100"));
             Assert.AreEqual(Status.InvalidArgument, impossible.Status);

@@ -148,7 +148,7 @@ public class PredictorTest {
     @Test
     public void aByteBudgetGivesTheBestPredictorWithinIt() {
         assertTrue(Double.isNaN(predictor.validationAccuracy()));
-        assertFalse(predictor.validationInSample());
+        assertFalse(predictor.isValidationInSample());
         try (Dataset rows = Reference.rows(train, 0, 300);
              Solver solver = Solver.createFromString(SOLVER);
              Model fewer = solver.train(ctx, rbf, rows);
@@ -158,7 +158,7 @@ public class PredictorTest {
             assertTrue(small.validationMicroseconds() > 0);
             assertTrue(small.landmarksPerLeaf() >= 1);
             assertTrue(small.candidates() >= 1);
-            assertFalse(small.validationInSample()); // a compact predictor, scored on held-out rows
+            assertFalse(small.isValidationInSample()); // a compact predictor, scored on held-out rows
             try (Predictor back = Predictor.fromBytes(small.toBytes())) {
                 assertEquals(small.validationAccuracy(), back.validationAccuracy(), 0);
             }

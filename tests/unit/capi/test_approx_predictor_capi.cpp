@@ -4,11 +4,13 @@
 // every bad argument a status with a message, changing nothing.
 #include <gtest/gtest.h>
 #include <kmx/kmx.h>
+#include <kmx/kmx_infer.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -284,6 +286,64 @@ TEST_F(Handles, PredictorLabelsNeedNoArrayOfEveryRowsOutputs) {
     kmx_solver_free(solver);
     kmx_dataset_free(train_rows);
     kmx_dataset_free(rows);
+}
+
+// A handle keeps its row predictor: calls of one row (which go one at a time
+// through it, the first call making it) give what one call of every row gives,
+// bit for bit, also from two threads at once on a fresh handle, and the
+// inference subset reading the blob in place gives the same labels and
+// decision values to 1e-12.
+TEST_F(Handles, PredictorOneRowPerCallPredictsAsAllRowsAtOnce) {
+    kmx_solver *solver = nullptr;
+    ASSERT_EQ(kmx_solver_create_from_string(&solver, "method=svm C=4"), KMX_OK);
+    std::vector<double> labels(data.y.size());
+    for (size_t i = 0; i < labels.size(); ++i) labels[i] = data.y[i] > 0.5 ? 1 : -1;
+    kmx_dataset *train = nullptr;
+    ASSERT_EQ(kmx_dataset_create(&train, data.x.data(), kN, kD, labels.data(), KMX_BORROW), KMX_OK);
+    kmx_model *model = nullptr;
+    ASSERT_EQ(kmx_solver_train(&model, nullptr, solver, rbf, train), KMX_OK) << kmx_last_error();
+    kmx_predictor *predictor = nullptr;
+    ASSERT_EQ(kmx_predictor_build(&predictor, nullptr, model, train, "leaves=4 landmarks=6"), KMX_OK)
+        << kmx_last_error();
+    std::vector<double> all(static_cast<size_t>(kN));
+    ASSERT_EQ(kmx_predictor_decision_values(all.data(), kN, nullptr, predictor, train), KMX_OK);
+    int64_t size = 0;
+    ASSERT_EQ(kmx_predictor_save_to_buffer(nullptr, 0, &size, predictor), KMX_OK);
+    std::vector<unsigned char> blob(static_cast<size_t>(size));
+    ASSERT_EQ(kmx_predictor_save_to_buffer(blob.data(), size, &size, predictor), KMX_OK);
+    kmx_predictor *fresh = nullptr;  // its row predictor not made yet: the two threads race to make it
+    ASSERT_EQ(kmx_predictor_load_from_buffer(&fresh, blob.data(), size), KMX_OK);
+    std::vector<double> one_at_a_time(static_cast<size_t>(kN), NAN);
+    auto predict_rows = [&](int64_t first, int64_t step) {
+        for (int64_t i = first; i < kN; i += step) {
+            kmx_dataset *row = nullptr;
+            if (kmx_dataset_create(&row, data.x.data() + i * kD, 1, kD, nullptr, KMX_BORROW) != KMX_OK) return;
+            kmx_predictor_decision_values(&one_at_a_time[size_t(i)], 1, nullptr, fresh, row);
+            kmx_dataset_free(row);
+        }
+    };
+    std::thread other(predict_rows, 1, 2);
+    predict_rows(0, 2);
+    other.join();
+    EXPECT_EQ(one_at_a_time, all);
+    int64_t arena_bytes = 0;
+    ASSERT_EQ(kmx_infer_required_bytes(&arena_bytes, blob.data(), size), KMX_INFER_OK);
+    std::vector<double> arena(size_t(arena_bytes) / sizeof(double) + 1);
+    kmx_infer_predictor *inference = nullptr;
+    ASSERT_EQ(kmx_infer_open(&inference, blob.data(), size, arena.data(), arena_bytes), KMX_INFER_OK);
+    std::vector<double> predicted(static_cast<size_t>(kN));
+    ASSERT_EQ(kmx_predictor_predict(predicted.data(), kN, nullptr, predictor, train), KMX_OK);
+    for (int64_t i = 0; i < kN; ++i) {
+        double label = 0, value = 0;
+        ASSERT_EQ(kmx_infer_predict(&label, &value, 1, inference, data.x.data() + i * kD, kD), KMX_INFER_OK);
+        EXPECT_EQ(label, predicted[size_t(i)]) << i;
+        EXPECT_NEAR(value, all[size_t(i)], 1e-12) << i;
+    }
+    kmx_predictor_free(fresh);
+    kmx_predictor_free(predictor);
+    kmx_model_free(model);
+    kmx_dataset_free(train);
+    kmx_solver_free(solver);
 }
 
 }  // namespace

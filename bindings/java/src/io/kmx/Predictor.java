@@ -121,7 +121,7 @@ public final class Predictor extends NativeResource {
      * rows too, so {@link #validationAccuracy()} is its accuracy on rows it was trained on (in-sample,
      * optimistic); false when measured on held-out rows, and for other predictors.
      */
-    public boolean validationInSample() {
+    public boolean isValidationInSample() {
         return info(PredictorInfoKey.PREDICTOR_VALIDATION_IN_SAMPLE) == 1;
     }
 
