@@ -7,23 +7,29 @@
 
 /* ‖x − c‖² and ‖x − c‖₁ and x·c for a double row x and a stored row c. The
  * distances as the rule sums them (compact_predictor.h): four partial sums,
- * each over the features k ≡ r (mod 4) in order, then (s0 + s1) + (s2 + s3). */
-static REAL FN(squared_distance)(const double *x, const REAL *c, size_t d) {
-    REAL sum[4] = {0, 0, 0, 0};
-    size_t k;
-    for (k = 0; k < d; ++k) {
-        const REAL diff = (REAL)x[k] - c[k];
-        sum[k % 4] += diff * diff;
+ * each over the features k ≡ r (mod 4) in order, then (s0 + s1) + (s2 + s3).
+ * The four sums are named variables, not an array indexed by k % 4, which
+ * kept them in memory: a load and a store on every feature. */
+#define INFER_TERM(k) (diff = (REAL)x[k] - c[k], l1 ? R_FABS(diff) : diff * diff)
+static REAL FN(distance)(const double *x, const REAL *c, size_t d, int l1) {
+    REAL s0 = 0, s1 = 0, s2 = 0, s3 = 0, diff;
+    size_t k = 0;
+    for (; k + 4 <= d; k += 4) {
+        s0 += INFER_TERM(k);
+        s1 += INFER_TERM(k + 1);
+        s2 += INFER_TERM(k + 2);
+        s3 += INFER_TERM(k + 3);
     }
-    return (sum[0] + sum[1]) + (sum[2] + sum[3]);
+    if (k < d) s0 += INFER_TERM(k);
+    if (k + 1 < d) s1 += INFER_TERM(k + 1);
+    if (k + 2 < d) s2 += INFER_TERM(k + 2);
+    return (s0 + s1) + (s2 + s3);
 }
+#undef INFER_TERM
 
-static REAL FN(l1_distance)(const double *x, const REAL *c, size_t d) {
-    REAL sum[4] = {0, 0, 0, 0};
-    size_t k;
-    for (k = 0; k < d; ++k) sum[k % 4] += R_FABS((REAL)x[k] - c[k]);
-    return (sum[0] + sum[1]) + (sum[2] + sum[3]);
-}
+static REAL FN(squared_distance)(const double *x, const REAL *c, size_t d) { return FN(distance)(x, c, d, 0); }
+
+static REAL FN(l1_distance)(const double *x, const REAL *c, size_t d) { return FN(distance)(x, c, d, 1); }
 
 static REAL FN(dot)(const double *x, const REAL *c, size_t d) {
     REAL sum = 0;
@@ -74,19 +80,20 @@ static REAL FN(integer_power)(REAL base, int degree) {
     return value;
 }
 
-/* K(x, u); for stationary kernels *distance gets ‖x − u‖ (L2 for RBF, L1
- * for Laplacian), the r_j of the triangle bounds. */
+/* K(x, u); for stationary kernels *distance (when not NULL) gets ‖x − u‖
+ * (L2 for RBF, L1 for Laplacian), the r_j of the triangle bounds. */
 static REAL FN(kernel)(const kmx_infer_predictor *p, const double *x, const REAL *u, REAL *distance) {
     const REAL gamma = (REAL)p->gamma, coef0 = (REAL)p->coef0;
     REAL value;
     switch (p->kernel) {
         case INFER_KERNEL_RBF:
             value = FN(squared_distance)(x, u, p->d);
-            *distance = R_SQRT(value);
+            if (distance) *distance = R_SQRT(value);
             return R_EXP(-gamma * value);
         case INFER_KERNEL_LAPLACIAN:
-            *distance = FN(l1_distance)(x, u, p->d);
-            return R_EXP(-gamma * *distance);
+            value = FN(l1_distance)(x, u, p->d);
+            if (distance) *distance = value;
+            return R_EXP(-gamma * value);
         case INFER_KERNEL_POLYNOMIAL:
             return FN(integer_power)(gamma * FN(dot)(x, u, p->d) + coef0, p->degree);
         case INFER_KERNEL_LINEAR:
@@ -119,12 +126,12 @@ static const REAL *FN(landmark)(const kmx_infer_predictor *p, const infer_leaf *
     return u;
 }
 
-/* Step 2: c_j = K(x, u_j) and r_j; u holds d reals for a dequantized landmark. */
+/* Step 2: c_j = K(x, u_j), and r_j when r is not NULL; u holds d reals for a
+ * dequantized landmark. */
 static void FN(landmark_features)(const kmx_infer_predictor *p, const infer_leaf *leaf, const double *x, REAL *c,
                                   REAL *r, REAL *u) {
-    REAL unused = 0;
     size_t j;
-    for (j = 0; j < leaf->m; ++j) c[j] = FN(kernel)(p, x, FN(landmark)(p, leaf, j, u), r ? r + j : &unused);
+    for (j = 0; j < leaf->m; ++j) c[j] = FN(kernel)(p, x, FN(landmark)(p, leaf, j, u), r ? r + j : NULL);
 }
 
 /* ρ_t's estimate from its triangle bounds over the m landmarks. */
@@ -158,15 +165,18 @@ static void FN(product_features)(const infer_leaf *leaf, const REAL *c, REAL *c_
     for (q = 0; q < leaf->products; ++q) c_prod[q] = c[leaf->pairs[2 * q]] * c[leaf->pairs[2 * q + 1]];
 }
 
-/* Step 4: o_k = bias_k + Σ_f c̄_f β_{f,k}. */
+/* Step 4: o_k = bias_k + Σ_f c̄_f β_{f,k}, f in order (summed in a local:
+ * o in the scratch may alias, so a sum kept in o went through memory). */
 static void FN(leaf_outputs)(const infer_leaf *leaf, size_t outputs, const REAL *c_bar, REAL *o) {
     const REAL *beta = (const REAL *)leaf->beta;
     const REAL *bias = (const REAL *)leaf->bias;
     const size_t features = leaf->m + leaf->triangle + leaf->products;
     size_t f, k;
-    for (k = 0; k < outputs; ++k) o[k] = bias[k];
-    for (f = 0; f < features; ++f)
-        for (k = 0; k < outputs; ++k) o[k] += c_bar[f] * beta[f * outputs + k];
+    for (k = 0; k < outputs; ++k) {
+        REAL sum = bias[k];
+        for (f = 0; f < features; ++f) sum += c_bar[f] * beta[f * outputs + k];
+        o[k] = sum;
+    }
 }
 
 /* Step 5: the label from the outputs. */
