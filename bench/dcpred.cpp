@@ -7,9 +7,12 @@
 // Prediction time per sample is measured one row at a time, as an edge device
 // predicts: the linear model is a dot product per row (its weights from ridge
 // regression on the labels, so its accuracy means something), the compact
-// predictor is compact_predict_row; both called through a non-inlined
-// function per row, alternated, median of --repeat runs. The full model and
-// the batched compact predictor are timed over the whole test set.
+// predictor is the library's prepared row predictor (CompactRowPredictor,
+// what kmx_predictor_predict runs for rows one at a time) and the inference
+// subset's kmx_infer_predict_r on the blob (an edge device's, a
+// predictor-only binding's); each called through a non-inlined function per
+// row, alternated, median of --repeat runs. The full model and the batched
+// compact predictor are timed over the whole test set.
 //
 //   bench_dcpred TRAIN TEST --C 8 --gamma 16 [--model FILE] [--leaves K] [--top T]
 //                [--landmarks M] [--pseudo P] [--kind auto|triangle|products|both]
@@ -20,6 +23,7 @@
 // instead of the storages: one `candidate=` line per explored predictor (knobs, bytes,
 // validation µs and accuracy, test accuracy, within the budget), then the
 // chosen one reported as `budget_*` like the others.
+#include <kmx/kmx_infer.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -40,6 +44,7 @@
 #include "predict/compact_predict.h"
 #include "predict/compress_to_budget.h"
 #include "predict/dcpred.h"
+#include "predict/predictor_blob.h"
 #include "predict/predictor_storage.h"
 #include "model/model.h"
 #include "svm/multiclass.h"
@@ -201,28 +206,52 @@ __attribute__((noinline)) double compact_row(const kmx::CompactRowPredictor &p, 
     return p.predict(x, o, scratch);
 }
 
+// The predictor's blob opened by the inference subset, with its scratch.
+struct InferenceRows {
+    std::vector<unsigned char> blob;
+    std::vector<double> arena, scratch;  // (doubles: 8-byte aligned)
+    kmx_infer_predictor *p = nullptr;
+    explicit InferenceRows(const kmx::CompactPredictor &predictor) : blob(kmx::write_predictor_blob(predictor)) {
+        int64_t bytes = 0;
+        if (kmx_infer_required_bytes(&bytes, blob.data(), int64_t(blob.size())) != KMX_INFER_OK) std::abort();
+        arena.resize(size_t(bytes) / sizeof(double) + 1);
+        if (kmx_infer_open(&p, blob.data(), int64_t(blob.size()), arena.data(), bytes) != KMX_INFER_OK) std::abort();
+        scratch.resize(size_t(kmx_infer_scratch_bytes(p)) / sizeof(double) + 1);
+    }
+};
+
+__attribute__((noinline)) double inference_row(InferenceRows &rows, const double *x, int64_t d) {
+    double label = 0;
+    kmx_infer_predict_r(&label, nullptr, 0, rows.p, x, d, rows.scratch.data(),
+                        int64_t(rows.scratch.size() * sizeof(double)));
+    return label;
+}
+
 double accuracy(const std::vector<double> &labels, const double *truth) {
     int64_t right = 0;
     for (size_t i = 0; i < labels.size(); ++i) right += labels[i] == truth[i];
     return double(right) / double(labels.size());
 }
 
-// Row-at-a-time seconds per sample of the linear and compact predictors:
-// each repeat alternates them over chunks of 500 rows (so both see the same
-// machine load), giving one time each and their ratio; medians over repeats.
+// Row-at-a-time seconds per sample of the linear and compact predictors
+// (the library's row path and the inference subset): each repeat alternates
+// them over chunks of 500 rows (so all see the same machine load), giving one
+// time each and their ratios to the linear model's; medians over repeats.
 struct RowTimes {
-    double linear = 0, compact = 0, ratio = 0;
+    double linear = 0, compact = 0, ratio = 0, inference = 0, inference_ratio = 0;
 };
 
 RowTimes time_rows(const Args &a, const kmx::Dataset &test, const Linear &linear, const kmx::CompactPredictor &p,
-                   std::vector<double> &labels) {
+                   std::vector<double> &labels, std::vector<double> &inference_labels) {
     const kmx::CompactRowPredictor prepared(p);
+    InferenceRows inference(p);
     std::vector<double> lin_labels(size_t(test.n)), scratch(prepared.scratch_size()), o(size_t(p.outputs));
-    std::vector<double> lin_times, compact_times, ratios;
+    std::vector<double> lin_times, compact_times, ratios, inference_times, inference_ratios;
     labels.assign(size_t(test.n), 0.0);
+    inference_labels.assign(size_t(test.n), 0.0);
     constexpr int64_t kChunk = 500;
     for (int r = 0; r < a.repeat; ++r) {
-        double lin = 0, compact = 0;
+        double lin = 0, compact = 0, infer = 0;
         for (int64_t begin = 0; begin < test.n; begin += kChunk) {
             const int64_t end = std::min(test.n, begin + kChunk);
             auto start = std::chrono::steady_clock::now();
@@ -233,13 +262,20 @@ RowTimes time_rows(const Args &a, const kmx::Dataset &test, const Linear &linear
             for (int64_t i = begin; i < end; ++i)
                 labels[size_t(i)] = compact_row(prepared, test.x + i * test.d, o.data(), scratch.data());
             compact += seconds_since(start);
+            start = std::chrono::steady_clock::now();
+            for (int64_t i = begin; i < end; ++i)
+                inference_labels[size_t(i)] = inference_row(inference, test.x + i * test.d, test.d);
+            infer += seconds_since(start);
         }
         lin_times.push_back(lin / double(test.n));
         compact_times.push_back(compact / double(test.n));
         ratios.push_back(compact / lin);
+        inference_times.push_back(infer / double(test.n));
+        inference_ratios.push_back(infer / lin);
     }
     std::printf("linear_accuracy=%.4f\n", accuracy(lin_labels, test.y));
-    return {median(lin_times), median(compact_times), median(ratios)};
+    return {median(lin_times), median(compact_times), median(ratios), median(inference_times),
+            median(inference_ratios)};
 }
 
 // The linear model's µs per row, one row at a time: the median of 21 passes
@@ -261,8 +297,8 @@ double median_linear_us(const kmx::Dataset &test, const Linear &linear) {
 
 void report_predictor(kmx::Context &ctx, const Args &a, const char *name, const kmx::CompactPredictor &p,
                       const kmx::Dataset &test, const Linear &linear) {
-    std::vector<double> row_labels, batch_labels(size_t(test.n));
-    const RowTimes rows = time_rows(a, test, linear, p, row_labels);
+    std::vector<double> row_labels, inference_labels, batch_labels(size_t(test.n));
+    const RowTimes rows = time_rows(a, test, linear, p, row_labels, inference_labels);
     std::vector<double> batch_times;
     for (int r = 0; r < a.repeat; ++r) {
         const auto start = std::chrono::steady_clock::now();
@@ -281,6 +317,8 @@ void report_predictor(kmx::Context &ctx, const Args &a, const char *name, const 
                 rows.linear * 1e6, name, rows.compact * 1e6, name, median(batch_times) * 1e6);
     std::printf("%s_row_vs_linear=%.2f\n%s_batch_vs_linear=%.2f\n", name, rows.ratio, name,
                 median(batch_times) / rows.linear);
+    std::printf("%s_inference_accuracy=%.4f\n%s_inference_row_us_per_sample=%.5f\n%s_inference_row_vs_linear=%.2f\n",
+                name, accuracy(inference_labels, test.y), name, rows.inference * 1e6, name, rows.inference_ratio);
 }
 
 // The budget search: every candidate with its test accuracy, then the chosen one in full.

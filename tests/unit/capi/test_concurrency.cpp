@@ -152,6 +152,32 @@ TEST_F(Shared, EightThreadsPredictWithOneModelAndOnePredictor) {
     }
 }
 
+// A predictor fresh from its bytes makes its row predictor on its first call
+// that predicts rows one at a time (100 rows of 4 leaves: that path) and keeps
+// it: 8 threads whose first calls race to make it get the shared predictor's
+// labels and decision values, bit for bit.
+TEST_F(Shared, ThreadsRacingToAFreshPredictorsFirstCall) {
+    int64_t size = 0;
+    ASSERT_EQ(kmx_predictor_save_to_buffer(nullptr, 0, &size, predictor), KMX_OK);
+    std::vector<unsigned char> blob(static_cast<size_t>(size));
+    ASSERT_EQ(kmx_predictor_save_to_buffer(blob.data(), size, &size, predictor), KMX_OK);
+    kmx_predictor *fresh = nullptr;
+    ASSERT_EQ(kmx_predictor_load_from_buffer(&fresh, blob.data(), size), KMX_OK);
+    kmx_dataset *rows = first_rows(spam_test, 100);
+    const Predictions expected = predict_all(model, predictor, rows);
+    std::vector<Predictions> got(kPredictingThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kPredictingThreads; ++t)
+        threads.emplace_back([&got, fresh, rows, t] { got[size_t(t)] = predict_all(model, fresh, rows); });
+    for (auto &thread : threads) thread.join();
+    for (const Predictions &p : got) {
+        EXPECT_EQ(p.predictor_labels, expected.predictor_labels);
+        EXPECT_EQ(p.predictor_values, expected.predictor_values);
+    }
+    kmx_dataset_free(rows);
+    kmx_predictor_free(fresh);
+}
+
 // Threads training on separate contexts (sharing the dataset) get the model
 // one thread alone gets: equal decision values on the test set.
 TEST_F(Shared, ThreadsTrainOnSeparateContexts) {
