@@ -702,10 +702,11 @@ double row_multiply_adds(const CompactPredictor &p) {
 // per leaf: the row predictor's copies cost about what that many rows do.
 // (A prepared row predictor costs nothing to use: then any number of rows.)
 constexpr double kRowPathWork = 3e5;
-bool one_row_at_a_time(const CompactPredictor &p, int64_t n, bool prepared) {
+bool one_row_at_a_time(const CompactPredictor &p, int64_t n, const PreparedRows *prepared) {
     const double leaves = double(p.leaves.size());
     const double rows_per_leaf = double(std::min(n, kRowBlock)) / leaves;
-    return (prepared || double(n) >= leaves) && rows_per_leaf * row_multiply_adds(p) < kRowPathWork;
+    const double multiply_adds = prepared ? prepared->row_multiply_adds() : row_multiply_adds(p);
+    return (prepared || double(n) >= leaves) && rows_per_leaf * multiply_adds < kRowPathWork;
 }
 
 // compact_predict one row at a time (CompactRowPredictor: the prepared one,
@@ -716,15 +717,15 @@ void predict_rows_one_at_a_time(Context &ctx, const CompactPredictor &p, const D
                                 double *labels, const PreparedRows *prepared) {
     const int64_t n = data.n, d = p.d, k = p.outputs;
     const int64_t chunks = (n + kRowChunk - 1) / kRowChunk;
-    const int threads =
-        int(std::min<int64_t>(threads_for_work(ctx.threads, 2 * double(n) * row_multiply_adds(p)), chunks));
-    const size_t scratch = CompactRowPredictor::scratch_doubles(p);
+    const double multiply_adds = prepared ? prepared->row_multiply_adds() : row_multiply_adds(p);
+    const int threads = int(std::min<int64_t>(threads_for_work(ctx.threads, 2 * double(n) * multiply_adds), chunks));
+    const size_t scratch = prepared ? prepared->get().scratch_size() : CompactRowPredictor::scratch_doubles(p);
     const size_t per_thread = size_t(std::min(n, kRowChunk) * d + k) + scratch;
     WorkspacePlan plan;
     if (!prepared) plan.add_bytes(CompactRowPredictor::footprint_bytes(p));
     plan.add<double>(size_t(threads) * per_thread);
     Arena arena = ctx.reserve(plan.bytes(), "compact predict");
-    std::optional<CompactRowPredictor> made;
+    std::optional<CompactRowPredictor> made;  // (after the budget's check: it is most of the memory)
     const CompactRowPredictor &rows = prepared ? prepared->get() : made.emplace(p);
     double *buffers = arena.alloc<double>(size_t(threads) * per_thread);
     parallel_for(chunks, threads, [&](int64_t chunk) {
@@ -742,6 +743,9 @@ void predict_rows_one_at_a_time(Context &ctx, const CompactPredictor &p, const D
 
 }  // namespace
 
+PreparedRows::PreparedRows(const CompactPredictor &predictor)
+    : p_(predictor), row_multiply_adds_((check_compact_predictor(predictor), kmx::row_multiply_adds(predictor))) {}
+
 void compact_predict(Context &ctx, const CompactPredictor &p, const Dataset &data, double *outputs, double *labels,
                      CompactPredictPath path, const PreparedRows *prepared) {
     if (!prepared) check_compact_predictor(p);  // (PreparedRows checked it once)
@@ -749,7 +753,7 @@ void compact_predict(Context &ctx, const CompactPredictor &p, const Dataset &dat
     const int64_t n = data.n, d = p.d, leaves = int64_t(p.leaves.size());
     if (n == 0) return;
     if (path == CompactPredictPath::rows ||
-        (path == CompactPredictPath::automatic && one_row_at_a_time(p, n, prepared != nullptr)))
+        (path == CompactPredictPath::automatic && one_row_at_a_time(p, n, prepared)))
         return predict_rows_one_at_a_time(ctx, p, data, outputs, labels, prepared);
     const int64_t B = std::min(n, kRowBlock);
     const int64_t max_m = max_over_leaves(p, leaf_m), max_f = max_over_leaves(p, leaf_features);

@@ -103,19 +103,22 @@ private:
     void triangle_values(const Leaf &leaf, const double *r, double *c_tri) const;
 };
 
-// A predictor, checked once (check_compact_predictor), and its
-// CompactRowPredictor, made on first need (thread-safe) and kept. The
-// predictor must outlive it and not change.
+// A predictor, checked once (check_compact_predictor), what a call needs to
+// know of it (a row's multiply-adds), and its CompactRowPredictor, made on
+// first need (thread-safe) and kept. The predictor must outlive it and not
+// change.
 class PreparedRows {
 public:
-    explicit PreparedRows(const CompactPredictor &predictor) : p_(predictor) { check_compact_predictor(predictor); }
+    explicit PreparedRows(const CompactPredictor &predictor);
     const CompactRowPredictor &get() const {
         std::call_once(once_, [this] { rows_ = std::make_unique<CompactRowPredictor>(p_); });
         return *rows_;
     }
+    double row_multiply_adds() const { return row_multiply_adds_; }
 
 private:
     const CompactPredictor &p_;
+    double row_multiply_adds_;
     mutable std::once_flag once_;
     mutable std::unique_ptr<CompactRowPredictor> rows_;
 };
