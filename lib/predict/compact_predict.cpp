@@ -719,10 +719,11 @@ void predict_rows_one_at_a_time(Context &ctx, const CompactPredictor &p, const D
     const int64_t chunks = (n + kRowChunk - 1) / kRowChunk;
     const double multiply_adds = prepared ? prepared->row_multiply_adds() : row_multiply_adds(p);
     const int threads = int(std::min<int64_t>(threads_for_work(ctx.threads, 2 * double(n) * multiply_adds), chunks));
-    const size_t scratch = prepared ? prepared->get().scratch_size() : CompactRowPredictor::scratch_doubles(p);
+    const bool making = !prepared || !prepared->made();  // then its copies count against the budget
+    const size_t scratch = making ? CompactRowPredictor::scratch_doubles(p) : prepared->get().scratch_size();
     const size_t per_thread = size_t(std::min(n, kRowChunk) * d + k) + scratch;
     WorkspacePlan plan;
-    if (!prepared) plan.add_bytes(CompactRowPredictor::footprint_bytes(p));
+    if (making) plan.add_bytes(CompactRowPredictor::footprint_bytes(p));
     plan.add<double>(size_t(threads) * per_thread);
     Arena arena = ctx.reserve(plan.bytes(), "compact predict");
     std::optional<CompactRowPredictor> made;  // (after the budget's check: it is most of the memory)

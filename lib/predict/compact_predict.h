@@ -4,6 +4,7 @@
 // the pseudo-landmark expansion, and one GEMM with β, or rows one at a time
 // where leaves are small) or for a single row.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -105,15 +106,20 @@ private:
 
 // A predictor, checked once (check_compact_predictor), what a call needs to
 // know of it (a row's multiply-adds), and its CompactRowPredictor, made on
-// first need (thread-safe) and kept. The predictor must outlive it and not
-// change.
+// first need (thread-safe) and kept: a call that may make it counts its
+// footprint against the budget first (made() false). The predictor must
+// outlive it and not change.
 class PreparedRows {
 public:
     explicit PreparedRows(const CompactPredictor &predictor);
     const CompactRowPredictor &get() const {
-        std::call_once(once_, [this] { rows_ = std::make_unique<CompactRowPredictor>(p_); });
+        std::call_once(once_, [this] {
+            rows_ = std::make_unique<CompactRowPredictor>(p_);
+            made_.store(true, std::memory_order_release);
+        });
         return *rows_;
     }
+    bool made() const { return made_.load(std::memory_order_acquire); }
     double row_multiply_adds() const { return row_multiply_adds_; }
 
 private:
@@ -121,6 +127,7 @@ private:
     double row_multiply_adds_;
     mutable std::once_flag once_;
     mutable std::unique_ptr<CompactRowPredictor> rows_;
+    mutable std::atomic<bool> made_{false};
 };
 
 // The expanded features C̄ (rows x leaf.features(), row-major, ld features())

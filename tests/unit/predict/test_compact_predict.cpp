@@ -316,4 +316,35 @@ TEST(CompactPredict, WorkspaceIsCheckedAgainstTheBudget) {
     }
 }
 
+// A prepared predictor's row predictor is made by the first call that needs
+// it: that call counts its copies against the budget before any work (and
+// fails, predicting nothing, where they do not fit); once made, a call needs
+// only its rows' buffers.
+TEST(CompactPredict, APreparedRowPredictorIsCountedWhenMade) {
+    kmx::Rng rng(5);
+    const CompactPredictor p =
+        predict_test::random_predictor(rng, 4, KMX_KERNEL_RBF, kmx::PredictorTask::classification, 2,
+                                       KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    const kmx::PreparedRows prepared(p);
+    std::vector<double> x(size_t(p.d), 0.5);
+    const auto row = kmx::Dataset::dense_borrow(x.data(), 1, p.d, nullptr);
+    const size_t buffers = (size_t(p.d + p.outputs) + kmx::CompactRowPredictor::scratch_doubles(p)) * sizeof(double);
+    ASSERT_GT(kmx::CompactRowPredictor::footprint_bytes(p), 2 * buffers);
+    kmx::Context small;
+    small.memory_budget = 2 * buffers;  // the buffers, not the row predictor's copies
+    double label = -7;
+    EXPECT_THROW(kmx::compact_predict(small, p, *row, nullptr, &label, kmx::CompactPredictPath::automatic, &prepared),
+                 kmx::Error);
+    EXPECT_EQ(label, -7.0);
+    EXPECT_FALSE(prepared.made());
+    kmx::Context ample;
+    kmx::compact_predict(ample, p, *row, nullptr, &label, kmx::CompactPredictPath::automatic, &prepared);
+    EXPECT_TRUE(prepared.made());
+    std::vector<double> o;
+    EXPECT_EQ(label, direct_predict(p, x.data(), o));
+    label = -7;
+    kmx::compact_predict(small, p, *row, nullptr, &label, kmx::CompactPredictPath::automatic, &prepared);
+    EXPECT_EQ(label, direct_predict(p, x.data(), o));
+}
+
 }  // namespace
