@@ -212,9 +212,9 @@ constexpr int64_t kWidestAvx512Block = 4 * kLanes;
 
 // Points (count x cols row-major) transposed into cols x padded(count),
 // the padding +∞ (its distances come out +∞ and are never read).
-std::vector<double> transposed(const double *a, int64_t count, int64_t cols) {
+AlignedVector<double> transposed(const double *a, int64_t count, int64_t cols) {
     const int64_t width = padded(count);
-    std::vector<double> t(size_t(width * cols), INFINITY);
+    AlignedVector<double> t(size_t(width * cols), INFINITY);
     for (int64_t i = 0; i < count; ++i)
         for (int64_t j = 0; j < cols; ++j) t[size_t(j * width + i)] = a[i * cols + j];
     return t;
@@ -479,15 +479,14 @@ size_t CompactRowPredictor::footprint_bytes(const CompactPredictor &p) {
 CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     check_compact_predictor(p);
     const int64_t d = p.d;
-    const std::vector<double> top_t = transposed(p.top_centers.data(), p.top(), d);
-    top_t_.assign(top_t.begin(), top_t.end());
+    top_t_ = transposed(p.top_centers.data(), p.top(), d);
     for (int64_t t = 0; t < p.top(); ++t) {
         const int64_t begin = p.top_leaf_begin[size_t(t)], count = p.top_leaf_begin[size_t(t + 1)] - begin;
         std::vector<double> centers(size_t(count * d));
         for (int64_t l = 0; l < count; ++l)
             std::copy(p.leaves[size_t(begin + l)].center.begin(), p.leaves[size_t(begin + l)].center.end(),
                       centers.begin() + l * d);
-        const std::vector<double> group_t = transposed(centers.data(), count, d);
+        const AlignedVector<double> group_t = transposed(centers.data(), count, d);
         group_offset_.push_back(groups_t_.size());
         groups_t_.insert(groups_t_.end(), group_t.begin(), group_t.end());
     }
@@ -501,8 +500,8 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     for (size_t l = 0; l < p.leaves.size(); ++l) {
         const PredictorLeaf &leaf = p.leaves[l];
         double *block = data_.data() + offsets[l];
-        const std::vector<double> landmarks_t = transposed(leaf.landmarks.data(), leaf.m, d);
-        const std::vector<double> dist_t = transposed(leaf.triangle_dist.data(), leaf.triangle, leaf.m);
+        const AlignedVector<double> landmarks_t = transposed(leaf.landmarks.data(), leaf.m, d);
+        const AlignedVector<double> dist_t = transposed(leaf.triangle_dist.data(), leaf.triangle, leaf.m);
         Leaf prepared{};
         prepared.landmarks_t = block;
         block = std::copy(landmarks_t.begin(), landmarks_t.end(), block);

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "infer/blob_layout.h"
+#include "io/byte_codec.h"
 #include "io/crc32.h"
 #include "model/model.h"
 #include "model/model_file.h"
@@ -89,36 +89,17 @@ double squared_gap_to_model(const kmx::CompactPredictor &p) {
     return gap;
 }
 
-// A valid predictor of two features: one leaf, one landmark.
-kmx::CompactPredictor tiny_predictor() {
-    kmx::CompactPredictor p;
-    p.kernel.gamma = 0.5;
-    p.d = 2;
-    p.classes = {-1, 1};
-    p.outputs = 1;
-    p.top_centers = {0, 0};
-    p.top_leaf_begin = {0, 1};
-    kmx::PredictorLeaf leaf;
-    leaf.center = {0, 0};
-    leaf.m = 1;
-    leaf.landmarks = {0.5, -0.5};
-    leaf.beta = {1};
-    leaf.bias = {0};
-    p.leaves.push_back(leaf);
-    return p;
-}
-
-void append_bytes(std::vector<unsigned char> &bytes, const void *data, size_t count) {
-    const auto *first = static_cast<const unsigned char *>(data);
-    bytes.insert(bytes.end(), first, first + count);
-}
-
-// The blob's total_bytes and CRC made to match its bytes again (little-endian host).
-void patch_total_and_crc(std::vector<unsigned char> &blob) {
-    const uint64_t total = blob.size();
-    std::memcpy(blob.data() + KMX_BLOB_OFF_TOTAL_BYTES, &total, 8);
-    const uint32_t crc = kmx::crc32(blob.data() + KMX_BLOB_CRC_BEGIN, blob.size() - KMX_BLOB_CRC_BEGIN);
-    std::memcpy(blob.data() + KMX_BLOB_OFF_CRC, &crc, 4);
+// `blob` with its notes record's last `dropped` bytes cut and its length word
+// set to `record_bytes`, total_bytes and CRC made to match again.
+std::vector<unsigned char> with_record(const std::vector<unsigned char> &blob, size_t dropped, uint64_t record_bytes) {
+    kmx::ByteWriter out;
+    out.raw(blob.data(), blob.size() - 16 - dropped);  // the record up to what is dropped
+    out.u64(record_bytes);
+    out.raw(blob.data() + blob.size() - 8, 8);  // "KMXNOTE\0"
+    out.patch_u64(KMX_BLOB_OFF_TOTAL_BYTES, out.size());
+    out.patch_u32(KMX_BLOB_OFF_CRC,
+                  kmx::crc32(out.bytes().data() + KMX_BLOB_CRC_BEGIN, out.size() - KMX_BLOB_CRC_BEGIN));
+    return std::move(out.bytes());
 }
 
 // Whether a candidate is the model itself (one leaf of all its points).
@@ -326,8 +307,11 @@ TEST(PredictorNotes, BothRecordLayoutsRead) {
     written.leaves = 3, written.landmarks = 7, written.storage = KMX_STORAGE_INT8, written.validation_rows = 240;
     written.candidates = 12, written.validation_accuracy = 0.75, written.validation_us = 0.5;
     written.max_bytes = 9000, written.in_sample = 1;
-    const std::vector<unsigned char> blob =
-        kmx::append_predictor_notes(kmx::write_predictor_blob(tiny_predictor()), written);
+    kmx::Rng rng(3);
+    const kmx::CompactPredictor predictor =
+        predict_test::random_predictor(rng, 2, KMX_KERNEL_RBF, kmx::PredictorTask::classification, 2,
+                                       KMX_MULTICLASS_OVO, kmx::TriangleEstimate::lower);
+    const std::vector<unsigned char> blob = kmx::append_predictor_notes(kmx::write_predictor_blob(predictor), written);
     kmx::PredictorNotes read;
     ASSERT_TRUE(kmx::find_predictor_notes(blob.data(), blob.size(), read));
     EXPECT_EQ(read.in_sample, 1);
@@ -335,12 +319,8 @@ TEST(PredictorNotes, BothRecordLayoutsRead) {
     EXPECT_EQ(read.candidates, 12);
     EXPECT_EQ(read.max_bytes, 9000);
 
-    // The first layout: the record without its last word, its length 80.
-    std::vector<unsigned char> first(blob.begin(), blob.end() - 24);  // before in_sample, length, magic
-    const uint64_t first_record = 80;
-    append_bytes(first, &first_record, 8);
-    first.insert(first.end(), blob.end() - 8, blob.end());  // "KMXNOTE\0"
-    patch_total_and_crc(first);
+    // The first layout: the record without its last word (in_sample), its length 80.
+    const std::vector<unsigned char> first = with_record(blob, 8, 80);
     EXPECT_NO_THROW(kmx::read_predictor_blob(first.data(), first.size()));
     ASSERT_TRUE(kmx::find_predictor_notes(first.data(), first.size(), read));
     EXPECT_EQ(read.in_sample, -1);
@@ -348,10 +328,7 @@ TEST(PredictorNotes, BothRecordLayoutsRead) {
     EXPECT_EQ(read.validation_accuracy, 0.75);
     EXPECT_EQ(read.max_bytes, 9000);
 
-    std::vector<unsigned char> odd = blob;  // a record length neither layout has
-    const uint64_t odd_record = 72;
-    std::memcpy(odd.data() + odd.size() - 16, &odd_record, 8);
-    patch_total_and_crc(odd);
+    const std::vector<unsigned char> odd = with_record(blob, 0, 72);  // a record length neither layout has
     EXPECT_FALSE(kmx::find_predictor_notes(odd.data(), odd.size(), read));
 }
 
