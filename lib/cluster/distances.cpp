@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <limits>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "core/isa_dispatch.h"
+#include "linalg/gemm_tiles.h"
 #include "linalg/linalg.h"
 
 namespace kmx::cluster {
@@ -78,14 +83,194 @@ KMX_ALWAYS_INLINE int64_t nearest_in_row_body(const double *row_dots, const doub
     return 0;
 }
 
-// On x86-64, compiled for AVX-512, AVX2 and the baseline; the CPU's is chosen
-// once, at the first call (core/isa_dispatch.h).
-KMX_ISA_VARIANTS(int64_t, nearest_in_row,
-                 (const double *row_dots, const double *sqnorms, int64_t k, double &best_score),
-                 (row_dots, sqnorms, k, best_score))
+#if defined(__x86_64__)
+// The same in one pass over SIMD lanes: each lane keeps its lowest score and
+// the first c reaching it (only a strictly lower score replaces it), then the
+// lanes' lowest score with the lowest such c wins. Two sets of lanes take
+// alternate vectors, so that two compare-and-keep chains run at once. ‖c‖² −
+// 2⟨x, c⟩ as one fused step rounds as the body's (2⟨x, c⟩ is exact).
+struct Lanes8 {
+    __m512d best;
+    __m512i center;
+};
+
+__attribute__((target("avx512f"))) inline void keep_lower(Lanes8 &lanes, const double *row_dots, const double *sqnorms,
+                                                          int64_t c, __mmask8 valid) {
+    const __m512d score = _mm512_fnmadd_pd(_mm512_set1_pd(2.0), _mm512_maskz_loadu_pd(valid, row_dots + c),
+                                           _mm512_maskz_loadu_pd(valid, sqnorms + c));
+    const __mmask8 lower = _mm512_mask_cmp_pd_mask(valid, score, lanes.best, _CMP_LT_OQ);
+    lanes.best = _mm512_mask_mov_pd(lanes.best, lower, score);
+    lanes.center = _mm512_mask_mov_epi64(
+        lanes.center, lower, _mm512_add_epi64(_mm512_set1_epi64(c), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0)));
+}
+
+__attribute__((target("avx512f"))) int64_t nearest_in_row_avx512f(const double *row_dots, const double *sqnorms,
+                                                                  int64_t k, double &best_score) {
+    const __m512d none = _mm512_set1_pd(std::numeric_limits<double>::infinity());
+    Lanes8 even{none, _mm512_setzero_si512()}, odd = even;
+    int64_t c = 0;
+    for (; c + 16 <= k; c += 16) {
+        keep_lower(even, row_dots, sqnorms, c, 0xff);
+        keep_lower(odd, row_dots, sqnorms, c + 8, 0xff);
+    }
+    for (; c < k; c += 8) keep_lower(even, row_dots, sqnorms, c, k - c >= 8 ? 0xff : __mmask8((1u << (k - c)) - 1));
+    const __mmask8 odd_wins =
+        _mm512_cmp_pd_mask(odd.best, even.best, _CMP_LT_OQ) |
+        (_mm512_cmp_pd_mask(odd.best, even.best, _CMP_EQ_OQ) & _mm512_cmplt_epi64_mask(odd.center, even.center));
+    const __m512d best = _mm512_mask_mov_pd(even.best, odd_wins, odd.best);
+    const __m512i center = _mm512_mask_mov_epi64(even.center, odd_wins, odd.center);
+    const double lowest = _mm512_reduce_min_pd(best);
+    if (!(lowest < std::numeric_limits<double>::infinity()))  // no score below +∞: rare, as the body does it
+        return nearest_in_row_body(row_dots, sqnorms, k, best_score);
+    const __mmask8 reaching = _mm512_cmp_pd_mask(best, _mm512_set1_pd(lowest), _CMP_EQ_OQ);
+    best_score = lowest;
+    return _mm512_reduce_min_epi64(_mm512_mask_mov_epi64(_mm512_set1_epi64(INT64_MAX), reaching, center));
+}
+
+// As nearest_in_row_avx512f, in 4 lanes (a center's index kept as a double).
+struct Lanes4 {
+    __m256d best, center;
+};
+
+__attribute__((target("avx2,fma"))) inline void keep_lower(Lanes4 &lanes, const double *row_dots, const double *sqnorms,
+                                                           int64_t c) {
+    const __m256d score =
+        _mm256_fnmadd_pd(_mm256_set1_pd(2.0), _mm256_loadu_pd(row_dots + c), _mm256_loadu_pd(sqnorms + c));
+    const __m256d lower = _mm256_cmp_pd(score, lanes.best, _CMP_LT_OQ);
+    lanes.best = _mm256_blendv_pd(lanes.best, score, lower);
+    lanes.center =
+        _mm256_blendv_pd(lanes.center, _mm256_add_pd(_mm256_set1_pd(double(c)), _mm256_set_pd(3, 2, 1, 0)), lower);
+}
+
+__attribute__((target("avx2,fma"))) int64_t nearest_in_row_avx2(const double *row_dots, const double *sqnorms,
+                                                                int64_t k, double &best_score) {
+    const __m256d none = _mm256_set1_pd(std::numeric_limits<double>::infinity());
+    Lanes4 lanes[2] = {{none, _mm256_setzero_pd()}, {none, _mm256_setzero_pd()}};
+    int64_t c = 0;
+    for (; c + 8 <= k; c += 8) {
+        keep_lower(lanes[0], row_dots, sqnorms, c);
+        keep_lower(lanes[1], row_dots, sqnorms, c + 4);
+    }
+    alignas(32) double lane_best[8], lane_center[8];
+    for (int set = 0; set < 2; ++set) {
+        _mm256_store_pd(lane_best + 4 * set, lanes[set].best);
+        _mm256_store_pd(lane_center + 4 * set, lanes[set].center);
+    }
+    double lowest = lane_best[0];
+    int64_t nearest = int64_t(lane_center[0]);
+    for (int lane = 1; lane < 8; ++lane)
+        if (lane_best[lane] < lowest || (lane_best[lane] == lowest && int64_t(lane_center[lane]) < nearest)) {
+            lowest = lane_best[lane];
+            nearest = int64_t(lane_center[lane]);
+        }
+    for (; c < k; ++c) {  // later than every lane's centers: only a strictly lower score wins
+        const double score = sqnorms[c] - 2 * row_dots[c];
+        if (score < lowest) {
+            lowest = score;
+            nearest = c;
+        }
+    }
+    if (!(lowest < std::numeric_limits<double>::infinity()))  // no score below +∞: rare, as the body does it
+        return nearest_in_row_body(row_dots, sqnorms, k, best_score);
+    best_score = lowest;
+    return nearest;
+}
+
+int64_t nearest_in_row(const double *row_dots, const double *sqnorms, int64_t k, double &best_score) {
+    static const auto variant =
+        pick_isa_variant(cpu_isa_level(), nearest_in_row_avx512f, nearest_in_row_avx2, nearest_in_row_body);
+    return variant(row_dots, sqnorms, k, best_score);
+}
+#else
+int64_t nearest_in_row(const double *row_dots, const double *sqnorms, int64_t k, double &best_score) {
+    return nearest_in_row_body(row_dots, sqnorms, k, best_score);
+}
+#endif
+
+bool centers_in_panels(int64_t m, int64_t k, int64_t d) { return !linalg::gemm_reads_rows_in_place(m, k, d); }
+
+linalg::PackedRows carve_center_panels(ScratchCarver &carver, int64_t k, int64_t d) {
+    constexpr auto kPanels = linalg::PackedRows::Layout::panels;
+    Arena memory = carver.take_arena(linalg::PackedRows::bytes(k, d, kPanels));
+    return memory.capacity() > 0 ? linalg::PackedRows(memory, k, d, kPanels) : linalg::PackedRows();
+}
+
+void pack_centers(const double *centers, linalg::PackedRows &panels) {
+    for (int64_t c = 0; c < panels.rows(); ++c) panels.set_row(c, centers + c * panels.columns());
+}
+
+namespace {
+
+constexpr int64_t kGemmPieceRows = 256;  // rows per GEMM: their packed panels (and C's tiles) stay in L2
+
+// Rows per GEMM call, a multiple of the micro-kernel's rows.
+int64_t gemm_piece_rows() {
+    const int64_t lanes = linalg::gemm_abt_packed_a_rows();
+    return (kGemmPieceRows + lanes - 1) / lanes * lanes;
+}
+
+}  // namespace
+
+size_t nearest_centers_gemm_bytes(int64_t m, int64_t d) {
+    const int64_t rows = std::min(m, gemm_piece_rows());
+    return WorkspacePlan()
+        .add_bytes(linalg::gemm_abt_packed_workspace_bytes(rows, d))
+        .add<double>(size_t(rows))
+        .bytes();
+}
+
+namespace {
+
+// The argmin over a GEMM's tiles as each is finished: tiles of a row come in
+// increasing center order, so a strictly lower score keeps ties at the
+// lowest center.
+struct RunningNearest {
+    const double *dots, *sqnorms;
+    int64_t k;
+    double *best;  // per row: the lowest score so far (+∞ before any)
+    int32_t *nearest;
+
+    void operator()(int64_t i0, int64_t i1, int64_t j0, int64_t j1) const {
+        for (int64_t i = i0; i < i1; ++i) {
+            double score;
+            const int64_t c = j0 + nearest_in_row(dots + i * k + j0, sqnorms + j0, j1 - j0, score);
+            if (score < best[i]) {
+                best[i] = score;
+                nearest[i] = int32_t(c);
+            }
+        }
+    }
+};
+
+// Rows [r0, r0 + rows) of x, whose lowest scores go to `best`.
+void nearest_in_piece(const double *x, int64_t r0, int64_t rows, const CenterSet &centers, double *dots,
+                      int32_t *nearest, double *best, double *best_scores, Arena &gemm) {
+    const int64_t k = centers.k;
+    std::fill(best, best + rows, std::numeric_limits<double>::infinity());
+    std::fill(nearest + r0, nearest + r0 + rows, 0);
+    RunningNearest running{dots + r0 * k, centers.sqnorms, k, best, nearest + r0};
+    linalg::gemm_abt_packed(rows, 1.0, x + r0 * centers.d, centers.d, *centers.panels, 0, k, dots + r0 * k, k, gemm, 1,
+                            linalg::tile_visitor(running));
+    if (!best_scores) return;
+    for (int64_t r = 0; r < rows; ++r)  // a row of NaN scores: center 0 and its score, as nearest_in_row
+        best_scores[r0 + r] =
+            best[r] < std::numeric_limits<double>::infinity() ? best[r] : centers.sqnorms[0] - 2 * dots[(r0 + r) * k];
+}
+
+void nearest_by_tiles(const double *x, int64_t m, const CenterSet &centers, double *dots, int32_t *nearest,
+                      double *best_scores, Arena &gemm) {
+    const ArenaScope scope(gemm);
+    const int64_t piece = std::min(m, gemm_piece_rows());
+    double *best = gemm.alloc<double>(size_t(piece));
+    for (int64_t r0 = 0; r0 < m; r0 += piece)
+        nearest_in_piece(x, r0, std::min(piece, m - r0), centers, dots, nearest, best, best_scores, gemm);
+}
+
+}  // namespace
 
 void nearest_centers(const double *x, int64_t m, const CenterSet &centers, double *dots, int32_t *nearest,
-                     double *best_scores) {
+                     double *best_scores, Arena *gemm) {
+    if (centers.panels && gemm) return nearest_by_tiles(x, m, centers, dots, nearest, best_scores, *gemm);
     center_dot_products(x, m, centers, dots);
     for (int64_t r = 0; r < m; ++r) {
         double best_score;

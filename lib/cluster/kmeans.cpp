@@ -45,6 +45,12 @@ struct FarRow {
     int64_t row;
 };
 
+// The centers in the GEMM's panels, where a pass uses them (cluster::centers_in_panels).
+struct CenterPanels {
+    bool used = false;
+    linalg::PackedRows rows;
+};
+
 // Per-row arrays that seeding and Lloyd share.
 struct RowScratch {
     double *row_sqnorms;  // n: ‖x_i‖²
@@ -53,14 +59,16 @@ struct RowScratch {
 
 struct LloydScratch {
     double *center_sqnorms;  // k
-    BlockBuffers *buffers;   // one per slot
-    ClusterSums *sums;       // one per slot
-    FarRow *far_rows;        // k: candidates for empty clusters
+    CenterPanels panels;
+    BlockBuffers *buffers;  // one per slot
+    ClusterSums *sums;      // one per slot
+    FarRow *far_rows;       // k: candidates for empty clusters
 };
 
 struct AssignScratch {
     double *center_sqnorms;  // k
-    BlockBuffers *buffers;   // one per slot
+    CenterPanels panels;
+    BlockBuffers *buffers;  // one per slot
 };
 
 // ------------------------------------------------------------------ layout
@@ -72,10 +80,20 @@ RowScratch carve_rows(ScratchCarver &carver, const Dataset &data) {
     return s;
 }
 
+// Block buffers, and the centers' panels with each block's GEMM scratch where they are used.
+BlockBuffers *carve_buffers(ScratchCarver &carver, const Dataset &data, const RowPartition &partition, int64_t k,
+                            CenterPanels &panels) {
+    panels.used = cluster::centers_in_panels(partition.block_rows, k, data.d);
+    if (!panels.used) return cluster::carve_block_buffers(carver, data, partition, k);
+    panels.rows = cluster::carve_center_panels(carver, k, data.d);
+    return cluster::carve_block_buffers(carver, data, partition, k,
+                                        cluster::nearest_centers_gemm_bytes(partition.block_rows, data.d));
+}
+
 LloydScratch carve_lloyd(ScratchCarver &carver, const Dataset &data, const RowPartition &partition, int64_t k) {
     LloydScratch s;
     s.center_sqnorms = carver.take<double>(size_t(k));
-    s.buffers = cluster::carve_block_buffers(carver, data, partition, k);
+    s.buffers = carve_buffers(carver, data, partition, k, s.panels);
     s.sums = carver.take<ClusterSums>(size_t(partition.slots));
     for (int slot = 0; slot < partition.slots; ++slot) {
         const ClusterSums carved{carver.take<double>(size_t(k * data.d)), carver.take<double>(size_t(k)),
@@ -89,7 +107,7 @@ LloydScratch carve_lloyd(ScratchCarver &carver, const Dataset &data, const RowPa
 AssignScratch carve_assign(ScratchCarver &carver, const Dataset &data, const RowPartition &partition, int64_t k) {
     AssignScratch s;
     s.center_sqnorms = carver.take<double>(size_t(k));
-    s.buffers = cluster::carve_block_buffers(carver, data, partition, k);
+    s.buffers = carve_buffers(carver, data, partition, k, s.panels);
     return s;
 }
 
@@ -109,6 +127,14 @@ void require_options(const KMeansOptions &options) {
 }
 
 // ------------------------------------------------------------- assignment
+
+// k centers with their squared norms, and in the GEMM's panels where used.
+CenterSet prepare_centers(const double *centers, int64_t k, int64_t d, double *sqnorms, CenterPanels &panels) {
+    cluster::center_squared_norms(centers, k, d, sqnorms);
+    if (!panels.used) return {centers, sqnorms, k, d};
+    cluster::pack_centers(centers, panels.rows);
+    return {centers, sqnorms, k, d, &panels.rows};
+}
 
 // sqdist_i = Σ_j (x_ij − c_a(i),j)² for rows [begin, end), whose dense rows are x.
 void exact_sqdist(const Dataset &data, const double *x, int64_t begin, int64_t end, const CenterSet &centers,
@@ -145,9 +171,10 @@ double assign_and_accumulate(const Dataset &data, const RowPartition &partition,
     for (int slot = 0; slot < partition.slots; ++slot) clear(s.sums[slot], centers.k, d);
     cluster::for_each_block(partition, [&](int slot, int64_t begin, int64_t end) {
         ClusterSums &sums = s.sums[slot];
-        const BlockBuffers &buffers = s.buffers[slot];
+        BlockBuffers &buffers = s.buffers[slot];
         const double *x = cluster::dense_rows(data, begin, end, buffers.rows);
-        cluster::nearest_centers(x, end - begin, centers, buffers.dots, assignment + begin, rows.sqdist + begin);
+        cluster::nearest_centers(x, end - begin, centers, buffers.dots, assignment + begin, rows.sqdist + begin,
+                                 &buffers.gemm);
         double block_objective = 0;
         for (int64_t i = begin; i < end; ++i) {
             const double w = cluster::weight_of(data, i);
@@ -283,10 +310,8 @@ KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMe
     } else {
         seed_centers(ctx, scratch, data, partition, options.seeding, k, rows, centers, nullptr);
     }
-    const LloydScratch s = carve_lloyd(carver, data, partition, k);
-    const CenterSet center_set{centers, s.center_sqnorms, k, data.d};
-
-    cluster::center_squared_norms(centers, k, data.d, s.center_sqnorms);
+    LloydScratch s = carve_lloyd(carver, data, partition, k);
+    const CenterSet center_set = prepare_centers(centers, k, data.d, s.center_sqnorms, s.panels);
     KMeansResult result;
     result.objective = assign_and_accumulate(data, partition, center_set, s, rows, assignment);
     if (history) history[0] = result.objective;
@@ -296,7 +321,7 @@ KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMe
         if (reseated > 0)
             ctx.log(KMX_LOG_DEBUG, "k-means: iteration %d re-seated %lld empty clusters", result.iterations + 1,
                     (long long)reseated);
-        cluster::center_squared_norms(centers, k, data.d, s.center_sqnorms);
+        prepare_centers(centers, k, data.d, s.center_sqnorms, s.panels);
         const double previous = result.objective;
         result.objective = assign_and_accumulate(data, partition, center_set, s, rows, assignment);
         ++result.iterations;
@@ -350,12 +375,12 @@ void kmeans_assign(Context &ctx, Arena &scratch, const Dataset &data, const doub
     const RowPartition partition = cluster::partition_rows(data, k, ctx.threads);
     const ArenaScope scope(scratch);
     ScratchCarver carver(scratch);
-    const AssignScratch s = carve_assign(carver, data, partition, k);
-    cluster::center_squared_norms(centers, k, data.d, s.center_sqnorms);
-    const CenterSet center_set{centers, s.center_sqnorms, k, data.d};
+    AssignScratch s = carve_assign(carver, data, partition, k);
+    const CenterSet center_set = prepare_centers(centers, k, data.d, s.center_sqnorms, s.panels);
     cluster::for_each_block(partition, [&](int slot, int64_t begin, int64_t end) {
-        const double *x = cluster::dense_rows(data, begin, end, s.buffers[slot].rows);
-        cluster::nearest_centers(x, end - begin, center_set, s.buffers[slot].dots, assignment + begin, nullptr);
+        BlockBuffers &buffers = s.buffers[slot];
+        const double *x = cluster::dense_rows(data, begin, end, buffers.rows);
+        cluster::nearest_centers(x, end - begin, center_set, buffers.dots, assignment + begin, nullptr, &buffers.gemm);
         if (sqdist) exact_sqdist(data, x, begin, end, center_set, assignment, sqdist);
     });
 }

@@ -1,6 +1,8 @@
 #include "row_blocks.h"
 
 #include <algorithm>
+#include <new>
+#include <utility>
 
 namespace kmx::cluster {
 
@@ -35,13 +37,15 @@ RowPartition partition_rows(const Dataset &data, int64_t width, int threads) {
 }
 
 BlockBuffers *carve_block_buffers(ScratchCarver &carver, const Dataset &data, const RowPartition &partition,
-                                  int64_t width) {
+                                  int64_t width, size_t gemm_bytes) {
     BlockBuffers *buffers = carver.take<BlockBuffers>(size_t(partition.slots));
     const size_t expanded = !data.rows_in_place() ? size_t(partition.block_rows * data.d) : 0;
     for (int slot = 0; slot < partition.slots; ++slot) {
-        const BlockBuffers carved{carver.take<double>(expanded),
-                                  carver.take<double>(size_t(partition.block_rows * width))};
-        if (buffers) buffers[slot] = carved;
+        double *rows = carver.take<double>(expanded);
+        double *dots = carver.take<double>(size_t(partition.block_rows * width));
+        Arena gemm = carver.take_arena(gemm_bytes);
+        // Carved memory, never destroyed: an arena over carved memory frees nothing.
+        if (buffers) new (buffers + slot) BlockBuffers{rows, dots, std::move(gemm)};
     }
     return buffers;
 }

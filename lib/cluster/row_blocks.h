@@ -32,15 +32,18 @@ struct RowPartition {
 RowPartition partition_rows(const Dataset &data, int64_t width, int threads);
 
 // Per-slot buffers of one block: `rows` holds a dense copy of the block's rows
-// (sparse data only), `dots` its inner products with up to `width` centers.
+// (sparse data only), `dots` its inner products with up to `width` centers,
+// `gemm` the scratch of a GEMM on centers kept in panels (nearest_centers).
 struct BlockBuffers {
     double *rows;
     double *dots;
+    Arena gemm;
 };
 
-// One BlockBuffers per slot (nullptr when the carver only sizes).
+// One BlockBuffers per slot (nullptr when the carver only sizes), each with
+// `gemm_bytes` of GEMM scratch.
 BlockBuffers *carve_block_buffers(ScratchCarver &carver, const Dataset &data, const RowPartition &partition,
-                                  int64_t width);
+                                  int64_t width, size_t gemm_bytes = 0);
 
 // Rows [begin, end) as a dense row-major matrix: in place for dense data,
 // else expanded into `buffer`.

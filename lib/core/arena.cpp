@@ -31,6 +31,12 @@ Arena::Arena(size_t capacity) : capacity_(align_up(capacity)) {
 Arena::Arena(Arena &parent, size_t capacity)
     : base_(static_cast<unsigned char *>(parent.alloc_bytes(capacity))), owned_(false), capacity_(align_up(capacity)) {}
 
+Arena::Arena(void *memory, size_t capacity)
+    : base_(static_cast<unsigned char *>(memory)), owned_(false), capacity_(capacity) {
+    if (reinterpret_cast<uintptr_t>(memory) % kArenaAlignment != 0)
+        fail(KMX_E_INTERNAL, "an arena over memory that is not %zu-byte aligned", kArenaAlignment);
+}
+
 Arena::~Arena() {
     if (owned_) std::free(base_);
 }

@@ -44,6 +44,9 @@ public:
     // arena of its own: scratch for an object that lives inside the parent's
     // workspace and needs mark/release of its own.
     Arena(Arena &parent, size_t capacity);
+    // An arena over `capacity` bytes at `memory` (64-byte aligned), carved
+    // elsewhere and kept alive by the caller.
+    Arena(void *memory, size_t capacity);
     ~Arena();
     Arena(Arena &&other) noexcept;
     Arena &operator=(Arena &&other) noexcept;

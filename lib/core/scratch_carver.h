@@ -19,6 +19,11 @@ public:
         plan_.add<T>(count);
         return arena_ ? arena_->alloc<T>(count) : nullptr;
     }
+    // `bytes` carved as an arena of their own (an empty one when only sizing).
+    Arena take_arena(size_t bytes) {
+        void *memory = take<unsigned char>(bytes);
+        return memory ? Arena(memory, align_up(bytes)) : Arena();
+    }
     size_t bytes() const { return plan_.bytes(); }
 
 private:

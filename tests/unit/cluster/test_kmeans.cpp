@@ -7,14 +7,17 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <vector>
 
+#include "cluster/distances.h"
 #include "cluster/kmeans.h"
 #include "core/context.h"
 #include "core/dataset.h"
 #include "core/error.h"
 #include "core/rng.h"
+#include "linalg/gemm_tiles.h"
 #include "../common/blobs.h"
 
 namespace {
@@ -450,6 +453,80 @@ TEST(KMeansAssign, TiesGoToTheLowerIndex) {
         std::vector<int32_t> assignment(size_t(p.n), -1);
         kmx::kmeans_assign(ctx, arena, *data, centers.data(), k, assignment.data(), nullptr);
         for (int64_t i = 0; i < p.n; ++i) ASSERT_EQ(assignment[size_t(i)], low) << "pair " << low << "," << high;
+    }
+}
+
+// The same with more centers than one tile of the GEMM on centers in panels
+// covers (skx: blocks of about MC = 240 centers), so that a tie spans tiles
+// and the lower index must survive the running argmin.
+TEST(KMeansAssign, TiesAcrossTilesGoToTheLowerIndex) {
+    const int64_t k = 700, d = 3;
+    Points p = blobs(300, d, 3, 1.0, 0.3, 33);
+    for (double &v : p.x) v = std::round(8 * v);
+    const auto data = dense(p);
+    for (auto [low, high] : {std::pair<int64_t, int64_t>{2, 650}, {239, 240}, {250, 699}}) {
+        std::vector<double> centers(size_t(k * d));
+        for (int64_t c = 0; c < k; ++c)
+            for (int64_t j = 0; j < d; ++j) centers[size_t(c * d + j)] = 1e3 * double(c + 1) + double(j);
+        for (int64_t j = 0; j < d; ++j) centers[size_t(low * d + j)] = centers[size_t(high * d + j)] = p.x[size_t(j)];
+        kmx::Context ctx;
+        kmx::Arena arena(kmx::kmeans_assign_workspace_bytes(*data, k, 1));
+        std::vector<int32_t> assignment(size_t(p.n), -1);
+        kmx::kmeans_assign(ctx, arena, *data, centers.data(), k, assignment.data(), nullptr);
+        for (int64_t i = 0; i < p.n; ++i) ASSERT_EQ(assignment[size_t(i)], low) << "pair " << low << "," << high;
+    }
+}
+
+// Centers in the GEMM's panels (the argmin on each tile as it is finished)
+// and rows multiplied by BLIS's gemm (the argmin after) choose the nearest
+// center by the scores written out: k over one tile, d over one kc-slice, k
+// not a multiple of the lanes, and a center so far out that its squared norm
+// overflows (its scores +∞: never chosen). Where BLIS's gemm runs the same
+// micro-kernel (skx packs the centers too) the two agree bit for bit; where
+// it reads rows in place (zen3's small-matrix kernels) its sums are ordered
+// otherwise.
+TEST(NearestCenters, CentersInPanelsChooseAsTheGemm) {
+    for (auto [m, k, d] :
+         {std::tuple<int64_t, int64_t, int64_t>{50, 7, 4}, {333, 101, 64}, {130, 700, 9}, {70, 37, 300}}) {
+        const Points p = blobs(m, d, 5, 1.0, 0.4, 40 + uint64_t(k));
+        Points centers = blobs(k, d, int(std::min<int64_t>(k, 9)), 1.0, 0.4, 50 + uint64_t(k));
+        for (int64_t j = 0; j < d; ++j) centers.x[size_t((k / 2) * d + j)] = 1e200;
+        std::vector<double> sqnorms(static_cast<size_t>(k));
+        kmx::cluster::center_squared_norms(centers.x.data(), k, d, sqnorms.data());
+        kmx::Arena arena(kmx::linalg::PackedRows::bytes(k, d, kmx::linalg::PackedRows::Layout::panels) +
+                         kmx::cluster::nearest_centers_gemm_bytes(m, d) + 4096);
+        kmx::cluster::ScratchCarver carver(arena);
+        kmx::linalg::PackedRows panels = kmx::cluster::carve_center_panels(carver, k, d);
+        kmx::cluster::pack_centers(centers.x.data(), panels);
+        kmx::Arena gemm(arena, kmx::cluster::nearest_centers_gemm_bytes(m, d));
+        const kmx::cluster::CenterSet by_gemm{centers.x.data(), sqnorms.data(), k, d};
+        kmx::cluster::CenterSet by_tiles = by_gemm;
+        by_tiles.panels = &panels;
+        const size_t rows = static_cast<size_t>(m);
+        std::vector<double> dots(rows * size_t(k)), scores_gemm(rows), scores_tiles(rows);
+        std::vector<int32_t> nearest_gemm(rows, -1), nearest_tiles(rows, -1);
+        kmx::cluster::nearest_centers(p.x.data(), m, by_gemm, dots.data(), nearest_gemm.data(), scores_gemm.data());
+        kmx::cluster::nearest_centers(p.x.data(), m, by_tiles, dots.data(), nearest_tiles.data(), scores_tiles.data(),
+                                      &gemm);
+        if (!kmx::linalg::gemm_reads_rows_in_place(m, k, d)) {
+            EXPECT_EQ(nearest_tiles, nearest_gemm) << "k = " << k << ", d = " << d;
+            EXPECT_EQ(scores_tiles, scores_gemm) << "k = " << k << ", d = " << d;
+        }
+        for (int64_t i = 0; i < m; ++i) {
+            std::vector<double> written_out(static_cast<size_t>(k));
+            for (int64_t c = 0; c < k; ++c) {
+                double dot = 0;
+                for (int64_t j = 0; j < d; ++j) dot += p.x[size_t(i * d + j)] * centers.x[size_t(c * d + j)];
+                written_out[size_t(c)] = sqnorms[size_t(c)] - 2 * dot;
+            }
+            const double lowest = *std::min_element(written_out.begin(), written_out.end());
+            const double tolerance = 1e-10 * (1 + std::abs(lowest));
+            for (const auto &[nearest, score] : {std::pair{nearest_gemm[size_t(i)], scores_gemm[size_t(i)]},
+                                                 std::pair{nearest_tiles[size_t(i)], scores_tiles[size_t(i)]}}) {
+                ASSERT_NEAR(score, lowest, tolerance) << "row " << i << ", k = " << k;
+                ASSERT_NEAR(written_out[size_t(nearest)], lowest, tolerance) << "row " << i << ", k = " << k;
+            }
+        }
     }
 }
 

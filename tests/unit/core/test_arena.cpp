@@ -84,6 +84,18 @@ TEST(Arena, ChildArenaLivesInsideItsParentsBlock) {
     EXPECT_THROW(kmx::Arena(parent, 2048), kmx::Error);
 }
 
+TEST(Arena, ArenaOverCarvedMemoryStaysInsideIt) {
+    kmx::Arena parent(512);
+    unsigned char *memory = parent.alloc<unsigned char>(256);
+    kmx::Arena over(memory, 256);
+    EXPECT_EQ(over.capacity(), 256u);
+    double *a = over.alloc<double>(8);
+    EXPECT_EQ(reinterpret_cast<unsigned char *>(a), memory);
+    over.alloc<double>(24);                                // the remaining 192 bytes
+    EXPECT_THROW(over.alloc<double>(1), kmx::Error);       // nothing past the carved bytes
+    EXPECT_THROW(kmx::Arena(memory + 8, 64), kmx::Error);  // not on a cache line
+}
+
 }  // namespace
 
 // AlignedVector's storage starts on a cache line whatever its size (malloc's
