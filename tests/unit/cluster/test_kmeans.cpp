@@ -429,22 +429,17 @@ TEST(KMeansAssign, MatchesBruteForce) {
     }
 }
 
-// Duplicated centers tie exactly: the lower index must win, wherever the
-// pair falls in the vector lanes of the argmin (k = 37: lanes 0–7, 8–15, …,
-// and the tail). The coordinates are small whole numbers, so every inner
-// product and norm is exact and the pair's scores tie in any summation order
-// (BLIS's zen3 dgemm computes an edge tile's columns, here 32–36, otherwise
-// than the full tiles', so random values gave column 36 a lower last bit).
-TEST(KMeansAssign, TiesGoToTheLowerIndex) {
-    const int64_t k = 37, d = 5;
-    Points p = blobs(400, d, 4, 1.0, 0.3, 31);
-    for (double &v : p.x) v = std::round(8 * v);
-    const Points base = blobs(k, d, int(k), 1.0, 0.0, 32);
+namespace {
+
+// Every row of p (whole numbers) sits nearest to the duplicated pair (low,
+// high) of k centers: the first row's twins, every other center far away.
+// The lower index must win.
+void expect_ties_go_to_the_lower_index(const Points &p, int64_t k,
+                                       std::initializer_list<std::pair<int64_t, int64_t>> pairs) {
+    const int64_t d = p.d;
     const auto data = dense(p);
-    for (auto [low, high] : {std::pair<int64_t, int64_t>{0, 1}, {3, 12}, {9, 30}, {20, 36}, {33, 35}}) {
-        std::vector<double> centers = base.x;
-        // Every row sits nearest to the duplicated pair: it is the first data row's twin, and every other
-        // center is far away.
+    for (auto [low, high] : pairs) {
+        std::vector<double> centers(size_t(k * d));
         for (int64_t c = 0; c < k; ++c)
             for (int64_t j = 0; j < d; ++j) centers[size_t(c * d + j)] = 1e3 * double(c + 1) + double(j);
         for (int64_t j = 0; j < d; ++j) centers[size_t(low * d + j)] = centers[size_t(high * d + j)] = p.x[size_t(j)];
@@ -456,25 +451,27 @@ TEST(KMeansAssign, TiesGoToTheLowerIndex) {
     }
 }
 
+}  // namespace
+
+// Duplicated centers tie exactly: the lower index must win, wherever the
+// pair falls in the vector lanes of the argmin (k = 37: lanes 0–7, 8–15, …,
+// and the tail). The coordinates are small whole numbers, so every inner
+// product and norm is exact and the pair's scores tie in any summation order
+// (BLIS's zen3 dgemm computes an edge tile's columns, here 32–36, otherwise
+// than the full tiles', so random values gave column 36 a lower last bit).
+TEST(KMeansAssign, TiesGoToTheLowerIndex) {
+    Points p = blobs(400, 5, 4, 1.0, 0.3, 31);
+    for (double &v : p.x) v = std::round(8 * v);
+    expect_ties_go_to_the_lower_index(p, 37, {{0, 1}, {3, 12}, {9, 30}, {20, 36}, {33, 35}});
+}
+
 // The same with more centers than one tile of the GEMM on centers in panels
 // covers (skx: blocks of about MC = 240 centers), so that a tie spans tiles
 // and the lower index must survive the running argmin.
 TEST(KMeansAssign, TiesAcrossTilesGoToTheLowerIndex) {
-    const int64_t k = 700, d = 3;
-    Points p = blobs(300, d, 3, 1.0, 0.3, 33);
+    Points p = blobs(300, 3, 3, 1.0, 0.3, 33);
     for (double &v : p.x) v = std::round(8 * v);
-    const auto data = dense(p);
-    for (auto [low, high] : {std::pair<int64_t, int64_t>{2, 650}, {239, 240}, {250, 699}}) {
-        std::vector<double> centers(size_t(k * d));
-        for (int64_t c = 0; c < k; ++c)
-            for (int64_t j = 0; j < d; ++j) centers[size_t(c * d + j)] = 1e3 * double(c + 1) + double(j);
-        for (int64_t j = 0; j < d; ++j) centers[size_t(low * d + j)] = centers[size_t(high * d + j)] = p.x[size_t(j)];
-        kmx::Context ctx;
-        kmx::Arena arena(kmx::kmeans_assign_workspace_bytes(*data, k, 1));
-        std::vector<int32_t> assignment(size_t(p.n), -1);
-        kmx::kmeans_assign(ctx, arena, *data, centers.data(), k, assignment.data(), nullptr);
-        for (int64_t i = 0; i < p.n; ++i) ASSERT_EQ(assignment[size_t(i)], low) << "pair " << low << "," << high;
-    }
+    expect_ties_go_to_the_lower_index(p, 700, {{2, 650}, {239, 240}, {250, 699}});
 }
 
 // Centers in the GEMM's panels (the argmin on each tile as it is finished)
