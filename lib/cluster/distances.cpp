@@ -242,19 +242,20 @@ struct RunningNearest {
     }
 };
 
-// Rows [r0, r0 + rows) of x, whose lowest scores go to `best`.
+// Rows [r0, r0 + rows) of x, whose products go to the first rows of `dots`
+// (every piece reuses them, so they stay in cache) and lowest scores to `best`.
 void nearest_in_piece(const double *x, int64_t r0, int64_t rows, const CenterSet &centers, double *dots,
                       int32_t *nearest, double *best, double *best_scores, Arena &gemm) {
     const int64_t k = centers.k;
     std::fill(best, best + rows, std::numeric_limits<double>::infinity());
     std::fill(nearest + r0, nearest + r0 + rows, 0);
-    RunningNearest running{dots + r0 * k, centers.sqnorms, k, best, nearest + r0};
-    linalg::gemm_abt_packed(rows, 1.0, x + r0 * centers.d, centers.d, *centers.panels, 0, k, dots + r0 * k, k, gemm, 1,
+    RunningNearest running{dots, centers.sqnorms, k, best, nearest + r0};
+    linalg::gemm_abt_packed(rows, 1.0, x + r0 * centers.d, centers.d, *centers.panels, 0, k, dots, k, gemm, 1,
                             linalg::tile_visitor(running));
     if (!best_scores) return;
     for (int64_t r = 0; r < rows; ++r)  // a row of NaN scores: center 0 and its score, as nearest_in_row
         best_scores[r0 + r] =
-            best[r] < std::numeric_limits<double>::infinity() ? best[r] : centers.sqnorms[0] - 2 * dots[(r0 + r) * k];
+            best[r] < std::numeric_limits<double>::infinity() ? best[r] : centers.sqnorms[0] - 2 * dots[r * k];
 }
 
 void nearest_by_tiles(const double *x, int64_t m, const CenterSet &centers, double *dots, int32_t *nearest,
