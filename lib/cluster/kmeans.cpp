@@ -45,12 +45,6 @@ struct FarRow {
     int64_t row;
 };
 
-// The centers in the GEMM's panels, where a pass uses them (cluster::centers_in_panels).
-struct CenterPanels {
-    bool used = false;
-    linalg::PackedRows rows;
-};
-
 // Per-row arrays that seeding and Lloyd share.
 struct RowScratch {
     double *row_sqnorms;  // n: ‖x_i‖²
@@ -58,17 +52,17 @@ struct RowScratch {
 };
 
 struct LloydScratch {
-    double *center_sqnorms;  // k
-    CenterPanels panels;
-    BlockBuffers *buffers;  // one per slot
-    ClusterSums *sums;      // one per slot
-    FarRow *far_rows;       // k: candidates for empty clusters
+    double *center_sqnorms;            // k
+    linalg::PackedRows center_panels;  // the centers in the GEMM's panels (empty where unused)
+    BlockBuffers *buffers;             // one per slot
+    ClusterSums *sums;                 // one per slot
+    FarRow *far_rows;                  // k: candidates for empty clusters
 };
 
 struct AssignScratch {
-    double *center_sqnorms;  // k
-    CenterPanels panels;
-    BlockBuffers *buffers;  // one per slot
+    double *center_sqnorms;            // k
+    linalg::PackedRows center_panels;  // the centers in the GEMM's panels (empty where unused)
+    BlockBuffers *buffers;             // one per slot
 };
 
 // ------------------------------------------------------------------ layout
@@ -82,10 +76,10 @@ RowScratch carve_rows(ScratchCarver &carver, const Dataset &data) {
 
 // Block buffers, and the centers' panels with each block's GEMM scratch where they are used.
 BlockBuffers *carve_buffers(ScratchCarver &carver, const Dataset &data, const RowPartition &partition, int64_t k,
-                            CenterPanels &panels) {
-    panels.used = cluster::centers_in_panels(partition.block_rows, k, data.d);
-    if (!panels.used) return cluster::carve_block_buffers(carver, data, partition, k);
-    panels.rows = cluster::carve_center_panels(carver, k, data.d);
+                            linalg::PackedRows &panels) {
+    if (!cluster::centers_in_panels(partition.block_rows, k, data.d))
+        return cluster::carve_block_buffers(carver, data, partition, k);
+    panels = cluster::carve_center_panels(carver, k, data.d);
     return cluster::carve_block_buffers(carver, data, partition, k,
                                         cluster::nearest_centers_gemm_bytes(partition.block_rows, data.d));
 }
@@ -93,7 +87,7 @@ BlockBuffers *carve_buffers(ScratchCarver &carver, const Dataset &data, const Ro
 LloydScratch carve_lloyd(ScratchCarver &carver, const Dataset &data, const RowPartition &partition, int64_t k) {
     LloydScratch s;
     s.center_sqnorms = carver.take<double>(size_t(k));
-    s.buffers = carve_buffers(carver, data, partition, k, s.panels);
+    s.buffers = carve_buffers(carver, data, partition, k, s.center_panels);
     s.sums = carver.take<ClusterSums>(size_t(partition.slots));
     for (int slot = 0; slot < partition.slots; ++slot) {
         const ClusterSums carved{carver.take<double>(size_t(k * data.d)), carver.take<double>(size_t(k)),
@@ -107,7 +101,7 @@ LloydScratch carve_lloyd(ScratchCarver &carver, const Dataset &data, const RowPa
 AssignScratch carve_assign(ScratchCarver &carver, const Dataset &data, const RowPartition &partition, int64_t k) {
     AssignScratch s;
     s.center_sqnorms = carver.take<double>(size_t(k));
-    s.buffers = carve_buffers(carver, data, partition, k, s.panels);
+    s.buffers = carve_buffers(carver, data, partition, k, s.center_panels);
     return s;
 }
 
@@ -128,12 +122,13 @@ void require_options(const KMeansOptions &options) {
 
 // ------------------------------------------------------------- assignment
 
-// k centers with their squared norms, and in the GEMM's panels where used.
-CenterSet prepare_centers(const double *centers, int64_t k, int64_t d, double *sqnorms, CenterPanels &panels) {
+// k centers with their squared norms, and in the GEMM's panels where used
+// (panels not empty).
+CenterSet prepare_centers(const double *centers, int64_t k, int64_t d, double *sqnorms, linalg::PackedRows &panels) {
     cluster::center_squared_norms(centers, k, d, sqnorms);
-    if (!panels.used) return {centers, sqnorms, k, d};
-    cluster::pack_centers(centers, panels.rows);
-    return {centers, sqnorms, k, d, &panels.rows};
+    if (panels.rows() == 0) return {centers, sqnorms, k, d};
+    cluster::pack_centers(centers, panels);
+    return {centers, sqnorms, k, d, &panels};
 }
 
 // sqdist_i = Σ_j (x_ij − c_a(i),j)² for rows [begin, end), whose dense rows are x.
@@ -311,7 +306,7 @@ KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMe
         seed_centers(ctx, scratch, data, partition, options.seeding, k, rows, centers, nullptr);
     }
     LloydScratch s = carve_lloyd(carver, data, partition, k);
-    const CenterSet center_set = prepare_centers(centers, k, data.d, s.center_sqnorms, s.panels);
+    const CenterSet center_set = prepare_centers(centers, k, data.d, s.center_sqnorms, s.center_panels);
     KMeansResult result;
     result.objective = assign_and_accumulate(data, partition, center_set, s, rows, assignment);
     if (history) history[0] = result.objective;
@@ -321,7 +316,7 @@ KMeansResult kmeans(Context &ctx, Arena &scratch, const Dataset &data, const KMe
         if (reseated > 0)
             ctx.log(KMX_LOG_DEBUG, "k-means: iteration %d re-seated %lld empty clusters", result.iterations + 1,
                     (long long)reseated);
-        prepare_centers(centers, k, data.d, s.center_sqnorms, s.panels);
+        prepare_centers(centers, k, data.d, s.center_sqnorms, s.center_panels);
         const double previous = result.objective;
         result.objective = assign_and_accumulate(data, partition, center_set, s, rows, assignment);
         ++result.iterations;
@@ -376,7 +371,7 @@ void kmeans_assign(Context &ctx, Arena &scratch, const Dataset &data, const doub
     const ArenaScope scope(scratch);
     ScratchCarver carver(scratch);
     AssignScratch s = carve_assign(carver, data, partition, k);
-    const CenterSet center_set = prepare_centers(centers, k, data.d, s.center_sqnorms, s.panels);
+    const CenterSet center_set = prepare_centers(centers, k, data.d, s.center_sqnorms, s.center_panels);
     cluster::for_each_block(partition, [&](int slot, int64_t begin, int64_t end) {
         BlockBuffers &buffers = s.buffers[slot];
         const double *x = cluster::dense_rows(data, begin, end, buffers.rows);

@@ -28,8 +28,7 @@ Arena::Arena(size_t capacity) : capacity_(align_up(capacity)) {
     if (!base_) fail(KMX_E_OUT_OF_MEMORY, "the system could not provide %zu bytes of workspace", capacity_);
 }
 
-Arena::Arena(Arena &parent, size_t capacity)
-    : base_(static_cast<unsigned char *>(parent.alloc_bytes(capacity))), owned_(false), capacity_(align_up(capacity)) {}
+Arena::Arena(Arena &parent, size_t capacity) : Arena(parent.alloc_bytes(capacity), align_up(capacity)) {}
 
 Arena::Arena(void *memory, size_t capacity)
     : base_(static_cast<unsigned char *>(memory)), owned_(false), capacity_(capacity) {

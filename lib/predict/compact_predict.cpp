@@ -210,14 +210,23 @@ int64_t padded(int64_t count) { return (count + kLanes - 1) / kLanes * kLanes; }
 // The most points the row path's AVX-512 coding takes for a nearest.
 constexpr int64_t kWidestAvx512Block = 4 * kLanes;
 
-// Points (count x cols row-major) transposed into cols x padded(count),
-// the padding +∞ (its distances come out +∞ and are never read).
-AlignedVector<double> transposed(const double *a, int64_t count, int64_t cols) {
+// Points point(0), …, point(count − 1) of cols values each, transposed into
+// out: cols x padded(count), the padding +∞ (its distances come out +∞ and
+// are never read). Returns the end of what it wrote.
+template <class Point>
+double *transpose_into(int64_t count, int64_t cols, const Point &point, double *out) {
     const int64_t width = padded(count);
-    AlignedVector<double> t(size_t(width * cols), INFINITY);
-    for (int64_t i = 0; i < count; ++i)
-        for (int64_t j = 0; j < cols; ++j) t[size_t(j * width + i)] = a[i * cols + j];
-    return t;
+    std::fill(out, out + width * cols, INFINITY);
+    for (int64_t i = 0; i < count; ++i) {
+        const double *values = point(i);
+        for (int64_t j = 0; j < cols; ++j) out[j * width + i] = values[j];
+    }
+    return out + width * cols;
+}
+
+// Rows of a row-major matrix of `cols` columns, as transpose_into's points.
+auto rows_of(const double *a, int64_t cols) {
+    return [a, cols](int64_t i) { return a + i * cols; };
 }
 
 // Four doubles (GCC vector extension; two SSE2 registers in the default
@@ -462,33 +471,32 @@ size_t CompactRowPredictor::scratch_doubles(const CompactPredictor &p) {
     return size_t(std::max(widest, most));
 }
 
+// Doubles of the row predictor's groups_t_: each top node's leaf centers, transposed.
+static size_t groups_doubles(const CompactPredictor &p) {
+    size_t doubles = 0;
+    for (int64_t t = 0; t < p.top(); ++t)
+        doubles += size_t(p.d * padded(p.top_leaf_begin[size_t(t + 1)] - p.top_leaf_begin[size_t(t)]));
+    return doubles;
+}
+
 size_t CompactRowPredictor::footprint_bytes(const CompactPredictor &p) {
-    const int64_t d = p.d;
-    size_t doubles = size_t(d * padded(p.top())), largest_leaf = 0;
-    for (int64_t t = 0; t < p.top(); ++t)  // the group's centers, and their transposed copy while it is made
-        doubles += size_t(3 * d * padded(p.top_leaf_begin[size_t(t + 1)] - p.top_leaf_begin[size_t(t)]));
-    for (const PredictorLeaf &leaf : p.leaves) {
-        const size_t block = leaf_block_doubles(leaf, d, p.outputs);
-        doubles += block;
-        largest_leaf = std::max(largest_leaf, block);
-    }
-    doubles += largest_leaf;  // a leaf's transposed copies while its block is filled
+    size_t doubles = size_t(p.d * padded(p.top())) + groups_doubles(p);
+    for (const PredictorLeaf &leaf : p.leaves) doubles += leaf_block_doubles(leaf, p.d, p.outputs);
     return doubles * sizeof(double) + p.leaves.size() * sizeof(Leaf) + size_t(p.top()) * sizeof(size_t);
 }
 
 CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     check_compact_predictor(p);
     const int64_t d = p.d;
-    top_t_ = transposed(p.top_centers.data(), p.top(), d);
+    top_t_.resize(size_t(d * padded(p.top())));
+    transpose_into(p.top(), d, rows_of(p.top_centers.data(), d), top_t_.data());
+    groups_t_.resize(groups_doubles(p));
+    double *group = groups_t_.data();
     for (int64_t t = 0; t < p.top(); ++t) {
         const int64_t begin = p.top_leaf_begin[size_t(t)], count = p.top_leaf_begin[size_t(t + 1)] - begin;
-        std::vector<double> centers(size_t(count * d));
-        for (int64_t l = 0; l < count; ++l)
-            std::copy(p.leaves[size_t(begin + l)].center.begin(), p.leaves[size_t(begin + l)].center.end(),
-                      centers.begin() + l * d);
-        const AlignedVector<double> group_t = transposed(centers.data(), count, d);
-        group_offset_.push_back(groups_t_.size());
-        groups_t_.insert(groups_t_.end(), group_t.begin(), group_t.end());
+        group_offset_.push_back(size_t(group - groups_t_.data()));
+        group = transpose_into(
+            count, d, [&](int64_t l) { return p.leaves[size_t(begin + l)].center.data(); }, group);
     }
     std::vector<size_t> offsets;
     size_t total = 0;
@@ -500,17 +508,15 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     for (size_t l = 0; l < p.leaves.size(); ++l) {
         const PredictorLeaf &leaf = p.leaves[l];
         double *block = data_.data() + offsets[l];
-        const AlignedVector<double> landmarks_t = transposed(leaf.landmarks.data(), leaf.m, d);
-        const AlignedVector<double> dist_t = transposed(leaf.triangle_dist.data(), leaf.triangle, leaf.m);
         Leaf prepared{};
         prepared.landmarks_t = block;
-        block = std::copy(landmarks_t.begin(), landmarks_t.end(), block);
+        block = transpose_into(leaf.m, d, rows_of(leaf.landmarks.data(), d), block);
         prepared.beta = block;
         block = std::copy(leaf.beta.begin(), leaf.beta.end(), block);
         prepared.bias = block;
         block = std::copy(leaf.bias.begin(), leaf.bias.end(), block);
         prepared.dist_t = block;
-        std::copy(dist_t.begin(), dist_t.end(), block);
+        transpose_into(leaf.triangle, leaf.m, rows_of(leaf.triangle_dist.data(), leaf.m), block);
         prepared.pairs = leaf.product_pairs.data();
         prepared.m = leaf.m, prepared.triangle = leaf.triangle, prepared.products = leaf.products;
         leaves_.push_back(prepared);
