@@ -10,20 +10,28 @@
 // 2^(j/N) comes from a table of 16 doubles. Errors: table entry 0.5 ulp,
 // polynomial and products about 1 ulp together.
 //
-// One algorithm, two codings:
-//  - portable C++ that the compiler vectorises, built for the baseline ISA and
-//    again for AVX2+FMA (the table lookup becomes a gather). 2^n is written
-//    into the exponent bits as 2^(n+60), and the table holds 2^(j/N)·2^−60;
+// One algorithm, three codings:
+//  - portable C++ that the compiler vectorises, built for the baseline ISA.
+//    2^n is written into the exponent bits as 2^(n+60), and the table holds
+//    2^(j/N)·2^−60;
+//  - AVX2+FMA intrinsics with N = 4 (kAvx2...): the table is one register
+//    read by two in-lane permutes and a blend, where N = 16 would need a
+//    gather (as the portable coding compiled for AVX2 did: 3x slower), and p
+//    has degree 8 on the wider |r| ≤ ln2/8. 2^n is added to the exponent
+//    bits of 2^(j/N)·p(r) as an integer, for vectors whose every argument
+//    lies in [−707, 709] (there the result is normal); any other vector
+//    (rare in kernels: γ·D > 707) goes lane by lane through the portable
+//    coding;
 //  - AVX-512 intrinsics: the rounding yields k/N directly (below), the table
 //    sits in two registers (vpermt2pd) and vscalefpd applies 2^n.
 // Results below DBL_MIN (n < −1022: subnormal or 0) are made without an
 // instruction that underflows, which on Intel is a microcode assist (15-60x
 // a normal entry's time): 2^(n+1074)·2^(j/N)·p(r) is normal and exact, and
-// adding 2^52 rounds it to the integer whose bits are the subnormal's. Both
-// codings take that path only for a block (32 entries; AVX-512: 8) holding
-// an argument below −708; the portable one also for a block holding one
-// above 667, beyond its biased exponent's range (there it scales in two
-// multiplies, which overflow to +∞ where e^x does).
+// adding 2^52 rounds it to the integer whose bits are the subnormal's. The
+// codings take that path only for a block (32 entries; AVX-512: 8; AVX2: 4)
+// holding an argument below −708 (AVX2: −707); the portable one also for a
+// block holding one above 667, beyond its biased exponent's range (there it
+// scales in two multiplies, which overflow to +∞ where e^x does).
 // The fastest one the CPU supports is chosen once, at first use.
 #include "fast_exp.h"
 
@@ -165,11 +173,177 @@ void gaussian_baseline(double *row, int64_t n, double gamma, double sq_a, const 
 }
 
 #ifdef KMX_X86_64
-__attribute__((target("avx2,fma"))) void exp_avx2_fma(double *x, int64_t n) { exp_loop<true>(x, n); }
+// --------------------------------------------------------------- AVX2 coding
+constexpr double kAvx2N = 4;
+constexpr double kAvx2InvLn2N = kInvLn2N * (kAvx2N / kTableSize);  // 4/ln2 (scaled by a power of 2: exact)
+constexpr double kAvx2Ln2HiN = kLn2HiN * (kTableSize / kAvx2N);    // k · this is exact, as above
+constexpr double kAvx2Ln2LoN = kLn2LoN * (kTableSize / kAvx2N);
+// The arguments whose e^x the vector steps make: 2^n·2^(j/4)·p(r) is normal
+// (n ≥ −1020) and finite.
+constexpr double kAvx2Lowest = -707.0, kAvx2Highest = 709.0;
+// e^r ≈ Σ c_i r^i on |r| ≤ ln2/8 (mpmath.chebyfit(exp, [−ln2/8, ln2/8], 9): error 3e-18).
+constexpr double kAvx2Poly[9] = {
+    1.0,
+    0.9999999999999997,
+    0.49999999999999994,
+    0.16666666666721325,
+    0.04166666666672132,
+    0.008333333071224837,
+    0.0013888888626786271,
+    0.00019845925004267854,
+    2.4806242385160905e-05,
+};
+
+// The constants as whole vectors in memory: the FMAs read them as operands
+// (AVX2 has 16 vector registers, too few to hold them all in a loop, and a
+// broadcast per use would be a load of its own).
+struct Avx2Constants {
+    struct alignas(32) Splat {
+        double v[4];
+        constexpr Splat(double value) : v{value, value, value, value} {}
+        constexpr Splat(double a, double b) : v{a, b, a, b} {}
+    };
+    Splat inv_ln2_n{kAvx2InvLn2N}, shifter{kRoundShifter}, ln2_hi_n{kAvx2Ln2HiN}, ln2_lo_n{kAvx2Ln2LoN};
+    Splat poly[9] = {kAvx2Poly[0], kAvx2Poly[1], kAvx2Poly[2], kAvx2Poly[3], kAvx2Poly[4],
+                     kAvx2Poly[5], kAvx2Poly[6], kAvx2Poly[7], kAvx2Poly[8]};
+    // 2^(j/4) = kTable[4j] for j = 0, 1 (even) and 2, 3 (odd), in each 128-bit half.
+    Splat table_even{kTable[0], kTable[4]}, table_odd{kTable[8], kTable[12]};
+};
+constexpr Avx2Constants kAvx2;
+
+__attribute__((target("avx"), always_inline)) inline __m256d vec(const Avx2Constants::Splat &c) {
+    return _mm256_load_pd(c.v);
+}
+
+// e^x for G vectors of 4 arguments in [kAvx2Lowest, kAvx2Highest], each
+// step taken for all G in turn (independent work side by side: the steps of
+// one vector form a chain of dependent instructions).
+template <int G>
+__attribute__((target("avx2,fma"), always_inline)) inline void exp4_normal(__m256d (&x)[G]) {
+    __m256d shifted[G], k[G], r[G], p[G];
+    for (int g = 0; g < G; ++g) {
+        // shifted = 1.5·2^52 + k, k = round(4x/ln2) = 4n + j, in its low mantissa bits.
+        shifted[g] = _mm256_fmadd_pd(x[g], vec(kAvx2.inv_ln2_n), vec(kAvx2.shifter));
+        k[g] = _mm256_sub_pd(shifted[g], vec(kAvx2.shifter));
+    }
+    for (int g = 0; g < G; ++g) r[g] = _mm256_fnmadd_pd(k[g], vec(kAvx2.ln2_hi_n), x[g]);
+    for (int g = 0; g < G; ++g) r[g] = _mm256_fnmadd_pd(k[g], vec(kAvx2.ln2_lo_n), r[g]);
+    for (int g = 0; g < G; ++g) p[g] = _mm256_fmadd_pd(vec(kAvx2.poly[8]), r[g], vec(kAvx2.poly[7]));
+    for (int i = 6; i >= 0; --i)
+        for (int g = 0; g < G; ++g) p[g] = _mm256_fmadd_pd(p[g], r[g], vec(kAvx2.poly[i]));
+    for (int g = 0; g < G; ++g) {
+        // 2^(j/4): vpermilpd picks within each 128-bit half by bit 1 of its
+        // selector (there: j's bit 0), the blend by j's bit 1 (moved to the sign).
+        const __m256i bits = _mm256_castpd_si256(shifted[g]);
+        const __m256i select = _mm256_add_epi64(bits, bits);
+        const __m256d table = _mm256_blendv_pd(_mm256_permutevar_pd(vec(kAvx2.table_even), select),
+                                               _mm256_permutevar_pd(vec(kAvx2.table_odd), select),
+                                               _mm256_castsi256_pd(_mm256_slli_epi64(bits, 62)));
+        // n·2^52 = (k − j)·2^50: the low bits of 1.5·2^52's pattern shift out.
+        const __m256i two_n = _mm256_slli_epi64(_mm256_andnot_si256(_mm256_set1_epi64x(3), bits), 50);
+        x[g] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_mul_pd(table, p[g])), two_n));
+    }
+}
+
+// All ones in the lanes of x outside the vector steps' range, or NaN.
+__attribute__((target("avx2"), always_inline)) inline __m256d outside4(__m256d x) {
+    return _mm256_or_pd(_mm256_cmp_pd(x, _mm256_set1_pd(kAvx2Lowest), _CMP_NGE_UQ),
+                        _mm256_cmp_pd(x, _mm256_set1_pd(kAvx2Highest), _CMP_NLE_UQ));
+}
+
+// e^x for 4 arguments of which some lie outside the vector steps' range:
+// those by the portable coding, the others by the vector steps (the same
+// bits as in any other vector).
+__attribute__((target("avx2,fma"), noinline)) __m256d exp4_with_outside(__m256d x) {
+    const __m256d outside = outside4(x);
+    __m256d inside[1] = {_mm256_andnot_pd(outside, x)};  // outside lanes: e^0 there
+    exp4_normal(inside);
+    alignas(32) double args[4], values[4];
+    _mm256_store_pd(args, x);
+    _mm256_store_pd(values, inside[0]);
+    const int outside_lanes = _mm256_movemask_pd(outside);
+    for (int i = 0; i < 4; ++i)
+        if (outside_lanes >> i & 1) values[i] = exp_portable<true, true>(args[i]);
+    return _mm256_load_pd(values);
+}
+
+// e^x for G vectors of 4 arguments, in place.
+template <int G>
+__attribute__((target("avx2,fma"), always_inline)) inline void exp4(__m256d (&x)[G]) {
+    __m256d outside = _mm256_setzero_pd();
+    for (int g = 0; g < G; ++g) outside = _mm256_or_pd(outside, outside4(x[g]));
+    if (!_mm256_testz_pd(outside, outside)) {  // rare in kernels (γ·D > 707): a branch that the CPU predicts
+        for (int g = 0; g < G; ++g) x[g] = exp4_with_outside(x[g]);
+        return;
+    }
+    exp4_normal(x);
+}
+
+// The lanes of the group of 4 from i that lie inside [0, n) (as masks).
+__attribute__((target("avx2"), always_inline)) inline __m256i lanes4_from(int64_t i, int64_t n) {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(std::min<int64_t>(n - i, 4)), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
+// The 4 doubles at p: all (kWhole), or the lanes (the others read as 0).
+template <bool kWhole>
+__attribute__((target("avx2"), always_inline)) inline __m256d load4(const double *p, __m256i lanes) {
+    return kWhole ? _mm256_loadu_pd(p) : _mm256_maskload_pd(p, lanes);
+}
+
+template <bool kWhole>
+__attribute__((target("avx2"), always_inline)) inline void store4(double *p, __m256i lanes, __m256d v) {
+    if (kWhole)
+        _mm256_storeu_pd(p, v);
+    else
+        _mm256_maskstore_pd(p, lanes, v);
+}
+
+// e^x for the G·4 arguments at x (a partial group of 4: the lanes).
+template <int G, bool kWhole>
+__attribute__((target("avx2,fma"), always_inline)) inline void exp4_at(double *x, __m256i lanes) {
+    __m256d v[G];
+    for (int g = 0; g < G; ++g) v[g] = load4<kWhole>(x + 4 * g, lanes);
+    exp4(v);
+    for (int g = 0; g < G; ++g) store4<kWhole>(x + 4 * g, lanes, v[g]);
+}
+
+__attribute__((target("avx2,fma"))) void exp_avx2_fma(double *x, int64_t n) {
+    const __m256i whole = _mm256_set1_epi64x(-1);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) exp4_at<2, true>(x + i, whole);
+    for (; i + 4 <= n; i += 4) exp4_at<1, true>(x + i, whole);
+    if (i < n) exp4_at<1, false>(x + i, lanes4_from(i, n));
+}
+
+// The Gaussian pass on the G·4 entries at j of a row: D clamped to 0 at or
+// below the floor, then e^{−γD} (a partial group of 4: the lanes).
+template <int G, bool kWhole>
+__attribute__((target("avx2,fma"), always_inline)) inline void gaussian4_at(double *row, const double *sq_b,
+                                                                            const double *floor_b, int64_t j,
+                                                                            __m256i lanes, __m256d minus_gamma,
+                                                                            __m256d sq_a4, __m256d floor_a4) {
+    __m256d x[G];
+    for (int g = 0; g < G; ++g) {
+        const int64_t at = j + 4 * g;
+        const __m256d norms = _mm256_add_pd(sq_a4, load4<kWhole>(sq_b + at, lanes));
+        const __m256d dist2 = _mm256_add_pd(load4<kWhole>(row + at, lanes), norms);
+        const __m256d floor = _mm256_add_pd(floor_a4, load4<kWhole>(floor_b + at, lanes));
+        const __m256d kept = _mm256_cmp_pd(dist2, floor, _CMP_GT_OQ);
+        x[g] = _mm256_and_pd(kept, _mm256_mul_pd(dist2, minus_gamma));
+    }
+    exp4(x);
+    for (int g = 0; g < G; ++g) store4<kWhole>(row + j + 4 * g, lanes, x[g]);
+}
 
 __attribute__((target("avx2,fma"))) void gaussian_avx2_fma(double *row, int64_t n, double gamma, double sq_a,
                                                            const double *sq_b, double floor_a, const double *floor_b) {
-    gaussian_loop<true>(row, n, gamma, sq_a, sq_b, floor_a, floor_b);
+    const __m256d minus_gamma = _mm256_set1_pd(-gamma), sq_a4 = _mm256_set1_pd(sq_a);
+    const __m256d floor_a4 = _mm256_set1_pd(floor_a);
+    const __m256i whole = _mm256_set1_epi64x(-1);
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) gaussian4_at<2, true>(row, sq_b, floor_b, j, whole, minus_gamma, sq_a4, floor_a4);
+    for (; j + 4 <= n; j += 4) gaussian4_at<1, true>(row, sq_b, floor_b, j, whole, minus_gamma, sq_a4, floor_a4);
+    if (j < n) gaussian4_at<1, false>(row, sq_b, floor_b, j, lanes4_from(j, n), minus_gamma, sq_a4, floor_a4);
 }
 
 // ------------------------------------------------------------ AVX-512 coding

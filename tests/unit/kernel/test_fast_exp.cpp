@@ -128,6 +128,25 @@ TEST(FastExp, EveryLengthAndTail) {
         }
 }
 
+// An argument's e^x has the same bits whatever its neighbours: a vector (or
+// block) holding one that underflows, overflows or is NaN takes a slower
+// path, which must give the others what the fast one gives.
+TEST(FastExp, ResultDoesNotDependOnNeighbours) {
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> kernel_range(-40.0, 0.0);
+    std::vector<double> x(71);
+    for (double &v : x) v = kernel_range(rng);
+    const double odd_ones[] = {-720.0, -1000.0, 709.5, std::numeric_limits<double>::quiet_NaN()};
+    for (ExpPath path : supported_paths()) {
+        std::vector<double> alone = x, mixed = x;
+        for (size_t i = 0; i < mixed.size(); i += 5) mixed[i] = odd_ones[(i / 5) % 4];
+        kmx::exp_in_place(path, alone.data(), int64_t(alone.size()));
+        kmx::exp_in_place(path, mixed.data(), int64_t(mixed.size()));
+        for (size_t i = 0; i < x.size(); ++i)
+            if (i % 5 != 0) EXPECT_EQ(mixed[i], alone[i]) << name(path) << ": exp(" << x[i] << ") at " << i;
+    }
+}
+
 TEST(FastExp, GaussianRowFromGram) {
     // row = −2 a·b_j; D_j = row + sq_a + sq_b[j]; K = exp(−γ D_j) unless D_j ≤ floor.
     const int64_t size = 41;
