@@ -15,6 +15,7 @@
 // Usage, for `ret name(params)` whose body is the always_inline function
 // `name_body` (so each variant compiles the whole body for its ISA):
 //     KMX_ISA_VARIANTS(int64_t, nearest, (const double *x, int64_t n), (x, n))
+// (KMX_ISA_LEVEL_VARIANTS: the body a template on the IsaLevel, below.)
 #pragma once
 #include <cstdlib>
 #include <cstring>
@@ -78,7 +79,22 @@ KMX_ALWAYS_INLINE double mul_add(double a, double b, double c) {
             ::kmx::pick_isa_variant(::kmx::cpu_isa_level(), name##_avx512f, name##_avx2, name##_baseline); \
         return variant args;                                                                               \
     }
+// As KMX_ISA_VARIANTS, for a body that is a template on the IsaLevel it is
+// compiled for (to choose, say, its vector width: `name_body<level>`).
+#define KMX_ISA_LEVEL_VARIANTS(ret, name, params, args)                                                       \
+    __attribute__((target("avx512f"))) ret name##_avx512f params {                                          \
+        return name##_body<::kmx::IsaLevel::Avx512f> args;                                                  \
+    }                                                                                                       \
+    __attribute__((target("avx2"))) ret name##_avx2 params { return name##_body<::kmx::IsaLevel::Avx2> args; } \
+    ret name##_baseline params { return name##_body<::kmx::IsaLevel::Baseline> args; }                      \
+    ret name params {                                                                                       \
+        static const auto variant =                                                                         \
+            ::kmx::pick_isa_variant(::kmx::cpu_isa_level(), name##_avx512f, name##_avx2, name##_baseline);  \
+        return variant args;                                                                                \
+    }
 #else
 #define KMX_ISA_VARIANTS(ret, name, params, args) \
     ret name params { return name##_body args; }
+#define KMX_ISA_LEVEL_VARIANTS(ret, name, params, args) \
+    ret name params { return name##_body<::kmx::IsaLevel::Baseline> args; }
 #endif

@@ -229,33 +229,51 @@ auto rows_of(const double *a, int64_t cols) {
     return [a, cols](int64_t i) { return a + i * cols; };
 }
 
-// Four doubles (GCC vector extension; two SSE2 registers in the default
-// build, one AVX2 register in the avx2 variant); aligned(8) allows unaligned rows.
-typedef double V4 __attribute__((vector_size(32), aligned(8)));
+// Vectors of doubles (GCC vector extension) of kWidth lanes; aligned(8)
+// allows unaligned rows. (A typedef's attributes do not survive as a
+// template argument, so the lane count is the parameter.)
+template <int kWidth>
+struct Doubles;
+template <>
+struct Doubles<2> {
+    typedef double type __attribute__((vector_size(16), aligned(8)));
+};
+template <>
+struct Doubles<4> {
+    typedef double type __attribute__((vector_size(32), aligned(8)));
+};
+template <>
+struct Doubles<8> {
+    typedef double type __attribute__((vector_size(64), aligned(8)));
+};
+typedef Doubles<4>::type V4;
 typedef int64_t V4i __attribute__((vector_size(32), aligned(8)));
-// Eight doubles: one AVX-512 register in the avx512f variant, two AVX2 or four SSE2 ones in the others.
-typedef double V8 __attribute__((vector_size(64), aligned(8)));
-typedef int64_t V8i __attribute__((vector_size(64), aligned(8)));
+// A register's lanes in each variant: eight in AVX-512, four in AVX2, two in
+// SSE2 (a vector wider than the ISA's registers compiles to spills).
+template <IsaLevel kLevel>
+constexpr int kRegisterLanes = kLevel == IsaLevel::Avx512f ? 8 : kLevel == IsaLevel::Avx2 ? 4 : 2;
 
 // out[j] = ‖x − p_j‖² (or ‖x − p_j‖₁) for N·8 consecutive points of a
-// transposed block (row stride `width`), all 4·N accumulators in registers
-// across the d features; each distance sums its terms as the rule does
-// (compact_predictor.h: four partial sums over the features k mod 4, each
-// in order, then (s0 + s1) + (s2 + s3)), as the direct loop does.
-template <int N, bool L1>
+// transposed block (row stride `width`) in vectors of kWidth lanes, all accumulators in
+// registers across the d features; each distance sums its terms as the rule
+// does (compact_predictor.h: four partial sums over the features k mod 4,
+// each in order, then (s0 + s1) + (s2 + s3)), as the direct loop does.
+template <int kWidth, int N, bool L1>
 __attribute__((always_inline)) inline void distances_block(const double *x, const double *points, int64_t width,
                                                            int64_t d, double *out) {
-    const V8i abs_mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-    V8 acc[4][N];  // the rule's four partial sums (features f ≡ r mod 4): independent chains
+    typedef typename Doubles<kWidth>::type V;
+    typedef int64_t Vi __attribute__((vector_size(sizeof(V)), aligned(8)));
+    constexpr int kVectors = N * kLanes / kWidth;
+    V acc[4][kVectors];  // the rule's four partial sums (features f ≡ r mod 4): independent chains
     for (int r = 0; r < 4; ++r)
-        for (int i = 0; i < N; ++i) acc[r][i] = V8{0, 0, 0, 0, 0, 0, 0, 0};
+        for (int i = 0; i < kVectors; ++i) acc[r][i] = V{} + 0.0;
     auto add = [&](int r, int64_t f) {
-        const V8 xf = {x[f], x[f], x[f], x[f], x[f], x[f], x[f], x[f]};
-        const V8 *row = reinterpret_cast<const V8 *>(points + f * width);
-        for (int i = 0; i < N; ++i) {
-            V8 diff = xf - row[i];
+        const V xf = V{} + x[f];
+        const V *row = reinterpret_cast<const V *>(points + f * width);
+        for (int i = 0; i < kVectors; ++i) {
+            V diff = xf - row[i];
             if (L1) {
-                acc[r][i] += V8(V8i(diff) & abs_mask);
+                acc[r][i] += V(Vi(diff) & INT64_MAX);
             } else {
                 diff *= diff;
                 acc[r][i] += diff;
@@ -266,31 +284,33 @@ __attribute__((always_inline)) inline void distances_block(const double *x, cons
     for (; f + 4 <= d; f += 4)
         for (int r = 0; r < 4; ++r) add(r, f + r);
     for (int r = 0; f < d; ++f, ++r) add(r, f);
-    for (int i = 0; i < N; ++i) reinterpret_cast<V8 *>(out)[i] = (acc[0][i] + acc[1][i]) + (acc[2][i] + acc[3][i]);
+    for (int i = 0; i < kVectors; ++i)
+        reinterpret_cast<V *>(out)[i] = (acc[0][i] + acc[1][i]) + (acc[2][i] + acc[3][i]);
 }
 
 // out[j] for all points of a transposed block (d x padded(count)), up to
-// 16 points per pass (4 x 2 vector accumulators). out: padded(count).
-template <bool L1>
+// 16 points per pass. out: padded(count).
+template <int kWidth, bool L1>
 __attribute__((always_inline)) inline void distances_all(const double *x, const double *points_t, int64_t count,
                                                          int64_t d, double *out) {
     const int64_t width = padded(count);
     int64_t j0 = 0;
-    for (; j0 + 16 <= width; j0 += 16) distances_block<2, L1>(x, points_t + j0, width, d, out + j0);
-    if (width - j0 == 8) distances_block<1, L1>(x, points_t + j0, width, d, out + j0);
+    for (; j0 + 16 <= width; j0 += 16) distances_block<kWidth, 2, L1>(x, points_t + j0, width, d, out + j0);
+    if (width - j0 == 8) distances_block<kWidth, 1, L1>(x, points_t + j0, width, d, out + j0);
 }
 
 // ‖x − u_j‖₁ (l1) or ‖x − u_j‖² for the points of a transposed block.
+template <IsaLevel kLevel>
 KMX_ALWAYS_INLINE void distances_t_body(bool l1, const double *x, const double *points_t, int64_t count, int64_t d,
                                         double *out) {
     if (l1)
-        distances_all<true>(x, points_t, count, d, out);
+        distances_all<kRegisterLanes<kLevel>, true>(x, points_t, count, d, out);
     else
-        distances_all<false>(x, points_t, count, d, out);
+        distances_all<kRegisterLanes<kLevel>, false>(x, points_t, count, d, out);
 }
-KMX_ISA_VARIANTS(void, distances_t,
-                 (bool l1, const double *x, const double *points_t, int64_t count, int64_t d, double *out),
-                 (l1, x, points_t, count, d, out))
+KMX_ISA_LEVEL_VARIANTS(void, distances_t,
+                       (bool l1, const double *x, const double *points_t, int64_t count, int64_t d, double *out),
+                       (l1, x, points_t, count, d, out))
 
 // The index the rule's scan picks among the first n of v (v holds
 // padded(n) values, the padding +∞): best = +∞, then `if (v_j < best)` for
@@ -323,12 +343,13 @@ __attribute__((always_inline)) inline int64_t nearest_of(const double *v, int64_
 
 // The rule's nearest of the points of a transposed block (d x padded(count)).
 // scratch: padded(count).
+template <IsaLevel kLevel>
 KMX_ALWAYS_INLINE int64_t nearest_t_body(const double *x, const double *points_t, int64_t count, int64_t d,
                                          double *scratch) {
-    distances_all<false>(x, points_t, count, d, scratch);
+    distances_all<kRegisterLanes<kLevel>, false>(x, points_t, count, d, scratch);
     return nearest_of(scratch, count);
 }
-KMX_ISA_VARIANTS(int64_t, nearest_t,
+KMX_ISA_LEVEL_VARIANTS(int64_t, nearest_t,
                  (const double *x, const double *points_t, int64_t count, int64_t d, double *scratch),
                  (x, points_t, count, d, scratch))
 
@@ -381,7 +402,7 @@ __attribute__((target("avx512f"), always_inline)) inline __m512d lanes_combined(
 template <int N>
 __attribute__((target("avx512f"))) int64_t nearest_avx512(const double *x, const double *points_t, int64_t d) {
     alignas(64) double dist[N * kLanes];
-    distances_block<N, false>(x, points_t, N * kLanes, d, dist);
+    distances_block<8, N, false>(x, points_t, N * kLanes, d, dist);
     __m512d low = _mm512_set1_pd(INFINITY);
     for (int i = 0; i < N; ++i)
         low = _mm512_maskz_min_pd(fast_exp_detail::kAllLanes, _mm512_load_pd(dist + i * kLanes), low);
@@ -410,9 +431,9 @@ __attribute__((target("avx512f"))) double kernel_values_avx512(const double *x, 
     for (int64_t j0 = 0; j0 < width; j0 += 2 * kLanes) {
         const int blocks = width - j0 >= 2 * kLanes ? 2 : 1;
         if (blocks == 2)
-            distances_block<2, L1>(x, points_t + j0, width, d, r);
+            distances_block<8, 2, L1>(x, points_t + j0, width, d, r);
         else
-            distances_block<1, L1>(x, points_t + j0, width, d, r);
+            distances_block<8, 1, L1>(x, points_t + j0, width, d, r);
         for (int i = 0; i < blocks; ++i) {
             const int64_t j = j0 + i * kLanes;
             const __mmask8 lanes = lanes_from(j, m);
