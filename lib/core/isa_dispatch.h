@@ -81,16 +81,16 @@ KMX_ALWAYS_INLINE double mul_add(double a, double b, double c) {
     }
 // As KMX_ISA_VARIANTS, for a body that is a template on the IsaLevel it is
 // compiled for (to choose, say, its vector width: `name_body<level>`).
-#define KMX_ISA_LEVEL_VARIANTS(ret, name, params, args)                                                       \
-    __attribute__((target("avx512f"))) ret name##_avx512f params {                                          \
-        return name##_body<::kmx::IsaLevel::Avx512f> args;                                                  \
-    }                                                                                                       \
+#define KMX_ISA_LEVEL_VARIANTS(ret, name, params, args)                                                        \
+    __attribute__((target("avx512f"))) ret name##_avx512f params {                                             \
+        return name##_body<::kmx::IsaLevel::Avx512f> args;                                                     \
+    }                                                                                                          \
     __attribute__((target("avx2"))) ret name##_avx2 params { return name##_body<::kmx::IsaLevel::Avx2> args; } \
-    ret name##_baseline params { return name##_body<::kmx::IsaLevel::Baseline> args; }                      \
-    ret name params {                                                                                       \
-        static const auto variant =                                                                         \
-            ::kmx::pick_isa_variant(::kmx::cpu_isa_level(), name##_avx512f, name##_avx2, name##_baseline);  \
-        return variant args;                                                                                \
+    ret name##_baseline params { return name##_body<::kmx::IsaLevel::Baseline> args; }                         \
+    ret name params {                                                                                          \
+        static const auto variant =                                                                            \
+            ::kmx::pick_isa_variant(::kmx::cpu_isa_level(), name##_avx512f, name##_avx2, name##_baseline);     \
+        return variant args;                                                                                   \
     }
 #else
 #define KMX_ISA_VARIANTS(ret, name, params, args) \

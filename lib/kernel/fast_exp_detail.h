@@ -1,8 +1,10 @@
 // fast_exp_detail.h — the constants of fast_exp.cpp's table-driven e^x and
-// its AVX-512 coding of 8 lanes, for code that fuses the exponential into a
-// loop of its own (the compact predictor's row path) and must give the same
-// bits as exp_in_place. Not an interface: use fast_exp.h.
+// its AVX-512 coding of 8 lanes and AVX2 coding of 4, for code that fuses
+// the exponential into a loop of its own (the compact predictor's row path)
+// and must give the same bits as exp_in_place. Not an interface: use
+// fast_exp.h.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #if defined(__x86_64__)
@@ -120,6 +122,106 @@ __attribute__((target("avx512f"), always_inline)) inline __m512d exp8(__m512d x)
     x = exp8_clamped(x, tiny);
     if (tiny) return exp8_underflowing(x);  // a branch that the CPU predicts
     return exp8_normal(x);
+}
+
+// ------------------------------------------------------------ AVX2 coding
+constexpr double kAvx2N = 4;
+constexpr double kAvx2InvLn2N = kInvLn2N * (kAvx2N / kTableSize);  // 4/ln2 (scaled by a power of 2: exact)
+constexpr double kAvx2Ln2HiN = kLn2HiN * (kTableSize / kAvx2N);    // k · this is exact, as above
+constexpr double kAvx2Ln2LoN = kLn2LoN * (kTableSize / kAvx2N);
+// The arguments whose e^x the vector steps make: 2^n·2^(j/4)·p(r) is normal
+// (n ≥ −1020) and finite.
+constexpr double kAvx2Lowest = -707.0, kAvx2Highest = 709.0;
+// e^r ≈ Σ c_i r^i on |r| ≤ ln2/8 (mpmath.chebyfit(exp, [−ln2/8, ln2/8], 9): error 3e-18).
+constexpr double kAvx2Poly[9] = {
+    1.0,
+    0.9999999999999997,
+    0.49999999999999994,
+    0.16666666666721325,
+    0.04166666666672132,
+    0.008333333071224837,
+    0.0013888888626786271,
+    0.00019845925004267854,
+    2.4806242385160905e-05,
+};
+
+// The constants as whole vectors in memory: the FMAs read them as operands
+// (AVX2 has 16 vector registers, too few to hold them all in a loop, and a
+// broadcast per use would be a load of its own).
+struct Avx2Constants {
+    struct alignas(32) Splat {
+        double v[4];
+        constexpr Splat(double value) : v{value, value, value, value} {}
+        constexpr Splat(double a, double b) : v{a, b, a, b} {}
+    };
+    Splat inv_ln2_n{kAvx2InvLn2N}, shifter{kRoundShifter}, ln2_hi_n{kAvx2Ln2HiN}, ln2_lo_n{kAvx2Ln2LoN};
+    Splat poly[9] = {kAvx2Poly[0], kAvx2Poly[1], kAvx2Poly[2], kAvx2Poly[3], kAvx2Poly[4],
+                     kAvx2Poly[5], kAvx2Poly[6], kAvx2Poly[7], kAvx2Poly[8]};
+    // 2^(j/4) = kTable[4j] for j = 0, 1 (even) and 2, 3 (odd), in each 128-bit half.
+    Splat table_even{kTable[0], kTable[4]}, table_odd{kTable[8], kTable[12]};
+};
+constexpr Avx2Constants kAvx2;
+
+__attribute__((target("avx"), always_inline)) inline __m256d vec(const Avx2Constants::Splat &c) {
+    return _mm256_load_pd(c.v);
+}
+
+// e^x for G vectors of 4 arguments in [kAvx2Lowest, kAvx2Highest], each
+// step taken for all G in turn (independent work side by side: the steps of
+// one vector form a chain of dependent instructions).
+template <int G>
+__attribute__((target("avx2,fma"), always_inline)) inline void exp4_normal(__m256d (&x)[G]) {
+    __m256d shifted[G], k[G], r[G], p[G];
+    for (int g = 0; g < G; ++g) {
+        // shifted = 1.5·2^52 + k, k = round(4x/ln2) = 4n + j, in its low mantissa bits.
+        shifted[g] = _mm256_fmadd_pd(x[g], vec(kAvx2.inv_ln2_n), vec(kAvx2.shifter));
+        k[g] = _mm256_sub_pd(shifted[g], vec(kAvx2.shifter));
+    }
+    for (int g = 0; g < G; ++g) r[g] = _mm256_fnmadd_pd(k[g], vec(kAvx2.ln2_hi_n), x[g]);
+    for (int g = 0; g < G; ++g) r[g] = _mm256_fnmadd_pd(k[g], vec(kAvx2.ln2_lo_n), r[g]);
+    for (int g = 0; g < G; ++g) p[g] = _mm256_fmadd_pd(vec(kAvx2.poly[8]), r[g], vec(kAvx2.poly[7]));
+    for (int i = 6; i >= 0; --i)
+        for (int g = 0; g < G; ++g) p[g] = _mm256_fmadd_pd(p[g], r[g], vec(kAvx2.poly[i]));
+    for (int g = 0; g < G; ++g) {
+        // 2^(j/4): vpermilpd picks within each 128-bit half by bit 1 of its
+        // selector (there: j's bit 0), the blend by j's bit 1 (moved to the sign).
+        const __m256i bits = _mm256_castpd_si256(shifted[g]);
+        const __m256i select = _mm256_add_epi64(bits, bits);
+        const __m256d table = _mm256_blendv_pd(_mm256_permutevar_pd(vec(kAvx2.table_even), select),
+                                               _mm256_permutevar_pd(vec(kAvx2.table_odd), select),
+                                               _mm256_castsi256_pd(_mm256_slli_epi64(bits, 62)));
+        // n·2^52 = (k − j)·2^50: the low bits of 1.5·2^52's pattern shift out.
+        const __m256i two_n = _mm256_slli_epi64(_mm256_andnot_si256(_mm256_set1_epi64x(3), bits), 50);
+        x[g] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_mul_pd(table, p[g])), two_n));
+    }
+}
+
+// All ones in the lanes of x outside the vector steps' range, or NaN.
+__attribute__((target("avx2"), always_inline)) inline __m256d outside4(__m256d x) {
+    return _mm256_or_pd(_mm256_cmp_pd(x, _mm256_set1_pd(kAvx2Lowest), _CMP_NGE_UQ),
+                        _mm256_cmp_pd(x, _mm256_set1_pd(kAvx2Highest), _CMP_NLE_UQ));
+}
+
+// e^x for 4 arguments of which some lie outside the vector steps' range:
+// those by the portable coding (fast_exp.cpp), the others by the vector
+// steps (the same bits as in any other vector).
+__attribute__((target("avx2,fma"))) __m256d exp4_with_outside(__m256d x);
+
+// e^x for G vectors of 4 arguments, in place.
+template <int G>
+__attribute__((target("avx2,fma"), always_inline)) inline void exp4(__m256d (&x)[G]) {
+    __m256d outside = _mm256_setzero_pd();
+    for (int g = 0; g < G; ++g) outside = _mm256_or_pd(outside, outside4(x[g]));
+    if (!_mm256_testz_pd(outside, outside)) {  // rare in kernels (γ·D > 707): a branch that the CPU predicts
+        for (int g = 0; g < G; ++g) x[g] = exp4_with_outside(x[g]);
+        return;
+    }
+    exp4_normal(x);
+}
+
+// The lanes of the group of 4 from i that lie inside [0, n) (as masks).
+__attribute__((target("avx2"), always_inline)) inline __m256i lanes4_from(int64_t i, int64_t n) {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(std::min<int64_t>(n - i, 4)), _mm256_setr_epi64x(0, 1, 2, 3));
 }
 
 #endif  // KMX_X86_64

@@ -207,8 +207,8 @@ namespace {
 constexpr int64_t kLanes = 8;  // points per block of the distance loop (two AVX2 registers)
 
 int64_t padded(int64_t count) { return (count + kLanes - 1) / kLanes * kLanes; }
-// The most points the row path's AVX-512 coding takes for a nearest.
-constexpr int64_t kWidestAvx512Block = 4 * kLanes;
+// The most points the row path's AVX-512 and AVX2 codings take for a nearest.
+constexpr int64_t kWidestFusedBlock = 4 * kLanes;
 
 // Points point(0), …, point(count − 1) of cols values each, transposed into
 // out: cols x padded(count), the padding +∞ (its distances come out +∞ and
@@ -251,7 +251,9 @@ typedef int64_t V4i __attribute__((vector_size(32), aligned(8)));
 // A register's lanes in each variant: eight in AVX-512, four in AVX2, two in
 // SSE2 (a vector wider than the ISA's registers compiles to spills).
 template <IsaLevel kLevel>
-constexpr int kRegisterLanes = kLevel == IsaLevel::Avx512f ? 8 : kLevel == IsaLevel::Avx2 ? 4 : 2;
+constexpr int kRegisterLanes = kLevel == IsaLevel::Avx512f ? 8
+                               : kLevel == IsaLevel::Avx2  ? 4
+                                                           : 2;
 
 // out[j] = ‖x − p_j‖² (or ‖x − p_j‖₁) for N·8 consecutive points of a
 // transposed block (row stride `width`) in vectors of kWidth lanes, all accumulators in
@@ -350,8 +352,8 @@ KMX_ALWAYS_INLINE int64_t nearest_t_body(const double *x, const double *points_t
     return nearest_of(scratch, count);
 }
 KMX_ISA_LEVEL_VARIANTS(int64_t, nearest_t,
-                 (const double *x, const double *points_t, int64_t count, int64_t d, double *scratch),
-                 (x, points_t, count, d, scratch))
+                       (const double *x, const double *points_t, int64_t count, int64_t d, double *scratch),
+                       (x, points_t, count, d, scratch))
 
 // lower_t = max_j |r_j − D_tj|, upper_t = min_j (r_j + D_tj), vectorised
 // across t (D transposed: m x padded(p)); lower and upper hold padded(p).
@@ -447,18 +449,81 @@ __attribute__((target("avx512f"))) double kernel_values_avx512(const double *x, 
     return _mm512_cvtsd_f64(lanes_combined(dot, true));
 }
 
-// kernel_values_avx512 with the kernel's distance (l1: the Laplacian's).
-double kernel_values_avx512(bool l1, const double *x, const double *points_t, int64_t m, int64_t d, double gamma,
-                            double *c, const double *beta) {
-    return l1 ? kernel_values_avx512<true>(x, points_t, m, d, gamma, c, beta)
-              : kernel_values_avx512<false>(x, points_t, m, d, gamma, c, beta);
+// The row path's AVX2 coding (CPUs without AVX-512: AMD Zen 2 and 3, most
+// Intel client ones): the same, four lanes a register, fast_exp's exp4.
+
+// The rule's nearest of the `count` points of a transposed block of width
+// N·kLanes (nearest_of's scan over the distances, in registers).
+template <int N>
+__attribute__((target("avx2"))) int64_t nearest_avx2(const double *x, const double *points_t, int64_t count,
+                                                     int64_t d) {
+    alignas(32) double dist[N * kLanes];
+    distances_block<4, N, false>(x, points_t, N * kLanes, d, dist);
+    return nearest_of(dist, count);
 }
 
-// Whether the row path takes the functions above: the CPU runs AVX-512 and
-// KMX_ISA does not cap it (the exp path in use is then fast_exp's AVX-512 one).
-bool row_path_avx512() {
-    static const bool fused = exp_path_in_use() == ExpPath::Avx512;
-    return fused;
+// c_j = e^{−γ r_j} for the G·4 points from j0 of m whose r_j are in r, to c
+// and/or into the lanes of dot (Σ_j β_j c_j).
+template <int G>
+__attribute__((target("avx2,fma"), always_inline)) inline void kernel_values4(const double *r, int64_t j0, int64_t m,
+                                                                              __m256d minus_gamma, double *c,
+                                                                              const double *beta, __m256d &dot) {
+    using fast_exp_detail::lanes4_from;
+    __m256i lanes[G];
+    __m256d v[G];
+    for (int g = 0; g < G; ++g) {
+        lanes[g] = lanes4_from(j0 + 4 * g, m);
+        // Padding lanes (r = +∞) take e^0, not e^{−∞}, which would send every
+        // vector with padding down exp4's path for outside lanes.
+        v[g] = _mm256_and_pd(_mm256_castsi256_pd(lanes[g]), _mm256_mul_pd(minus_gamma, _mm256_load_pd(r + 4 * g)));
+    }
+    fast_exp_detail::exp4(v);
+    for (int g = 0; g < G; ++g) {
+        if (c) _mm256_maskstore_pd(c + j0 + 4 * g, lanes[g], v[g]);
+        if (beta) dot = _mm256_fmadd_pd(_mm256_maskload_pd(beta + j0 + 4 * g, lanes[g]), v[g], dot);
+    }
+}
+
+// kernel_values_avx512 in four lanes: c_j = e^{−γ r_j} for the m points of
+// a transposed block, to c (m values) and/or Σ_j β_j c_j (beta: m values).
+template <bool L1>
+__attribute__((target("avx2,fma"))) double kernel_values_avx2(const double *x, const double *points_t, int64_t m,
+                                                              int64_t d, double gamma, double *c, const double *beta) {
+    const int64_t width = padded(m);
+    const __m256d minus_gamma = _mm256_set1_pd(-gamma);
+    __m256d dot = _mm256_setzero_pd();
+    alignas(32) double r[2 * kLanes];
+    int64_t j0 = 0;
+    for (; j0 + 2 * kLanes <= width; j0 += 2 * kLanes) {
+        distances_block<4, 2, L1>(x, points_t + j0, width, d, r);
+        kernel_values4<4>(r, j0, m, minus_gamma, c, beta, dot);
+    }
+    if (j0 < width) {
+        distances_block<4, 1, L1>(x, points_t + j0, width, d, r);
+        kernel_values4<2>(r, j0, m, minus_gamma, c, beta, dot);
+    }
+    const __m128d pairs = _mm_add_pd(_mm256_castpd256_pd128(dot), _mm256_extractf128_pd(dot, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(pairs, _mm_unpackhi_pd(pairs, pairs)));
+}
+
+// The row path's coding: fast_exp's path in use (the CPU's widest, within
+// KMX_ISA's cap), or none (the portable steps).
+enum class RowPath { Avx512, Avx2, Portable };
+RowPath row_path() {
+    static const RowPath path = exp_path_in_use() == ExpPath::Avx512    ? RowPath::Avx512
+                                : exp_path_in_use() == ExpPath::Avx2Fma ? RowPath::Avx2
+                                                                        : RowPath::Portable;
+    return path;
+}
+
+// c_j = e^{−γ r_j} (and Σ_j β_j c_j) by the row path's coding (not Portable).
+double kernel_values_fused(bool l1, const double *x, const double *points_t, int64_t m, int64_t d, double gamma,
+                           double *c, const double *beta) {
+    if (row_path() == RowPath::Avx512)
+        return l1 ? kernel_values_avx512<true>(x, points_t, m, d, gamma, c, beta)
+                  : kernel_values_avx512<false>(x, points_t, m, d, gamma, c, beta);
+    return l1 ? kernel_values_avx2<true>(x, points_t, m, d, gamma, c, beta)
+              : kernel_values_avx2<false>(x, points_t, m, d, gamma, c, beta);
 }
 #endif
 
@@ -545,11 +610,11 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     scratch_ = scratch_doubles(p);
 }
 
-// The rule's nearest of count points (transposed), by the AVX-512 coding up
-// to kWidestAvx512Block points. dist: padded(count) doubles of scratch.
+// The rule's nearest of count points (transposed), by the AVX-512 or AVX2
+// coding up to kWidestFusedBlock points. dist: padded(count) doubles of scratch.
 static int64_t nearest_row(const double *x, const double *points_t, int64_t count, int64_t d, double *dist) {
 #ifdef KMX_X86_64
-    if (count <= kWidestAvx512Block && row_path_avx512()) switch (padded(count) / kLanes) {
+    if (count <= kWidestFusedBlock && row_path() == RowPath::Avx512) switch (padded(count) / kLanes) {
             case 1:
                 return nearest_avx512<1>(x, points_t, d);
             case 2:
@@ -558,6 +623,16 @@ static int64_t nearest_row(const double *x, const double *points_t, int64_t coun
                 return nearest_avx512<3>(x, points_t, d);
             default:
                 return nearest_avx512<4>(x, points_t, d);
+        }
+    if (count <= kWidestFusedBlock && row_path() == RowPath::Avx2) switch (padded(count) / kLanes) {
+            case 1:
+                return nearest_avx2<1>(x, points_t, count, d);
+            case 2:
+                return nearest_avx2<2>(x, points_t, count, d);
+            case 3:
+                return nearest_avx2<3>(x, points_t, count, d);
+            default:
+                return nearest_avx2<4>(x, points_t, count, d);
         }
 #endif
     return nearest_t(x, points_t, count, d, dist);
@@ -580,8 +655,8 @@ void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const dou
     }
     const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
 #ifdef KMX_X86_64
-    if (leaf.triangle == 0 && row_path_avx512()) {  // r is not needed
-        kernel_values_avx512(l1, x, leaf.landmarks_t, m, p_.d, gamma, c, nullptr);
+    if (leaf.triangle == 0 && row_path() != RowPath::Portable) {  // r is not needed
+        kernel_values_fused(l1, x, leaf.landmarks_t, m, p_.d, gamma, c, nullptr);
         return;
     }
 #endif
@@ -614,11 +689,12 @@ double CompactRowPredictor::predict(const double *x, double *outputs, double *sc
     const int64_t F = leaf.m + leaf.triangle + leaf.products, k = p_.outputs;
     double *cbar = scratch, *r = scratch + F;
 #ifdef KMX_X86_64
-    if (k == 1 && F == leaf.m && p_.kernel.stationary() && row_path_avx512()) {  // c̄ = c: fused with its dot
+    if (k == 1 && F == leaf.m && p_.kernel.stationary() &&
+        row_path() != RowPath::Portable) {  // c̄ = c: fused with its dot
         const double gamma = p_.kernel.gamma_for(p_.d);
         const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
         outputs[0] =
-            leaf.bias[0] + kernel_values_avx512(l1, x, leaf.landmarks_t, leaf.m, p_.d, gamma, nullptr, leaf.beta);
+            leaf.bias[0] + kernel_values_fused(l1, x, leaf.landmarks_t, leaf.m, p_.d, gamma, nullptr, leaf.beta);
         return compact_label(p_, outputs);
     }
 #endif
