@@ -119,50 +119,73 @@ __attribute__((target("avx512f"))) int64_t nearest_in_row_avx512f(const double *
         (_mm512_cmp_pd_mask(odd.best, even.best, _CMP_EQ_OQ) & _mm512_cmplt_epi64_mask(odd.center, even.center));
     const __m512d best = _mm512_mask_mov_pd(even.best, odd_wins, odd.best);
     const __m512i center = _mm512_mask_mov_epi64(even.center, odd_wins, odd.center);
-    const double lowest = _mm512_reduce_min_pd(best);
+    // The lowest score in every lane (halves, quarters, pairs; the maskz_
+    // forms: GCC 12's _mm512_reduce_min_pd trips -Wuninitialized).
+    constexpr __mmask8 kAll = 0xff;
+    __m512d low =
+        _mm512_maskz_min_pd(kAll, best, _mm512_maskz_shuffle_f64x2(kAll, best, best, _MM_SHUFFLE(1, 0, 3, 2)));
+    low = _mm512_maskz_min_pd(kAll, low, _mm512_maskz_shuffle_f64x2(kAll, low, low, _MM_SHUFFLE(2, 3, 0, 1)));
+    low = _mm512_maskz_min_pd(kAll, low, _mm512_maskz_permute_pd(kAll, low, 0x55));
+    const double lowest = _mm512_cvtsd_f64(low);
     if (!(lowest < std::numeric_limits<double>::infinity()))  // no score below +∞: rare, as the body does it
         return nearest_in_row_body(row_dots, sqnorms, k, best_score);
-    const __mmask8 reaching = _mm512_cmp_pd_mask(best, _mm512_set1_pd(lowest), _CMP_EQ_OQ);
+    // The lowest center among the lanes reaching it (usually one lane).
+    alignas(64) int64_t centers[8];
+    _mm512_store_si512(centers, center);
+    int64_t nearest = INT64_MAX;
+    for (unsigned reaching = _mm512_cmp_pd_mask(best, low, _CMP_EQ_OQ); reaching; reaching &= reaching - 1)
+        nearest = std::min<int64_t>(nearest, centers[__builtin_ctz(reaching)]);
     best_score = lowest;
-    return _mm512_reduce_min_epi64(_mm512_mask_mov_epi64(_mm512_set1_epi64(INT64_MAX), reaching, center));
+    return nearest;
 }
 
-// As nearest_in_row_avx512f, in 4 lanes (a center's index kept as a double).
+// As nearest_in_row_avx512f, in 4 lanes (a center's index kept as a double:
+// exact below 2^53).
 struct Lanes4 {
     __m256d best, center;
 };
 
+// Lane by lane: a strictly lower score replaces the lane's, with its center
+// (first: the lanes' centers, from c).
 __attribute__((target("avx2,fma"))) inline void keep_lower(Lanes4 &lanes, const double *row_dots, const double *sqnorms,
-                                                           int64_t c) {
+                                                           int64_t c, __m256d first) {
     const __m256d score =
         _mm256_fnmadd_pd(_mm256_set1_pd(2.0), _mm256_loadu_pd(row_dots + c), _mm256_loadu_pd(sqnorms + c));
     const __m256d lower = _mm256_cmp_pd(score, lanes.best, _CMP_LT_OQ);
     lanes.best = _mm256_blendv_pd(lanes.best, score, lower);
-    lanes.center =
-        _mm256_blendv_pd(lanes.center, _mm256_add_pd(_mm256_set1_pd(double(c)), _mm256_set_pd(3, 2, 1, 0)), lower);
+    lanes.center = _mm256_blendv_pd(lanes.center, first, lower);
+}
+
+// Where b has the lower score, or the same score from a lower center: b's lanes, else a's.
+__attribute__((target("avx2"))) inline Lanes4 lower_of(const Lanes4 &a, const Lanes4 &b) {
+    const __m256d b_wins = _mm256_or_pd(
+        _mm256_cmp_pd(b.best, a.best, _CMP_LT_OQ),
+        _mm256_and_pd(_mm256_cmp_pd(b.best, a.best, _CMP_EQ_OQ), _mm256_cmp_pd(b.center, a.center, _CMP_LT_OQ)));
+    return {_mm256_blendv_pd(a.best, b.best, b_wins), _mm256_blendv_pd(a.center, b.center, b_wins)};
 }
 
 __attribute__((target("avx2,fma"))) int64_t nearest_in_row_avx2(const double *row_dots, const double *sqnorms,
                                                                 int64_t k, double &best_score) {
     const __m256d none = _mm256_set1_pd(std::numeric_limits<double>::infinity());
-    Lanes4 lanes[2] = {{none, _mm256_setzero_pd()}, {none, _mm256_setzero_pd()}};
+    Lanes4 even{none, _mm256_setzero_pd()}, odd = even;
+    __m256d first = _mm256_set_pd(3, 2, 1, 0);
+    const __m256d four = _mm256_set1_pd(4), eight = _mm256_set1_pd(8);
     int64_t c = 0;
-    for (; c + 8 <= k; c += 8) {
-        keep_lower(lanes[0], row_dots, sqnorms, c);
-        keep_lower(lanes[1], row_dots, sqnorms, c + 4);
+    for (; c + 8 <= k; c += 8, first = _mm256_add_pd(first, eight)) {
+        keep_lower(even, row_dots, sqnorms, c, first);
+        keep_lower(odd, row_dots, sqnorms, c + 4, _mm256_add_pd(first, four));
     }
-    alignas(32) double lane_best[8], lane_center[8];
-    for (int set = 0; set < 2; ++set) {
-        _mm256_store_pd(lane_best + 4 * set, lanes[set].best);
-        _mm256_store_pd(lane_center + 4 * set, lanes[set].center);
+    if (c + 4 <= k) {
+        keep_lower(even, row_dots, sqnorms, c, first);
+        c += 4;
     }
-    double lowest = lane_best[0];
-    int64_t nearest = int64_t(lane_center[0]);
-    for (int lane = 1; lane < 8; ++lane)
-        if (lane_best[lane] < lowest || (lane_best[lane] == lowest && int64_t(lane_center[lane]) < nearest)) {
-            lowest = lane_best[lane];
-            nearest = int64_t(lane_center[lane]);
-        }
+    // The lanes' (score, center) pairs in lexicographic order: halves, then pairs.
+    Lanes4 lanes = lower_of(even, odd);
+    lanes = lower_of(lanes, {_mm256_permute2f128_pd(lanes.best, lanes.best, 1),
+                             _mm256_permute2f128_pd(lanes.center, lanes.center, 1)});
+    lanes = lower_of(lanes, {_mm256_permute_pd(lanes.best, 0x5), _mm256_permute_pd(lanes.center, 0x5)});
+    double lowest = _mm256_cvtsd_f64(lanes.best);
+    int64_t nearest = int64_t(_mm256_cvtsd_f64(lanes.center));
     for (; c < k; ++c) {  // later than every lane's centers: only a strictly lower score wins
         const double score = sqnorms[c] - 2 * row_dots[c];
         if (score < lowest) {
