@@ -177,9 +177,7 @@ void gaussian_baseline(double *row, int64_t n, double gamma, double sq_a, const 
 // (the steps: fast_exp_detail.h)
 }  // namespace
 
-// e^x for 4 arguments of which some lie outside the vector steps' range:
-// those by the portable coding, the others by the vector steps (the same
-// bits as in any other vector).
+// (fast_exp_detail.h says what it does.)
 __attribute__((target("avx2,fma"))) __m256d fast_exp_detail::exp4_with_outside(__m256d x) {
     const __m256d outside = outside4(x);
     __m256d inside[1] = {_mm256_andnot_pd(outside, x)};  // outside lanes: e^0 there

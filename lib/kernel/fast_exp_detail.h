@@ -145,27 +145,6 @@ constexpr double kAvx2Poly[9] = {
     2.4806242385160905e-05,
 };
 
-// The constants as whole vectors in memory: the FMAs read them as operands
-// (AVX2 has 16 vector registers, too few to hold them all in a loop, and a
-// broadcast per use would be a load of its own).
-struct Avx2Constants {
-    struct alignas(32) Splat {
-        double v[4];
-        constexpr Splat(double value) : v{value, value, value, value} {}
-        constexpr Splat(double a, double b) : v{a, b, a, b} {}
-    };
-    Splat inv_ln2_n{kAvx2InvLn2N}, shifter{kRoundShifter}, ln2_hi_n{kAvx2Ln2HiN}, ln2_lo_n{kAvx2Ln2LoN};
-    Splat poly[9] = {kAvx2Poly[0], kAvx2Poly[1], kAvx2Poly[2], kAvx2Poly[3], kAvx2Poly[4],
-                     kAvx2Poly[5], kAvx2Poly[6], kAvx2Poly[7], kAvx2Poly[8]};
-    // 2^(j/4) = kTable[4j] for j = 0, 1 (even) and 2, 3 (odd), in each 128-bit half.
-    Splat table_even{kTable[0], kTable[4]}, table_odd{kTable[8], kTable[12]};
-};
-constexpr Avx2Constants kAvx2;
-
-__attribute__((target("avx"), always_inline)) inline __m256d vec(const Avx2Constants::Splat &c) {
-    return _mm256_load_pd(c.v);
-}
-
 // e^x for G vectors of 4 arguments in [kAvx2Lowest, kAvx2Highest], each
 // step taken for all G in turn (independent work side by side: the steps of
 // one vector form a chain of dependent instructions).
@@ -174,22 +153,24 @@ __attribute__((target("avx2,fma"), always_inline)) inline void exp4_normal(__m25
     __m256d shifted[G], k[G], r[G], p[G];
     for (int g = 0; g < G; ++g) {
         // shifted = 1.5·2^52 + k, k = round(4x/ln2) = 4n + j, in its low mantissa bits.
-        shifted[g] = _mm256_fmadd_pd(x[g], vec(kAvx2.inv_ln2_n), vec(kAvx2.shifter));
-        k[g] = _mm256_sub_pd(shifted[g], vec(kAvx2.shifter));
+        shifted[g] = _mm256_fmadd_pd(x[g], _mm256_set1_pd(kAvx2InvLn2N), _mm256_set1_pd(kRoundShifter));
+        k[g] = _mm256_sub_pd(shifted[g], _mm256_set1_pd(kRoundShifter));
     }
-    for (int g = 0; g < G; ++g) r[g] = _mm256_fnmadd_pd(k[g], vec(kAvx2.ln2_hi_n), x[g]);
-    for (int g = 0; g < G; ++g) r[g] = _mm256_fnmadd_pd(k[g], vec(kAvx2.ln2_lo_n), r[g]);
-    for (int g = 0; g < G; ++g) p[g] = _mm256_fmadd_pd(vec(kAvx2.poly[8]), r[g], vec(kAvx2.poly[7]));
+    for (int g = 0; g < G; ++g) r[g] = _mm256_fnmadd_pd(k[g], _mm256_set1_pd(kAvx2Ln2HiN), x[g]);
+    for (int g = 0; g < G; ++g) r[g] = _mm256_fnmadd_pd(k[g], _mm256_set1_pd(kAvx2Ln2LoN), r[g]);
+    for (int g = 0; g < G; ++g)
+        p[g] = _mm256_fmadd_pd(_mm256_set1_pd(kAvx2Poly[8]), r[g], _mm256_set1_pd(kAvx2Poly[7]));
     for (int i = 6; i >= 0; --i)
-        for (int g = 0; g < G; ++g) p[g] = _mm256_fmadd_pd(p[g], r[g], vec(kAvx2.poly[i]));
+        for (int g = 0; g < G; ++g) p[g] = _mm256_fmadd_pd(p[g], r[g], _mm256_set1_pd(kAvx2Poly[i]));
     for (int g = 0; g < G; ++g) {
         // 2^(j/4): vpermilpd picks within each 128-bit half by bit 1 of its
         // selector (there: j's bit 0), the blend by j's bit 1 (moved to the sign).
         const __m256i bits = _mm256_castpd_si256(shifted[g]);
         const __m256i select = _mm256_add_epi64(bits, bits);
-        const __m256d table = _mm256_blendv_pd(_mm256_permutevar_pd(vec(kAvx2.table_even), select),
-                                               _mm256_permutevar_pd(vec(kAvx2.table_odd), select),
-                                               _mm256_castsi256_pd(_mm256_slli_epi64(bits, 62)));
+        const __m256d table =
+            _mm256_blendv_pd(_mm256_permutevar_pd(_mm256_setr_pd(kTable[0], kTable[4], kTable[0], kTable[4]), select),
+                             _mm256_permutevar_pd(_mm256_setr_pd(kTable[8], kTable[12], kTable[8], kTable[12]), select),
+                             _mm256_castsi256_pd(_mm256_slli_epi64(bits, 62)));
         // n·2^52 = (k − j)·2^50: the low bits of 1.5·2^52's pattern shift out.
         const __m256i two_n = _mm256_slli_epi64(_mm256_andnot_si256(_mm256_set1_epi64x(3), bits), 50);
         x[g] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_mul_pd(table, p[g])), two_n));
