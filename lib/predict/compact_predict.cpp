@@ -233,18 +233,8 @@ auto rows_of(const double *a, int64_t cols) {
 // allows unaligned rows. (A typedef's attributes do not survive as a
 // template argument, so the lane count is the parameter.)
 template <int kWidth>
-struct Doubles;
-template <>
-struct Doubles<2> {
-    typedef double type __attribute__((vector_size(16), aligned(8)));
-};
-template <>
-struct Doubles<4> {
-    typedef double type __attribute__((vector_size(32), aligned(8)));
-};
-template <>
-struct Doubles<8> {
-    typedef double type __attribute__((vector_size(64), aligned(8)));
+struct Doubles {
+    typedef double type __attribute__((vector_size(kWidth * sizeof(double)), aligned(8)));
 };
 typedef Doubles<4>::type V4;
 typedef int64_t V4i __attribute__((vector_size(32), aligned(8)));
@@ -516,6 +506,13 @@ RowPath row_path() {
     return path;
 }
 
+// The rule's nearest of count points in a transposed block of width
+// N·kLanes by the row path's coding (not Portable).
+template <int N>
+int64_t nearest_fused(const double *x, const double *points_t, int64_t count, int64_t d) {
+    return row_path() == RowPath::Avx512 ? nearest_avx512<N>(x, points_t, d) : nearest_avx2<N>(x, points_t, count, d);
+}
+
 // c_j = e^{−γ r_j} (and Σ_j β_j c_j) by the row path's coding (not Portable).
 double kernel_values_fused(bool l1, const double *x, const double *points_t, int64_t m, int64_t d, double gamma,
                            double *c, const double *beta) {
@@ -614,25 +611,15 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
 // coding up to kWidestFusedBlock points. dist: padded(count) doubles of scratch.
 static int64_t nearest_row(const double *x, const double *points_t, int64_t count, int64_t d, double *dist) {
 #ifdef KMX_X86_64
-    if (count <= kWidestFusedBlock && row_path() == RowPath::Avx512) switch (padded(count) / kLanes) {
+    if (count <= kWidestFusedBlock && row_path() != RowPath::Portable) switch (padded(count) / kLanes) {
             case 1:
-                return nearest_avx512<1>(x, points_t, d);
+                return nearest_fused<1>(x, points_t, count, d);
             case 2:
-                return nearest_avx512<2>(x, points_t, d);
+                return nearest_fused<2>(x, points_t, count, d);
             case 3:
-                return nearest_avx512<3>(x, points_t, d);
+                return nearest_fused<3>(x, points_t, count, d);
             default:
-                return nearest_avx512<4>(x, points_t, d);
-        }
-    if (count <= kWidestFusedBlock && row_path() == RowPath::Avx2) switch (padded(count) / kLanes) {
-            case 1:
-                return nearest_avx2<1>(x, points_t, count, d);
-            case 2:
-                return nearest_avx2<2>(x, points_t, count, d);
-            case 3:
-                return nearest_avx2<3>(x, points_t, count, d);
-            default:
-                return nearest_avx2<4>(x, points_t, count, d);
+                return nearest_fused<4>(x, points_t, count, d);
         }
 #endif
     return nearest_t(x, points_t, count, d, dist);
