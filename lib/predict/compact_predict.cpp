@@ -204,11 +204,24 @@ double compact_predict_row(const CompactPredictor &p, const double *x, double *o
 // ---------------------------------------------------- the prepared row path
 namespace {
 
+// Σ_f a_f b_f with four partial sums.
+double dot4(const double *a, const double *b, int64_t n) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int64_t f = 0;
+    for (; f + 4 <= n; f += 4)
+        s0 += a[f] * b[f], s1 += a[f + 1] * b[f + 1], s2 += a[f + 2] * b[f + 2], s3 += a[f + 3] * b[f + 3];
+    for (; f < n; ++f) s0 += a[f] * b[f];
+    return (s0 + s1) + (s2 + s3);
+}
+
 constexpr int64_t kLanes = 8;  // points per block of the distance loop (two AVX2 registers)
 
 int64_t padded(int64_t count) { return (count + kLanes - 1) / kLanes * kLanes; }
 // The most points the row path's AVX-512 and AVX2 codings take for a nearest.
 constexpr int64_t kWidestFusedBlock = 4 * kLanes;
+// ‖x‖² + ‖p‖² below this: the product and norm form of ‖x − p‖² neither
+// overflows nor loses its error bound (and the rule's sums stay finite).
+constexpr double kLargestScreened = 1e300;
 
 // Points point(0), …, point(count − 1) of cols values each, transposed into
 // out: cols x padded(count), the padding +∞ (its distances come out +∞ and
@@ -278,6 +291,59 @@ __attribute__((always_inline)) inline void distances_block(const double *x, cons
     for (int r = 0; f < d; ++f, ++r) add(r, f);
     for (int i = 0; i < kVectors; ++i)
         reinterpret_cast<V *>(out)[i] = (acc[0][i] + acc[1][i]) + (acc[2][i] + acc[3][i]);
+}
+
+// out[j] = x · p_j for N·8 consecutive points of a transposed block (row
+// stride `width`): one fused multiply-add per point and feature, in eight
+// vectors of independent chains (features f ≡ c mod the chains per vector).
+template <int kWidth, int N>
+__attribute__((always_inline)) inline void dots_block(const double *x, const double *points, int64_t width, int64_t d,
+                                                      double *out) {
+    typedef typename Doubles<kWidth>::type V;
+    constexpr int kVectors = N * kLanes / kWidth, kChains = kVectors >= 8 ? 1 : 8 / kVectors;
+    V acc[kChains][kVectors];
+    for (int c = 0; c < kChains; ++c)
+        for (int i = 0; i < kVectors; ++i) acc[c][i] = V{} + 0.0;
+    auto add = [&](int c, int64_t f) {
+        const V xf = V{} + x[f];
+        const V *row = reinterpret_cast<const V *>(points + f * width);
+        for (int i = 0; i < kVectors; ++i) acc[c][i] += xf * row[i];
+    };
+    // (every index into acc a constant once unrolled: the accumulators stay in registers)
+    int64_t f = 0;
+    for (; f + kChains <= d; f += kChains)
+#pragma GCC unroll 8
+        for (int c = 0; c < kChains; ++c) add(c, f + c);
+#pragma GCC unroll 8
+    for (int c = 0; c < kChains; ++c)
+        if (f + c < d) add(c, f + c);
+#pragma GCC unroll 8
+    for (int c = 1; c < kChains; ++c)
+#pragma GCC unroll 8
+        for (int i = 0; i < kVectors; ++i) acc[0][i] += acc[c][i];
+#pragma GCC unroll 8
+    for (int i = 0; i < kVectors; ++i) reinterpret_cast<V *>(out)[i] = acc[0][i];
+}
+
+// out[j] = ‖x − p_j‖₁ (L1) for N·8 consecutive points of a transposed block
+// as distances_block, or ‖x − p_j‖² as ‖x‖² + ‖p_j‖² − 2 x · p_j (x_norm,
+// norms: ‖p_j‖² from the block's first point), at least 0: a third of the
+// work for the kernel's values, where the cancellation's error (a few ulp of
+// ‖x‖² + ‖p_j‖², as in the batched path's kernel blocks) is within their
+// tolerance. Not for routing, which the rule's own sums decide.
+template <int kWidth, int N, bool L1>
+__attribute__((always_inline)) inline void kernel_distances_block(const double *x, double x_norm, const double *points,
+                                                                  const double *norms, int64_t width, int64_t d,
+                                                                  double *out) {
+    if (L1) return distances_block<kWidth, N, true>(x, points, width, d, out);
+    typedef typename Doubles<kWidth>::type V;
+    dots_block<kWidth, N>(x, points, width, d, out);
+    const V *norm = reinterpret_cast<const V *>(norms);
+    for (int i = 0; i < N * kLanes / kWidth; ++i) {
+        V &r = reinterpret_cast<V *>(out)[i];
+        r = (x_norm + norm[i]) - 2 * r;
+        r = r > 0 ? r : 0;
+    }
 }
 
 // out[j] for all points of a transposed block (d x padded(count)), up to
@@ -466,6 +532,44 @@ __attribute__((target("avx2"))) int64_t nearest_avx2(const double *x, const doub
     return __builtin_ctz(equal);  // (the padding's distances are +∞: never equal to best)
 }
 
+// The rule's nearest of a block of count centers (centers_into) where a
+// screen decides it: S_j = ‖x‖² + ‖c_j‖² − 2 x·c_j, one fused multiply-add
+// per point and feature (the rule's sums take a subtraction, a product and
+// a sum, on AVX2's two add pipes), within E_j = (4d + 64)·u·(‖x‖² + ‖c_j‖²)
+// of the rule's R_j (u = 2^−53: the dot product's and the norms' rounding,
+// (1.25d + 6)·u·(‖x‖² + ‖c‖²), plus the rule's own sums', (0.5d + 14)·u·
+// (‖x‖² + ‖c‖²), each bound a factor 1.01 over its first-order term, and
+// doubled). A point with S_j − E_j > t = min_k (S_k + E_k) has R_j > R_k for
+// the k giving t, so it is not the rule's nearest: when one point is left, it
+// is; otherwise (a tie within rounding) −1, for the rule's own sums. Needs
+// ‖x‖² + ‖c_j‖² far from overflow (kLargestScreened).
+template <int N>
+__attribute__((target("avx2,fma"))) int64_t nearest_screened_avx2(const double *x, double x_norm,
+                                                                  const double *points_t, const double *norms,
+                                                                  int64_t count, int64_t d) {
+    using fast_exp_detail::lanes4_from;
+    constexpr int kVectors = N * kLanes / 4;
+    alignas(32) double dots[N * kLanes];
+    dots_block<4, N>(x, points_t, N * kLanes, d, dots);
+    const __m256d bound = _mm256_set1_pd(double(4 * d + 64) * 0x1p-53), infinity = _mm256_set1_pd(INFINITY);
+    __m256d screen[kVectors], error[kVectors], least = infinity;
+    for (int i = 0; i < kVectors; ++i) {
+        const __m256d norm_sum = _mm256_add_pd(_mm256_set1_pd(x_norm), _mm256_load_pd(norms + 4 * i));
+        const __m256d s = _mm256_fnmadd_pd(_mm256_set1_pd(2.0), _mm256_load_pd(dots + 4 * i), norm_sum);
+        screen[i] = _mm256_blendv_pd(infinity, s, _mm256_castsi256_pd(lanes4_from(4 * i, count)));  // padding: +∞
+        error[i] = _mm256_mul_pd(bound, norm_sum);
+        least = _mm256_min_pd(_mm256_add_pd(screen[i], error[i]), least);
+    }
+    least = _mm256_min_pd(least, _mm256_permute2f128_pd(least, least, 1));  // halves
+    least = _mm256_min_pd(least, _mm256_permute_pd(least, 5));              // pairs
+    uint32_t candidates = 0;
+    for (int i = 0; i < kVectors; ++i) {
+        const __m256d near = _mm256_cmp_pd(_mm256_sub_pd(screen[i], error[i]), least, _CMP_LE_OQ);
+        candidates |= uint32_t(_mm256_movemask_pd(near)) << (4 * i);
+    }
+    return __builtin_popcount(candidates) == 1 ? __builtin_ctz(candidates) : -1;
+}
+
 // c_j = e^{−γ r_j} for the G·4 points from j0 of m whose r_j are in r, to c
 // and/or into the lanes of dot (Σ_j β_j c_j).
 template <int G>
@@ -491,19 +595,20 @@ __attribute__((target("avx2,fma"), always_inline)) inline void kernel_values4(co
 // kernel_values_avx512 in four lanes: c_j = e^{−γ r_j} for the m points of
 // a transposed block, to c (m values) and/or Σ_j β_j c_j (beta: m values).
 template <bool L1>
-__attribute__((target("avx2,fma"))) double kernel_values_avx2(const double *x, const double *points_t, int64_t m,
-                                                              int64_t d, double gamma, double *c, const double *beta) {
+__attribute__((target("avx2,fma"))) double kernel_values_avx2(const double *x, double x_norm, const double *points_t,
+                                                              const double *norms, int64_t m, int64_t d, double gamma,
+                                                              double *c, const double *beta) {
     const int64_t width = padded(m);
     const __m256d minus_gamma = _mm256_set1_pd(-gamma);
     __m256d dot = _mm256_setzero_pd();
     alignas(32) double r[2 * kLanes];
     int64_t j0 = 0;
     for (; j0 + 2 * kLanes <= width; j0 += 2 * kLanes) {
-        distances_block<4, 2, L1>(x, points_t + j0, width, d, r);
+        kernel_distances_block<4, 2, L1>(x, x_norm, points_t + j0, norms + j0, width, d, r);
         kernel_values4<4>(r, j0, m, minus_gamma, c, beta, dot);
     }
     if (j0 < width) {
-        distances_block<4, 1, L1>(x, points_t + j0, width, d, r);
+        kernel_distances_block<4, 1, L1>(x, x_norm, points_t + j0, norms + j0, width, d, r);
         kernel_values4<2>(r, j0, m, minus_gamma, c, beta, dot);
     }
     const __m128d pairs = _mm_add_pd(_mm256_castpd256_pd128(dot), _mm256_extractf128_pd(dot, 1));
@@ -520,6 +625,10 @@ RowPath row_path() {
     return path;
 }
 
+// ‖x‖² where the row path's coding uses it (AVX2: the route's screen and the
+// Gaussian kernel's distances), else 0.
+double row_path_norm(const double *x, int64_t d) { return row_path() == RowPath::Avx2 ? dot4(x, x, d) : 0.0; }
+
 // The rule's nearest of the points of a transposed block of width N·kLanes
 // (its padding +∞) by the row path's coding (not Portable).
 template <int N>
@@ -527,35 +636,51 @@ int64_t nearest_fused(const double *x, const double *points_t, int64_t d) {
     return row_path() == RowPath::Avx512 ? nearest_avx512<N>(x, points_t, d) : nearest_avx2<N>(x, points_t, d);
 }
 
-// c_j = e^{−γ r_j} (and Σ_j β_j c_j) by the row path's coding (not Portable).
-double kernel_values_fused(bool l1, const double *x, const double *points_t, int64_t m, int64_t d, double gamma,
-                           double *c, const double *beta) {
+// c_j = e^{−γ r_j} (and Σ_j β_j c_j) by the row path's coding (not
+// Portable); x_norm and norms (‖u_j‖², padded(m)) for the Gaussian kernel.
+double kernel_values_fused(bool l1, const double *x, double x_norm, const double *points_t, const double *norms,
+                           int64_t m, int64_t d, double gamma, double *c, const double *beta) {
     if (row_path() == RowPath::Avx512)
         return l1 ? kernel_values_avx512<true>(x, points_t, m, d, gamma, c, beta)
                   : kernel_values_avx512<false>(x, points_t, m, d, gamma, c, beta);
-    return l1 ? kernel_values_avx2<true>(x, points_t, m, d, gamma, c, beta)
-              : kernel_values_avx2<false>(x, points_t, m, d, gamma, c, beta);
+    return l1 ? kernel_values_avx2<true>(x, x_norm, points_t, norms, m, d, gamma, c, beta)
+              : kernel_values_avx2<false>(x, x_norm, points_t, norms, m, d, gamma, c, beta);
 }
+#else
+double row_path_norm(const double *, int64_t) { return 0.0; }
 #endif
-
-// Σ_f a_f b_f with four partial sums.
-double dot4(const double *a, const double *b, int64_t n) {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    int64_t f = 0;
-    for (; f + 4 <= n; f += 4)
-        s0 += a[f] * b[f], s1 += a[f + 1] * b[f + 1], s2 += a[f + 2] * b[f + 2], s3 += a[f + 3] * b[f + 3];
-    for (; f < n; ++f) s0 += a[f] * b[f];
-    return (s0 + s1) + (s2 + s3);
-}
 
 }  // namespace
 
+// Doubles of a block of count centers: transposed, then their squared norms.
+static size_t centers_doubles(int64_t count, int64_t d) { return size_t((d + 1) * padded(count)); }
+
+// ‖p_j‖² of points point(0), …, point(count − 1) of d values into out
+// (padded(count), the padding 0); raises largest to the largest. Returns the
+// end of what it wrote.
+template <class Point>
+double *norms_into(int64_t count, int64_t d, const Point &point, double *out, double &largest) {
+    std::fill(out, out + padded(count), 0.0);
+    for (int64_t j = 0; j < count; ++j) {
+        out[j] = dot4(point(j), point(j), d);
+        largest = std::max(largest, out[j]);
+    }
+    return out + padded(count);
+}
+
+// A block of centers (centers_doubles): transposed (transpose_into), then
+// their squared norms (norms_into).
+template <class Point>
+double *centers_into(int64_t count, int64_t d, const Point &point, double *out, double &largest) {
+    return norms_into(count, d, point, transpose_into(count, d, point, out), largest);
+}
+
 // Doubles of a leaf's block in the row predictor's data_ (landmarks
-// transposed, β, bias, triangle distances transposed), rounded up so that
-// each block starts on a cache line.
+// transposed, β, bias, triangle distances transposed, the landmarks'
+// squared norms), rounded up so that each block starts on a cache line.
 static size_t leaf_block_doubles(const PredictorLeaf &leaf, int64_t d, int64_t outputs) {
     const size_t size =
-        size_t(d * padded(leaf.m) + leaf.features() * outputs + outputs + leaf.m * padded(leaf.triangle));
+        centers_doubles(leaf.m, d) + size_t(leaf.features() * outputs + outputs + leaf.m * padded(leaf.triangle));
     return (size + kLanes - 1) / kLanes * kLanes;
 }
 
@@ -568,16 +693,16 @@ size_t CompactRowPredictor::scratch_doubles(const CompactPredictor &p) {
     return size_t(std::max(widest, most));
 }
 
-// Doubles of the row predictor's groups_t_: each top node's leaf centers, transposed.
+// Doubles of the row predictor's groups_t_: each top node's leaf centers.
 static size_t groups_doubles(const CompactPredictor &p) {
     size_t doubles = 0;
     for (int64_t t = 0; t < p.top(); ++t)
-        doubles += size_t(p.d * padded(p.top_leaf_begin[size_t(t + 1)] - p.top_leaf_begin[size_t(t)]));
+        doubles += centers_doubles(p.top_leaf_begin[size_t(t + 1)] - p.top_leaf_begin[size_t(t)], p.d);
     return doubles;
 }
 
 size_t CompactRowPredictor::footprint_bytes(const CompactPredictor &p) {
-    size_t doubles = size_t(p.d * padded(p.top())) + groups_doubles(p);
+    size_t doubles = centers_doubles(p.top(), p.d) + groups_doubles(p);
     for (const PredictorLeaf &leaf : p.leaves) doubles += leaf_block_doubles(leaf, p.d, p.outputs);
     return doubles * sizeof(double) + p.leaves.size() * sizeof(Leaf) + size_t(p.top()) * sizeof(size_t);
 }
@@ -585,15 +710,16 @@ size_t CompactRowPredictor::footprint_bytes(const CompactPredictor &p) {
 CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     check_compact_predictor(p);
     const int64_t d = p.d;
-    top_t_.resize(size_t(d * padded(p.top())));
-    transpose_into(p.top(), d, rows_of(p.top_centers.data(), d), top_t_.data());
+    top_t_.resize(centers_doubles(p.top(), d));
+    centers_into(p.top(), d, rows_of(p.top_centers.data(), d), top_t_.data(), largest_center_norm_);
     groups_t_.resize(groups_doubles(p));
     double *group = groups_t_.data();
     for (int64_t t = 0; t < p.top(); ++t) {
         const int64_t begin = p.top_leaf_begin[size_t(t)], count = p.top_leaf_begin[size_t(t + 1)] - begin;
         group_offset_.push_back(size_t(group - groups_t_.data()));
-        group = transpose_into(
-            count, d, [&](int64_t l) { return p.leaves[size_t(begin + l)].center.data(); }, group);
+        group = centers_into(
+            count, d, [&](int64_t l) { return p.leaves[size_t(begin + l)].center.data(); }, group,
+            largest_center_norm_);
     }
     std::vector<size_t> offsets;
     size_t total = 0;
@@ -613,7 +739,9 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
         prepared.bias = block;
         block = std::copy(leaf.bias.begin(), leaf.bias.end(), block);
         prepared.dist_t = block;
-        transpose_into(leaf.triangle, leaf.m, rows_of(leaf.triangle_dist.data(), leaf.m), block);
+        block = transpose_into(leaf.triangle, leaf.m, rows_of(leaf.triangle_dist.data(), leaf.m), block);
+        prepared.norms = block;  // (last: the AVX-512 path does not read them)
+        norms_into(leaf.m, d, rows_of(leaf.landmarks.data(), d), block, prepared.largest_norm);
         prepared.pairs = leaf.product_pairs.data();
         prepared.m = leaf.m, prepared.triangle = leaf.triangle, prepared.products = leaf.products;
         leaves_.push_back(prepared);
@@ -621,10 +749,31 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     scratch_ = scratch_doubles(p);
 }
 
-// The rule's nearest of count points (transposed), by the AVX-512 or AVX2
-// coding up to kWidestFusedBlock points. dist: padded(count) doubles of scratch.
-static int64_t nearest_row(const double *x, const double *points_t, int64_t count, int64_t d, double *dist) {
+// The rule's nearest of a block of count centers (centers_into), by the
+// AVX-512 or AVX2 coding up to kWidestFusedBlock points; on AVX2 first by
+// the screen (nearest_screened_avx2) where the norms are far from overflow
+// (screenable). dist: padded(count) doubles of scratch.
+KMX_ALWAYS_INLINE static int64_t nearest_row(const double *x, double x_norm, const double *points_t, int64_t count,
+                                             int64_t d, bool screenable, double *dist) {
 #ifdef KMX_X86_64
+    if (count <= kWidestFusedBlock && row_path() == RowPath::Avx2 && screenable) {
+        const double *norms = points_t + d * padded(count);
+        int64_t nearest = -1;
+        switch (padded(count) / kLanes) {
+            case 1:
+                nearest = nearest_screened_avx2<1>(x, x_norm, points_t, norms, count, d);
+                break;
+            case 2:
+                nearest = nearest_screened_avx2<2>(x, x_norm, points_t, norms, count, d);
+                break;
+            case 3:
+                nearest = nearest_screened_avx2<3>(x, x_norm, points_t, norms, count, d);
+                break;
+            default:
+                nearest = nearest_screened_avx2<4>(x, x_norm, points_t, norms, count, d);
+        }
+        if (nearest >= 0) return nearest;
+    }
     if (count <= kWidestFusedBlock && row_path() != RowPath::Portable) switch (padded(count) / kLanes) {
             case 1:
                 return nearest_fused<1>(x, points_t, d);
@@ -639,14 +788,32 @@ static int64_t nearest_row(const double *x, const double *points_t, int64_t coun
     return nearest_t(x, points_t, count, d, dist);
 }
 
-int64_t CompactRowPredictor::route(const double *x, double *dist) const {
-    const int64_t t = p_.top() == 1 ? 0 : nearest_row(x, top_t_.data(), p_.top(), p_.d, dist);
+int64_t CompactRowPredictor::route(const double *x, double x_norm, double *dist) const {
+    const bool screenable = x_norm + largest_center_norm_ < kLargestScreened;
+    const int64_t t = p_.top() == 1 ? 0 : nearest_row(x, x_norm, top_t_.data(), p_.top(), p_.d, screenable, dist);
     const int64_t begin = p_.top_leaf_begin[size_t(t)], count = p_.top_leaf_begin[size_t(t + 1)] - begin;
-    return count == 1 ? begin : begin + nearest_row(x, groups_t_.data() + group_offset_[size_t(t)], count, p_.d, dist);
+    if (count == 1) return begin;
+    return begin + nearest_row(x, x_norm, groups_t_.data() + group_offset_[size_t(t)], count, p_.d, screenable, dist);
+}
+
+// Whether the leaf's kernel values take the row path's fused coding: a
+// stationary kernel on x86-64 with AVX2 or AVX-512 and, for the Gaussian
+// kernel on AVX2 (its distances by ‖x‖² + ‖u‖² − 2 x · u), norms far from
+// overflow.
+bool CompactRowPredictor::fused(const Leaf &leaf, double x_norm) const {
+#ifdef KMX_X86_64
+    if (!p_.kernel.stationary() || row_path() == RowPath::Portable) return false;
+    return row_path() == RowPath::Avx512 || p_.kernel.type == KMX_KERNEL_LAPLACIAN ||
+           x_norm + leaf.largest_norm < kLargestScreened;
+#else
+    (void)leaf, (void)x_norm;
+    return false;
+#endif
 }
 
 // c_j (and r_j for stationary kernels) for one row.
-void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const double *x, double *c, double *r) const {
+void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const double *x, double x_norm, double *c,
+                                          double *r) const {
     const int64_t m = leaf.m;
     const double gamma = p_.kernel.gamma_for(p_.d);
     if (!p_.kernel.stationary()) {
@@ -656,8 +823,8 @@ void CompactRowPredictor::landmark_values(int64_t l, const Leaf &leaf, const dou
     }
     const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
 #ifdef KMX_X86_64
-    if (leaf.triangle == 0 && row_path() != RowPath::Portable) {  // r is not needed
-        kernel_values_fused(l1, x, leaf.landmarks_t, m, p_.d, gamma, c, nullptr);
+    if (leaf.triangle == 0 && fused(leaf, x_norm)) {  // r is not needed
+        kernel_values_fused(l1, x, x_norm, leaf.landmarks_t, leaf.norms, m, p_.d, gamma, c, nullptr);
         return;
     }
 #endif
@@ -685,21 +852,21 @@ void CompactRowPredictor::triangle_values(const Leaf &leaf, const double *r, dou
 }
 
 double CompactRowPredictor::predict(const double *x, double *outputs, double *scratch) const {
-    const int64_t l = route(x, scratch);
+    const double x_norm = row_path_norm(x, p_.d);
+    const int64_t l = route(x, x_norm, scratch);
     const Leaf &leaf = leaves_[size_t(l)];
     const int64_t F = leaf.m + leaf.triangle + leaf.products, k = p_.outputs;
     double *cbar = scratch, *r = scratch + F;
 #ifdef KMX_X86_64
-    if (k == 1 && F == leaf.m && p_.kernel.stationary() &&
-        row_path() != RowPath::Portable) {  // c̄ = c: fused with its dot
+    if (k == 1 && F == leaf.m && fused(leaf, x_norm)) {  // c̄ = c: fused with its dot
         const double gamma = p_.kernel.gamma_for(p_.d);
         const bool l1 = p_.kernel.type == KMX_KERNEL_LAPLACIAN;
-        outputs[0] =
-            leaf.bias[0] + kernel_values_fused(l1, x, leaf.landmarks_t, leaf.m, p_.d, gamma, nullptr, leaf.beta);
+        outputs[0] = leaf.bias[0] + kernel_values_fused(l1, x, x_norm, leaf.landmarks_t, leaf.norms, leaf.m, p_.d,
+                                                        gamma, nullptr, leaf.beta);
         return compact_label(p_, outputs);
     }
 #endif
-    landmark_values(l, leaf, x, cbar, r);
+    landmark_values(l, leaf, x, x_norm, cbar, r);
     if (leaf.triangle > 0) triangle_values(leaf, r, cbar + leaf.m);
     const int32_t *pairs = leaf.pairs;
     double *c_prod = cbar + leaf.m + leaf.triangle;

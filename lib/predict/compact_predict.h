@@ -61,10 +61,14 @@ double compact_predict_row(const CompactPredictor &predictor, const double *x, d
 // that the distances of one row to all of them vectorise across points
 // (each distance still sums its d terms in order, as the rule's direct
 // loop, so routing and r_j are the same numbers), and the exponentials
-// through the library's vectorised exp. With AVX-512 the distances of up to
-// 16 points at a time stay in registers for the nearest center (groups of up
-// to 32) and for the exponentials, fused with the dot product with β where
-// there is one output and no pseudo-landmark. The predictor must outlive it.
+// through the library's vectorised exp. With AVX-512 or AVX2 the distances
+// of up to 16 points at a time stay in registers for the nearest center
+// (groups of up to 32) and for the exponentials, fused with the dot product
+// with β where there is one output and no pseudo-landmark. On AVX2 (half the
+// lanes, two add pipes) the route first screens the centers by
+// ‖x‖² + ‖c‖² − 2 x·c within a bound of the rule's sums (they decide
+// near-ties), and the Gaussian kernel's fused values take that form too
+// (within the batched path's tolerance). The predictor must outlive it.
 // predict() is const and thread-safe with one scratch per thread.
 class CompactRowPredictor {
 public:
@@ -84,23 +88,27 @@ private:
     // predictor's vectors after routing).
     struct Leaf {
         const double *landmarks_t;  // d x padded(m)
+        const double *norms;        // padded(m): ‖u_j‖²
         const double *beta;         // features x outputs
         const double *bias;         // outputs
         const double *dist_t;       // m x padded(p_tri) (D transposed)
         const int32_t *pairs;       // 2 p_prod
         int64_t m, triangle, products;
+        double largest_norm;  // max_j ‖u_j‖²
     };
     const CompactPredictor &p_;
     // (on cache lines: their rows of 8 doubles are read by 64-byte loads)
-    AlignedVector<double> top_t_;       // d x top
-    AlignedVector<double> groups_t_;    // per top node t, at group_offset_[t]: d x (its leaves' centers)
+    AlignedVector<double> top_t_;       // d x top, then their squared norms
+    AlignedVector<double> groups_t_;    // per top node t, at group_offset_[t]: its leaves' centers, as top_t_
     std::vector<size_t> group_offset_;  // top nodes
+    double largest_center_norm_ = 0;    // of the top and leaf centers
     AlignedVector<double> data_;        // the leaves' blocks
     std::vector<Leaf> leaves_;
     size_t scratch_ = 0;
 
-    int64_t route(const double *x, double *scratch) const;
-    void landmark_values(int64_t l, const Leaf &leaf, const double *x, double *c, double *r) const;
+    int64_t route(const double *x, double x_norm, double *scratch) const;
+    bool fused(const Leaf &leaf, double x_norm) const;
+    void landmark_values(int64_t l, const Leaf &leaf, const double *x, double x_norm, double *c, double *r) const;
     void triangle_values(const Leaf &leaf, const double *r, double *c_tri) const;
 };
 
