@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "core/context.h"
@@ -330,7 +331,7 @@ __attribute__((always_inline)) inline void dots_block(const double *x, const dou
 // norms: ‖p_j‖² from the block's first point), at least 0: a third of the
 // work for the kernel's values, where the cancellation's error (a few ulp of
 // ‖x‖² + ‖p_j‖², as in the batched path's kernel blocks) is within their
-// tolerance. Not for routing, which the rule's own sums decide.
+// tolerance. (Routing takes this form only as a screen: nearest_screened_avx2.)
 template <int kWidth, int N, bool L1>
 __attribute__((always_inline)) inline void kernel_distances_block(const double *x, double x_norm, const double *points,
                                                                   const double *norms, int64_t width, int64_t d,
@@ -749,6 +750,24 @@ CompactRowPredictor::CompactRowPredictor(const CompactPredictor &p) : p_(p) {
     scratch_ = scratch_doubles(p);
 }
 
+#ifdef KMX_X86_64
+// f(std::integral_constant<int, N>{}) for the N = padded(count) / kLanes
+// (1 to 4) of a block the fused codings take.
+template <class F>
+KMX_ALWAYS_INLINE int64_t with_blocks(int64_t count, const F &f) {
+    switch (padded(count) / kLanes) {
+        case 1:
+            return f(std::integral_constant<int, 1>{});
+        case 2:
+            return f(std::integral_constant<int, 2>{});
+        case 3:
+            return f(std::integral_constant<int, 3>{});
+        default:
+            return f(std::integral_constant<int, 4>{});
+    }
+}
+#endif
+
 // The rule's nearest of a block of count centers (centers_into), by the
 // AVX-512 or AVX2 coding up to kWidestFusedBlock points; on AVX2 first by
 // the screen (nearest_screened_avx2) where the norms are far from overflow
@@ -758,32 +777,13 @@ KMX_ALWAYS_INLINE static int64_t nearest_row(const double *x, double x_norm, con
 #ifdef KMX_X86_64
     if (count <= kWidestFusedBlock && row_path() == RowPath::Avx2 && screenable) {
         const double *norms = points_t + d * padded(count);
-        int64_t nearest = -1;
-        switch (padded(count) / kLanes) {
-            case 1:
-                nearest = nearest_screened_avx2<1>(x, x_norm, points_t, norms, count, d);
-                break;
-            case 2:
-                nearest = nearest_screened_avx2<2>(x, x_norm, points_t, norms, count, d);
-                break;
-            case 3:
-                nearest = nearest_screened_avx2<3>(x, x_norm, points_t, norms, count, d);
-                break;
-            default:
-                nearest = nearest_screened_avx2<4>(x, x_norm, points_t, norms, count, d);
-        }
+        const int64_t nearest = with_blocks(count, [&](auto blocks) {
+            return nearest_screened_avx2<decltype(blocks)::value>(x, x_norm, points_t, norms, count, d);
+        });
         if (nearest >= 0) return nearest;
     }
-    if (count <= kWidestFusedBlock && row_path() != RowPath::Portable) switch (padded(count) / kLanes) {
-            case 1:
-                return nearest_fused<1>(x, points_t, d);
-            case 2:
-                return nearest_fused<2>(x, points_t, d);
-            case 3:
-                return nearest_fused<3>(x, points_t, d);
-            default:
-                return nearest_fused<4>(x, points_t, d);
-        }
+    if (count <= kWidestFusedBlock && row_path() != RowPath::Portable)
+        return with_blocks(count, [&](auto blocks) { return nearest_fused<decltype(blocks)::value>(x, points_t, d); });
 #endif
     return nearest_t(x, points_t, count, d, dist);
 }
