@@ -509,6 +509,21 @@ __attribute__((target("avx512f"))) double kernel_values_avx512(const double *x, 
 // The row path's AVX2 coding (CPUs without AVX-512: AMD Zen 2 and 3, most
 // Intel client ones): the same, four lanes a register, fast_exp's exp4.
 
+// The minimum of v's four lanes, in every lane.
+__attribute__((target("avx2"), always_inline)) inline __m256d lanes_minimum4(__m256d v) {
+    v = _mm256_min_pd(v, _mm256_permute2f128_pd(v, v, 1));  // halves
+    return _mm256_min_pd(v, _mm256_permute_pd(v, 5));       // pairs
+}
+
+// Bit 4i + k set where lane k of v[i] compares to t by kCompare (_CMP_*).
+template <int kCompare, int kVectors>
+__attribute__((target("avx2"), always_inline)) inline uint32_t lanes_where4(const __m256d (&v)[kVectors], __m256d t) {
+    uint32_t bits = 0;
+    for (int i = 0; i < kVectors; ++i)
+        bits |= uint32_t(_mm256_movemask_pd(_mm256_cmp_pd(v[i], t, kCompare))) << (4 * i);
+    return bits;
+}
+
 // nearest_avx512 in four lanes: the lanes' minimum (vminpd keeps the running
 // minimum when a distance is NaN), then the first lane equal to it. (Not
 // nearest_of's running (value, index) pairs: with their blends and the
@@ -518,19 +533,11 @@ __attribute__((target("avx2"))) int64_t nearest_avx2(const double *x, const doub
     constexpr int kVectors = N * kLanes / 4;
     alignas(32) double dist[N * kLanes];
     distances_block<4, N, false>(x, points_t, N * kLanes, d, dist);
-    __m256d low = _mm256_set1_pd(INFINITY);
-    for (int i = 0; i < kVectors; ++i) low = _mm256_min_pd(_mm256_load_pd(dist + 4 * i), low);
-    low = _mm256_min_pd(low, _mm256_permute2f128_pd(low, low, 1));  // halves
-    low = _mm256_min_pd(low, _mm256_permute_pd(low, 5));            // pairs
-    const double best = _mm256_cvtsd_f64(low);
-    if (!(best < INFINITY)) return 0;
-    const __m256d best4 = _mm256_set1_pd(best);
-    uint32_t equal = 0;
-    for (int i = 0; i < kVectors; ++i) {
-        const __m256d same = _mm256_cmp_pd(_mm256_load_pd(dist + 4 * i), best4, _CMP_EQ_OQ);
-        equal |= uint32_t(_mm256_movemask_pd(same)) << (4 * i);
-    }
-    return __builtin_ctz(equal);  // (the padding's distances are +∞: never equal to best)
+    __m256d dists[kVectors], low = _mm256_set1_pd(INFINITY);
+    for (int i = 0; i < kVectors; ++i) low = _mm256_min_pd(dists[i] = _mm256_load_pd(dist + 4 * i), low);
+    const __m256d best = lanes_minimum4(low);
+    if (!(_mm256_cvtsd_f64(best) < INFINITY)) return 0;
+    return __builtin_ctz(lanes_where4<_CMP_EQ_OQ>(dists, best));  // (the padding's +∞ never equals best)
 }
 
 // The rule's nearest of a block of count centers (centers_into) where a
@@ -553,21 +560,16 @@ __attribute__((target("avx2,fma"))) int64_t nearest_screened_avx2(const double *
     alignas(32) double dots[N * kLanes];
     dots_block<4, N>(x, points_t, N * kLanes, d, dots);
     const __m256d bound = _mm256_set1_pd(double(4 * d + 64) * 0x1p-53), infinity = _mm256_set1_pd(INFINITY);
-    __m256d screen[kVectors], error[kVectors], least = infinity;
+    __m256d lower[kVectors], least = infinity;  // S_j − E_j; min_k (S_k + E_k)
     for (int i = 0; i < kVectors; ++i) {
         const __m256d norm_sum = _mm256_add_pd(_mm256_set1_pd(x_norm), _mm256_load_pd(norms + 4 * i));
-        const __m256d s = _mm256_fnmadd_pd(_mm256_set1_pd(2.0), _mm256_load_pd(dots + 4 * i), norm_sum);
-        screen[i] = _mm256_blendv_pd(infinity, s, _mm256_castsi256_pd(lanes4_from(4 * i, count)));  // padding: +∞
-        error[i] = _mm256_mul_pd(bound, norm_sum);
-        least = _mm256_min_pd(_mm256_add_pd(screen[i], error[i]), least);
+        __m256d screen = _mm256_fnmadd_pd(_mm256_set1_pd(2.0), _mm256_load_pd(dots + 4 * i), norm_sum);
+        screen = _mm256_blendv_pd(infinity, screen, _mm256_castsi256_pd(lanes4_from(4 * i, count)));  // padding: +∞
+        const __m256d error = _mm256_mul_pd(bound, norm_sum);
+        lower[i] = _mm256_sub_pd(screen, error);
+        least = _mm256_min_pd(_mm256_add_pd(screen, error), least);
     }
-    least = _mm256_min_pd(least, _mm256_permute2f128_pd(least, least, 1));  // halves
-    least = _mm256_min_pd(least, _mm256_permute_pd(least, 5));              // pairs
-    uint32_t candidates = 0;
-    for (int i = 0; i < kVectors; ++i) {
-        const __m256d near = _mm256_cmp_pd(_mm256_sub_pd(screen[i], error[i]), least, _CMP_LE_OQ);
-        candidates |= uint32_t(_mm256_movemask_pd(near)) << (4 * i);
-    }
+    const uint32_t candidates = lanes_where4<_CMP_LE_OQ>(lower, lanes_minimum4(least));
     return __builtin_popcount(candidates) == 1 ? __builtin_ctz(candidates) : -1;
 }
 
